@@ -1,0 +1,414 @@
+/* posterior.c - spike-and-slab beliefs per candidate component.
+ *
+ * Invariants kept by every function here:
+ *  - log_odds is finite; presence p = sigmoid(log_odds) is computed from it
+ *    on demand (never stored), and 1 - p as sigmoid(-log_odds), so beliefs
+ *    near 0 or 1 keep their precision;
+ *  - statistics are non-negative in n, Szz and Sww;
+ *  - the state depends only on the sequence of calls (no clocks, no global
+ *    mutable state), so equal call sequences give bit-identical states.
+ * The closed forms are those of SPEC 3.2; see posterior.h for the model. */
+#include "posterior.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct TrvPosterior {
+  TrvPosteriorParams params;
+  int n;
+  TrvSuffStats *stats;
+  double *log_odds;
+};
+
+G_DEFINE_QUARK(trv-error-quark, trv_error)
+
+/* ---- small numerics ---------------------------------------------------- */
+
+static double sigmoid(double x) {
+  return x >= 0 ? 1.0 / (1.0 + exp(-x)) : exp(x) / (1.0 + exp(x));
+}
+
+/* log(sigmoid(x)) without cancellation. */
+static double log_sigmoid(double x) {
+  return x >= 0 ? -log1p(exp(-x)) : x - log1p(exp(x));
+}
+
+static double logit(double p) { return log(p) - log1p(-p); }
+
+double trv_h2(double p) {
+  if (p <= 0.0 || p >= 1.0) return 0.0;
+  return -(p * log2(p) + (1.0 - p) * log2(1.0 - p));
+}
+
+/* Binary entropy in bits of sigmoid(l), accurate for large |l|. */
+static double h2_from_log_odds(double l) {
+  double a = fabs(l);
+  if (a > 700) return 0.0;
+  /* h = log(1+e^-a) + a e^-a/(1+e^-a), in nats, for the smaller side. */
+  double e = exp(-a);
+  return (log1p(e) + a * e / (1.0 + e)) / M_LN2;
+}
+
+/* log Phi(x), the standard normal log-CDF, accurate far into the tail. */
+static double log_ndtr(double x) {
+  if (x > -30.0) return log(0.5 * erfc(-x / M_SQRT2));
+  /* Asymptotic series: Phi(x) ~ phi(x)/|x| (1 - 1/x^2 + 3/x^4 - 15/x^6). */
+  double x2 = x * x;
+  return -0.5 * x2 - log(-x) - 0.5 * log(2.0 * M_PI) + log1p(-1.0 / x2 + 3.0 / (x2 * x2) - 15.0 / (x2 * x2 * x2));
+}
+
+static double log_add_exp(double a, double b) {
+  double m = a > b ? a : b;
+  if (m == -INFINITY) return -INFINITY;
+  return m + log(exp(a - m) + exp(b - m));
+}
+
+/* ---- Bayes factors ------------------------------------------------------ */
+
+double trv_log_bf10_gaussian(const TrvSuffStats *s, double s2, double tau2) {
+  return -0.5 * log1p(tau2 * s->szz / s2) + s->szw * s->szw / (2.0 * s2 * (s2 / tau2 + s->szz));
+}
+
+static void effect_of(const TrvSuffStats *s, const TrvPosteriorParams *p, double *mu, double *v) {
+  *v = 1.0 / (s->szz / p->s2 + 1.0 / p->tau2);
+  *mu = *v * s->szw / p->s2;
+}
+
+/* log P(|beta| >= kappa_min) under the untruncated H1 posterior of s. */
+static double log_tail_mass(const TrvSuffStats *s, const TrvPosteriorParams *p) {
+  double mu, v;
+  effect_of(s, p, &mu, &v);
+  double sd = sqrt(v), k = p->kappa_min;
+  return log_add_exp(log_ndtr((mu - k) / sd), log_ndtr((-k - mu) / sd));
+}
+
+double trv_log_bf10(const TrvSuffStats *s, const TrvPosteriorParams *p) {
+  double lbf = trv_log_bf10_gaussian(s, p->s2, p->tau2);
+  if (p->slab == TRV_SLAB_SEPARATED && p->kappa_min > 0) {
+    /* Truncating the slab to |beta| >= kappa_min multiplies the H1 evidence
+     * by posterior tail mass / prior tail mass. */
+    TrvSuffStats zero = {0, 0, 0, 0};
+    lbf += log_tail_mass(s, p) - log_tail_mass(&zero, p);
+  }
+  return lbf;
+}
+
+/* ---- life cycle --------------------------------------------------------- */
+
+TrvPosterior *trv_posterior_new(int n_components, const TrvPosteriorParams *params) {
+  g_assert(n_components > 0);
+  g_assert(params->pi0 > 0 && params->pi0 < 1);
+  g_assert(params->tau2 > 0 && params->s2 > 0);
+  g_assert(params->lambda > 0 && params->lambda <= 1);
+  g_assert(params->hazard >= 0 && params->hazard < 0.5);
+  TrvPosterior *post = g_new0(TrvPosterior, 1);
+  post->params = *params;
+  post->n = n_components;
+  post->stats = g_new0(TrvSuffStats, n_components);
+  post->log_odds = g_new(double, n_components);
+  for (int j = 0; j < n_components; j++) post->log_odds[j] = logit(params->pi0);
+  return post;
+}
+
+void trv_posterior_free(TrvPosterior *post) {
+  if (!post) return;
+  g_free(post->stats);
+  g_free(post->log_odds);
+  g_free(post);
+}
+
+TrvPosterior *trv_posterior_copy(const TrvPosterior *post) {
+  TrvPosterior *c = trv_posterior_new(post->n, &post->params);
+  trv_posterior_assign(c, post);
+  return c;
+}
+
+void trv_posterior_assign(TrvPosterior *dst, const TrvPosterior *src) {
+  g_assert(dst->n == src->n);
+  dst->params = src->params;
+  memcpy(dst->stats, src->stats, sizeof *src->stats * src->n);
+  memcpy(dst->log_odds, src->log_odds, sizeof *src->log_odds * src->n);
+}
+
+int trv_posterior_n_components(const TrvPosterior *post) { return post->n; }
+const TrvPosteriorParams *trv_posterior_params(const TrvPosterior *post) { return &post->params; }
+
+/* ---- updates ------------------------------------------------------------ */
+
+static void discount(TrvSuffStats *s, double lambda) {
+  s->n *= lambda;
+  s->szz *= lambda;
+  s->szw *= lambda;
+  s->sww *= lambda;
+}
+
+void trv_posterior_episode_begin(TrvPosterior *post) {
+  const TrvPosteriorParams *p = &post->params;
+  for (int j = 0; j < post->n; j++) {
+    switch (p->track) {
+      case TRV_TRACK_HAZARD: {
+        double h = p->hazard, l = post->log_odds[j];
+        /* p' = h + (1-2h) p and 1-p' = h + (1-2h)(1-p), each side computed
+         * from its own sigmoid so that neither loses precision. */
+        double on = h + (1.0 - 2.0 * h) * sigmoid(l);
+        double off = h + (1.0 - 2.0 * h) * sigmoid(-l);
+        post->log_odds[j] = log(on) - log(off);
+        discount(&post->stats[j], p->lambda);
+        break;
+      }
+      case TRV_TRACK_FORGETTING:
+        discount(&post->stats[j], p->lambda);
+        post->log_odds[j] = logit(p->pi0) + trv_log_bf10(&post->stats[j], p);
+        break;
+      case TRV_TRACK_NONE:
+        break;
+    }
+  }
+}
+
+void trv_posterior_observe(TrvPosterior *post, int j, double z, double w) {
+  g_assert(j >= 0 && j < post->n);
+  TrvSuffStats *s = &post->stats[j];
+  double before = trv_log_bf10(s, &post->params);
+  s->n += 1.0;
+  s->szz += z * z;
+  s->szw += z * w;
+  s->sww += w * w;
+  /* The incremental Bayes factor m1(S+obs)/m1(S) over m0(S+obs)/m0(S) is the
+   * sequential update of the presence odds by this one observation. */
+  if (post->params.track == TRV_TRACK_HAZARD)
+    post->log_odds[j] += trv_log_bf10(s, &post->params) - before;
+  else
+    post->log_odds[j] = logit(post->params.pi0) + trv_log_bf10(s, &post->params);
+}
+
+void trv_posterior_reset_component(TrvPosterior *post, int j) {
+  g_assert(j >= 0 && j < post->n);
+  memset(&post->stats[j], 0, sizeof post->stats[j]);
+  post->log_odds[j] = logit(post->params.pi0);
+}
+
+/* ---- readouts ----------------------------------------------------------- */
+
+double trv_posterior_presence(const TrvPosterior *post, int j) { return sigmoid(post->log_odds[j]); }
+double trv_posterior_log_odds(const TrvPosterior *post, int j) { return post->log_odds[j]; }
+const TrvSuffStats *trv_posterior_stats(const TrvPosterior *post, int j) { return &post->stats[j]; }
+
+void trv_posterior_effect(const TrvPosterior *post, int j, double *mu, double *v) {
+  effect_of(&post->stats[j], &post->params, mu, v);
+}
+
+bool trv_posterior_map(const TrvPosterior *post, int j) { return post->log_odds[j] >= 0.0; }
+
+double trv_posterior_entropy_bits(const TrvPosterior *post) {
+  double h = 0;
+  for (int j = 0; j < post->n; j++) h += h2_from_log_odds(post->log_odds[j]);
+  return h;
+}
+
+double trv_posterior_log_prob_graph(const TrvPosterior *post, const bool *graph) {
+  double lp = 0;
+  for (int j = 0; j < post->n; j++)
+    lp += log_sigmoid(graph[j] ? post->log_odds[j] : -post->log_odds[j]);
+  return lp;
+}
+
+/* ---- expected information gain ------------------------------------------ */
+
+/* Gauss-Hermite rule for E_{N(0,1)}[g], TRV_GH_N nodes, computed once by
+ * Newton iteration on the orthonormal Hermite recurrence (Golub-Welsch would
+ * do as well; this is the classic gauher of Numerical Recipes). */
+#define TRV_GH_N 64
+static double gh_x[TRV_GH_N], gh_w[TRV_GH_N];
+
+static void gh_compute(void) {
+  const int n = TRV_GH_N;
+  const double pim4 = 0.7511255444649425; /* pi^(-1/4) */
+  double z = 0, z1, pp = 0;
+  for (int i = 0; i < (n + 1) / 2; i++) {
+    if (i == 0) z = sqrt(2.0 * n + 1) - 1.85575 * pow(2.0 * n + 1, -0.16667);
+    else if (i == 1) z -= 1.14 * pow(n, 0.426) / z;
+    else if (i == 2) z = 1.86 * z - 0.86 * gh_x[0];
+    else if (i == 3) z = 1.91 * z - 0.91 * gh_x[1];
+    else z = 2.0 * z - gh_x[i - 2];
+    for (int it = 0; it < 100; it++) {
+      double p1 = pim4, p2 = 0;
+      for (int k = 0; k < n; k++) {
+        double p3 = p2;
+        p2 = p1;
+        p1 = z * sqrt(2.0 / (k + 1)) * p2 - sqrt((double)k / (k + 1)) * p3;
+      }
+      pp = sqrt(2.0 * n) * p2;
+      z1 = z;
+      z = z1 - p1 / pp;
+      if (fabs(z - z1) <= 1e-15 * fabs(z)) break;
+    }
+    gh_x[i] = z;
+    gh_x[n - 1 - i] = -z;
+    gh_w[i] = gh_w[n - 1 - i] = 2.0 / (pp * pp);
+  }
+  /* Physicists' rule (weight e^{-x^2}) to the standard normal:
+   * E[g(X)] = sum w_i / sqrt(pi) g(sqrt(2) x_i). */
+  for (int i = 0; i < n; i++) {
+    gh_x[i] *= M_SQRT2;
+    gh_w[i] /= sqrt(M_PI);
+  }
+}
+
+static void gh_init(void) {
+  static gsize done = 0;
+  if (g_once_init_enter(&done)) {
+    gh_compute();
+    g_once_init_leave(&done, 1);
+  }
+}
+
+/* Presence log-odds after adding (dszz, x) to component j's statistics,
+ * and the H1 tail-mass ratio T(S+d)/T(S) (1 for the Gaussian slab). */
+static double updated_log_odds(const TrvPosterior *post, int j, double dszz, double x, double *tail_ratio) {
+  const TrvPosteriorParams *p = &post->params;
+  const TrvSuffStats *s = &post->stats[j];
+  TrvSuffStats t = *s;
+  t.n += 1;
+  t.szz += dszz;
+  t.szw += x;
+  double before = trv_log_bf10(s, p), after = trv_log_bf10(&t, p);
+  *tail_ratio = 1.0;
+  if (p->slab == TRV_SLAB_SEPARATED && p->kappa_min > 0)
+    *tail_ratio = exp(log_tail_mass(&t, p) - log_tail_mass(s, p));
+  return post->log_odds[j] + after - before;
+}
+
+double trv_posterior_eig_bits(const TrvPosterior *post, int j, int k, double zabs) {
+  g_assert(j >= 0 && j < post->n);
+  if (k <= 0) return 0.0;
+  gh_init();
+  const TrvPosteriorParams *p = &post->params;
+  double mu, v;
+  effect_of(&post->stats[j], p, &mu, &v);
+  double z2 = zabs * zabs, dszz = k * z2;
+  /* x = sum z_i w_i: under H0 N(0, k z^2 s2); under the Gaussian H1
+   * predictive N(mu k z^2, k z^2 s2 + v k^2 z^4).  Only x and dszz enter
+   * the Bayes factor, so one quadrature over x is exact. */
+  double sd0 = sqrt(dszz * p->s2);
+  double m1 = mu * dszz, sd1 = sqrt(dszz * p->s2 + v * dszz * dszz);
+  double pres = sigmoid(post->log_odds[j]);
+  double e0 = 0, e1 = 0, ratio;
+  for (int i = 0; i < TRV_GH_N; i++) {
+    e0 += gh_w[i] * h2_from_log_odds(updated_log_odds(post, j, dszz, sd0 * gh_x[i], &ratio));
+    double l1 = updated_log_odds(post, j, dszz, m1 + sd1 * gh_x[i], &ratio);
+    e1 += gh_w[i] * ratio * h2_from_log_odds(l1);
+  }
+  double eig = h2_from_log_odds(post->log_odds[j]) - ((1.0 - pres) * e0 + pres * e1);
+  return eig > 0 ? eig : 0.0;
+}
+
+double trv_posterior_predictive_density(const TrvPosterior *post, int j, double z, double w) {
+  const TrvPosteriorParams *p = &post->params;
+  double mu, v, ratio;
+  effect_of(&post->stats[j], p, &mu, &v);
+  double var1 = p->s2 + v * z * z;
+  double f0 = exp(-0.5 * w * w / p->s2) / sqrt(2 * M_PI * p->s2);
+  double f1 = exp(-0.5 * (w - mu * z) * (w - mu * z) / var1) / sqrt(2 * M_PI * var1);
+  updated_log_odds(post, j, z * z, z * w, &ratio);
+  double pres = sigmoid(post->log_odds[j]);
+  return (1.0 - pres) * f0 + pres * f1 * ratio;
+}
+
+/* ---- snapshots ---------------------------------------------------------- */
+
+#define SNAP_MAGIC 0x50565254u /* "TRVP" little-endian */
+#define SNAP_VERSION 1u
+
+static void put_u32(GByteArray *b, uint32_t x) {
+  uint8_t t[4] = {x, x >> 8, x >> 16, x >> 24};
+  g_byte_array_append(b, t, 4);
+}
+static void put_f64(GByteArray *b, double d) {
+  uint64_t x;
+  memcpy(&x, &d, 8);
+  uint8_t t[8];
+  for (int i = 0; i < 8; i++) t[i] = (uint8_t)(x >> (8 * i));
+  g_byte_array_append(b, t, 8);
+}
+static uint32_t get_u32(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static double get_f64(const uint8_t *p) {
+  uint64_t x = 0;
+  for (int i = 0; i < 8; i++) x |= (uint64_t)p[i] << (8 * i);
+  double d;
+  memcpy(&d, &x, 8);
+  return d;
+}
+
+#define PARAM_DOUBLES 6
+#define COMPONENT_DOUBLES 5
+
+void trv_posterior_serialize(const TrvPosterior *post, GByteArray *out) {
+  const TrvPosteriorParams *p = &post->params;
+  put_u32(out, SNAP_MAGIC);
+  put_u32(out, SNAP_VERSION);
+  put_u32(out, (uint32_t)post->n);
+  put_u32(out, (uint32_t)p->slab);
+  put_u32(out, (uint32_t)p->track);
+  double pd[PARAM_DOUBLES] = {p->pi0, p->tau2, p->s2, p->kappa_min, p->hazard, p->lambda};
+  for (int i = 0; i < PARAM_DOUBLES; i++) put_f64(out, pd[i]);
+  for (int j = 0; j < post->n; j++) {
+    const TrvSuffStats *s = &post->stats[j];
+    double cd[COMPONENT_DOUBLES] = {s->n, s->szz, s->szw, s->sww, post->log_odds[j]};
+    for (int i = 0; i < COMPONENT_DOUBLES; i++) put_f64(out, cd[i]);
+  }
+}
+
+TrvPosterior *trv_posterior_deserialize(const uint8_t *data, size_t len, GError **error) {
+  const size_t head = 5 * 4 + PARAM_DOUBLES * 8;
+  if (len < head || get_u32(data) != SNAP_MAGIC) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "posterior snapshot: bad magic or short header (%zu bytes)", len);
+    return NULL;
+  }
+  if (get_u32(data + 4) != SNAP_VERSION) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "posterior snapshot: unsupported version %u", get_u32(data + 4));
+    return NULL;
+  }
+  uint32_t n = get_u32(data + 8), slab = get_u32(data + 12), track = get_u32(data + 16);
+  if (n == 0 || n > 1u << 20 || len != head + (size_t)n * COMPONENT_DOUBLES * 8 || slab > 1 || track > 2) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "posterior snapshot: inconsistent sizes or kinds");
+    return NULL;
+  }
+  const uint8_t *q = data + 20;
+  TrvPosteriorParams p = {.slab = slab, .track = track};
+  p.pi0 = get_f64(q), p.tau2 = get_f64(q + 8), p.s2 = get_f64(q + 16);
+  p.kappa_min = get_f64(q + 24), p.hazard = get_f64(q + 32), p.lambda = get_f64(q + 40);
+  if (!(p.pi0 > 0 && p.pi0 < 1 && p.tau2 > 0 && p.s2 > 0 && p.lambda > 0 && p.lambda <= 1 && p.hazard >= 0 &&
+        p.hazard < 0.5 && p.kappa_min >= 0)) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "posterior snapshot: parameters out of range");
+    return NULL;
+  }
+  q += PARAM_DOUBLES * 8;
+  TrvPosterior *post = trv_posterior_new((int)n, &p);
+  for (uint32_t j = 0; j < n; j++, q += COMPONENT_DOUBLES * 8) {
+    TrvSuffStats *s = &post->stats[j];
+    s->n = get_f64(q), s->szz = get_f64(q + 8), s->szw = get_f64(q + 16), s->sww = get_f64(q + 24);
+    post->log_odds[j] = get_f64(q + 32);
+    if (!isfinite(s->n) || !isfinite(s->szz) || !isfinite(s->szw) || !isfinite(s->sww) || !isfinite(post->log_odds[j]) ||
+        s->n < 0 || s->szz < 0 || s->sww < 0) {
+      g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "posterior snapshot: component %u has invalid statistics", j);
+      trv_posterior_free(post);
+      return NULL;
+    }
+  }
+  return post;
+}
+
+bool trv_posterior_equal(const TrvPosterior *a, const TrvPosterior *b) {
+  if (a->n != b->n) return false;
+  GByteArray *x = g_byte_array_new(), *y = g_byte_array_new();
+  trv_posterior_serialize(a, x);
+  trv_posterior_serialize(b, y);
+  bool eq = x->len == y->len && memcmp(x->data, y->data, x->len) == 0;
+  g_byte_array_unref(x);
+  g_byte_array_unref(y);
+  return eq;
+}

@@ -1,0 +1,26 @@
+/* replay.h - the posterior as a deterministic fold over CTL records.
+ *
+ * The live controller and every replay (from zero, from a snapshot, after
+ * compaction) apply records through this one function, so they cannot
+ * disagree.  Fold of one episode e, given all of e's committed records:
+ *   1. trv_posterior_episode_begin()            (hazard / forgetting)
+ *   2. every TRV_RECORD_STEP record with a_int >= 0, in (step, agent, seq)
+ *      order: trv_posterior_observe(a_int, z, outcome)
+ *   3. every TRV_RECORD_RESET record, in component order:
+ *      trv_posterior_reset_component(a_int)
+ * Records of other episodes are ignored; the caller groups by episode. */
+#ifndef TRV_REPLAY_H
+#define TRV_REPLAY_H
+
+#include <stddef.h>
+
+#include "posterior.h"
+#include "record.h"
+
+/* Sorts recs in place into fold order, then folds them into post.
+ * All records must belong to one episode. */
+void trv_replay_episode(TrvPosterior *post, TrvRecord *recs, size_t n);
+/* Total order used by the fold: (kind, step, agent, seq, a_int). */
+int trv_record_fold_cmp(const void *a, const void *b);
+
+#endif

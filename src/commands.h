@@ -1,0 +1,15 @@
+/* commands.h - the subcommands of the `trivium` program.
+ * Each subcommand is one function with main()'s contract, returning the
+ * process exit code: 0 ok, 1 run failure, 2 bad input (SPEC section 9). */
+#ifndef TRV_COMMANDS_H
+#define TRV_COMMANDS_H
+
+typedef struct {
+  const char *name;
+  int (*main)(int argc, char **argv);
+  const char *summary;
+} TrvCommand;
+
+int trv_cmd_version(int argc, char **argv);
+
+#endif

@@ -1,0 +1,41 @@
+/* main.c - `trivium SUBCOMMAND ...`: dispatch to one subcommand.
+ * Adding a subcommand: write its function (commands.h) and add a row here. */
+#include <config.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+static const TrvCommand commands[] = {
+    {"version", trv_cmd_version, "print the version and git revision"},
+};
+
+int trv_cmd_version(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  printf("trivium %s (git %s)\n", PACKAGE_VERSION, TRV_GIT_REVISION);
+  return 0;
+}
+
+static void usage(FILE *f) {
+  fprintf(f, "usage: trivium COMMAND [OPTIONS]\n\ncommands:\n");
+  for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+    fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+    usage(stdout);
+    return 0;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+    if (!strcmp(argv[1], commands[i].name)) return commands[i].main(argc - 1, argv + 1);
+  fprintf(stderr, "trivium: unknown command '%s'\n", argv[1]);
+  usage(stderr);
+  return 2;
+}
