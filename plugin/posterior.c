@@ -17,9 +17,17 @@
 struct TrvPosterior {
   TrvPosteriorParams params;
   int n;
-  TrvSuffStats *stats;
+  TrvSuffStats *stats;   /* pooled, discounted by lambda: the effect kappa_hat */
+  TrvSuffStats *episode; /* this episode's probes only: hazard-mode evidence */
   double *log_odds;
 };
+
+/* The statistics whose Bayes factor is the presence evidence: the episode's
+ * own under the hazard filter (a fresh slab draw per episode), the pooled
+ * ones otherwise. */
+static const TrvSuffStats *evidence_stats(const TrvPosterior *post, int j) {
+  return post->params.track == TRV_TRACK_HAZARD ? &post->episode[j] : &post->stats[j];
+}
 
 G_DEFINE_QUARK(trv-error-quark, trv_error)
 
@@ -106,6 +114,7 @@ TrvPosterior *trv_posterior_new(int n_components, const TrvPosteriorParams *para
   post->params = *params;
   post->n = n_components;
   post->stats = g_new0(TrvSuffStats, n_components);
+  post->episode = g_new0(TrvSuffStats, n_components);
   post->log_odds = g_new(double, n_components);
   for (int j = 0; j < n_components; j++) post->log_odds[j] = logit(params->pi0);
   return post;
@@ -114,6 +123,7 @@ TrvPosterior *trv_posterior_new(int n_components, const TrvPosteriorParams *para
 void trv_posterior_free(TrvPosterior *post) {
   if (!post) return;
   g_free(post->stats);
+  g_free(post->episode);
   g_free(post->log_odds);
   g_free(post);
 }
@@ -128,6 +138,7 @@ void trv_posterior_assign(TrvPosterior *dst, const TrvPosterior *src) {
   g_assert(dst->n == src->n);
   dst->params = src->params;
   memcpy(dst->stats, src->stats, sizeof *src->stats * src->n);
+  memcpy(dst->episode, src->episode, sizeof *src->episode * src->n);
   memcpy(dst->log_odds, src->log_odds, sizeof *src->log_odds * src->n);
 }
 
@@ -155,6 +166,7 @@ void trv_posterior_episode_begin(TrvPosterior *post) {
         double off = h + (1.0 - 2.0 * h) * sigmoid(-l);
         post->log_odds[j] = log(on) - log(off);
         discount(&post->stats[j], p->lambda);
+        memset(&post->episode[j], 0, sizeof post->episode[j]);
         break;
       }
       case TRV_TRACK_FORGETTING:
@@ -167,25 +179,32 @@ void trv_posterior_episode_begin(TrvPosterior *post) {
   }
 }
 
-void trv_posterior_observe(TrvPosterior *post, int j, double z, double w) {
-  g_assert(j >= 0 && j < post->n);
-  TrvSuffStats *s = &post->stats[j];
-  double before = trv_log_bf10(s, &post->params);
+static void add_obs(TrvSuffStats *s, double z, double w) {
   s->n += 1.0;
   s->szz += z * z;
   s->szw += z * w;
   s->sww += w * w;
-  /* The incremental Bayes factor m1(S+obs)/m1(S) over m0(S+obs)/m0(S) is the
-   * sequential update of the presence odds by this one observation. */
-  if (post->params.track == TRV_TRACK_HAZARD)
-    post->log_odds[j] += trv_log_bf10(s, &post->params) - before;
-  else
-    post->log_odds[j] = logit(post->params.pi0) + trv_log_bf10(s, &post->params);
+}
+
+void trv_posterior_observe(TrvPosterior *post, int j, double z, double w) {
+  g_assert(j >= 0 && j < post->n);
+  const TrvPosteriorParams *p = &post->params;
+  add_obs(&post->stats[j], z, w);
+  if (p->track == TRV_TRACK_HAZARD) {
+    /* Within-episode evidence: the log-odds carry logit(mixed prior) plus
+     * log BF10 of the episode's statistics; add its increment. */
+    double before = trv_log_bf10(&post->episode[j], p);
+    add_obs(&post->episode[j], z, w);
+    post->log_odds[j] += trv_log_bf10(&post->episode[j], p) - before;
+  } else {
+    post->log_odds[j] = logit(p->pi0) + trv_log_bf10(&post->stats[j], p);
+  }
 }
 
 void trv_posterior_reset_component(TrvPosterior *post, int j) {
   g_assert(j >= 0 && j < post->n);
   memset(&post->stats[j], 0, sizeof post->stats[j]);
+  memset(&post->episode[j], 0, sizeof post->episode[j]);
   post->log_odds[j] = logit(post->params.pi0);
 }
 
@@ -268,7 +287,7 @@ static void gh_init(void) {
  * and the H1 tail-mass ratio T(S+d)/T(S) (1 for the Gaussian slab). */
 static double updated_log_odds(const TrvPosterior *post, int j, double dszz, double x, double *tail_ratio) {
   const TrvPosteriorParams *p = &post->params;
-  const TrvSuffStats *s = &post->stats[j];
+  const TrvSuffStats *s = evidence_stats(post, j);
   TrvSuffStats t = *s;
   t.n += 1;
   t.szz += dszz;
@@ -286,7 +305,7 @@ double trv_posterior_eig_bits(const TrvPosterior *post, int j, int k, double zab
   gh_init();
   const TrvPosteriorParams *p = &post->params;
   double mu, v;
-  effect_of(&post->stats[j], p, &mu, &v);
+  effect_of(evidence_stats(post, j), p, &mu, &v);
   double z2 = zabs * zabs, dszz = k * z2;
   /* x = sum z_i w_i: under H0 N(0, k z^2 s2); under the Gaussian H1
    * predictive N(mu k z^2, k z^2 s2 + v k^2 z^4).  Only x and dszz enter
@@ -307,7 +326,7 @@ double trv_posterior_eig_bits(const TrvPosterior *post, int j, int k, double zab
 double trv_posterior_predictive_density(const TrvPosterior *post, int j, double z, double w) {
   const TrvPosteriorParams *p = &post->params;
   double mu, v, ratio;
-  effect_of(&post->stats[j], p, &mu, &v);
+  effect_of(evidence_stats(post, j), p, &mu, &v);
   double var1 = p->s2 + v * z * z;
   double f0 = exp(-0.5 * w * w / p->s2) / sqrt(2 * M_PI * p->s2);
   double f1 = exp(-0.5 * (w - mu * z) * (w - mu * z) / var1) / sqrt(2 * M_PI * var1);
@@ -344,7 +363,7 @@ static double get_f64(const uint8_t *p) {
 }
 
 #define PARAM_DOUBLES 6
-#define COMPONENT_DOUBLES 5
+#define COMPONENT_DOUBLES 9
 
 void trv_posterior_serialize(const TrvPosterior *post, GByteArray *out) {
   const TrvPosteriorParams *p = &post->params;
@@ -356,8 +375,8 @@ void trv_posterior_serialize(const TrvPosterior *post, GByteArray *out) {
   double pd[PARAM_DOUBLES] = {p->pi0, p->tau2, p->s2, p->kappa_min, p->hazard, p->lambda};
   for (int i = 0; i < PARAM_DOUBLES; i++) put_f64(out, pd[i]);
   for (int j = 0; j < post->n; j++) {
-    const TrvSuffStats *s = &post->stats[j];
-    double cd[COMPONENT_DOUBLES] = {s->n, s->szz, s->szw, s->sww, post->log_odds[j]};
+    const TrvSuffStats *s = &post->stats[j], *e = &post->episode[j];
+    double cd[COMPONENT_DOUBLES] = {s->n, s->szz, s->szw, s->sww, e->n, e->szz, e->szw, e->sww, post->log_odds[j]};
     for (int i = 0; i < COMPONENT_DOUBLES; i++) put_f64(out, cd[i]);
   }
 }
@@ -389,11 +408,17 @@ TrvPosterior *trv_posterior_deserialize(const uint8_t *data, size_t len, GError 
   q += PARAM_DOUBLES * 8;
   TrvPosterior *post = trv_posterior_new((int)n, &p);
   for (uint32_t j = 0; j < n; j++, q += COMPONENT_DOUBLES * 8) {
-    TrvSuffStats *s = &post->stats[j];
-    s->n = get_f64(q), s->szz = get_f64(q + 8), s->szw = get_f64(q + 16), s->sww = get_f64(q + 24);
-    post->log_odds[j] = get_f64(q + 32);
-    if (!isfinite(s->n) || !isfinite(s->szz) || !isfinite(s->szw) || !isfinite(s->sww) || !isfinite(post->log_odds[j]) ||
-        s->n < 0 || s->szz < 0 || s->sww < 0) {
+    TrvSuffStats *st[2] = {&post->stats[j], &post->episode[j]};
+    bool ok = true;
+    for (int k = 0; k < 2; k++) {
+      TrvSuffStats *s = st[k];
+      const uint8_t *b = q + 32 * k;
+      s->n = get_f64(b), s->szz = get_f64(b + 8), s->szw = get_f64(b + 16), s->sww = get_f64(b + 24);
+      ok = ok && isfinite(s->n) && isfinite(s->szz) && isfinite(s->szw) && isfinite(s->sww) && s->n >= 0 &&
+           s->szz >= 0 && s->sww >= 0;
+    }
+    post->log_odds[j] = get_f64(q + 64);
+    if (!ok || !isfinite(post->log_odds[j])) {
       g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "posterior snapshot: component %u has invalid statistics", j);
       trv_posterior_free(post);
       return NULL;

@@ -4,8 +4,10 @@
  * absence (H0: beta = 0) for the linear-Gaussian probe regression
  * w = beta * z + noise, noise variance s2 known from the world.
  *
- * State per component: sufficient statistics (n, Szz, Szw, Sww), possibly
- * discounted by the forgetting factor, and the presence log-odds.
+ * State per component: pooled sufficient statistics (n, Szz, Szw, Sww),
+ * discounted by the forgetting factor lambda at every episode start (they
+ * give the effect posterior, kappa_hat), the current episode's own
+ * statistics, and the presence log-odds.
  *
  * Slabs:
  *  - gaussian:  beta ~ N(0, tau2).  log BF10 closed form of SPEC 3.2.
@@ -15,11 +17,12 @@
  *                              - log P(|b| >= kmin | N(0, tau2)).
  *
  * Tracking of change (applied by trv_posterior_episode_begin):
- *  - hazard:     presence is a two-state Markov chain; at every episode
- *                start p <- (1-h) p + h (1-p); each observation then adds
- *                its incremental log Bayes factor (the sequential update
- *                log m1(S+obs)/m1(S) - log m0(S+obs)/m0(S)) to the log-odds.
- *                Statistics are discounted by lambda (effect tracking).
+ *  - hazard:     presence is a two-state Markov chain over episodes; at
+ *                every episode start p <- (1-h) p + h (1-p), and the
+ *                episode's own evidence, log BF10 of the episode's
+ *                statistics (a fresh slab draw per episode), is added to
+ *                the log-odds as probes arrive.  Evidence from earlier
+ *                episodes reaches the present only through p.
  *  - forgetting: statistics are discounted by lambda at every episode start
  *                and the log-odds are logit(pi0) + log BF10(S).
  *  - none:       pooling since episode 0 (the trap SPEC 3.2 warns about),
@@ -71,6 +74,7 @@ void trv_posterior_reset_component(TrvPosterior *post, int j);
 
 double trv_posterior_presence(const TrvPosterior *post, int j);
 double trv_posterior_log_odds(const TrvPosterior *post, int j);
+/* Pooled (lambda-discounted) statistics of component j. */
 const TrvSuffStats *trv_posterior_stats(const TrvPosterior *post, int j);
 /* Effect posterior under H1 (untruncated): N(mu, v); kappa_hat = mu. */
 void trv_posterior_effect(const TrvPosterior *post, int j, double *mu, double *v);
@@ -81,8 +85,8 @@ double trv_posterior_entropy_bits(const TrvPosterior *post);
 /* log P(G) for a graph given as one presence flag per component (nats). */
 double trv_posterior_log_prob_graph(const TrvPosterior *post, const bool *graph);
 /* Expected information gain, in bits, of k further probes of component j,
- * each at |z| = zabs, computed by Gauss-Hermite quadrature (exact for the
- * Gaussian slab up to quadrature error).  0 <= EIG <= h2(p_j). */
+ * each at |z| = zabs (signs balanced), computed by Gauss-Hermite quadrature
+ * over the sufficient statistic sum z_i w_i.  0 <= EIG <= h2(p_j). */
 double trv_posterior_eig_bits(const TrvPosterior *post, int j, int k, double zabs);
 /* Probability density of the outcome w of one probe at z under the
  * posterior predictive (mixture over H0/H1).  Used to cross-check EIG. */

@@ -27,6 +27,7 @@ enum {
   TRV_STREAM_SCHEDULE = 4,  /* the uniform-random scheduler */
   TRV_STREAM_DISPATCH = 5,  /* payoff noise of the dispatch head */
   TRV_STREAM_FAULTS = 6,    /* scenario fault processes */
+  TRV_STREAM_PROBE_NOISE = 7, /* noise of probe outcomes */
 };
 
 /* Seeds rng from (seed, stream).  Equal inputs give equal sequences. */

@@ -1,0 +1,212 @@
+/* causalbench.c - the CausalBench-Seq world (SPEC 7.1).
+ *
+ * Variables C (hidden confounder), X, Y; G_inf = {C->X, C->Y, X->Y}.  Per
+ * step C ~ N(0,1), X = a g(C) + s eps_X, Y = b g(C) + k_e g(X) + s eps_Y,
+ * with g(u) = u (linear) or tanh(nu u)/nu (nonlinear variant).  The
+ * observational channel shows (X, Y) only.  Probes: C->X is do(C = z)
+ * observing X; C->Y is do(C = z), X clamped at 0, observing Y; X->Y is
+ * do(X = z), C clamped at 0, observing Y.  Dispatch: d in {0, 1}, payoff
+ * d (k_e - c) + N(0, 1), c = kappa / 2, Delta_e = |k_e - c|, safe d = 0.
+ *
+ * Schedules of k_e (E episodes, change-points rounded down):
+ *   headline:   0 on [0, 0.3E), kappa on [0.3E, 0.6E), 0 after (E = 500:
+ *               changes at 150 and 300);
+ *   flips:      K flips at E i / (K + 1), i = 1..K, starting from 0;
+ *   variance:   no X->Y ever; s = s_high on [0.3E, 0.6E), s elsewhere (the
+ *               world still declares s^2 as the probe noise: the inflation
+ *               is the hidden change);
+ *   nonlinear:  the headline schedule with g = tanh(nu u)/nu;
+ *   separation: one episode of T steps (default 500), no X->Y.
+ * Random streams: observational noise, probe noise and payoff noise each
+ * have their own stream of the seed, so the observational stream is the
+ * same for every controller (common random numbers). */
+#include <math.h>
+#include <string.h>
+
+#include "rng.h"
+#include "world.h"
+
+enum { VAR_C, VAR_X, VAR_Y };
+enum { COMP_CX, COMP_CY, COMP_XY };
+
+static const char *const var_names[] = {"C", "X", "Y"};
+static const TrvComponent components[] = {
+    {"C->X", VAR_C, VAR_X, false},
+    {"C->Y", VAR_C, VAR_Y, false},
+    {"X->Y", VAR_X, VAR_Y, true},
+};
+static const TrvCandidates candidates = {3, var_names, 3, components};
+
+typedef struct {
+  TrvParams p;
+  int episodes, steps;
+  int cps[1024], n_cps;
+  /* current episode */
+  int episode;
+  double k, s;
+  TrvRng obs_rng, probe_rng, pay_rng;
+} CausalBench;
+
+static double g_link(const CausalBench *w, double u) {
+  if (w->p.variant != TRV_VARIANT_NONLINEAR || w->p.nu == 0) return u;
+  return tanh(w->p.nu * u) / w->p.nu;
+}
+
+static double k_of(const CausalBench *w, int e) {
+  /* k_e alternates 0, kappa, 0, ... at each change-point (except variance) */
+  if (w->p.variant == TRV_VARIANT_VARIANCE || w->p.variant == TRV_VARIANT_SEPARATION) return 0.0;
+  int flips = 0;
+  for (int i = 0; i < w->n_cps; i++) flips += e >= w->cps[i];
+  return flips % 2 ? w->p.kappa : 0.0;
+}
+
+static void *cb_init(const TrvParams *p, uint64_t seed, GError **error) {
+  CausalBench *w = g_new0(CausalBench, 1);
+  w->p = *p;
+  w->episodes = p->episodes;
+  w->steps = p->steps;
+  if (p->variant == TRV_VARIANT_SEPARATION) w->episodes = 1;
+  int E = w->episodes;
+  switch (p->variant) {
+    case TRV_VARIANT_HEADLINE:
+    case TRV_VARIANT_NONLINEAR:
+    case TRV_VARIANT_VARIANCE:
+      w->cps[w->n_cps++] = (int)(0.3 * E);
+      w->cps[w->n_cps++] = (int)(0.6 * E);
+      break;
+    case TRV_VARIANT_FLIPS:
+      if (p->flips >= (int)G_N_ELEMENTS(w->cps) || p->flips >= E) {
+        g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "world.flips = %d: at most %d flips fit in %d episodes",
+                    p->flips, MIN(E - 1, (int)G_N_ELEMENTS(w->cps) - 1), E);
+        g_free(w);
+        return NULL;
+      }
+      for (int i = 1; i <= p->flips; i++) w->cps[w->n_cps++] = (int)((double)E * i / (p->flips + 1));
+      break;
+    case TRV_VARIANT_SEPARATION:
+      break;
+  }
+  trv_rng_init(&w->obs_rng, seed, TRV_STREAM_WORLD);
+  trv_rng_init(&w->probe_rng, seed, TRV_STREAM_PROBE_NOISE);
+  trv_rng_init(&w->pay_rng, seed, TRV_STREAM_DISPATCH);
+  return w;
+}
+
+static const TrvCandidates *cb_candidates(void *world) {
+  (void)world;
+  return &candidates;
+}
+static double cb_noise_var(void *world) {
+  CausalBench *w = world;
+  return w->p.s * w->p.s;
+}
+static int cb_episodes(void *world) { return ((CausalBench *)world)->episodes; }
+static int cb_steps(void *world) { return ((CausalBench *)world)->steps; }
+
+static int cb_change_points(void *world, int *out, int max) {
+  CausalBench *w = world;
+  int n = w->n_cps < max ? w->n_cps : max;
+  memcpy(out, w->cps, sizeof(int) * n);
+  return n;
+}
+
+static void cb_episode_begin(void *world, int e) {
+  CausalBench *w = world;
+  w->episode = e;
+  w->k = k_of(w, e);
+  w->s = w->p.s;
+  if (w->p.variant == TRV_VARIANT_VARIANCE && w->n_cps == 2 && e >= w->cps[0] && e < w->cps[1]) w->s = w->p.s_high;
+}
+
+static int cb_observe(void *world, int t, double *ctx) {
+  CausalBench *w = world;
+  (void)t;
+  double c = trv_rng_normal(&w->obs_rng);
+  double x = w->p.a * g_link(w, c) + w->s * trv_rng_normal(&w->obs_rng);
+  double y = w->p.b * g_link(w, c) + w->k * g_link(w, x) + w->s * trv_rng_normal(&w->obs_rng);
+  ctx[0] = x;
+  ctx[1] = y;
+  return 2;
+}
+
+static double cb_probe(void *world, int j, double z) {
+  CausalBench *w = world;
+  double noise = w->s * trv_rng_normal(&w->probe_rng);
+  switch (j) {
+    case COMP_CX: return w->p.a * g_link(w, z) + noise;
+    case COMP_CY: return w->p.b * g_link(w, z) + noise;
+    case COMP_XY: return w->k * g_link(w, z) + noise;
+  }
+  g_assert_not_reached();
+}
+
+static double cb_expected(void *world, int a) {
+  CausalBench *w = world;
+  return a ? w->k - 0.5 * w->p.kappa : 0.0;
+}
+
+static double cb_act(void *world, int a) {
+  CausalBench *w = world;
+  return cb_expected(world, a) + trv_rng_normal(&w->pay_rng);
+}
+
+static void cb_truth(void *world, TrvGraph *g) {
+  CausalBench *w = world;
+  trv_graph_clear(g, 3);
+  g->kappa[COMP_CX] = w->p.a;
+  g->kappa[COMP_CY] = w->p.b;
+  g->kappa[COMP_XY] = w->k;
+  for (int j = 0; j < 3; j++) g->present[j] = g->kappa[j] != 0.0;
+}
+
+static double cb_gap(void *world) {
+  CausalBench *w = world;
+  return fabs(w->k - 0.5 * w->p.kappa);
+}
+
+static bool cb_task_relevant(void *world, int j) {
+  (void)world;
+  return j == COMP_XY;
+}
+
+static int cb_plan(void *world, const TrvGraph *ghat) {
+  CausalBench *w = world;
+  return ghat->present[COMP_XY] && ghat->kappa[COMP_XY] > 0.5 * w->p.kappa;
+}
+
+static int cb_oracle(void *world) {
+  CausalBench *w = world;
+  return w->k > 0.5 * w->p.kappa;
+}
+
+static int cb_observational_pairs(void *world, const double *ctx, int n, int *j, double *z, double *wv) {
+  (void)world;
+  if (n < 2) return 0;
+  j[0] = COMP_XY;
+  z[0] = ctx[0];
+  wv[0] = ctx[1];
+  return 1;
+}
+
+const TrvWorldClass trv_world_causalbench = {
+    .name = "causalbench",
+    .init = cb_init,
+    .candidates = cb_candidates,
+    .noise_var = cb_noise_var,
+    .episodes = cb_episodes,
+    .steps = cb_steps,
+    .safe_action = 0,
+    .change_points = cb_change_points,
+    .episode_begin = cb_episode_begin,
+    .observe = cb_observe,
+    .probe = cb_probe,
+    .act = cb_act,
+    .expected_payoff = cb_expected,
+    .truth = cb_truth,
+    .gap = cb_gap,
+    .task_relevant = cb_task_relevant,
+    .plan = cb_plan,
+    .oracle = cb_oracle,
+    .observational_pairs = cb_observational_pairs,
+    .free = g_free,
+};

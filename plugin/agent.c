@@ -1,0 +1,85 @@
+/* agent.c - what a dispatch agent does in one episode, and the readouts that
+ * every controller shares.  No simulator here: the SimGrid attachment calls
+ * trv_agent_run_episode from inside an agent actor.
+ *
+ * Per step t: take the observational sample; if the plan has a probe for
+ * step t, run it (z = +-|z|, sign from the probe stream) and update the local
+ * posterior snapshot; add -log P_t(G_hat) to the operational tally and gate:
+ * while R_hat_epi/t > rho the head plays the world's safe action; act; write
+ * the record. */
+#include <math.h>
+
+#include "controller.h"
+#include "regret.h"
+
+void trv_plan_clear(TrvPlan *plan) {
+  trv_posterior_free(plan->snapshot);
+  plan->snapshot = NULL;
+}
+
+int trv_agent_run_episode(const TrvWorldClass *wc, void *world, const TrvPlan *plan, uint32_t agent, uint64_t *seq,
+                          TrvRng *probe_rng, GArray *recs) {
+  int steps = wc->steps(world), gated = 0;
+  double tally = 0;
+  int planned = wc->plan(world, &plan->ghat);
+  bool ghat_flags[TRV_MAX_COMPONENTS];
+  for (int j = 0; j < plan->ghat.n; j++) ghat_flags[j] = plan->ghat.present[j];
+  for (int t = 0; t < steps; t++) {
+    TrvRecord r = {.seq = (*seq)++, .agent = agent, .episode = plan->episode, .step = t,
+                   .snapshot_ref = plan->episode, .kind = TRV_RECORD_STEP, .a_int = -1};
+    r.n_context = wc->observe(world, t, r.context);
+    if (t < plan->n_probes) {
+      r.a_int = plan->probes[t];
+      r.z = trv_rng_sign(probe_rng) * plan->zabs;
+      r.outcome = wc->probe(world, r.a_int, r.z);
+      if (plan->snapshot && !plan->observational) trv_posterior_observe(plan->snapshot, r.a_int, r.z, r.outcome);
+    }
+    if (plan->snapshot && plan->observational) {
+      int j[4];
+      double z[4], w[4];
+      int m = wc->observational_pairs(world, r.context, r.n_context, j, z, w);
+      for (int i = 0; i < m; i++) trv_posterior_observe(plan->snapshot, j[i], z[i], w[i]);
+    }
+    bool safe = false;
+    if (plan->gate && plan->snapshot) {
+      tally += -trv_posterior_log_prob_graph(plan->snapshot, ghat_flags);
+      safe = tally / (t + 1) > plan->rho;
+    }
+    r.a_disp = safe ? wc->safe_action : planned;
+    gated += safe;
+    r.reward = wc->act(world, r.a_disp);
+    g_array_append_val(recs, r);
+  }
+  return gated;
+}
+
+void trv_row_fill_common(TrvEpisodeRow *row, const TrvWorldClass *wc, void *world, const TrvRecord *recs, size_t n,
+                         const TrvGraph *ghat, const bool *map, const double *p) {
+  TrvGraph truth;
+  wc->truth(world, &truth);
+  int nc = truth.n;
+  row->n_components = nc;
+  row->truth = trv_graph_mask(&truth);
+  row->ghat = trv_graph_mask(ghat);
+  row->map = 0;
+  double err = 0;
+  for (int j = 0; j < nc; j++) {
+    if (map[j]) row->map |= 1ULL << j;
+    row->p[j] = p[j];
+    /* legacy soft score: beliefs clipped to [0.01, 0.99] */
+    double c = p[j] < 0.01 ? 0.01 : p[j] > 0.99 ? 0.99 : p[j];
+    err += fabs(c - (truth.present[j] ? 1.0 : 0.0));
+  }
+  row->soft_score = err / nc; /* 1 - acc, acc = 1 - mean |clip(p) - y| */
+  row->posterior_exposure = row->map != row->truth;
+  row->committed_exposure = row->ghat != row->truth;
+  int oracle = wc->oracle(world);
+  double best = wc->expected_payoff(world, oracle);
+  row->r_out = 0;
+  row->reward = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (recs[i].kind != TRV_RECORD_STEP) continue;
+    row->r_out += trv_regret_outcome_step(best, wc->expected_payoff(world, recs[i].a_disp));
+    row->reward += recs[i].reward;
+  }
+}

@@ -1,0 +1,47 @@
+/* cell.c - the episode protocol without a simulator.  See cell.h. */
+#include "cell.h"
+
+#include <string.h>
+
+bool trv_cell_run_direct(const TrvCellSpec *spec, GArray *rows, GArray *log, GError **error) {
+  void *world = spec->world_class->init(spec->params, spec->seed, error);
+  if (!world) return false;
+  TrvController *ctl =
+      trv_controller_new(spec->controller, spec->params, world, spec->world_class, spec->seed, error);
+  if (!ctl) {
+    spec->world_class->free(world);
+    return false;
+  }
+  TrvRng probe_rng;
+  trv_rng_init(&probe_rng, spec->seed, TRV_STREAM_PROBE);
+  GArray *recs = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
+  GArray *own = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
+  TrvPlan *plan = g_new0(TrvPlan, 1);
+  uint64_t seq = 0;
+  int episodes = spec->world_class->episodes(world);
+  for (int e = 0; e < episodes; e++) {
+    spec->world_class->episode_begin(world, e);
+    ctl->klass->plan(ctl->self, e, plan);
+    g_array_set_size(recs, 0);
+    g_array_set_size(own, 0);
+    int gated = trv_agent_run_episode(spec->world_class, world, plan, 0, &seq, &probe_rng, recs);
+    for (guint i = 0; i < recs->len; i++) g_array_index(recs, TrvRecord, i).commit_status = TRV_COMMIT_COMMITTED;
+    if (log) g_array_append_vals(log, recs->data, recs->len);
+    TrvEpisodeRow row;
+    memset(&row, 0, sizeof row);
+    row.seed = (int)spec->seed;
+    row.episode = e;
+    ctl->klass->absorb(ctl->self, e, (TrvRecord *)recs->data, recs->len, &row, own);
+    row.gated_steps = gated;
+    row.commit_attempts = 1;
+    if (log) g_array_append_vals(log, own->data, own->len);
+    g_array_append_val(rows, row);
+    trv_plan_clear(plan);
+  }
+  g_free(plan);
+  g_array_free(recs, TRUE);
+  g_array_free(own, TRUE);
+  trv_controller_free(ctl);
+  spec->world_class->free(world);
+  return true;
+}

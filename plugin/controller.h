@@ -1,0 +1,102 @@
+/* controller.h - controllers (SPEC 3.9) and the episode protocol.
+ *
+ * One episode, whoever carries the messages (the SimGrid attachment, or the
+ * direct loop of tests):
+ *   1. controller->plan(e)      -> a TrvPlan: the committed graph G_hat_e,
+ *                                  the probe list, a posterior snapshot;
+ *   2. trv_agent_run_episode()  -> the agent plays T steps in the world and
+ *                                  produces one record per step;
+ *   3. the records are committed to the log; only committed ones go on;
+ *   4. controller->absorb(e, committed records) -> updates the posterior,
+ *      detectors, G_hat_{e+1}, fills the episode's readout row, and returns
+ *      the controller's own records (PartialReset) to commit.
+ * A controller decides from committed records only; it reads the world's
+ * truth solely to fill readouts. */
+#ifndef TRV_CONTROLLER_H
+#define TRV_CONTROLLER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "graph.h"
+#include "lrcp.h"
+#include "params.h"
+#include "posterior.h"
+#include "record.h"
+#include "world.h"
+
+#define TRV_PLAN_MAX_PROBES 4096
+
+typedef struct {
+  int episode;
+  TrvGraph ghat;       /* G_hat_e the dispatch head plans with */
+  int n_probes;
+  int probes[TRV_PLAN_MAX_PROBES]; /* component of each probe, in order */
+  double zabs;         /* |z| of every probe */
+  bool observational;  /* the agent's snapshot learns from observations */
+  bool gate;           /* apply the dispatch gate */
+  double rho;
+  TrvPosterior *snapshot; /* posterior the agent starts from (owned by plan) */
+} TrvPlan;
+
+void trv_plan_clear(TrvPlan *plan);
+
+/* One row of episodes.csv: readouts of one (seed, controller, episode). */
+typedef struct {
+  int seed, episode;
+  int n_components;
+  uint64_t truth, map, ghat; /* presence bitmasks */
+  double p[TRV_MAX_COMPONENTS];
+  int posterior_exposure, committed_exposure;
+  double entropy_bits;
+  int budget, probes, gated_steps;
+  double reward, r_out, r_epi, r_hat_epi, r_temp;
+  int tau;
+  int committed; /* a commit rule took or changed G_hat at this boundary */
+  int lrcp_status, lrcp_n;
+  int lrcp_eps[TRV_LRCP_MAX_ITER + 1];
+  double detector_stat;
+  int alarm, resets;
+  int commit_attempts, commit_failures, records_lost;
+  double sim_time;
+  double soft_score;
+} TrvEpisodeRow;
+
+typedef struct TrvController TrvController;
+
+typedef struct {
+  const char *name;
+  const char *summary;
+  void *(*create)(const TrvParams *params, void *world, const TrvWorldClass *wc, uint64_t seed, int variant);
+  void (*plan)(void *self, int episode, TrvPlan *plan);
+  /* recs: the committed records of the episode (reordered in place).
+   * Appends the controller's own records to *out (g_array of TrvRecord). */
+  void (*absorb)(void *self, int episode, TrvRecord *recs, size_t n, TrvEpisodeRow *row, GArray *out);
+  /* The posterior (NULL for controllers without one). */
+  const TrvPosterior *(*posterior)(void *self);
+  void (*free)(void *self);
+} TrvControllerClass;
+
+struct TrvController {
+  const TrvControllerClass *klass;
+  int variant;
+  void *self;
+};
+
+/* Registered controller names, NULL-terminated, in table order. */
+extern const char *const trv_controller_names[];
+/* Creates the controller called `name`; NULL with *error if unknown. */
+TrvController *trv_controller_new(const char *name, const TrvParams *params, void *world, const TrvWorldClass *wc,
+                                  uint64_t seed, GError **error);
+void trv_controller_free(TrvController *c);
+
+/* Agent side of step 2: plays the episode's T steps.  Appends one record per
+ * step to recs (seq numbers from *seq), returns the number of gated steps. */
+int trv_agent_run_episode(const TrvWorldClass *wc, void *world, const TrvPlan *plan, uint32_t agent, uint64_t *seq,
+                          TrvRng *probe_rng, GArray *recs);
+
+/* Shared readouts: soft score, R_out from records, exposures. */
+void trv_row_fill_common(TrvEpisodeRow *row, const TrvWorldClass *wc, void *world, const TrvRecord *recs, size_t n,
+                         const TrvGraph *ghat, const bool *map, const double *p);
+
+#endif

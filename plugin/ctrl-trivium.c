@@ -1,0 +1,263 @@
+/* ctrl-trivium.c - the Trivium controller and its interventional relatives.
+ *
+ * Variants (one implementation, switches set by the registry):
+ *   trivium               IGScore, executed snapshot, LRCP, the configured
+ *                         detector with PartialReset, dispatch gate;
+ *   trivium-nocusum       no detector;
+ *   trivium-nolrcp        no LRCP;
+ *   trivium-ideal-commit  ideal frozen commit instead of the snapshot;
+ *   trivium-roundrobin    front-loaded round-robin scheduler;
+ *   epistemic-reset       Trivium's probes and update, posterior reset to the
+ *                         prior after every episode (probe-matched budget by
+ *                         default; a probe every step with matched = 0).
+ * Boundary e -> e+1 (absorb): fold e's committed records into the posterior
+ * (replay.h, the same fold the log replays), readouts and regrets, the
+ * detector on e's probe residuals against G_hat_e, PartialReset on alarm,
+ * then the commit rule and LRCP produce G_hat_{e+1}. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commit.h"
+#include "controller.h"
+#include "detector.h"
+#include "regret.h"
+#include "replay.h"
+#include "schedule.h"
+
+enum { V_TRIVIUM, V_NOCUSUM, V_NOLRCP, V_IDEAL, V_ROUNDROBIN, V_EPI_RESET };
+
+typedef struct {
+  int episode, j;
+  double z, w;
+} RecentProbe;
+
+typedef struct {
+  TrvParams p;
+  void *world;
+  const TrvWorldClass *wc;
+  const TrvCandidates *cand;
+  int variant, steps, budget;
+  double s2, m0;
+  TrvSchedulerKind sched;
+  TrvCommitRule rule;
+  bool lrcp_on;
+  TrvLrcpParams lp;
+  const TrvDetectorClass *det;
+  void *det_state;
+  TrvPosterior *post;
+  TrvGraph ghat;
+  TrvProbeWindows *win;
+  int window; /* active window w_e, doubled on each alarm */
+  int rr_cursor;
+  TrvRng sched_rng;
+  double h_prev;
+  GArray *recent; /* RecentProbe: evidence for PartialReset */
+  uint64_t seq;   /* sequence of the controller's own records */
+} Trivium;
+
+#define RECENT_MAX 4096
+
+static void *tr_create(const TrvParams *p, void *world, const TrvWorldClass *wc, uint64_t seed, int variant) {
+  Trivium *c = g_new0(Trivium, 1);
+  c->p = *p;
+  c->world = world;
+  c->wc = wc;
+  c->cand = wc->candidates(world);
+  c->variant = variant;
+  c->steps = wc->steps(world);
+  c->s2 = wc->noise_var(world);
+  c->m0 = p->m0 > 0 ? p->m0 : c->cand->n_components;
+  c->sched = variant == V_ROUNDROBIN ? TRV_SCHED_ROUNDROBIN : (TrvSchedulerKind)p->scheduler;
+  c->rule = variant == V_IDEAL ? TRV_COMMIT_IDEAL : TRV_COMMIT_EXECUTED;
+  c->lrcp_on = variant != V_NOLRCP;
+  c->lp = (TrvLrcpParams){p->lrcp_window, p->lrcp_zmax, p->lrcp_radius, p->lrcp_beta_max};
+  if (variant != V_NOCUSUM && variant != V_EPI_RESET) {
+    c->det = trv_detector_lookup(trv_detector_name_list[p->detector]);
+    TrvDetectorParams dp = {p->mu_bar, p->h_cusum, p->rr_window, p->rr_ratio, p->ll_delta, p->ll_h};
+    c->det_state = c->det->create(&dp, c->cand->n_components);
+  }
+  TrvPosteriorParams pp = trv_params_posterior(p, c->s2);
+  c->post = trv_posterior_new(c->cand->n_components, &pp);
+  trv_graph_clear(&c->ghat, c->cand->n_components);
+  c->win = trv_probe_windows_new(c->cand->n_components, p->lrcp_window);
+  c->window = 1;
+  trv_rng_init(&c->sched_rng, seed, TRV_STREAM_SCHEDULE);
+  c->h_prev = trv_posterior_entropy_bits(c->post);
+  c->recent = g_array_new(FALSE, FALSE, sizeof(RecentProbe));
+  return c;
+}
+
+static void tr_free(void *self) {
+  Trivium *c = self;
+  if (c->det) c->det->free(c->det_state);
+  trv_posterior_free(c->post);
+  trv_probe_windows_free(c->win);
+  g_array_free(c->recent, TRUE);
+  g_free(c);
+}
+
+static const TrvPosterior *tr_posterior(void *self) { return ((Trivium *)self)->post; }
+
+static void tr_plan(void *self, int e, TrvPlan *plan) {
+  Trivium *c = self;
+  int budget = c->variant == V_EPI_RESET && !c->p.matched
+                   ? c->steps
+                   : trv_budget(e, c->window, c->p.alpha, c->m0, c->steps);
+  if (budget > TRV_PLAN_MAX_PROBES) budget = TRV_PLAN_MAX_PROBES;
+  c->budget = budget;
+  /* Plan against the belief the episode will start from (after hazard
+   * mixing / forgetting), which is also the agents' snapshot. */
+  TrvPosterior *prior = trv_posterior_copy(c->post);
+  trv_posterior_episode_begin(prior);
+  bool eligible[TRV_MAX_COMPONENTS];
+  for (int j = 0; j < c->cand->n_components; j++) eligible[j] = !c->ghat.frozen[j];
+  plan->episode = e;
+  plan->ghat = c->ghat;
+  plan->zabs = c->p.zabs;
+  plan->n_probes =
+      trv_schedule_probes(c->sched, prior, c->cand, eligible, budget, c->p.zabs, &c->rr_cursor, &c->sched_rng, plan->probes);
+  plan->observational = false;
+  plan->gate = true;
+  plan->rho = c->p.rho;
+  plan->snapshot = prior;
+}
+
+/* Task-relevant part of the posterior's MAP equals the truth's, and the
+ * posterior is sure enough to commit. */
+static bool commits_correctly(const Trivium *c, const TrvPosterior *post, const TrvGraph *truth) {
+  for (int j = 0; j < truth->n; j++)
+    if (c->wc->task_relevant(c->world, j) && trv_posterior_map(post, j) != truth->present[j]) return false;
+  return trv_posterior_entropy_bits(post) <= c->p.h_ent;
+}
+
+static bool ghat_wrong_on_task(const Trivium *c, const TrvGraph *ghat, const TrvGraph *truth) {
+  for (int j = 0; j < truth->n; j++)
+    if (c->wc->task_relevant(c->world, j) && ghat->present[j] != truth->present[j]) return true;
+  return false;
+}
+
+static void append_reset(Trivium *c, int e, int j, GArray *out) {
+  TrvRecord r = {.seq = c->seq++, .agent = TRV_AGENT_CONTROLLER, .episode = e, .kind = TRV_RECORD_RESET, .a_int = j,
+                 .commit_status = TRV_COMMIT_PENDING, .snapshot_ref = e};
+  g_array_append_val(out, r);
+  trv_posterior_reset_component(c->post, j);
+  trv_probe_windows_clear(c->win, j);
+}
+
+/* PartialReset: reset the components whose evidence in the active window is
+ * poorly predicted by the pre-trigger committed model G_hat_e: mean excess
+ * log-loss per probe above reset_threshold (and at least 3 probes). */
+static int partial_reset(Trivium *c, int e, const TrvGraph *ghat_e, GArray *out) {
+  int n = c->cand->n_components, resets = 0;
+  double sum[TRV_MAX_COMPONENTS] = {0};
+  int cnt[TRV_MAX_COMPONENTS] = {0};
+  for (guint i = 0; i < c->recent->len; i++) {
+    const RecentProbe *r = &g_array_index(c->recent, RecentProbe, i);
+    if (r->episode <= e - c->window) continue;
+    double k = ghat_e->present[r->j] ? ghat_e->kappa[r->j] : 0.0, res = r->w - k * r->z;
+    sum[r->j] += res * res / (2.0 * c->s2) - 0.5;
+    cnt[r->j]++;
+  }
+  for (int j = 0; j < n; j++)
+    if (cnt[j] >= 3 && sum[j] / cnt[j] > c->p.reset_threshold) {
+      append_reset(c, e, j, out);
+      resets++;
+    }
+  return resets;
+}
+
+static void tr_absorb(void *self, int e, TrvRecord *recs, size_t n, TrvEpisodeRow *row, GArray *out) {
+  Trivium *c = self;
+  int nc = c->cand->n_components;
+  TrvGraph truth, ghat_e = c->ghat;
+  c->wc->truth(c->world, &truth);
+  bool truth_flags[TRV_MAX_COMPONENTS], ghat_flags[TRV_MAX_COMPONENTS];
+  for (int j = 0; j < nc; j++) truth_flags[j] = truth.present[j], ghat_flags[j] = ghat_e.present[j];
+
+  /* The in-episode trajectory P_{e,t}: the same fold, step by step. */
+  qsort(recs, n, sizeof *recs, trv_record_fold_cmp);
+  TrvPosterior *traj = trv_posterior_copy(c->post);
+  trv_posterior_episode_begin(traj);
+  size_t i = 0;
+  int tau = -1, probes = 0;
+  double r_epi = 0, r_hat = 0;
+  GArray *resid = g_array_new(FALSE, FALSE, sizeof(double));
+  GArray *comp = g_array_new(FALSE, FALSE, sizeof(int));
+  GArray *zs = g_array_new(FALSE, FALSE, sizeof(double));
+  for (int t = 0; t < c->steps; t++) {
+    for (; i < n && recs[i].kind == TRV_RECORD_STEP && (int)recs[i].step == t; i++) {
+      const TrvRecord *r = &recs[i];
+      if (r->a_int < 0 || r->a_int >= nc) continue;
+      trv_posterior_observe(traj, r->a_int, r->z, r->outcome);
+      trv_probe_windows_push(c->win, r->a_int, r->z, r->outcome);
+      double k = ghat_e.present[r->a_int] ? ghat_e.kappa[r->a_int] : 0.0, res = r->outcome - k * r->z;
+      g_array_append_val(resid, res);
+      g_array_append_val(comp, r->a_int);
+      g_array_append_val(zs, r->z);
+      RecentProbe rp = {e, r->a_int, r->z, r->outcome};
+      g_array_append_val(c->recent, rp);
+      probes++;
+    }
+    r_epi += trv_regret_epistemic_step(traj, truth_flags);
+    r_hat += trv_regret_epistemic_step(traj, ghat_flags);
+    if (tau < 0 && commits_correctly(c, traj, &truth)) tau = t;
+  }
+  trv_replay_episode(c->post, recs, n);
+  /* Live trajectory and the log's fold must agree bit for bit. */
+  g_assert(trv_posterior_equal(traj, c->post));
+  trv_posterior_free(traj);
+  if (c->recent->len > RECENT_MAX) g_array_remove_range(c->recent, 0, c->recent->len - RECENT_MAX);
+
+  bool map[TRV_MAX_COMPONENTS];
+  double p[TRV_MAX_COMPONENTS];
+  for (int j = 0; j < nc; j++) map[j] = trv_posterior_map(c->post, j), p[j] = trv_posterior_presence(c->post, j);
+  trv_row_fill_common(row, c->wc, c->world, recs, n, &ghat_e, map, p);
+  row->entropy_bits = trv_posterior_entropy_bits(c->post);
+  row->budget = c->budget;
+  row->probes = probes;
+  row->r_epi = r_epi;
+  row->r_hat_epi = r_hat;
+  row->tau = tau < 0 ? c->steps : tau;
+  row->r_temp = trv_regret_temporal(ghat_wrong_on_task(c, &ghat_e, &truth), c->wc->gap(c->world), row->tau, c->steps);
+
+  if (c->det) {
+    TrvDetectorInput in = {c->h_prev, row->entropy_bits, resid->len, (int *)comp->data, (double *)zs->data,
+                          (double *)resid->data, c->s2, nc};
+    row->alarm = c->det->step(c->det_state, &in, &row->detector_stat);
+    if (row->alarm) {
+      row->resets = partial_reset(c, e, &ghat_e, out);
+      if (c->window < (1 << 20)) c->window *= 2;
+      trv_graph_clear(&c->ghat, nc);
+    }
+  }
+  g_array_free(resid, TRUE);
+  g_array_free(comp, TRUE);
+  g_array_free(zs, TRUE);
+  c->h_prev = trv_posterior_entropy_bits(c->post);
+
+  /* G_hat_{e+1}: the commit rule, then local repair. */
+  row->committed = c->rule == TRV_COMMIT_EXECUTED
+                       ? trv_commit_executed(c->post, c->p.h_ent, &c->ghat)
+                       : trv_commit_ideal(c->post, c->steps, c->p.kappa_min, c->p.zabs, &c->ghat);
+  if (c->lrcp_on) {
+    TrvLrcpResult lr = trv_lrcp(c->win, c->post, c->cand, &c->lp, &c->ghat);
+    row->lrcp_status = lr.status;
+    row->lrcp_n = lr.n_eps;
+    memcpy(row->lrcp_eps, lr.eps, sizeof lr.eps);
+    for (int j = 0; j < nc; j++)
+      if (!c->ghat.present[j]) c->ghat.frozen[j] = false;
+  }
+  if (c->variant == V_EPI_RESET)
+    for (int j = 0; j < nc; j++) append_reset(c, e, j, out);
+}
+
+const TrvControllerClass trv_controller_trivium = {
+    .name = "trivium",
+    .summary = "interventional controller: IGScore probes, posterior, commit, LRCP, detectors",
+    .create = tr_create,
+    .plan = tr_plan,
+    .absorb = tr_absorb,
+    .posterior = tr_posterior,
+    .free = tr_free,
+};

@@ -1,0 +1,55 @@
+/* lrcp.h - ConstraintViolated and LRCP local repair (SPEC 3.5).
+ *
+ * Each component keeps a rolling window of its last `window` probes (z, w).
+ * ConstraintViolated(G_hat): component j is violated when the signed,
+ * standardized residual of its window against G_hat's prediction,
+ *   Z_j = sum_i z_i (w_i - k_j z_i) / (s * sqrt(sum_i z_i^2)),
+ *   k_j = kappa_hat_j if j in G_hat else 0,
+ * has |Z_j| > z_max.  LRCP repairs each violating component and its
+ * radius-r neighbourhood in G_inf (components sharing a variable, r hops)
+ * toward the posterior MAP (presence and kappa_hat = mu), recomputes the
+ * violation count eps_{k+1}, and iterates while it contracts:
+ *   eps_{k+1} = 0                       -> converged
+ *   eps_{k+1} / eps_k > beta_max        -> flagged (stops)
+ * and at most max_iter repairs.  The whole trace eps_0..eps_k is returned. */
+#ifndef TRV_LRCP_H
+#define TRV_LRCP_H
+
+#include <stdbool.h>
+
+#include "graph.h"
+#include "posterior.h"
+
+#define TRV_LRCP_MAX_ITER 8
+
+typedef struct {
+  int window;      /* probes kept per component (default 20) */
+  double z_max;    /* violation threshold on |Z_j| (default 3) */
+  int radius;      /* repair neighbourhood radius r (default 1) */
+  double beta_max; /* flag when eps_{k+1}/eps_k exceeds this (default 0.9) */
+} TrvLrcpParams;
+
+typedef struct TrvProbeWindows TrvProbeWindows;
+
+TrvProbeWindows *trv_probe_windows_new(int n_components, int window);
+void trv_probe_windows_free(TrvProbeWindows *pw);
+void trv_probe_windows_push(TrvProbeWindows *pw, int j, double z, double w);
+void trv_probe_windows_clear(TrvProbeWindows *pw, int j);
+/* Z_j of the window of component j under G_hat; 0 for an empty window. */
+double trv_lrcp_residual_z(const TrvProbeWindows *pw, int j, const TrvGraph *ghat, double s2);
+/* Number of violated components; violated[] (may be NULL) receives flags. */
+int trv_constraint_violated(const TrvProbeWindows *pw, const TrvGraph *ghat, double s2, double z_max, bool *violated);
+
+typedef enum { TRV_LRCP_NONE = 0, TRV_LRCP_CONVERGED = 1, TRV_LRCP_FLAGGED = 2 } TrvLrcpStatus;
+
+typedef struct {
+  TrvLrcpStatus status;
+  int n_eps;                          /* entries in eps[] */
+  int eps[TRV_LRCP_MAX_ITER + 1];     /* residual counts eps_0..eps_k */
+} TrvLrcpResult;
+
+/* Runs LRCP if anything is violated (status NONE otherwise, G_hat untouched). */
+TrvLrcpResult trv_lrcp(const TrvProbeWindows *pw, const TrvPosterior *post, const TrvCandidates *cand,
+                       const TrvLrcpParams *params, TrvGraph *ghat);
+
+#endif

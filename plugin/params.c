@@ -1,0 +1,184 @@
+/* params.c - the parameter table and its parser.  See params.h. */
+#include "params.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "detector.h"
+
+static const char *const slab_names[] = {"gaussian", "separated", NULL};
+static const char *const track_names[] = {"hazard", "forgetting", "none", NULL};
+static const char *const sched_names[] = {"ig", "roundrobin", "random", NULL};
+static const char *const variant_names[] = {"headline", "flips", "variance", "nonlinear", "separation", NULL};
+
+#define I(k, f, d, lo, hi, doc) {k, TRV_PARAM_INT, offsetof(TrvParams, f), d, lo, hi, NULL, doc}
+#define D(k, f, d, lo, hi, doc) {k, TRV_PARAM_DOUBLE, offsetof(TrvParams, f), d, lo, hi, NULL, doc}
+#define E(k, f, d, names, doc) {k, TRV_PARAM_ENUM, offsetof(TrvParams, f), d, 0, 0, names, doc}
+
+static const TrvParamSpec specs[] = {
+    I("run.episodes", episodes, 500, 1, 1e7, "episodes E per seed"),
+    I("run.seeds", seeds, 20, 1, 1e5, "number of seeds"),
+    I("run.seed_base", seed_base, 1, 0, 2e9, "first seed; seeds are seed_base .. seed_base+seeds-1"),
+    I("run.steps", steps, 50, 1, 1e6, "steps T per episode (the separation instance uses T = 500)"),
+    D("posterior.pi0", pi0, 0.5, 1e-6, 1 - 1e-6, "prior presence probability P(H1)"),
+    D("posterior.tau2", tau2, 1.0, 1e-9, 1e9, "slab variance tau^2"),
+    D("posterior.kappa_min", kappa_min, 0.5, 0, 1e9, "separation bound: |kappa| >= kappa_min when present"),
+    E("posterior.slab", slab, TRV_SLAB_SEPARATED, slab_names, "slab: gaussian N(0,tau^2), or separated (truncated to |beta| >= kappa_min)"),
+    E("posterior.track", track, TRV_TRACK_HAZARD, track_names, "change tracking: hazard filter, forgetting factor, or none (pooled)"),
+    D("posterior.hazard", hazard, 0.001, 0, 0.49, "per-episode structure-change hazard h"),
+    D("posterior.lambda", lambda, 0.9, 1e-6, 1, "per-episode forgetting factor on the statistics"),
+    D("budget.alpha", alpha, 1.0, 0, 1e6, "budget multiplier alpha in B_e = ceil(alpha m0 ln(max(e,w_e)+1))"),
+    D("budget.m0", m0, 0, 0, 1e6, "m0 of the budget; 0 means |G_inf|"),
+    D("budget.zabs", zabs, 1.0, 1e-9, 1e9, "intervention magnitude |z| of a probe (sign drawn at random)"),
+    E("budget.scheduler", scheduler, TRV_SCHED_IG, sched_names, "probe scheduler of the trivium controller"),
+    D("commit.h_ent", h_ent, 0.8, 0, 1e6, "executed snapshot: commit MAP when H(P) <= h_ent bits"),
+    I("lrcp.window", lrcp_window, 20, 1, 1e6, "rolling window of probes per component"),
+    D("lrcp.z_max", lrcp_zmax, 3.0, 0, 1e9, "violation threshold on the standardized residual"),
+    I("lrcp.radius", lrcp_radius, 1, 0, 64, "repair neighbourhood radius r"),
+    D("lrcp.beta_max", lrcp_beta_max, 0.9, 0, 1e9, "flag when eps_{k+1}/eps_k exceeds beta_max"),
+    E("detector.name", detector, 2, trv_detector_name_list, "drift detector of the trivium controller"),
+    D("detector.mu_bar", mu_bar, 0.05, -1e9, 1e9, "ce-eig-cusum drift mu_bar (bits per episode)"),
+    D("detector.h_cusum", h_cusum, 0.5, 0, 1e9, "ce-eig-cusum threshold h (bits)"),
+    I("detector.rr_window", rr_window, 30, 1, 1e6, "residual-ratio window (probes)"),
+    D("detector.rr_ratio", rr_ratio, 2.2, 0, 1e9, "residual-ratio threshold (times the baseline mean)"),
+    D("detector.ll_delta", ll_delta, 0.5, 1e-9, 1e9, "loglik-cusum: slope shift delta tested against G_hat (use kappa_min)"),
+    D("detector.ll_h", ll_h, 8.0, 0, 1e9, "loglik-cusum threshold (nats)"),
+    D("detector.reset_threshold", reset_threshold, 0.25, 0, 1e9, "PartialReset: reset a component whose window excess log-loss per probe exceeds this (nats)"),
+    D("gate.rho", rho, 1.0, 0, 1e9, "dispatch gate: play the safe action while R_hat_epi/t > rho (nats per step)"),
+    D("reactive.sd", reactive_sd, 3.0, 0, 1e9, "reactive: rebuild after an episode reward this many standard errors below its running mean"),
+    I("epistemic_reset.matched", matched, 1, 0, 1, "epistemic-reset: 1 = probe-matched budget, 0 = a probe every step"),
+    E("world.variant", variant, TRV_VARIANT_HEADLINE, variant_names, "CausalBench-Seq variant"),
+    I("world.flips", flips, 3, 0, 1000, "flips variant: K topology flips evenly spaced"),
+    D("world.a", a, 1.0, -1e9, 1e9, "C -> X coefficient a"),
+    D("world.b", b, 1.0, -1e9, 1e9, "C -> Y coefficient b"),
+    D("world.kappa", kappa, 1.0, -1e9, 1e9, "X -> Y effect kappa when present"),
+    D("world.s", s, 1.0, 1e-9, 1e9, "noise scale s"),
+    D("world.s_high", s_high, 2.5, 1e-9, 1e9, "variance variant: s on episodes [E*0.3, E*0.6)"),
+    D("world.nu", nu, 1.0, 0, 1e9, "nonlinear variant: tanh coupling strength nu"),
+};
+
+void trv_params_defaults(TrvParams *p) {
+  memset(p, 0, sizeof *p);
+  for (size_t i = 0; i < G_N_ELEMENTS(specs); i++) {
+    char *f = (char *)p + specs[i].offset;
+    if (specs[i].type == TRV_PARAM_DOUBLE) *(double *)f = specs[i].def;
+    else *(int *)f = (int)specs[i].def;
+  }
+}
+
+const TrvParamSpec *trv_param_specs(size_t *n) {
+  *n = G_N_ELEMENTS(specs);
+  return specs;
+}
+
+const TrvParamSpec *trv_param_lookup(const char *key) {
+  for (size_t i = 0; i < G_N_ELEMENTS(specs); i++)
+    if (!strcmp(specs[i].key, key)) return &specs[i];
+  return NULL;
+}
+
+static int edit_distance(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  int *row = g_new(int, lb + 1);
+  for (size_t j = 0; j <= lb; j++) row[j] = (int)j;
+  for (size_t i = 1; i <= la; i++) {
+    int prev = row[0];
+    row[0] = (int)i;
+    for (size_t j = 1; j <= lb; j++) {
+      int cur = row[j];
+      int sub = prev + (a[i - 1] != b[j - 1]);
+      int del = row[j] + 1, ins = row[j - 1] + 1;
+      row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+      prev = cur;
+    }
+  }
+  int d = row[lb];
+  g_free(row);
+  return d;
+}
+
+const char *trv_params_suggest(const char *key) {
+  const char *best = NULL;
+  int bd = 4;
+  for (size_t i = 0; i < G_N_ELEMENTS(specs); i++) {
+    const char *k = specs[i].key, *dot = strchr(k, '.');
+    int d = edit_distance(key, k);
+    if (dot) { /* also accept a key given without its section */
+      int d2 = edit_distance(key, dot + 1);
+      if (d2 < d) d = d2;
+    }
+    if (d < bd) bd = d, best = k;
+  }
+  return best;
+}
+
+bool trv_params_set(TrvParams *p, const char *key, const char *value, GError **error) {
+  const TrvParamSpec *s = trv_param_lookup(key);
+  if (!s) {
+    const char *hint = trv_params_suggest(key);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "unknown parameter '%s'%s%s%s (see `trivium params`)", key,
+                hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
+    return false;
+  }
+  char *f = (char *)p + s->offset;
+  if (s->type == TRV_PARAM_ENUM) {
+    for (int i = 0; s->choices[i]; i++)
+      if (!strcmp(s->choices[i], value)) {
+        *(int *)f = i;
+        return true;
+      }
+    char *all = g_strjoinv(", ", (char **)s->choices);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "parameter %s: '%s' is not one of: %s", key, value, all);
+    g_free(all);
+    return false;
+  }
+  char *end;
+  errno = 0;
+  double v = strtod(value, &end);
+  if (end == value || *end || errno || !isfinite(v)) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "parameter %s: '%s' is not a number", key, value);
+    return false;
+  }
+  if (s->type == TRV_PARAM_INT && v != floor(v)) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "parameter %s: '%s' is not an integer", key, value);
+    return false;
+  }
+  if (v < s->min || v > s->max) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "parameter %s: %s is out of range [%g, %g]", key, value, s->min,
+                s->max);
+    return false;
+  }
+  if (s->type == TRV_PARAM_INT) *(int *)f = (int)v;
+  else *(double *)f = v;
+  return true;
+}
+
+bool trv_params_set_assignment(TrvParams *p, const char *assignment, GError **error) {
+  const char *eq = strchr(assignment, '=');
+  if (!eq || eq == assignment) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--set expects key=value, got '%s'", assignment);
+    return false;
+  }
+  char *key = g_strndup(assignment, eq - assignment);
+  bool ok = trv_params_set(p, key, eq + 1, error);
+  g_free(key);
+  return ok;
+}
+
+char *trv_params_format(const TrvParams *p, const TrvParamSpec *s) {
+  const char *f = (const char *)p + s->offset;
+  switch (s->type) {
+    case TRV_PARAM_INT: return g_strdup_printf("%d", *(const int *)f);
+    case TRV_PARAM_DOUBLE: return g_strdup_printf("%.17g", *(const double *)f);
+    case TRV_PARAM_ENUM: return g_strdup(s->choices[*(const int *)f]);
+  }
+  g_assert_not_reached();
+}
+
+TrvPosteriorParams trv_params_posterior(const TrvParams *p, double s2) {
+  TrvPosteriorParams pp = {.pi0 = p->pi0, .tau2 = p->tau2, .s2 = s2, .kappa_min = p->kappa_min,
+                           .hazard = p->hazard, .lambda = p->lambda, .slab = p->slab, .track = p->track};
+  return pp;
+}

@@ -1,0 +1,34 @@
+/* schedule.h - the per-episode probe budget and the probe schedulers
+ * (SPEC 3.3).
+ *
+ * Budget: B_e = ceil(alpha * m0 * ln(max(e, w_e) + 1)), capped at the
+ * world's steps per episode.
+ * Schedulers fill a plan of B_e probes (one component id per probe):
+ *  - IGScore: greedy on the marginal expected information gain of one more
+ *    probe of a component, given the probes already planned for it this
+ *    episode: gain_j(k) = EIG_j(k+1) - EIG_j(k) (batch EIG, posterior.h).
+ *    Ties go to the smaller out-degree, then the smaller id.
+ *  - round-robin: front-loaded cycle over the eligible components in id
+ *    order, continuing where the previous episode stopped.
+ *  - random: uniform over the eligible components.
+ * Components not eligible (frozen into G_hat) are never probed. */
+#ifndef TRV_SCHEDULE_H
+#define TRV_SCHEDULE_H
+
+#include <stdbool.h>
+
+#include "graph.h"
+#include "posterior.h"
+#include "rng.h"
+
+typedef enum { TRV_SCHED_IG = 0, TRV_SCHED_ROUNDROBIN = 1, TRV_SCHED_RANDOM = 2 } TrvSchedulerKind;
+
+int trv_budget(int episode, int window, double alpha, double m0, int steps);
+
+/* Fills plan[0..budget) and returns the number of probes planned (0 when no
+ * component is eligible).  *rr_cursor carries round-robin state across
+ * episodes; rng is used by the random scheduler only. */
+int trv_schedule_probes(TrvSchedulerKind kind, const TrvPosterior *post, const TrvCandidates *cand,
+                        const bool *eligible, int budget, double zabs, int *rr_cursor, TrvRng *rng, int *plan);
+
+#endif

@@ -1,0 +1,357 @@
+/* Properties of the statistics module: each test checks numbers against a
+ * table, a closed form, a hand computation or a brute-force enumeration.
+ * Reference values not from printed tables were computed with mpmath at 50
+ * digits (regularized incomplete beta, erfc). */
+#include <glib.h>
+#include <math.h>
+
+#include "stats.h"
+
+#define N_ELEMENTS(a) (sizeof(a) / sizeof((a)[0]))
+
+static void assert_relative(double got, double want, double tolerance) {
+  if (!(fabs(got - want) <= tolerance * fabs(want)))
+    g_error("got %.17g, want %.17g (relative error %.3g > %.3g)", got, want,
+            fabs(got - want) / fabs(want), tolerance);
+}
+
+/* ---- Student t ---------------------------------------------------------- */
+
+static void t_quantile_matches_printed_table(void) {
+  assert_relative(trv_student_t_quantile(0.975, 1), 12.706204736, 1e-10);
+  assert_relative(trv_student_t_quantile(0.975, 19), 2.093024054, 1e-9);
+  assert_relative(trv_student_t_quantile(0.975, 4), 2.776445105, 1e-9);
+  assert_relative(trv_student_t_quantile(0.975, 3), 3.182446305, 1e-9);
+  assert_relative(trv_student_t_quantile(0.975, 1000), 1.962339, 1e-6);
+  assert_relative(trv_student_t_quantile(0.995, 2), 9.924843201, 1e-9);
+}
+
+static void t_quantile_has_1e_10_relative_accuracy_from_centre_to_far_tail(void) {
+  /* Includes non-integer df, p within 1e-7 of 1/2, p = 1e-300 and df = 1e8. */
+  static const struct { double p, df, t; } cases[] = {
+    {0.975, 1, 12.706204736174693314},
+    {0.975, 19, 2.0930240544083093201},
+    {0.975, 1000, 1.9623390808264081039},
+    {0.975, 1e6, 1.9599663568141066553},
+    {0.6, 7, 0.26316686135202275215},
+    {0.7, 2, 0.61721339984836747789},
+    {0.25, 30, -0.68275569332129255301},
+    {0.5000001, 5, 2.6343055227537268418e-7},
+    {1e-12, 3, -10331.108244292486204},
+    {0.9999, 1.5, 242.26409884652408509},
+    {0.9999999999, 1, 3183098598.4671477514},
+    {1e-300, 1, -3.1830988618379066356e+299},
+    /* df above 1e6: the Hill-expansion branch */
+    {0.975, 3e6, 1.9599647752974442328},
+    {0.975, 1e8, 1.9599640082627664408},
+    {0.6, 1e7, 0.25334710987600296805},
+    {1e-300, 1e7, -37.048368428741473079},
+  };
+  for (size_t i = 0; i < N_ELEMENTS(cases); i++)
+    assert_relative(trv_student_t_quantile(cases[i].p, cases[i].df), cases[i].t, 1e-10);
+}
+
+static void t_quantile_near_centre_with_many_df_keeps_1e_12(void) {
+  /* lgamma(df/2) - lgamma(df/2 + 1/2) alone would cost 2e-10 here: the log
+   * beta must come from Stirling's series. */
+  assert_relative(trv_student_t_quantile(0.6, 2e5), 0.25334744014622277617, 1e-12);
+  assert_relative(trv_student_t_quantile(0.6, 1e6), 0.253347170537841622, 1e-12);
+  assert_relative(trv_student_t_quantile(0.5000001, 1e6), 2.5066288999687949611e-7, 1e-12);
+}
+
+static void t_quantile_is_odd_about_one_half(void) {
+  static const double ps[] = {0.975, 0.9, 0.6, 0.51, 0.999999};
+  static const double dfs[] = {1, 2.5, 19, 300};
+  for (size_t i = 0; i < N_ELEMENTS(ps); i++)
+    for (size_t k = 0; k < N_ELEMENTS(dfs); k++) {
+      double up = trv_student_t_quantile(ps[i], dfs[k]);
+      double down = trv_student_t_quantile(1.0 - ps[i], dfs[k]);
+      g_assert_cmpfloat(up, >, 0.0);
+      assert_relative(-down, up, 1e-12);
+    }
+  g_assert_cmpfloat(trv_student_t_quantile(0.5, 7), ==, 0.0);
+}
+
+static void t_quantile_of_one_df_is_cauchy_tangent(void) {
+  /* df = 1 is the Cauchy distribution: t_p = tan(pi (p - 1/2)). */
+  static const double ps[] = {0.55, 0.75, 0.9, 0.99, 0.999};
+  for (size_t i = 0; i < N_ELEMENTS(ps); i++)
+    assert_relative(trv_student_t_quantile(ps[i], 1), tan(M_PI * (ps[i] - 0.5)), 1e-12);
+}
+
+static void t_quantile_rejects_invalid_arguments(void) {
+  g_assert_true(isnan(trv_student_t_quantile(0.0, 5)));
+  g_assert_true(isnan(trv_student_t_quantile(1.0, 5)));
+  g_assert_true(isnan(trv_student_t_quantile(0.9, 0.5)));
+  g_assert_true(isnan(trv_student_t_quantile(NAN, 5)));
+}
+
+/* ---- Summaries ---------------------------------------------------------- */
+
+static void summary_of_one_to_four_matches_hand_computation(void) {
+  /* mean 2.5; ss = 2.25 + 0.25 + 0.25 + 2.25 = 5, sd = sqrt(5/3);
+   * half-width t_{0.975,3} * sd / 2. */
+  const double x[] = {1, 2, 3, 4};
+  TrvSummary s = trv_summarize(x, 4);
+  g_assert_cmpuint(s.n, ==, 4);
+  g_assert_cmpfloat_with_epsilon(s.mean, 2.5, 1e-15);
+  assert_relative(s.sd, 1.2909944487358056, 1e-14);
+  double half = 3.182446305 * 0.6454972244;
+  g_assert_cmpfloat_with_epsilon(s.lo, 2.5 - half, 1e-8);
+  g_assert_cmpfloat_with_epsilon(s.hi, 2.5 + half, 1e-8);
+}
+
+static void summary_of_one_value_has_zero_width_and_of_none_is_nan(void) {
+  const double x[] = {7.25};
+  TrvSummary one = trv_summarize(x, 1);
+  g_assert_cmpfloat(one.mean, ==, 7.25);
+  g_assert_cmpfloat(one.sd, ==, 0.0);
+  g_assert_cmpfloat(one.lo, ==, 7.25);
+  g_assert_cmpfloat(one.hi, ==, 7.25);
+  TrvSummary none = trv_summarize(NULL, 0);
+  g_assert_cmpuint(none.n, ==, 0);
+  g_assert_true(isnan(none.mean) && isnan(none.sd) && isnan(none.lo) && isnan(none.hi));
+}
+
+static void summary_sd_survives_a_large_offset(void) {
+  /* E[x^2] - E[x]^2 would lose every digit here; two passes keep them. */
+  const double x[] = {1e9 + 1, 1e9 + 2, 1e9 + 3, 1e9 + 4};
+  assert_relative(trv_summarize(x, 4).sd, 1.2909944487358056, 1e-12);
+}
+
+/* ---- Mann-Whitney ------------------------------------------------------- */
+
+/* U of x against y straight from the definition: pairs x > y, ties 1/2. */
+static double brute_u(const double *x, size_t n1, const double *y, size_t n2) {
+  double u = 0.0;
+  for (size_t i = 0; i < n1; i++)
+    for (size_t j = 0; j < n2; j++) u += x[i] > y[j] ? 1.0 : x[i] == y[j] ? 0.5 : 0.0;
+  return u;
+}
+
+/* Two-sided exact p by enumerating every way to label n1 of the pooled
+ * values as x: the permutation null of U, with no recurrence involved. */
+static double brute_exact_p(const double *x, size_t n1, const double *y, size_t n2) {
+  double pool[16], a[16], b[16];
+  size_t total = n1 + n2;
+  g_assert_cmpuint(total, <=, 16);
+  for (size_t i = 0; i < n1; i++) pool[i] = x[i];
+  for (size_t j = 0; j < n2; j++) pool[n1 + j] = y[j];
+  double u_obs = brute_u(x, n1, y, n2);
+  double count = 0, le = 0, ge = 0;
+  for (unsigned mask = 0; mask < (1u << total); mask++) {
+    if ((size_t)__builtin_popcount(mask) != n1) continue;
+    size_t na = 0, nb = 0;
+    for (size_t k = 0; k < total; k++) {
+      if (mask & (1u << k)) a[na++] = pool[k];
+      else b[nb++] = pool[k];
+    }
+    double u = brute_u(a, na, b, nb);
+    count++;
+    le += u <= u_obs;
+    ge += u >= u_obs;
+  }
+  double smaller = fmin(le, ge) / count;
+  return fmin(1.0, 2.0 * smaller);
+}
+
+static void mann_whitney_exact_matches_enumeration(void) {
+  static const double x45[][4] = {
+    {1.1, 2.2, 3.3, 4.4}, {10.5, 0.3, 7.7, 2.9}, {5.0, 6.0, 7.0, 8.0}, {0.1, 9.9, 4.4, 5.6}};
+  static const double y45[][5] = {{5.5, 6.6, 7.7, 8.8, 9.9},
+                                  {1.0, 3.0, 6.0, 8.0, 11.0},
+                                  {1.0, 2.0, 3.0, 4.0, 4.5},
+                                  {2.0, 3.0, 5.0, 6.0, 7.0}};
+  for (size_t s = 0; s < N_ELEMENTS(x45); s++) {
+    TrvMannWhitney r = trv_mann_whitney(x45[s], 4, y45[s], 5);
+    g_assert_cmpint(r.exact, ==, 1);
+    g_assert_cmpfloat(r.u, ==, brute_u(x45[s], 4, y45[s], 5));
+    assert_relative(r.p_value, brute_exact_p(x45[s], 4, y45[s], 5), 1e-12);
+  }
+  static const double x66[][6] = {{1, 3, 5, 7, 9, 11},
+                                  {0.5, 0.7, 0.9, 12, 13, 14},
+                                  {2.5, 8.5, 3.25, 4.75, 6.5, 1.5}};
+  static const double y66[][6] = {{2, 4, 6, 8, 10, 12},
+                                  {1, 2, 3, 4, 5, 6},
+                                  {9.5, 10.5, 7.25, 11.5, 5.5, 12.5}};
+  for (size_t s = 0; s < N_ELEMENTS(x66); s++) {
+    TrvMannWhitney r = trv_mann_whitney(x66[s], 6, y66[s], 6);
+    g_assert_cmpint(r.exact, ==, 1);
+    g_assert_cmpfloat(r.u, ==, brute_u(x66[s], 6, y66[s], 6));
+    assert_relative(r.p_value, brute_exact_p(x66[s], 6, y66[s], 6), 1e-12);
+  }
+}
+
+static void mann_whitney_exact_hand_case(void) {
+  /* x = {1, 2}, y = {3, 4, 5}: U = 0.  C(5,2) = 10 orderings, and only this
+   * one has U = 0 (the distribution is symmetric), so p = 2/10. */
+  const double x[] = {1, 2}, y[] = {3, 4, 5};
+  TrvMannWhitney r = trv_mann_whitney(x, 2, y, 3);
+  g_assert_cmpint(r.exact, ==, 1);
+  g_assert_cmpfloat(r.u, ==, 0.0);
+  assert_relative(r.p_value, 0.2, 1e-15);
+}
+
+static void mann_whitney_complete_separation_at_20_20_is_two_over_binomial(void) {
+  double x[20], y[20];
+  for (int i = 0; i < 20; i++) {
+    x[i] = 100.0 + i;
+    y[i] = i * 0.5;
+  }
+  TrvMannWhitney r = trv_mann_whitney(x, 20, y, 20);
+  g_assert_cmpint(r.exact, ==, 1);
+  g_assert_cmpfloat(r.u, ==, 400.0);
+  assert_relative(r.p_value, 2.0 / 137846528820.0, 1e-9);
+  assert_relative(r.p_value, 1.45088891038497e-11, 1e-9);
+  TrvMannWhitney flipped = trv_mann_whitney(y, 20, x, 20);
+  g_assert_cmpfloat(flipped.u, ==, 0.0);
+  assert_relative(flipped.p_value, r.p_value, 1e-12);
+}
+
+static void mann_whitney_exact_at_50_50_is_a_distribution(void) {
+  /* Interleaved samples sit at the centre, U = n1 n2 / 2 = 1250, p = 1;
+   * complete separation gives 2 / C(100, 50) = 1.9822e-29. */
+  double x[50], y[50];
+  for (int i = 0; i < 50; i++) {
+    x[i] = 2.0 * i + (i % 2 ? 1.0 : 0.0);
+    y[i] = 2.0 * i + (i % 2 ? 0.0 : 1.0);
+  }
+  TrvMannWhitney mid = trv_mann_whitney(x, 50, y, 50);
+  g_assert_cmpint(mid.exact, ==, 1);
+  g_assert_cmpfloat(mid.u, ==, 1250.0);
+  g_assert_cmpfloat(mid.p_value, ==, 1.0);
+  g_assert_cmpfloat(mid.z, ==, 0.0); /* |U - mean| <= 1/2: no signed score */
+  for (int i = 0; i < 50; i++) x[i] = 1000.0 + i;
+  TrvMannWhitney far = trv_mann_whitney(x, 50, y, 50);
+  assert_relative(far.p_value, 2.0 / 1.00891344545564193334812497256e29, 1e-12);
+}
+
+static void mann_whitney_ties_use_normal_approximation_by_hand(void) {
+  /* x = {1, 2, 2, 3}, y = {2, 3, 4, 4, 5}.  Pooled midranks: 1 -> 1,
+   * 2 (x3) -> 3, 3 (x2) -> 5.5, 4 (x2) -> 7.5, 5 -> 9.  R_x = 12.5,
+   * U = 12.5 - 4*5/2 = 2.5.  Mean n1 n2 / 2 = 10.  Ties: 3 runs, sum(t^3-t)
+   * = 24 + 6 + 6 = 36; var = 20/12 * (10 - 36/72) = 95/6.
+   * z = (2.5 - 10 + 0.5) / sqrt(95/6) = -1.7591864..., p = 2 Phi(z). */
+  const double x[] = {1, 2, 2, 3}, y[] = {2, 3, 4, 4, 5};
+  TrvMannWhitney r = trv_mann_whitney(x, 4, y, 5);
+  g_assert_cmpint(r.exact, ==, 0);
+  g_assert_cmpfloat(r.u, ==, 2.5);
+  assert_relative(r.z, -7.0 / sqrt(95.0 / 6.0), 1e-14);
+  assert_relative(r.z, -1.7591864148251211, 1e-12);
+  assert_relative(r.p_value, 0.078545850951190669, 1e-10);
+}
+
+static void mann_whitney_large_samples_use_normal_approximation(void) {
+  /* n1 = 51 > 50 with no ties: normal, U = 0, z = -(51*51/2 - 1/2)/sd. */
+  double x[51], y[51];
+  for (int i = 0; i < 51; i++) {
+    x[i] = i;
+    y[i] = 100.0 + i;
+  }
+  TrvMannWhitney r = trv_mann_whitney(x, 51, y, 51);
+  g_assert_cmpint(r.exact, ==, 0);
+  g_assert_cmpfloat(r.u, ==, 0.0);
+  double sd = sqrt(51.0 * 51.0 * 103.0 / 12.0);
+  assert_relative(r.z, -(51.0 * 51.0 / 2.0 - 0.5) / sd, 1e-14);
+  assert_relative(r.p_value, erfc(-r.z / M_SQRT2), 1e-12);
+}
+
+static void mann_whitney_u_of_x_plus_u_of_y_is_n1_n2(void) {
+  const double x[] = {3.1, 0.4, 2.2, 2.2, 9.0, 5.5, 1.0};
+  const double y[] = {2.2, 7.5, 0.4, 6.6};
+  TrvMannWhitney xy = trv_mann_whitney(x, 7, y, 4);
+  TrvMannWhitney yx = trv_mann_whitney(y, 4, x, 7);
+  g_assert_cmpfloat(xy.u + yx.u, ==, 28.0);
+  g_assert_cmpfloat(xy.u, ==, brute_u(x, 7, y, 4));
+  g_assert_cmpfloat(xy.p_value, ==, yx.p_value);
+  g_assert_cmpfloat(xy.z, ==, -yx.z);
+}
+
+static void mann_whitney_of_identical_values_has_p_one(void) {
+  const double x[] = {4, 4, 4}, y[] = {4, 4};
+  TrvMannWhitney r = trv_mann_whitney(x, 3, y, 2);
+  g_assert_cmpfloat(r.u, ==, 3.0);
+  g_assert_cmpfloat(r.z, ==, 0.0);
+  g_assert_cmpfloat(r.p_value, ==, 1.0);
+  g_assert_true(isnan(trv_mann_whitney(x, 3, NULL, 0).p_value));
+}
+
+/* ---- Normal CDF --------------------------------------------------------- */
+
+static void normal_cdf_matches_reference_values_into_far_tail(void) {
+  g_assert_cmpfloat_with_epsilon(trv_normal_cdf(-1.959963985), 0.025, 1e-9);
+  g_assert_cmpfloat(trv_normal_cdf(0.0), ==, 0.5);
+  assert_relative(trv_normal_cdf(-10.0), 7.6198530241605e-24, 1e-9);
+  assert_relative(trv_normal_cdf(-30.0), 4.906713927148187e-198, 1e-9);
+  assert_relative(trv_normal_cdf(1.0) + trv_normal_cdf(-1.0), 1.0, 1e-15);
+}
+
+/* ---- Linear fit --------------------------------------------------------- */
+
+static void linear_fit_recovers_an_exact_line(void) {
+  double x[10], y[10];
+  for (int i = 0; i < 10; i++) {
+    x[i] = i;
+    y[i] = 3.0 + 0.5 * i;
+  }
+  TrvLinFit f = trv_linear_fit(x, y, 10);
+  g_assert_cmpfloat_with_epsilon(f.a, 3.0, 1e-14);
+  g_assert_cmpfloat_with_epsilon(f.b, 0.5, 1e-14);
+  g_assert_cmpfloat_with_epsilon(f.r2, 1.0, 1e-14);
+}
+
+static void linear_fit_hand_case(void) {
+  /* xbar = 3, ybar = 4, Sxx = 10, Sxy = 6, Syy = 6: b = 0.6, a = 2.2,
+   * r2 = Sxy^2 / (Sxx Syy) = 0.6. */
+  const double x[] = {1, 2, 3, 4, 5}, y[] = {2, 4, 5, 4, 5};
+  TrvLinFit f = trv_linear_fit(x, y, 5);
+  g_assert_cmpfloat_with_epsilon(f.a, 2.2, 1e-14);
+  g_assert_cmpfloat_with_epsilon(f.b, 0.6, 1e-14);
+  g_assert_cmpfloat_with_epsilon(f.r2, 0.6, 1e-14);
+}
+
+static void linear_fit_degenerate_inputs(void) {
+  const double x[] = {2, 2, 2}, y[] = {1, 5, 9}, flat[] = {7, 7, 7}, xs[] = {1, 2, 3};
+  TrvLinFit vertical = trv_linear_fit(x, y, 3);
+  g_assert_true(isnan(vertical.a) && isnan(vertical.b) && isnan(vertical.r2));
+  TrvLinFit horizontal = trv_linear_fit(xs, flat, 3);
+  g_assert_cmpfloat(horizontal.b, ==, 0.0);
+  g_assert_cmpfloat(horizontal.a, ==, 7.0);
+  g_assert_cmpfloat(horizontal.r2, ==, 1.0);
+  g_assert_true(isnan(trv_linear_fit(xs, y, 1).b));
+}
+
+int main(int argc, char **argv) {
+  g_test_init(&argc, &argv, NULL);
+  g_test_add_func("/stats/t_quantile_matches_printed_table", t_quantile_matches_printed_table);
+  g_test_add_func("/stats/t_quantile_has_1e_10_relative_accuracy_from_centre_to_far_tail",
+                  t_quantile_has_1e_10_relative_accuracy_from_centre_to_far_tail);
+  g_test_add_func("/stats/t_quantile_near_centre_with_many_df_keeps_1e_12",
+                  t_quantile_near_centre_with_many_df_keeps_1e_12);
+  g_test_add_func("/stats/t_quantile_is_odd_about_one_half", t_quantile_is_odd_about_one_half);
+  g_test_add_func("/stats/t_quantile_of_one_df_is_cauchy_tangent", t_quantile_of_one_df_is_cauchy_tangent);
+  g_test_add_func("/stats/t_quantile_rejects_invalid_arguments", t_quantile_rejects_invalid_arguments);
+  g_test_add_func("/stats/summary_of_one_to_four_matches_hand_computation",
+                  summary_of_one_to_four_matches_hand_computation);
+  g_test_add_func("/stats/summary_of_one_value_has_zero_width_and_of_none_is_nan",
+                  summary_of_one_value_has_zero_width_and_of_none_is_nan);
+  g_test_add_func("/stats/summary_sd_survives_a_large_offset", summary_sd_survives_a_large_offset);
+  g_test_add_func("/stats/mann_whitney_exact_matches_enumeration", mann_whitney_exact_matches_enumeration);
+  g_test_add_func("/stats/mann_whitney_exact_hand_case", mann_whitney_exact_hand_case);
+  g_test_add_func("/stats/mann_whitney_complete_separation_at_20_20_is_two_over_binomial",
+                  mann_whitney_complete_separation_at_20_20_is_two_over_binomial);
+  g_test_add_func("/stats/mann_whitney_exact_at_50_50_is_a_distribution",
+                  mann_whitney_exact_at_50_50_is_a_distribution);
+  g_test_add_func("/stats/mann_whitney_ties_use_normal_approximation_by_hand",
+                  mann_whitney_ties_use_normal_approximation_by_hand);
+  g_test_add_func("/stats/mann_whitney_large_samples_use_normal_approximation",
+                  mann_whitney_large_samples_use_normal_approximation);
+  g_test_add_func("/stats/mann_whitney_u_of_x_plus_u_of_y_is_n1_n2", mann_whitney_u_of_x_plus_u_of_y_is_n1_n2);
+  g_test_add_func("/stats/mann_whitney_of_identical_values_has_p_one", mann_whitney_of_identical_values_has_p_one);
+  g_test_add_func("/stats/normal_cdf_matches_reference_values_into_far_tail",
+                  normal_cdf_matches_reference_values_into_far_tail);
+  g_test_add_func("/stats/linear_fit_recovers_an_exact_line", linear_fit_recovers_an_exact_line);
+  g_test_add_func("/stats/linear_fit_hand_case", linear_fit_hand_case);
+  g_test_add_func("/stats/linear_fit_degenerate_inputs", linear_fit_degenerate_inputs);
+  return g_test_run();
+}
