@@ -73,13 +73,17 @@ static bool readout_map(const Outcome *c, const TrvPosterior *post, int j) {
   return c->cand->components[j].observed && trv_posterior_map(post, j);
 }
 
-/* -log P(G) with unobserved components held at the prior. */
+/* -log P(G) with unobserved components held at the prior; observed ones
+ * from the exact log-odds (no clipping: a confident wrong model pays in full). */
 static double log_loss(const Outcome *c, const TrvPosterior *post, const bool *g) {
   double l = 0;
   for (int j = 0; j < c->cand->n_components; j++) {
-    double p = c->cand->components[j].observed ? trv_posterior_presence(post, j) : c->p.pi0;
-    double q = g[j] ? p : 1.0 - p;
-    l -= log(q > 1e-300 ? q : 1e-300);
+    if (c->cand->components[j].observed) {
+      double x = g[j] ? trv_posterior_log_odds(post, j) : -trv_posterior_log_odds(post, j);
+      l += x >= 0 ? log1p(exp(-x)) : -x + log1p(exp(x));
+    } else {
+      l -= log(g[j] ? c->p.pi0 : 1.0 - c->p.pi0);
+    }
   }
   return l;
 }

@@ -8,6 +8,9 @@
 #include "commands.h"
 
 static const TrvCommand commands[] = {
+    {"run", trv_cmd_run, "run an experiment (default: the headline CausalBench-Seq run)"},
+    {"bench", trv_cmd_bench, "time the headline run: wall time, probes/s"},
+    {"params", trv_cmd_params, "list every parameter with its default and meaning"},
     {"version", trv_cmd_version, "print the version and git revision"},
 };
 

@@ -1,0 +1,119 @@
+/* The SimGrid attachment plays the same episode protocol as the simulator-
+ * free reference loop: for the same seed and controller, every readout of
+ * every episode must be identical (only simulated time and commit counts
+ * are the simulator's own).  SimGrid initialises once per process, so each
+ * simulated cell runs in a forked child that sends its rows back. */
+#include <glib.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cell.h"
+#include "sim.h"
+
+extern const TrvWorldClass trv_world_causalbench;
+
+static GArray *run_in_child(const TrvCellSpec *spec, const TrvSimOptions *opt) {
+  int fd[2];
+  g_assert_cmpint(pipe(fd), ==, 0);
+  fflush(NULL);
+  pid_t pid = fork();
+  g_assert_cmpint(pid, >=, 0);
+  if (pid == 0) {
+    close(fd[0]);
+    GArray *rows = g_array_new(FALSE, FALSE, sizeof(TrvEpisodeRow));
+    GError *err = NULL;
+    bool ok = trv_sim_run_cell(spec, opt, rows, NULL, &err);
+    if (ok) {
+      size_t len = rows->len * sizeof(TrvEpisodeRow);
+      const char *p = rows->data;
+      while (len > 0) {
+        ssize_t w = write(fd[1], p, len);
+        if (w <= 0) _exit(3);
+        p += w;
+        len -= (size_t)w;
+      }
+    }
+    _exit(ok ? 0 : 1);
+  }
+  close(fd[1]);
+  GArray *rows = g_array_new(FALSE, FALSE, sizeof(TrvEpisodeRow));
+  TrvEpisodeRow r;
+  ssize_t got;
+  size_t have = 0;
+  char *buf = (char *)&r;
+  while ((got = read(fd[0], buf + have, sizeof r - have)) > 0) {
+    have += (size_t)got;
+    if (have == sizeof r) {
+      g_array_append_val(rows, r);
+      have = 0;
+    }
+  }
+  close(fd[0]);
+  int status;
+  waitpid(pid, &status, 0);
+  g_assert_true(WIFEXITED(status));
+  g_assert_cmpint(WEXITSTATUS(status), ==, 0);
+  return rows;
+}
+
+static void compare(const char *controller) {
+  TrvParams p;
+  trv_params_defaults(&p);
+  p.episodes = 80;
+  TrvCellSpec spec = {&p, &trv_world_causalbench, controller, 7};
+  const char *platform = g_getenv("TRIVIUM_PLATFORM");
+  g_assert_nonnull(platform);
+  TrvSimOptions opt = {.platform = platform, .commit_timeout = 5, .commit_retries = 3, .step_flops = 1e6,
+                       .probe_flops = 2e7};
+  GArray *sim = run_in_child(&spec, &opt);
+  GArray *direct = g_array_new(FALSE, FALSE, sizeof(TrvEpisodeRow));
+  GError *err = NULL;
+  g_assert_true(trv_cell_run_direct(&spec, direct, NULL, &err));
+  g_assert_cmpuint(sim->len, ==, 80);
+  g_assert_cmpuint(direct->len, ==, 80);
+  double prev_time = 0;
+  for (guint i = 0; i < 80; i++) {
+    TrvEpisodeRow a = g_array_index(sim, TrvEpisodeRow, i), b = g_array_index(direct, TrvEpisodeRow, i);
+    /* simulated time grows by at least the agent's compute per episode */
+    g_assert_cmpfloat(a.sim_time, >, prev_time + 50 * 1e6 / 1e9 - 1e-12);
+    prev_time = a.sim_time;
+    g_assert_cmpint(a.commit_attempts, ==, 1);
+    g_assert_cmpint(a.commit_failures, ==, 0);
+    a.sim_time = b.sim_time = 0;
+    a.commit_attempts = b.commit_attempts = 0;
+    g_assert_cmpint(memcmp(&a, &b, sizeof a), ==, 0);
+  }
+  g_array_free(sim, TRUE);
+  g_array_free(direct, TRUE);
+}
+
+static void simgrid_cell_equals_reference_loop_trivium(void) { compare("trivium"); }
+static void simgrid_cell_equals_reference_loop_rlvr_memory(void) { compare("rlvr-memory"); }
+static void simgrid_cell_equals_reference_loop_epistemic_reset(void) { compare("epistemic-reset"); }
+
+static void missing_role_is_an_input_error(void) {
+  TrvParams p;
+  trv_params_defaults(&p);
+  TrvCellSpec spec = {&p, &trv_world_causalbench, "trivium", 1};
+  TrvSimOptions opt = {.platform = "/nonexistent/platform.xml"};
+  GError *err = NULL;
+  GArray *rows = g_array_new(FALSE, FALSE, sizeof(TrvEpisodeRow));
+  g_assert_false(trv_sim_run_cell(&spec, &opt, rows, NULL, &err));
+  g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
+  g_assert_nonnull(strstr(err->message, "/nonexistent/platform.xml"));
+  g_error_free(err);
+  g_array_free(rows, TRUE);
+}
+
+int main(int argc, char **argv) {
+  g_test_init(&argc, &argv, NULL);
+  g_test_add_func("/sim/simgrid_cell_equals_reference_loop/trivium", simgrid_cell_equals_reference_loop_trivium);
+  g_test_add_func("/sim/simgrid_cell_equals_reference_loop/rlvr-memory", simgrid_cell_equals_reference_loop_rlvr_memory);
+  g_test_add_func("/sim/simgrid_cell_equals_reference_loop/epistemic-reset",
+                  simgrid_cell_equals_reference_loop_epistemic_reset);
+  g_test_add_func("/sim/missing_platform_is_an_input_error", missing_role_is_an_input_error);
+  return g_test_run();
+}
