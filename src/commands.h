@@ -14,5 +14,6 @@ int trv_cmd_version(int argc, char **argv);
 int trv_cmd_run(int argc, char **argv);
 int trv_cmd_bench(int argc, char **argv);
 int trv_cmd_params(int argc, char **argv);
+int trv_cmd_ctl(int argc, char **argv);
 
 #endif

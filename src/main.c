@@ -12,6 +12,7 @@ static const TrvCommand commands[] = {
     {"bench", trv_cmd_bench, "time the headline run: wall time, probes/s"},
     {"params", trv_cmd_params, "list every parameter with its default and meaning"},
     {"version", trv_cmd_version, "print the version and git revision"},
+    {"ctl", trv_cmd_ctl, "verify, inspect, replay or compact a CTL file"},
 };
 
 int trv_cmd_version(int argc, char **argv) {

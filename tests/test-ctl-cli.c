@@ -1,0 +1,149 @@
+/* `trivium ctl`: exit codes (0 valid, 1 corrupt, 2 unusable input) and
+ * what replay and inspect print, called in-process through trv_cmd_ctl. */
+#include <config.h>
+
+#include <stdio.h>
+#include <unistd.h>
+
+#include "../src/commands.h"
+#include "test-ctl-util.h"
+
+static char *dir, *log_path, *out_path;
+
+/* Runs `trivium ctl ARGS...` with stdout and stderr captured. */
+static int run_ctl(char **output, ...) {
+  char *args[16] = {"ctl"};
+  int argc = 1;
+  va_list ap;
+  va_start(ap, output);
+  for (char *a; argc < 15 && (a = va_arg(ap, char *));) args[argc++] = a;
+  va_end(ap);
+  char *cap = g_build_filename(dir, "out.txt", NULL);
+  fflush(stdout);
+  fflush(stderr);
+  int saved_out = dup(1), saved_err = dup(2);
+  FILE *f = fopen(cap, "w");
+  dup2(fileno(f), 1);
+  dup2(fileno(f), 2);
+  int code = trv_cmd_ctl(argc, args);
+  fflush(stdout);
+  fflush(stderr);
+  dup2(saved_out, 1);
+  dup2(saved_err, 2);
+  close(saved_out);
+  close(saved_err);
+  fclose(f);
+  g_assert_true(g_file_get_contents(cap, output, NULL, NULL));
+  g_free(cap);
+  return code;
+}
+
+static void make_log(void) {
+  TrvPosteriorParams params = ctl_test_params();
+  GError *err = NULL;
+  TrvCtl *ctl = trv_ctl_create(log_path, 3, &params, NULL, &err);
+  g_assert_no_error(err);
+  TrvPosterior *live = trv_posterior_new(3, &params);
+  TrvRng world, probe;
+  trv_rng_init(&world, 5, TRV_STREAM_WORLD);
+  trv_rng_init(&probe, 5, TRV_STREAM_PROBE);
+  uint64_t seqs[3] = {0}, cseq = 0;
+  GArray *ep = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
+  for (uint32_t e = 0; e < 20; e++) {
+    g_array_set_size(ep, 0);
+    ctl_test_causalbench_episode(&world, &probe, e, seqs, &cseq, ep);
+    for (guint i = 0; i < ep->len; i++) trv_ctl_append_record(ctl, &g_array_index(ep, TrvRecord, i), NULL, NULL);
+    trv_replay_episode(live, (TrvRecord *)(void *)ep->data, ep->len);
+    if (e % 5 == 4) trv_ctl_append_snapshot(ctl, e, TRV_CTL_SNAPSHOT_EPISODE, live, NULL, NULL);
+  }
+  g_array_free(ep, TRUE);
+  trv_posterior_free(live);
+  g_assert_true(trv_ctl_close(ctl, NULL));
+}
+
+static void verify_exit_codes_say_valid_corrupt_or_unusable(void) {
+  char *out;
+  g_assert_cmpint(run_ctl(&out, "verify", log_path, NULL), ==, 0);
+  g_assert_nonnull(strstr(out, "valid"));
+  g_free(out);
+  char *missing = g_build_filename(dir, "missing.ctl", NULL);
+  g_assert_cmpint(run_ctl(&out, "verify", missing, NULL), ==, 2);
+  g_free(out);
+  char *text = g_build_filename(dir, "text.ctl", NULL);
+  g_file_set_contents(text, "episode,step\n1,2\n", -1, NULL);
+  g_assert_cmpint(run_ctl(&out, "verify", text, NULL), ==, 2);
+  g_assert_nonnull(strstr(out, "not a CTL file"));
+  g_free(out);
+  g_assert_cmpint(run_ctl(&out, "verify", NULL), ==, 2);
+  g_free(out);
+  g_assert_cmpint(run_ctl(&out, "frobnicate", log_path, NULL), ==, 2);
+  g_free(out);
+  /* Corrupt a byte in the middle: exit 1, message names file and offset. */
+  gchar *bytes;
+  gsize len;
+  g_file_get_contents(log_path, &bytes, &len, NULL);
+  char *bad = g_build_filename(dir, "bad.ctl", NULL);
+  bytes[len / 2] ^= 1;
+  g_file_set_contents(bad, bytes, (gssize)len, NULL);
+  g_assert_cmpint(run_ctl(&out, "verify", bad, NULL), ==, 1);
+  g_assert_nonnull(strstr(out, "byte offset"));
+  g_free(out);
+  g_assert_cmpint(run_ctl(&out, "inspect", "--salvage", bad, NULL), ==, 0);
+  g_assert_nonnull(strstr(out, "salvage drops"));
+  g_free(out);
+  g_free(bytes);
+  g_free(bad);
+  g_free(text);
+  g_free(missing);
+}
+
+static void replay_prints_the_same_posterior_from_zero_and_from_a_snapshot(void) {
+  char *zero, *snap, *bad;
+  g_assert_cmpint(run_ctl(&zero, "replay", log_path, NULL), ==, 0);
+  g_assert_cmpint(run_ctl(&snap, "replay", "--from-snapshot", "9", log_path, NULL), ==, 0);
+  g_assert_nonnull(strstr(zero, "after episode 19"));
+  /* Same table, only the header line differs. */
+  g_assert_cmpstr(strstr(zero, "component"), ==, strstr(snap, "component"));
+  g_assert_cmpint(run_ctl(&bad, "replay", "--from-snapshot", "7", log_path, NULL), ==, 2);
+  g_assert_nonnull(strstr(bad, "no snapshot of episode 7"));
+  g_free(zero);
+  g_free(snap);
+  g_free(bad);
+}
+
+static void inspect_reports_counts_and_compact_keeps_the_posterior(void) {
+  char *out, *before, *after;
+  g_assert_cmpint(run_ctl(&out, "inspect", log_path, NULL), ==, 0);
+  g_assert_nonnull(strstr(out, "3 components"));
+  g_assert_nonnull(strstr(out, "20 complete (0..19)"));
+  g_assert_nonnull(strstr(out, "step 300, reset 0, episode-end 20"));
+  g_free(out);
+  g_assert_cmpint(run_ctl(&before, "replay", log_path, NULL), ==, 0);
+  g_assert_cmpint(run_ctl(&out, "compact", "--out", out_path, log_path, NULL), ==, 0);
+  g_free(out);
+  g_assert_cmpint(run_ctl(&out, "verify", out_path, NULL), ==, 0);
+  g_free(out);
+  g_assert_cmpint(run_ctl(&after, "replay", out_path, NULL), ==, 0);
+  g_assert_cmpstr(strstr(before, "component"), ==, strstr(after, "component"));
+  g_free(before);
+  g_free(after);
+}
+
+int main(int argc, char **argv) {
+  g_test_init(&argc, &argv, NULL);
+  dir = ctl_test_tmpdir();
+  log_path = g_build_filename(dir, "run.ctl", NULL);
+  out_path = g_build_filename(dir, "compact.ctl", NULL);
+  make_log();
+  g_test_add_func("/ctl/cli/verify_exit_codes_say_valid_corrupt_or_unusable",
+                  verify_exit_codes_say_valid_corrupt_or_unusable);
+  g_test_add_func("/ctl/cli/replay_prints_the_same_posterior_from_zero_and_from_a_snapshot",
+                  replay_prints_the_same_posterior_from_zero_and_from_a_snapshot);
+  g_test_add_func("/ctl/cli/inspect_reports_counts_and_compact_keeps_the_posterior",
+                  inspect_reports_counts_and_compact_keeps_the_posterior);
+  int rc = g_test_run();
+  g_free(log_path);
+  g_free(out_path);
+  ctl_test_rmdir(dir);
+  return rc;
+}
