@@ -17,6 +17,13 @@ void trv_plan_clear(TrvPlan *plan) {
   plan->snapshot = NULL;
 }
 
+TrvRecord trv_episode_end_record(int episode) {
+  TrvRecord r = {.seq = (1ULL << 40) + (uint64_t)episode, .agent = TRV_AGENT_CONTROLLER, .episode = (uint32_t)episode,
+                 .kind = TRV_RECORD_EPISODE_END, .a_int = -1, .snapshot_ref = (uint32_t)episode,
+                 .commit_status = TRV_COMMIT_COMMITTED};
+  return r;
+}
+
 int trv_agent_run_episode(const TrvWorldClass *wc, void *world, const TrvPlan *plan, uint32_t agent, uint64_t *seq,
                           TrvRng *probe_rng, GArray *recs) {
   int steps = wc->steps(world), gated = 0;

@@ -33,12 +33,18 @@ bool trv_cell_run_direct(const TrvCellSpec *spec, GArray *rows, GArray *log, GEr
     row.episode = e;
     ctl->klass->absorb(ctl->self, e, (TrvRecord *)recs->data, recs->len, &row, own);
     row.gated_steps = gated;
-    row.commit_attempts = 1;
+    row.commits = row.commit_attempts = 1;
+    TrvRecord end = trv_episode_end_record(e);
+    g_array_append_val(own, end);
     if (log) g_array_append_vals(log, own->data, own->len);
     g_array_append_val(rows, row);
     trv_plan_clear(plan);
   }
   g_free(plan);
+  if (spec->final_posterior) {
+    const TrvPosterior *post = ctl->klass->posterior(ctl->self);
+    *spec->final_posterior = post ? trv_posterior_copy(post) : NULL;
+  }
   g_array_free(recs, TRUE);
   g_array_free(own, TRUE);
   trv_controller_free(ctl);

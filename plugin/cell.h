@@ -14,6 +14,7 @@ typedef struct {
   const TrvWorldClass *world_class;
   const char *controller;
   uint64_t seed;
+  TrvPosterior **final_posterior; /* if not NULL: receives a copy of the final posterior */
 } TrvCellSpec;
 
 bool trv_cell_run_direct(const TrvCellSpec *spec, GArray *rows, GArray *log, GError **error);

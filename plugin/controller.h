@@ -57,7 +57,10 @@ typedef struct {
   int lrcp_eps[TRV_LRCP_MAX_ITER + 1];
   double detector_stat;
   int alarm, resets;
-  int commit_attempts, commit_failures, records_lost;
+  int commits;         /* commit operations (one per agent per episode) */
+  int commit_attempts; /* messages sent for them, retries included */
+  int commit_failures; /* commit operations never acknowledged by a majority */
+  int records_lost;    /* best effort: records that never reached the log */
   double sim_time;
   double soft_score;
 } TrvEpisodeRow;
@@ -74,6 +77,9 @@ typedef struct {
   void (*absorb)(void *self, int episode, TrvRecord *recs, size_t n, TrvEpisodeRow *row, GArray *out);
   /* The posterior (NULL for controllers without one). */
   const TrvPosterior *(*posterior)(void *self);
+  /* true when the posterior is the fold (replay.h) of the committed records,
+   * so that the log can snapshot and replay it. */
+  bool event_sourced;
   void (*free)(void *self);
 } TrvControllerClass;
 
@@ -94,6 +100,10 @@ void trv_controller_free(TrvController *c);
  * step to recs (seq numbers from *seq), returns the number of gated steps. */
 int trv_agent_run_episode(const TrvWorldClass *wc, void *world, const TrvPlan *plan, uint32_t agent, uint64_t *seq,
                           TrvRng *probe_rng, GArray *recs);
+
+/* The controller's record closing episode e (its seq never collides with the
+ * controller's PartialReset records). */
+TrvRecord trv_episode_end_record(int episode);
 
 /* Shared readouts: soft score, R_out from records, exposures. */
 void trv_row_fill_common(TrvEpisodeRow *row, const TrvWorldClass *wc, void *world, const TrvRecord *recs, size_t n,

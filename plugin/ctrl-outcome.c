@@ -180,5 +180,6 @@ const TrvControllerClass trv_controller_outcome = {
     .plan = oc_plan,
     .absorb = oc_absorb,
     .posterior = oc_posterior,
+    .event_sourced = false,
     .free = oc_free,
 };

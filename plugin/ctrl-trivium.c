@@ -259,5 +259,6 @@ const TrvControllerClass trv_controller_trivium = {
     .plan = tr_plan,
     .absorb = tr_absorb,
     .posterior = tr_posterior,
+    .event_sourced = true,
     .free = tr_free,
 };

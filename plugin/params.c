@@ -12,6 +12,8 @@ static const char *const slab_names[] = {"gaussian", "separated", NULL};
 static const char *const track_names[] = {"hazard", "forgetting", "none", NULL};
 static const char *const sched_names[] = {"ig", "roundrobin", "random", NULL};
 static const char *const variant_names[] = {"headline", "flips", "variance", "nonlinear", "separation", NULL};
+static const char *const ctl_mode_names[] = {"atomic", "best-effort", NULL};
+static const char *const ctl_fsync_names[] = {"always", "group", "none", NULL};
 
 #define I(k, f, d, lo, hi, doc) {k, TRV_PARAM_INT, offsetof(TrvParams, f), d, lo, hi, NULL, doc}
 #define D(k, f, d, lo, hi, doc) {k, TRV_PARAM_DOUBLE, offsetof(TrvParams, f), d, lo, hi, NULL, doc}
@@ -57,6 +59,16 @@ static const TrvParamSpec specs[] = {
     D("world.s", s, 1.0, 1e-9, 1e9, "noise scale s"),
     D("world.s_high", s_high, 2.5, 1e-9, 1e9, "variance variant: s on episodes [E*0.3, E*0.6)"),
     D("world.nu", nu, 1.0, 0, 1e9, "nonlinear variant: tanh coupling strength nu"),
+    E("ctl.mode", ctl_mode, TRV_CTL_MODE_ATOMIC, ctl_mode_names,
+      "log commits: atomic (acknowledged, idempotent, majority of replicas) or best-effort (fire and forget)"),
+    I("ctl.replicas", ctl_replicas, 1, 1, 15, "CTL replicas; a record is committed when a majority acknowledges"),
+    D("ctl.timeout", ctl_timeout, 5.0, 1e-9, 1e9, "commit timeout per attempt (simulated seconds)"),
+    I("ctl.retries", ctl_retries, 3, 0, 1000, "commit retries after a timeout or network error"),
+    E("ctl.fsync", ctl_fsync, 2 /* TRV_CTL_FSYNC_NONE */, ctl_fsync_names,
+      "log fsync policy: always (every record), group (every commit), none"),
+    I("agents.count", agents, 1, 1, 4096, "dispatch agents M sharing one CTL"),
+    D("sim.step_flops", step_flops, 1e6, 0, 1e18, "work of one agent step on its host (flops)"),
+    D("sim.probe_flops", probe_flops, 2e7, 0, 1e18, "extra work of one probe on the agent's host (flops)"),
 };
 
 void trv_params_defaults(TrvParams *p) {
@@ -110,6 +122,16 @@ const char *trv_params_suggest(const char *key) {
       if (d2 < d) d = d2;
     }
     if (d < bd) bd = d, best = k;
+  }
+  return best;
+}
+
+const char *trv_suggest(const char *word, const char *const *choices) {
+  const char *best = NULL;
+  int limit = (int)(strlen(word) + 1) / 2 + 1, bd = limit < 4 ? limit : 4; /* accept d < bd */
+  for (size_t i = 0; choices && choices[i]; i++) {
+    int d = edit_distance(word, choices[i]);
+    if (d < bd) bd = d, best = choices[i];
   }
   return best;
 }

@@ -50,7 +50,20 @@ typedef struct {
   /* CausalBench-Seq world (7.1) */
   int variant, flips;
   double a, b, kappa, s, s_high, nu;
+  /* the Causal Transaction Log over the network (SPEC 4) */
+  int ctl_mode;  /* TrvCtlMode */
+  int ctl_replicas;
+  double ctl_timeout; /* simulated seconds per commit attempt */
+  int ctl_retries;
+  int ctl_fsync; /* TrvCtlFsync */
+  /* the SimGrid attachment (SPEC 5) */
+  int agents;
+  double step_flops, probe_flops;
 } TrvParams;
+
+/* Values of the ctl.mode parameter.  ctl.fsync holds a TrvCtlFsync (ctl.h:
+ * always 0, group 1, none 2), whose names the table lists in that order. */
+typedef enum { TRV_CTL_MODE_ATOMIC = 0, TRV_CTL_MODE_BEST_EFFORT = 1 } TrvCtlMode;
 
 typedef enum { TRV_PARAM_INT, TRV_PARAM_DOUBLE, TRV_PARAM_ENUM } TrvParamType;
 
@@ -77,5 +90,9 @@ char *trv_params_format(const TrvParams *p, const TrvParamSpec *spec);
 TrvPosteriorParams trv_params_posterior(const TrvParams *p, double s2);
 /* Closest key by edit distance, or NULL when nothing is close. */
 const char *trv_params_suggest(const char *key);
+/* Closest of `choices` (NULL-terminated) to `word` by edit distance, or NULL
+ * when none is close enough to be a plausible misspelling: the distance must
+ * be at most 3 and at most half the word's length, rounded up. */
+const char *trv_suggest(const char *word, const char *const *choices);
 
 #endif

@@ -1,6 +1,6 @@
 /* sim.h - the SimGrid attachment: run one cell as a simulation.
  * This header is SimGrid-free so that the command line can include it; only
- * sim-*.c include SimGrid's headers. */
+ * sim-*.c (and sim-s4u.cpp) include SimGrid's headers. */
 #ifndef TRV_SIM_H
 #define TRV_SIM_H
 
@@ -8,21 +8,50 @@
 #include <stdbool.h>
 
 #include "cell.h"
+#include "scenario.h" /* TrvFaultSpec, TrvRole, trv_role_names */
+
+#define TRV_N_ROLES 3
 
 typedef struct {
-  const char *platform;           /* SimGrid platform XML with trivium.role hosts */
+  const char *platform;            /* SimGrid platform XML */
   const char *const *simgrid_args; /* --cfg=... / --log=... passed to SimGrid */
   size_t n_simgrid_args;
-  double commit_timeout; /* seconds of simulated time per send/ack */
-  int commit_retries;    /* retries after the first attempt */
-  double step_flops;     /* compute of one agent step */
-  double probe_flops;    /* extra compute of one probe */
+  /* Hosts of each role: comma-separated globs, or NULL to use the hosts'
+   * `trivium.role` property. */
+  const char *role_hosts[TRV_N_ROLES];
+  int agents;             /* M dispatch agents (round-robin over agent hosts) */
+  int replicas;           /* N log replicas (round-robin over ctl hosts) */
+  bool best_effort;       /* fire-and-forget telemetry instead of commits */
+  double commit_timeout;  /* simulated seconds per send / acknowledgement */
+  int commit_retries;     /* retries after the first attempt */
+  double episode_timeout; /* controller's wait for the agents of an episode */
+  double step_flops, probe_flops;
+  const TrvFaultSpec *faults;
+  size_t n_faults;
+  const char *ctl_path; /* write the decided log (replica 0's) here, or NULL */
+  int ctl_fsync;        /* TrvCtlFsync of that file */
 } TrvSimOptions;
 
+/* What the simulation measured beyond the rows. */
+typedef struct {
+  TrvPosterior *final_posterior; /* the live posterior at the end (caller frees), or NULL */
+  uint64_t records_decided;      /* records in the decided log */
+  uint64_t duplicates_dropped;   /* retried records the log recognised */
+  uint64_t late_rejected;        /* commits for an already closed episode */
+  uint64_t telemetry_sent, telemetry_lost, telemetry_duplicates, orphan_interventions; /* best effort */
+  int controller_restarts, agent_restarts, replica_restarts;
+  double end_time;
+} TrvSimReport;
+
+/* Defaults for everything but the platform. */
+void trv_sim_options_init(TrvSimOptions *opt);
+
 /* Runs the cell in this process (SimGrid can be initialised once per
- * process: call at most once).  Rows as trv_cell_run_direct; committed
- * records to log if not NULL.  Errors: TRV_ERROR_INPUT for bad input,
- * TRV_ERROR_IO when the simulation ended early (deadlock). */
-bool trv_sim_run_cell(const TrvCellSpec *spec, const TrvSimOptions *opt, GArray *rows, GArray *log, GError **error);
+ * process: call at most once).  Rows as trv_cell_run_direct; the decided
+ * records, in decision order, to log if not NULL; report may be NULL.
+ * Errors: TRV_ERROR_INPUT for bad input (platform, roles), TRV_ERROR_IO when
+ * the simulation ended before the controller finished (a deadlock). */
+bool trv_sim_run_cell(const TrvCellSpec *spec, const TrvSimOptions *opt, GArray *rows, GArray *log,
+                      TrvSimReport *report, GError **error);
 
 #endif

@@ -21,6 +21,10 @@ struct TrvWorldClass {
   const char *name;
   /* Builds the world for one seed; NULL with *error on bad parameters. */
   void *(*init)(const TrvParams *params, uint64_t seed, GError **error);
+  /* The instance agent `agent` plays in: the same truth schedule, noise
+   * streams of its own.  Agent 0's instance draws exactly what the world
+   * itself would, so one agent reproduces the simulator-free loop. */
+  void *(*agent_instance)(void *world, int agent);
   const TrvCandidates *(*candidates)(void *world);
   /* Noise variance s^2 of a probe outcome, as the world declares it. */
   double (*noise_var)(void *world);

@@ -1,192 +1,129 @@
-/* cmd-run.c - `trivium run` and `trivium bench`.
+/* cmd-run.c - `trivium run [SCENARIO]` and `trivium bench`.
  *
- * A run is a grid of cells (controller x seed).  Each cell is one SimGrid
- * simulation in a process of its own (SimGrid initialises once per
- * process); up to --jobs cells run at a time.  A cell writes its rows to
- * OUT/.cells/N.bin; the parent merges them in (controller, seed) order, so
- * the outputs do not depend on --jobs or on which cell finished first.
+ * What runs comes from a scenario file (scenarios/NAME.xml; with no argument
+ * scenarios/default.xml, the headline run; `--experiment NAME` is short for
+ * the shipped scenarios/NAME.xml), then the command line on top of it:
+ * --set KEY=VALUE (re-applied at every point of a sweep), --controllers,
+ * --platform, --role, --fault, --sweep, --out, --ctl.  A scenario with
+ * sweeps, or --sweep, runs one point per value into OUT/<label>/ and writes
+ * OUT/sweep.{csv,md}.  SimGrid's --cfg= and --log= pass through.
  * Exit codes: 0 ok, 1 a cell failed to run, 2 bad input. */
 #include <config.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "commands.h"
-#include "report.h"
-#include "sim.h"
+#include "run.h"
 
-extern const TrvWorldClass trv_world_causalbench;
-
-typedef struct {
-  TrvParams params;
-  const char *experiment;
-  char **controllers;
-  int n_controllers;
-  char *out;
-  int jobs;
-  bool quiet;
-  TrvSimOptions sim;
-  GPtrArray *simgrid_args;
-  char *platform;
-} RunCtx;
-
-static const char *const experiments[] = {"headline", "separation", "flips", "variance", "nonlinear", NULL};
-
-/* Experiment presets, applied before --set so that --set can override. */
-static bool apply_experiment(RunCtx *ctx, GError **error) {
-  const char *e = ctx->experiment;
-  TrvParams *p = &ctx->params;
-  if (!strcmp(e, "headline")) p->variant = TRV_VARIANT_HEADLINE;
-  else if (!strcmp(e, "flips")) p->variant = TRV_VARIANT_FLIPS;
-  else if (!strcmp(e, "variance")) p->variant = TRV_VARIANT_VARIANCE;
-  else if (!strcmp(e, "nonlinear")) p->variant = TRV_VARIANT_NONLINEAR;
-  else if (!strcmp(e, "separation")) {
-    p->variant = TRV_VARIANT_SEPARATION;
-    p->steps = 500;
-    p->matched = 0; /* the interventional updater probes at every step */
-  } else {
-    char *all = g_strjoinv(", ", (char **)experiments);
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "unknown experiment '%s'; known: %s", e, all);
-    g_free(all);
-    return false;
-  }
-  return true;
-}
-
-static char *find_platform(const char *name) {
+/* A shipped file (scenarios/, platforms/): $TRIVIUM_DATADIR, the source tree,
+ * then the installed data directory. */
+static char *find_data(const char *dir, const char *name) {
   const char *env = g_getenv("TRIVIUM_DATADIR");
   const char *dirs[] = {env, TRV_SRCDIR, TRV_DATADIR};
   for (size_t i = 0; i < G_N_ELEMENTS(dirs); i++) {
     if (!dirs[i]) continue;
-    char *p = g_build_filename(dirs[i], "platforms", name, NULL);
+    char *p = g_build_filename(dirs[i], dir, name, NULL);
     if (g_file_test(p, G_FILE_TEST_IS_REGULAR)) return p;
     g_free(p);
   }
-  return g_build_filename(TRV_DATADIR, "platforms", name, NULL);
+  return NULL;
 }
 
-static char *cell_path(const RunCtx *ctx, int cell, const char *ext) {
-  char name[64];
-  snprintf(name, sizeof name, "%d.%s", cell, ext);
-  return g_build_filename(ctx->out, ".cells", name, NULL);
-}
-
-static bool write_all(int fd, const void *buf, size_t len) {
-  const char *p = buf;
-  while (len > 0) {
-    ssize_t w = write(fd, p, len);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    p += w;
-    len -= (size_t)w;
+/* --fault KIND:GLOB:A:B[:C:D]
+ *   link-flap:GLOB:MTBF:MTTR[:START[:STOP]]   host-crash:GLOB:AT:DURATION
+ *   partition:GLOB[,GLOB]:AT:DURATION        (seconds of simulated time) */
+static bool parse_fault(const char *text, TrvFaultSpec *f, GError **error) {
+  char **part = g_strsplit(text, ":", -1);
+  int n = (int)g_strv_length(part);
+  double v[4] = {0, 0, 0, 0};
+  bool ok = n >= 4 && n <= 6;
+  for (int i = 2; ok && i < n; i++) {
+    char *end;
+    v[i - 2] = g_ascii_strtod(part[i], &end);
+    ok = end != part[i] && !*end && v[i - 2] >= 0;
   }
-  return true;
-}
-
-/* In the child: run one cell, write its rows, exit with the cell's code. */
-static G_NORETURN void run_cell_child(RunCtx *ctx, int cell) {
-  int n_seeds = ctx->params.seeds;
-  TrvCellSpec spec = {&ctx->params, &trv_world_causalbench, ctx->controllers[cell / n_seeds],
-                      (uint64_t)(ctx->params.seed_base + cell % n_seeds)};
-  GArray *rows = g_array_new(FALSE, FALSE, sizeof(TrvEpisodeRow));
-  GError *err = NULL;
-  int code = 0;
-  if (!trv_sim_run_cell(&spec, &ctx->sim, rows, NULL, &err)) {
-    char *ep = cell_path(ctx, cell, "err");
-    g_file_set_contents(ep, err->message, -1, NULL);
-    code = err->code == TRV_ERROR_INPUT ? 2 : 1;
+  memset(f, 0, sizeof *f);
+  if (ok && !strcmp(part[0], "link-flap")) {
+    f->kind = TRV_FAULT_LINK_FLAP;
+    f->mtbf = v[0], f->mttr = v[1], f->start = v[2], f->stop = n == 6 ? v[3] : INFINITY;
+    ok = f->mtbf > 0 && f->mttr > 0;
+  } else if (ok && n == 4 && (!strcmp(part[0], "host-crash") || !strcmp(part[0], "partition"))) {
+    f->kind = !strcmp(part[0], "host-crash") ? TRV_FAULT_HOST_CRASH : TRV_FAULT_PARTITION;
+    f->at = v[0], f->duration = v[1];
   } else {
-    char *tmp = cell_path(ctx, cell, "tmp"), *path = cell_path(ctx, cell, "bin");
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0 || !write_all(fd, rows->data, rows->len * sizeof(TrvEpisodeRow)) || close(fd) != 0 ||
-        rename(tmp, path) != 0)
-      code = 1;
+    ok = false;
   }
-  fflush(NULL);
-  _exit(code);
+  if (ok) f->pattern = g_strdup(part[1]);
+  else
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                "--fault '%s': expected link-flap:GLOB:MTBF:MTTR[:START[:STOP]], host-crash:GLOB:AT:DURATION or "
+                "partition:GLOB[,GLOB]:AT:DURATION with non-negative seconds (MTBF, MTTR > 0)",
+                text);
+  g_strfreev(part);
+  return ok;
 }
 
-static void progress(const RunCtx *ctx, int done, int total, gint64 t0) {
-  if (ctx->quiet || !isatty(STDERR_FILENO)) return;
-  double el = (g_get_monotonic_time() - t0) / 1e6, rate = done / (el > 0 ? el : 1e-9);
-  double eta = done ? (total - done) / rate : 0;
-  fprintf(stderr, "\r  cells %d/%d  %.2f cells/s  ETA %.0f s   ", done, total, rate, eta);
-  if (done == total) fprintf(stderr, "\n");
-}
-
-/* Runs every cell; fills result->rows.  Returns the exit code. */
-static int run_cells(RunCtx *ctx, TrvRunResult *res, GError **error) {
-  int n_seeds = ctx->params.seeds, total = ctx->n_controllers * n_seeds;
-  char *cells_dir = g_build_filename(ctx->out, ".cells", NULL);
-  if (g_mkdir_with_parents(cells_dir, 0755) != 0) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: cannot create (%s)", cells_dir, g_strerror(errno));
-    g_free(cells_dir);
-    return 2;
-  }
-  fflush(NULL);
-  gint64 t0 = g_get_monotonic_time();
-  int next = 0, running = 0, done = 0, code = 0;
-  pid_t *pids = g_new0(pid_t, total);
-  while (done < total) {
-    while (code == 0 && running < ctx->jobs && next < total) {
-      pid_t pid = fork();
-      if (pid < 0) {
-        g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "fork failed: %s", g_strerror(errno));
-        code = 1;
-        break;
+/* --sweep: a parameter key, or KIND.mtbf|mttr|at|duration|start|stop applied
+ * to every fault of that kind. */
+static bool apply_sweep_value(RunCtx *ctx, const char *key, const char *value, GError **error) {
+  static const char *const kinds[] = {"link-flap", "host-crash", "partition"};
+  for (int k = 0; k < 3; k++) {
+    size_t n = strlen(kinds[k]);
+    if (strncmp(key, kinds[k], n) || key[n] != '.') continue;
+    const char *attr = key + n + 1;
+    char *end;
+    double v = g_ascii_strtod(value, &end);
+    if (end == value || *end || v < 0) {
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--sweep %s: '%s' is not a non-negative number", key, value);
+      return false;
+    }
+    int hit = 0;
+    for (guint i = 0; i < ctx->faults->len; i++) {
+      TrvFaultSpec *f = &g_array_index(ctx->faults, TrvFaultSpec, i);
+      if ((int)f->kind != k) continue;
+      double *field = !strcmp(attr, "mtbf") ? &f->mtbf : !strcmp(attr, "mttr") ? &f->mttr : !strcmp(attr, "at") ? &f->at
+                      : !strcmp(attr, "duration") ? &f->duration : !strcmp(attr, "start") ? &f->start
+                      : !strcmp(attr, "stop") ? &f->stop : NULL;
+      if (!field) {
+        g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--sweep %s: unknown fault attribute '%s'", key, attr);
+        return false;
       }
-      if (pid == 0) run_cell_child(ctx, next);
-      pids[next++] = pid;
-      running++;
+      *field = v;
+      hit++;
     }
-    if (running == 0) break;
-    int status;
-    pid_t pid = waitpid(-1, &status, 0);
-    if (pid < 0) continue;
-    running--;
-    done++;
-    int cell = -1;
-    for (int i = 0; i < next; i++)
-      if (pids[i] == pid) cell = i;
-    int cc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-    if (cc != 0 && code == 0) {
-      char *ep = cell_path(ctx, cell, "err"), *msg = NULL;
-      if (!g_file_get_contents(ep, &msg, NULL, NULL))
-        msg = g_strdup_printf("cell %d (%s, seed %d) died (%s %d)", cell, ctx->controllers[cell / n_seeds],
-                              ctx->params.seed_base + cell % n_seeds, WIFSIGNALED(status) ? "signal" : "status",
-                              WIFSIGNALED(status) ? WTERMSIG(status) : cc);
-      g_set_error(error, TRV_ERROR, cc == 2 ? TRV_ERROR_INPUT : TRV_ERROR_IO, "%s", msg);
-      g_free(msg);
-      g_free(ep);
-      code = cc == 2 ? 2 : 1;
-    }
-    progress(ctx, done, total, t0);
+    if (!hit) g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--sweep %s: no %s fault to apply it to", key, kinds[k]);
+    return hit > 0;
   }
-  g_free(pids);
-  for (int c = 0; code == 0 && c < total; c++) {
-    char *path = cell_path(ctx, c, "bin"), *data;
-    gsize len;
-    if (!g_file_get_contents(path, &data, &len, error) || len % sizeof(TrvEpisodeRow)) {
-      code = 1;
-    } else {
-      res->rows[c] = g_array_sized_new(FALSE, FALSE, sizeof(TrvEpisodeRow), len / sizeof(TrvEpisodeRow));
-      g_array_append_vals(res->rows[c], data, len / sizeof(TrvEpisodeRow));
-      g_free(data);
-      unlink(path);
-    }
-    g_free(path);
-  }
-  rmdir(cells_dir);
-  g_free(cells_dir);
-  return code;
+  return trv_params_set(&ctx->params, key, value, error);
+}
+
+/* The parameters and faults of point k: the scenario's point, the --fault
+ * processes, the --set assignments, and (CLI sweep) the swept value. */
+static bool load_point(RunCtx *ctx, size_t k, const char *sweep_key, const char *sweep_value, GError **error) {
+  if (ctx->faults) g_array_free(ctx->faults, TRUE);
+  ctx->faults = trv_scenario_point(ctx->scenario, sweep_key ? 0 : k, &ctx->params);
+  g_array_append_vals(ctx->faults, ctx->cli_faults->data, ctx->cli_faults->len);
+  for (int i = 0; ctx->sets && ctx->sets[i]; i++)
+    if (!trv_params_set_assignment(&ctx->params, ctx->sets[i], error)) return false;
+  if (sweep_key && !apply_sweep_value(ctx, sweep_key, sweep_value, error)) return false;
+  const TrvParams *p = &ctx->params;
+  TrvSimOptions *o = &ctx->sim;
+  o->agents = p->agents;
+  o->replicas = p->ctl_replicas;
+  o->best_effort = p->ctl_mode == TRV_CTL_MODE_BEST_EFFORT;
+  o->commit_timeout = p->ctl_timeout;
+  o->commit_retries = p->ctl_retries;
+  o->ctl_fsync = p->ctl_fsync;
+  o->step_flops = p->step_flops;
+  o->probe_flops = p->probe_flops;
+  o->faults = (const TrvFaultSpec *)ctx->faults->data;
+  o->n_faults = ctx->faults->len;
+  return true;
 }
 
 static char *default_out_dir(void) {
@@ -203,41 +140,32 @@ static char *default_out_dir(void) {
   return out;
 }
 
-static bool check_out_dir(const char *out, GError **error) {
-  if (g_mkdir_with_parents(out, 0755) != 0) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "output directory %s: cannot create (%s)", out, g_strerror(errno));
-    return false;
-  }
-  char *probe = g_build_filename(out, ".write-test", NULL);
-  int fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  bool ok = fd >= 0;
-  if (ok) {
-    close(fd);
-    unlink(probe);
-  } else {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "output directory %s: not writable (%s)", out, g_strerror(errno));
-  }
-  g_free(probe);
-  return ok;
+static bool input_error(GError **error, const char *fmt, const char *a) {
+  g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, fmt, a);
+  return false;
 }
 
-/* Parses argv into ctx.  SimGrid's --cfg= and --log= are set aside and
- * passed through to every cell unchanged. */
 static bool parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **error) {
-  char **sets = NULL, *controllers = NULL, *out = NULL, *experiment = NULL, *platform = NULL;
+  char **faults = NULL, **roles = NULL, *controllers = NULL, *experiment = NULL;
   int jobs = 0;
   gboolean quiet = FALSE;
   GOptionEntry entries[] = {
-      {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "output directory (default results/<timestamp>)", "DIR"},
+      {"out", 'o', 0, G_OPTION_ARG_FILENAME, &ctx->out, "output directory (default: the scenario's, else results/<time>)", "DIR"},
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "cells run in parallel (default: number of cores)", "N"},
-      {"controllers", 'c', 0, G_OPTION_ARG_STRING, &controllers, "comma-separated controllers (default: all)", "LIST"},
-      {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "set a parameter (see `trivium params`)", "KEY=VALUE"},
-      {"experiment", 'e', 0, G_OPTION_ARG_STRING, &experiment,
-       "headline (default), separation, flips, variance, nonlinear", "NAME"},
-      {"platform", 0, 0, G_OPTION_ARG_FILENAME, &platform, "SimGrid platform (hosts with trivium.role)", "FILE"},
+      {"controllers", 'c', 0, G_OPTION_ARG_STRING, &controllers, "comma-separated controllers (default: the scenario's)", "LIST"},
+      {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &ctx->sets, "set a parameter (see `trivium params`)", "KEY=VALUE"},
+      {"experiment", 'e', 0, G_OPTION_ARG_STRING, &experiment, "run the shipped scenarios/NAME.xml", "NAME"},
+      {"platform", 0, 0, G_OPTION_ARG_FILENAME, &ctx->platform, "SimGrid platform instead of the scenario's", "FILE"},
+      {"role", 'r', 0, G_OPTION_ARG_STRING_ARRAY, &roles, "map a role onto hosts: controller|ctl|agent=GLOB[,GLOB]", "ROLE=GLOBS"},
+      {"fault", 'f', 0, G_OPTION_ARG_STRING_ARRAY, &faults,
+       "a fault process: link-flap:GLOB:MTBF:MTTR[:START[:STOP]], host-crash:GLOB:AT:DUR, partition:GLOBS:AT:DUR", "SPEC"},
+      {"sweep", 0, 0, G_OPTION_ARG_STRING, &ctx->cli_sweep,
+       "one run per value: a parameter key, or link-flap.mtbf (etc.) for the fault processes", "KEY=V1,V2,..."},
+      {"ctl", 0, 0, G_OPTION_ARG_FILENAME, &ctx->ctl, "keep each cell's Causal Transaction Log in DIR/<controller>-seed<N>.ctl", "DIR"},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "no progress and no table", NULL},
       {NULL}};
   ctx->simgrid_args = g_ptr_array_new_with_free_func(g_free);
+  ctx->cli_faults = g_array_new(FALSE, FALSE, sizeof(TrvFaultSpec));
   GPtrArray *rest = g_ptr_array_new();
   for (int i = 0; i < argc; i++) {
     if (i > 0 && (g_str_has_prefix(argv[i], "--cfg=") || g_str_has_prefix(argv[i], "--log=")))
@@ -246,36 +174,57 @@ static bool parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **
   }
   int rc = (int)rest->len;
   char **rv = (char **)rest->pdata;
-  GOptionContext *oc = g_option_context_new(bench ? "- time the headline run" : "- run an experiment under SimGrid");
+  GOptionContext *oc = g_option_context_new(bench ? "[SCENARIO] - time a run" : "[SCENARIO] - run a scenario under SimGrid");
   g_option_context_add_main_entries(oc, entries, NULL);
   g_option_context_set_description(oc, "SimGrid options --cfg=... and --log=... are passed through to the simulator.");
-  bool ok = g_option_context_parse(oc, &rc, &rv, error);
+  GError *perr = NULL;
+  bool ok = g_option_context_parse(oc, &rc, &rv, &perr);
   g_option_context_free(oc);
-  if (ok && rc > 1) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "unexpected argument '%s'", rv[1]);
-    ok = false;
-  }
+  if (!ok) ok = input_error(error, "%s", perr->message), g_error_free(perr);
+  char *file = NULL;
+  if (ok && rc > 2) ok = input_error(error, "unexpected argument '%s' (one scenario at most)", rv[2]);
+  else if (ok && rc == 2) file = g_strdup(rv[1]);
   g_ptr_array_free(rest, TRUE);
-  if (error && *error && (*error)->domain != TRV_ERROR) {
-    GError *e = *error;
-    *error = g_error_new(TRV_ERROR, TRV_ERROR_INPUT, "%s", e->message);
-    g_error_free(e);
+  if (ok && file && experiment) ok = input_error(error, "give a scenario file or --experiment %s, not both", experiment);
+  if (ok && !file) {
+    const char *name = experiment ? experiment : "default";
+    char *base = g_strdup_printf("%s.xml", name);
+    file = find_data("scenarios", base);
+    g_free(base);
+    if (!file) ok = input_error(error, "no shipped scenario '%s' (see the scenarios/ directory)", name);
   }
-  trv_params_defaults(&ctx->params);
-  ctx->experiment = experiment ? experiment : "headline";
-  if (ok) ok = apply_experiment(ctx, error);
-  for (int i = 0; ok && sets && sets[i]; i++) ok = trv_params_set_assignment(&ctx->params, sets[i], error);
-  g_strfreev(sets);
-  if (ok && jobs < 0) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--jobs %d: expected a positive number", jobs);
-    ok = false;
+  if (ok) {
+    ctx->scenario = trv_scenario_load(file, error);
+    ok = ctx->scenario != NULL;
   }
+  if (ok) {
+    char *base = g_path_get_basename(file);
+    ctx->experiment = g_str_has_suffix(base, ".xml") ? g_strndup(base, strlen(base) - 4) : g_strdup(base);
+    g_free(base);
+  }
+  g_free(file);
+  for (int i = 0; ok && faults && faults[i]; i++) {
+    TrvFaultSpec f;
+    ok = parse_fault(faults[i], &f, error);
+    if (ok) g_array_append_val(ctx->cli_faults, f);
+  }
+  g_strfreev(faults);
+  for (int i = 0; ok && roles && roles[i]; i++) {
+    char *eq = strchr(roles[i], '=');
+    int r = -1;
+    for (int k = 0; eq && k < TRV_N_ROLES; k++)
+      if ((size_t)(eq - roles[i]) == strlen(trv_role_names[k]) && !strncmp(roles[i], trv_role_names[k], eq - roles[i])) r = k;
+    if (r < 0 || !eq[1]) ok = input_error(error, "--role '%s': expected controller|ctl|agent=GLOB[,GLOB]", roles[i]);
+    else ctx->role_hosts[r] = g_strdup(eq + 1);
+  }
+  g_strfreev(roles);
+  if (ok && jobs < 0) ok = input_error(error, "--jobs: expected a positive number, got '%s'", "negative");
   ctx->jobs = jobs > 0 ? jobs : (int)g_get_num_processors();
   ctx->quiet = quiet || bench;
-  if (!controllers)
-    controllers = !strcmp(ctx->experiment, "separation") ? g_strdup("rlvr,epistemic-reset")
-                                                          : g_strjoinv(",", (char **)trv_controller_names);
-  ctx->controllers = g_strsplit(controllers, ",", -1);
+  if (ok && !controllers)
+    controllers = ctx->scenario->controllers ? g_strjoinv(",", ctx->scenario->controllers)
+                                             : g_strjoinv(",", (char **)trv_controller_names);
+  ctx->controllers = g_strsplit(controllers ? controllers : "", ",", -1);
   g_free(controllers);
   ctx->n_controllers = (int)g_strv_length(ctx->controllers);
   for (int c = 0; ok && c < ctx->n_controllers; c++)
@@ -286,23 +235,39 @@ static bool parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **
       g_free(all);
       ok = false;
     }
-  if (ok && ctx->n_controllers == 0) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--controllers: no controller given");
-    ok = false;
+  if (ok && ctx->n_controllers == 0) ok = input_error(error, "--controllers: no controller given%s", "");
+  if (ok && ctx->ctl && g_mkdir_with_parents(ctx->ctl, 0755) != 0)
+    ok = input_error(error, "--ctl %s: cannot create the directory", ctx->ctl);
+  if (ok) {
+    if (!ctx->platform) ctx->platform = g_strdup(ctx->scenario->platform);
+    if (!ctx->out && ctx->scenario->out_dir) ctx->out = g_strdup(ctx->scenario->out_dir);
+    for (int r = 0; r < TRV_N_ROLES; r++)
+      if (!ctx->role_hosts[r] && ctx->scenario->role_hosts[r]) ctx->role_hosts[r] = g_strdup(ctx->scenario->role_hosts[r]);
+    trv_sim_options_init(&ctx->sim);
+    ctx->sim.platform = ctx->platform;
+    ctx->sim.simgrid_args = (const char *const *)ctx->simgrid_args->pdata;
+    ctx->sim.n_simgrid_args = ctx->simgrid_args->len;
+    for (int r = 0; r < TRV_N_ROLES; r++) ctx->sim.role_hosts[r] = ctx->role_hosts[r];
+    ok = load_point(ctx, 0, NULL, NULL, error); /* checks --set and the faults once, up front */
   }
-  ctx->out = out;
-  ctx->platform = platform ? platform : find_platform("causalbench.xml");
-  ctx->sim = (TrvSimOptions){.platform = ctx->platform, .simgrid_args = (const char *const *)ctx->simgrid_args->pdata,
-                             .n_simgrid_args = ctx->simgrid_args->len, .commit_timeout = 5.0, .commit_retries = 3,
-                             .step_flops = 1e6, .probe_flops = 2e7};
   return ok;
 }
 
 static void free_ctx(RunCtx *ctx) {
   g_strfreev(ctx->controllers);
+  g_strfreev(ctx->sets);
   g_free(ctx->out);
+  g_free(ctx->ctl);
   g_free(ctx->platform);
-  g_ptr_array_free(ctx->simgrid_args, TRUE);
+  g_free(ctx->cli_sweep);
+  g_free(ctx->experiment);
+  for (int r = 0; r < TRV_N_ROLES; r++) g_free(ctx->role_hosts[r]);
+  if (ctx->simgrid_args) g_ptr_array_free(ctx->simgrid_args, TRUE);
+  for (guint i = 0; ctx->cli_faults && i < ctx->cli_faults->len; i++)
+    g_free(g_array_index(ctx->cli_faults, TrvFaultSpec, i).pattern);
+  if (ctx->cli_faults) g_array_free(ctx->cli_faults, TRUE);
+  if (ctx->faults) g_array_free(ctx->faults, TRUE);
+  if (ctx->scenario) trv_scenario_free(ctx->scenario);
 }
 
 static int fail(GError *err) {
@@ -312,38 +277,54 @@ static int fail(GError *err) {
   return code;
 }
 
-/* Everything after argument parsing: cells, merge, outputs. */
-static int execute(RunCtx *ctx, int argc, char **argv, FILE *table, gint64 *probes, GError **error) {
-  void *world = trv_world_causalbench.init(&ctx->params, 0, error);
-  if (!world) return 2;
-  TrvRunResult res = {.experiment = ctx->experiment, .params = &ctx->params,
-                      .cand = trv_world_causalbench.candidates(world), .episodes = trv_world_causalbench.episodes(world),
-                      .steps = trv_world_causalbench.steps(world), .controllers = (const char *const *)ctx->controllers,
-                      .n_controllers = ctx->n_controllers, .n_seeds = ctx->params.seeds, .platform = ctx->platform,
-                      .argv = argv, .argc = argc};
-  res.n_change_points = trv_world_causalbench.change_points(world, res.change_points, G_N_ELEMENTS(res.change_points));
-  trv_world_causalbench.free(world);
-  int *seeds = g_new(int, res.n_seeds);
-  for (int s = 0; s < res.n_seeds; s++) seeds[s] = ctx->params.seed_base + s;
-  res.seeds = seeds;
-  res.rows = g_new0(GArray *, ctx->n_controllers * res.n_seeds);
-  int code = run_cells(ctx, &res, error);
-  if (code == 0) {
-    char *csv = g_build_filename(ctx->out, "episodes.csv", NULL), *json = g_build_filename(ctx->out, "run.json", NULL);
-    if (!trv_write_episodes_csv(&res, csv, error) || !trv_write_run_json(&res, json, error) ||
-        !trv_write_summary(&res, ctx->out, table, error))
-      code = 1;
-    g_free(csv);
-    g_free(json);
+/* Every point of the run; a single point writes straight into ctx->out. */
+static int run_points(RunCtx *ctx, int argc, char **argv, FILE *table, gint64 *probes, GError **error) {
+  char *sweep_key = NULL, **values = NULL;
+  size_t n = trv_scenario_n_points(ctx->scenario);
+  if (ctx->cli_sweep) {
+    char *eq = strchr(ctx->cli_sweep, '=');
+    if (!eq || eq == ctx->cli_sweep || !eq[1]) {
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--sweep expects KEY=V1,V2,..., got '%s'", ctx->cli_sweep);
+      return 2;
+    }
+    sweep_key = g_strndup(ctx->cli_sweep, eq - ctx->cli_sweep);
+    values = g_strsplit(eq + 1, ",", -1);
+    n = g_strv_length(values);
   }
-  *probes = 0;
-  for (int i = 0; i < ctx->n_controllers * res.n_seeds; i++) {
-    if (!res.rows[i]) continue;
-    for (guint k = 0; k < res.rows[i]->len; k++) *probes += g_array_index(res.rows[i], TrvEpisodeRow, k).probes;
-    g_array_free(res.rows[i], TRUE);
+  int code = 0;
+  if (n == 1 && !sweep_key) {
+    code = trv_run_point(ctx, argc, argv, table, probes, NULL, NULL, error);
+  } else {
+    char *base_out = ctx->out;
+    TrvSweepTable sw;
+    trv_sweep_table_init(&sw, sweep_key ? sweep_key : "point");
+    *probes = 0;
+    for (size_t k = 0; k < n && code == 0; k++) {
+      char *label = sweep_key ? g_strdup_printf("%s=%s", sweep_key, values[k]) : trv_scenario_point_label(ctx->scenario, k);
+      if (!load_point(ctx, k, sweep_key, sweep_key ? values[k] : NULL, error)) code = 2;
+      char *dir = g_strdelimit(g_strdup(label), " /", '_');
+      ctx->out = g_build_filename(base_out, dir, NULL);
+      g_free(dir);
+      if (!ctx->quiet) fprintf(stderr, "trivium: point %zu/%zu: %s -> %s\n", k + 1, n, label, ctx->out);
+      if (code == 0 && !trv_check_out_dir(ctx->out, error)) code = 2;
+      gint64 p = 0;
+      if (code == 0) code = trv_run_point(ctx, argc, argv, NULL, &p, &sw, label, error);
+      *probes += p;
+      g_free(ctx->out);
+      g_free(label);
+    }
+    ctx->out = base_out;
+    if (code == 0) {
+      char *csv = g_build_filename(base_out, "sweep.csv", NULL), *md = g_build_filename(base_out, "sweep.md", NULL);
+      if (!g_file_set_contents(csv, sw.csv->str, -1, error) || !g_file_set_contents(md, sw.md->str, -1, error)) code = 1;
+      else if (table) fprintf(table, "Sweep of %s (mean ± sd over %d seeds)\n\n%s", ctx->experiment, ctx->params.seeds, sw.md->str);
+      g_free(csv);
+      g_free(md);
+    }
+    trv_sweep_table_free(&sw);
   }
-  g_free(res.rows);
-  g_free(seeds);
+  g_free(sweep_key);
+  g_strfreev(values);
   return code;
 }
 
@@ -355,7 +336,7 @@ int trv_cmd_run(int argc, char **argv) {
     return fail(err);
   }
   if (!ctx.out) ctx.out = default_out_dir();
-  if (!check_out_dir(ctx.out, &err)) {
+  if (!trv_check_out_dir(ctx.out, &err)) {
     free_ctx(&ctx);
     return fail(err);
   }
@@ -363,8 +344,8 @@ int trv_cmd_run(int argc, char **argv) {
     fprintf(stderr, "trivium: %s, %d controllers x %d seeds x %d episodes, %d jobs -> %s\n", ctx.experiment,
             ctx.n_controllers, ctx.params.seeds, ctx.params.episodes, ctx.jobs, ctx.out);
   gint64 probes;
-  int code = execute(&ctx, argc, argv, ctx.quiet ? NULL : stdout, &probes, &err);
-  if (code == 0 && !ctx.quiet) printf("\nOutputs: %s/{episodes.csv,summary.csv,summary.md,run.json}\n", ctx.out);
+  int code = run_points(&ctx, argc, argv, ctx.quiet ? NULL : stdout, &probes, &err);
+  if (code == 0 && !ctx.quiet) printf("\nOutputs: %s/\n", ctx.out);
   free_ctx(&ctx);
   return code ? fail(err) : 0;
 }
@@ -378,14 +359,13 @@ int trv_cmd_bench(int argc, char **argv) {
   }
   char *tmp = NULL;
   if (!ctx.out) ctx.out = tmp = g_dir_make_tmp("trivium-bench-XXXXXX", NULL);
-  gint64 t0 = g_get_monotonic_time(), probes;
-  int code = execute(&ctx, argc, argv, NULL, &probes, &err);
+  gint64 t0 = g_get_monotonic_time(), probes = 0;
+  int code = run_points(&ctx, argc, argv, NULL, &probes, &err);
   double wall = (g_get_monotonic_time() - t0) / 1e6;
   if (code == 0) {
     long episodes = (long)ctx.n_controllers * ctx.params.seeds * ctx.params.episodes;
-    printf("bench: %s run, %d controllers x %d seeds x %d episodes x %d steps, %d jobs on %u cores\n", ctx.experiment,
-           ctx.n_controllers, ctx.params.seeds, ctx.params.episodes, ctx.params.steps, ctx.jobs,
-           g_get_num_processors());
+    printf("bench: %s, %d controllers x %d seeds x %d episodes x %d steps, %d jobs on %u cores\n", ctx.experiment,
+           ctx.n_controllers, ctx.params.seeds, ctx.params.episodes, ctx.params.steps, ctx.jobs, g_get_num_processors());
     printf("bench: wall time %.2f s\n", wall);
     printf("bench: probes %" G_GINT64_FORMAT ", %.0f probes/s\n", probes, probes / wall);
     printf("bench: episodes %ld, %.0f episodes/s, %.0f agent steps/s\n", episodes, episodes / wall,

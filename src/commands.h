@@ -15,5 +15,6 @@ int trv_cmd_run(int argc, char **argv);
 int trv_cmd_bench(int argc, char **argv);
 int trv_cmd_params(int argc, char **argv);
 int trv_cmd_ctl(int argc, char **argv);
+int trv_cmd_validate(int argc, char **argv);
 
 #endif

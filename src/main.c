@@ -13,6 +13,7 @@ static const TrvCommand commands[] = {
     {"params", trv_cmd_params, "list every parameter with its default and meaning"},
     {"version", trv_cmd_version, "print the version and git revision"},
     {"ctl", trv_cmd_ctl, "verify, inspect, replay or compact a CTL file"},
+    {"validate", trv_cmd_validate, "check a scenario file without running it"},
 };
 
 int trv_cmd_version(int argc, char **argv) {

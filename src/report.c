@@ -74,7 +74,8 @@ bool trv_write_episodes_csv(const TrvRunResult *r, const char *path, GError **er
     g_free(n);
   }
   fprintf(f, ",entropy_bits,budget,probes,gated_steps,reward,r_out,r_epi,r_hat_epi,r_temp,tau,committed,"
-             "lrcp_status,lrcp_trace,detector_stat,alarm,resets,commit_attempts,commit_failures,sim_time,"
+             "lrcp_status,lrcp_trace,detector_stat,alarm,resets,commits,commit_attempts,commit_failures,records_lost,"
+             "sim_time,"
              "soft_score\n");
   static const char *const lrcp_names[] = {"none", "converged", "flagged"};
   char tb[65], mb[65], gb[65];
@@ -94,8 +95,8 @@ bool trv_write_episodes_csv(const TrvRunResult *r, const char *path, GError **er
                 w->gated_steps, w->reward, w->r_out, w->r_epi, w->r_hat_epi, w->r_temp, w->tau, w->committed,
                 lrcp_names[w->lrcp_status]);
         for (int k = 0; k < w->lrcp_n; k++) fprintf(f, "%s%d", k ? ";" : "", w->lrcp_eps[k]);
-        fprintf(f, ",%.9g,%d,%d,%d,%d,%.9g,%.9g\n", w->detector_stat, w->alarm, w->resets, w->commit_attempts,
-                w->commit_failures, w->sim_time, w->soft_score);
+        fprintf(f, ",%.9g,%d,%d,%d,%d,%d,%d,%.9g,%.9g\n", w->detector_stat, w->alarm, w->resets, w->commits,
+                w->commit_attempts, w->commit_failures, w->records_lost, w->sim_time, w->soft_score);
       }
     }
   return close_out(f, path, error);
@@ -160,7 +161,7 @@ typedef struct {
 
 enum {
   M_EXP_INIT, M_EXP_RECOVERY, M_EXP_STATIONARY, M_EXP_TOTAL, M_COMMITTED, M_R_OUT, M_R_EPI, M_R_HAT_EPI, M_R_TEMP,
-  M_PROBES, M_ALARMS, M_DETECTIONS, M_FALSE_ALARMS, M_DELAY, M_SOFT, M_P_FAIL, M_SIM_TIME, M_COUNT
+  M_PROBES, M_ALARMS, M_DETECTIONS, M_FALSE_ALARMS, M_DELAY, M_SOFT, M_P_FAIL, M_SIM_TIME, M_T_ID, M_E_ID, M_COUNT
 };
 
 static const MetricInfo metrics[M_COUNT] = {
@@ -179,8 +180,11 @@ static const MetricInfo metrics[M_COUNT] = {
     {"false_alarms", "alarms not within 50 episodes after a change-point"},
     {"detection_delay", "mean episodes from change-point to its first alarm (detected ones)"},
     {"soft_score", "legacy soft score 1 - acc, mean over episodes"},
-    {"p_f", "failed commits / attempted commits"},
+    {"p_f", "commit operations never acknowledged by a majority / commit operations"},
     {"sim_time", "simulated seconds at the end of the run"},
+    {"t_id", "simulated seconds to identification: end of the first episode from which the MAP stays right up to "
+             "the first change-point (or the end)"},
+    {"e_id", "episodes to identification (the episode count of t_id)"},
 };
 
 static void seed_metrics(const TrvRunResult *r, GArray *rows, double *m) {
@@ -201,7 +205,7 @@ static void seed_metrics(const TrvRunResult *r, GArray *rows, double *m) {
     m[M_R_TEMP] += w->r_temp;
     m[M_PROBES] += w->probes;
     m[M_SOFT] += w->soft_score / rows->len;
-    attempts += w->commit_attempts;
+    attempts += w->commits;
     failures += w->commit_failures;
     m[M_SIM_TIME] = w->sim_time;
     if (!w->alarm) continue;
@@ -222,6 +226,17 @@ static void seed_metrics(const TrvRunResult *r, GArray *rows, double *m) {
     if (!near) m[M_FALSE_ALARMS] += 1;
   }
   m[M_DELAY] = delay_n ? delay_sum / delay_n : NAN;
+  /* identification: the first episode from which the MAP stays right until
+   * the first change-point (or the end of the run) */
+  int horizon = r->n_change_points ? r->change_points[0] : (int)rows->len;
+  if (horizon > (int)rows->len) horizon = (int)rows->len;
+  m[M_T_ID] = m[M_E_ID] = NAN;
+  for (int e = horizon - 1; e >= 0; e--) {
+    const TrvEpisodeRow *w = &g_array_index(rows, TrvEpisodeRow, e);
+    if (w->posterior_exposure) break;
+    m[M_T_ID] = w->sim_time;
+    m[M_E_ID] = e + 1;
+  }
   m[M_P_FAIL] = attempts > 0 ? failures / attempts : 0.0;
 }
 
@@ -235,6 +250,12 @@ static TrvSummary summarize_metric(const TrvRunResult *r, int c, int k) {
   TrvSummary sum = trv_summarize(v, n);
   g_free(v);
   return sum;
+}
+
+TrvSummary trv_run_metric(const TrvRunResult *r, int c, const char *name) {
+  for (int k = 0; k < M_COUNT; k++)
+    if (!strcmp(metrics[k].name, name)) return summarize_metric(r, c, k);
+  g_assert_not_reached();
 }
 
 /* Final presence of component j per seed (last episode), for separation. */
@@ -352,14 +373,14 @@ bool trv_write_summary(const TrvRunResult *r, const char *dir, FILE *out, GError
     return false;
   }
   fprintf(f, "# Trivium run: %s\n\n", r->experiment);
-  if (!strcmp(r->experiment, "separation")) separation_table(r, f);
+  if (r->params->variant == TRV_VARIANT_SEPARATION) separation_table(r, f);
   else main_table(r, f);
   fprintf(f, "\nIntervals: summary.csv has the 95%% t-interval of every metric across seeds.\n");
   ok = close_out(f, path, error);
   g_free(path);
   if (!ok) return false;
   if (out) {
-    if (!strcmp(r->experiment, "separation")) separation_table(r, out);
+    if (r->params->variant == TRV_VARIANT_SEPARATION) separation_table(r, out);
     else main_table(r, out);
   }
   return true;

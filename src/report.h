@@ -36,6 +36,8 @@ extern const char *const trv_phase_names[];
 
 bool trv_write_episodes_csv(const TrvRunResult *r, const char *path, GError **error);
 bool trv_write_run_json(const TrvRunResult *r, const char *path, GError **error);
+/* Summary across seeds of one metric of summary.csv for controller c. */
+TrvSummary trv_run_metric(const TrvRunResult *r, int c, const char *name);
 /* summary.csv, summary.md and the table on `out` (may be NULL). */
 bool trv_write_summary(const TrvRunResult *r, const char *dir, FILE *out, GError **error);
 

@@ -25,7 +25,7 @@ static GArray *run_in_child(const TrvCellSpec *spec, const TrvSimOptions *opt) {
     close(fd[0]);
     GArray *rows = g_array_new(FALSE, FALSE, sizeof(TrvEpisodeRow));
     GError *err = NULL;
-    bool ok = trv_sim_run_cell(spec, opt, rows, NULL, &err);
+    bool ok = trv_sim_run_cell(spec, opt, rows, NULL, NULL, &err);
     if (ok) {
       size_t len = rows->len * sizeof(TrvEpisodeRow);
       const char *p = rows->data;
@@ -63,11 +63,12 @@ static void compare(const char *controller) {
   TrvParams p;
   trv_params_defaults(&p);
   p.episodes = 80;
-  TrvCellSpec spec = {&p, &trv_world_causalbench, controller, 7};
+  TrvCellSpec spec = {.params = &p, .world_class = &trv_world_causalbench, .controller = controller, .seed = 7};
   const char *platform = g_getenv("TRIVIUM_PLATFORM");
   g_assert_nonnull(platform);
-  TrvSimOptions opt = {.platform = platform, .commit_timeout = 5, .commit_retries = 3, .step_flops = 1e6,
-                       .probe_flops = 2e7};
+  TrvSimOptions opt;
+  trv_sim_options_init(&opt);
+  opt.platform = platform;
   GArray *sim = run_in_child(&spec, &opt);
   GArray *direct = g_array_new(FALSE, FALSE, sizeof(TrvEpisodeRow));
   GError *err = NULL;
@@ -84,6 +85,7 @@ static void compare(const char *controller) {
     g_assert_cmpint(a.commit_failures, ==, 0);
     a.sim_time = b.sim_time = 0;
     a.commit_attempts = b.commit_attempts = 0;
+    a.commits = b.commits = 0;
     g_assert_cmpint(memcmp(&a, &b, sizeof a), ==, 0);
   }
   g_array_free(sim, TRUE);
@@ -97,11 +99,13 @@ static void simgrid_cell_equals_reference_loop_epistemic_reset(void) { compare("
 static void missing_role_is_an_input_error(void) {
   TrvParams p;
   trv_params_defaults(&p);
-  TrvCellSpec spec = {&p, &trv_world_causalbench, "trivium", 1};
-  TrvSimOptions opt = {.platform = "/nonexistent/platform.xml"};
+  TrvCellSpec spec = {.params = &p, .world_class = &trv_world_causalbench, .controller = "trivium", .seed = 1};
+  TrvSimOptions opt;
+  trv_sim_options_init(&opt);
+  opt.platform = "/nonexistent/platform.xml";
   GError *err = NULL;
   GArray *rows = g_array_new(FALSE, FALSE, sizeof(TrvEpisodeRow));
-  g_assert_false(trv_sim_run_cell(&spec, &opt, rows, NULL, &err));
+  g_assert_false(trv_sim_run_cell(&spec, &opt, rows, NULL, NULL, &err));
   g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
   g_assert_nonnull(strstr(err->message, "/nonexistent/platform.xml"));
   g_error_free(err);

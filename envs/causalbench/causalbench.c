@@ -39,6 +39,7 @@ static const TrvCandidates candidates = {3, var_names, 3, components};
 
 typedef struct {
   TrvParams p;
+  uint64_t seed;
   int episodes, steps;
   int cps[1024], n_cps;
   /* current episode */
@@ -86,9 +87,19 @@ static void *cb_init(const TrvParams *p, uint64_t seed, GError **error) {
     case TRV_VARIANT_SEPARATION:
       break;
   }
+  w->seed = seed;
   trv_rng_init(&w->obs_rng, seed, TRV_STREAM_WORLD);
   trv_rng_init(&w->probe_rng, seed, TRV_STREAM_PROBE_NOISE);
   trv_rng_init(&w->pay_rng, seed, TRV_STREAM_DISPATCH);
+  return w;
+}
+
+static void *cb_agent_instance(void *world, int agent) {
+  CausalBench *w = g_memdup2(world, sizeof(CausalBench));
+  uint64_t off = 100 * (uint64_t)agent;
+  trv_rng_init(&w->obs_rng, w->seed, TRV_STREAM_WORLD + off);
+  trv_rng_init(&w->probe_rng, w->seed, TRV_STREAM_PROBE_NOISE + off);
+  trv_rng_init(&w->pay_rng, w->seed, TRV_STREAM_DISPATCH + off);
   return w;
 }
 
@@ -191,6 +202,7 @@ static int cb_observational_pairs(void *world, const double *ctx, int n, int *j,
 const TrvWorldClass trv_world_causalbench = {
     .name = "causalbench",
     .init = cb_init,
+    .agent_instance = cb_agent_instance,
     .candidates = cb_candidates,
     .noise_var = cb_noise_var,
     .episodes = cb_episodes,

@@ -1,0 +1,110 @@
+/* sim-agent.c - a dispatch agent as a SimGrid actor.
+ *
+ * Per plan: play the episode in the agent's own world instance
+ * (trv_agent_run_episode), cost the compute on the agent's host (one
+ * execution: T steps plus its probes), then
+ *  - atomic mode: commit the episode's records in one message to every
+ *    replica and wait for acknowledgements; committed once a majority
+ *    acknowledged; otherwise retry (same record ids: replicas drop repeats)
+ *    up to commit_retries times with a growing pause; a NACK means the
+ *    episode was closed and retrying is useless;
+ *  - best-effort mode: send the probe intents and then the records to
+ *    replica 0, fire and forget (no acknowledgement, no retry, no dedup);
+ * and report DONE (commit counts, gated steps) to the controller. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "sim-internal.h"
+
+static bool commit_atomic(Cell *cell, AgentState *a, int e, GArray *recs, int *attempts) {
+  const TrvSimOptions *opt = cell->opt;
+  int n = cell->n_replicas, need = n / 2 + 1;
+  for (int attempt = 0; attempt <= opt->commit_retries; attempt++) {
+    (*attempts)++;
+    int sent = 0, acks = 0, nacks = 0;
+    bool *acked = g_new0(bool, n);
+    sg_comm_t *comms = g_new(sg_comm_t, n);
+    Msg **msgs = g_new(Msg *, n);
+    for (int r = 0; r < n; r++) { /* to every replica at once */
+      Msg *m = msgs[r] = trv_msg_new(MSG_COMMIT, e);
+      m->agent = a->index;
+      m->tag = attempt;
+      m->records = g_array_sized_new(FALSE, FALSE, sizeof(TrvRecord), recs->len);
+      g_array_append_vals(m->records, recs->data, recs->len);
+      m->reply = a->mb_ack;
+      comms[r] = trv_msg_post(cell->replicas[r].mb, m);
+    }
+    double deadline = simgrid_get_clock() + opt->commit_timeout;
+    for (int r = 0; r < n; r++) sent += trv_msg_finish(comms[r], msgs[r], deadline - simgrid_get_clock());
+    g_free(comms);
+    g_free(msgs);
+    while (acks < need && acks + nacks < sent) {
+      Msg *rep = trv_msg_recv(a->mb_ack, deadline - simgrid_get_clock());
+      if (!rep) break;
+      if (rep->episode == e && rep->tag == attempt && rep->agent >= 0 && rep->agent < n && !acked[rep->agent]) {
+        acked[rep->agent] = true;
+        if (rep->kind == MSG_ACK) acks++;
+        else if (rep->kind == MSG_NACK) nacks++;
+      }
+      trv_msg_free(rep);
+    }
+    g_free(acked);
+    if (acks >= need) return true;
+    if (nacks > n - need) return false; /* closed on a majority: too late */
+    sg_actor_sleep_for(0.5 * (attempt + 1));
+  }
+  return false;
+}
+
+static void send_telemetry(Cell *cell, AgentState *a, int e, GArray *recs) {
+  TrvSimReport *rep = cell->report;
+  Msg *intents = trv_msg_new(MSG_TELEMETRY, e);
+  intents->agent = a->index;
+  intents->records = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
+  for (guint i = 0; i < recs->len; i++) intents->n_intents += g_array_index(recs, TrvRecord, i).a_int >= 0;
+  Msg *outcomes = trv_msg_new(MSG_TELEMETRY, e);
+  outcomes->agent = a->index;
+  outcomes->records = g_array_sized_new(FALSE, FALSE, sizeof(TrvRecord), recs->len);
+  g_array_append_vals(outcomes->records, recs->data, recs->len);
+  rep->telemetry_sent += recs->len;
+  trv_msg_send(cell->replicas[0].mb, intents, cell->opt->commit_timeout);
+  trv_msg_send(cell->replicas[0].mb, outcomes, cell->opt->commit_timeout);
+}
+
+void trv_sim_agent_actor(int argc, char **argv) {
+  g_assert(argc == 2);
+  sg_actor_daemonize(sg_actor_self());
+  trv_sim_agent_loop(&trv_sim_cell->agents[atoi(argv[1])]);
+}
+
+void trv_sim_agent_loop(AgentState *a) {
+  Cell *cell = trv_sim_cell;
+  const TrvWorldClass *wc = cell->spec->world_class;
+  GArray *recs = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
+  for (;;) {
+    Msg *m = trv_msg_wait(a->mb);
+    if (m->kind == MSG_STOP) {
+      trv_msg_free(m);
+      break;
+    }
+    if (m->kind != MSG_PLAN) {
+      trv_msg_free(m);
+      continue;
+    }
+    int e = m->episode;
+    wc->episode_begin(a->world, e);
+    g_array_set_size(recs, 0);
+    int gated = trv_agent_run_episode(wc, a->world, m->plan, (uint32_t)a->index, &a->seq, &a->probe_rng, recs);
+    sg_actor_execute(wc->steps(a->world) * cell->opt->step_flops + m->plan->n_probes * cell->opt->probe_flops);
+    Msg *done = trv_msg_new(MSG_DONE, e);
+    done->agent = a->index;
+    done->tag = m->tag;
+    done->gated = gated;
+    done->commits = 1;
+    if (cell->opt->best_effort) send_telemetry(cell, a, e, recs);
+    else done->failures = !commit_atomic(cell, a, e, recs, &done->attempts);
+    trv_msg_free(m);
+    trv_msg_send(cell->mb_controller, done, cell->opt->commit_timeout);
+  }
+  g_array_free(recs, TRUE);
+}

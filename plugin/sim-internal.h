@@ -1,0 +1,125 @@
+/* sim-internal.h - what the SimGrid attachment's files share: messages and
+ * the state of one simulated cell.
+ *
+ * Durable state (what a real system keeps on disk: a replica's records, an
+ * agent's sequence number and world streams, the controller's decided log
+ * and its posterior as of the last decided episode) lives in the Cell, not
+ * in the actors.  Every actor is auto-restarting: when a fault turns its
+ * host off it dies inside a wait, and when the host comes back it starts
+ * again from that durable state.  One simulation per process (SimGrid
+ * initialises once), so the Cell is reached through one static pointer. */
+#ifndef TRV_SIM_INTERNAL_H
+#define TRV_SIM_INTERNAL_H
+
+#include <simgrid/actor.h>
+#include <simgrid/comm.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/link.h>
+#include <simgrid/mailbox.h>
+
+#include "ctl.h"
+#include "sim.h"
+
+typedef enum {
+  MSG_PLAN, MSG_DONE, MSG_COMMIT, MSG_ACK, MSG_NACK, MSG_CLOSE, MSG_CLOSED, MSG_DECIDE, MSG_TELEMETRY, MSG_STOP
+} MsgKind;
+
+typedef struct {
+  MsgKind kind;
+  int episode;     /* DECIDE: the last episode carried */
+  int first;       /* DECIDE: the first episode carried */
+  int agent;       /* sender agent, or replica index for replies */
+  int tag;         /* PLAN/DONE: controller incarnation; COMMIT/ACK: attempt */
+  GArray *records; /* TrvRecord; DECIDE: all records of episodes first..episode */
+  int n_intents;   /* TELEMETRY/CLOSED: intent-only records (best effort) */
+  TrvPlan *plan;
+  sg_mailbox_t reply;
+  int commits, failures, attempts, gated; /* DONE */
+  size_t n_carried; /* DECIDE: records carried (sizes the message) */
+} Msg;
+
+typedef struct {
+  int index;
+  sg_host_t host;
+  void *world; /* the agent's own instance (own noise streams) */
+  TrvRng probe_rng;
+  uint64_t seq;
+  sg_mailbox_t mb, mb_ack;
+} AgentState;
+
+typedef struct {
+  int index;
+  sg_host_t host;
+  sg_mailbox_t mb;
+  GHashTable *seen;   /* record ids stored (atomic mode) */
+  GPtrArray *pending; /* per episode: GArray of records received */
+  GArray *intents;    /* per episode: intent-only telemetry count (int) */
+  int closed_upto;    /* episodes < closed_upto take no more commits */
+  int decided_upto;   /* episodes < decided_upto are in the decided log */
+  GArray *decided;    /* the decided log, in order */
+  TrvCtl *ctl;        /* the CTL file (replica 0, when asked) */
+} ReplicaState;
+
+typedef struct {
+  GArray *records;        /* agents' decided records + controller's own + EPISODE_END */
+  TrvPosterior *snapshot; /* posterior after the episode, or NULL */
+  bool alarm;
+} DecidedEpisode;
+
+typedef struct {
+  const TrvCellSpec *spec;
+  const TrvSimOptions *opt;
+  GArray *rows;
+  GArray *log_out;
+  TrvSimReport *report;
+  void *world; /* the controller's instance: truth for readouts */
+  TrvController *ctl;
+  AgentState *agents;
+  int n_agents;
+  ReplicaState *replicas;
+  int n_replicas;
+  sg_host_t controller_host;
+  sg_mailbox_t mb_controller, mb_controller_reply;
+  /* controller durable state */
+  int episode, incarnation;
+  GPtrArray *decided;   /* DecidedEpisode* per episode */
+  int *replica_acked;   /* per replica: episodes < value are decided there */
+  bool closing;         /* CLOSE of `episode` under way: do not re-plan it */
+  bool finished, stopping;
+  sg_actor_t fault_driver; /* keeps the simulation alive while a crashed controller is down */
+  bool user_agents;        /* agents are a user's actors (plugin): STOP them at the end */
+  GError *error;
+} Cell;
+
+extern Cell *trv_sim_cell;
+
+/* Set-up steps shared by trv_sim_run_cell and the plugin (sim-plugin.c). */
+bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error);
+void trv_sim_cell_start(Cell *cell, bool start_agents);
+bool trv_sim_cell_finish(Cell *cell, GError **error);
+
+/* messages */
+Msg *trv_msg_new(MsgKind kind, int episode);
+void trv_msg_free(Msg *m);
+bool trv_msg_send(sg_mailbox_t mb, Msg *m, double timeout); /* frees m when not delivered */
+void trv_msg_reply(sg_mailbox_t mb, Msg *m);                  /* detached: the sender does not wait */
+sg_comm_t trv_msg_post(sg_mailbox_t mb, Msg *m);              /* started; finish with trv_msg_finish */
+bool trv_msg_finish(sg_comm_t c, Msg *m, double timeout);     /* frees m when not delivered */
+Msg *trv_msg_recv(sg_mailbox_t mb, double timeout);         /* NULL on timeout / failure */
+Msg *trv_msg_wait(sg_mailbox_t mb); /* blocks until a message arrives; survives failed transfers */
+
+/* actors */
+void trv_sim_controller_actor(int argc, char **argv);
+void trv_sim_agent_actor(int argc, char **argv);
+/* The agent's episodes, until STOP: the body of trv_sim_agent_actor, and of
+ * a user's own actor through trivium_agent_main(). */
+void trv_sim_agent_loop(AgentState *a);
+void trv_sim_replica_actor(int argc, char **argv);
+
+/* faults (sim-faults.c) and the C++ wrapper (sim-s4u.cpp) */
+/* After the platform loads: precompute the fault events and start the driver. */
+bool trv_sim_install_faults(Cell *cell, GError **error);
+size_t trv_sim_route_links(sg_host_t from, sg_host_t to, sg_link_t *out, size_t max);
+
+#endif

@@ -1,0 +1,121 @@
+/* sim-log.c - a CTL replica as a SimGrid actor.
+ *
+ * Keeps, per episode, the records agents committed to it (dropping repeated
+ * ids: retries are idempotent) and acknowledges each commit.  CLOSE(e)
+ * closes episode e for good: later commits for it are refused (NACK), so
+ * the set the controller reads at close is the set it decides, and a late
+ * commit can never make the live posterior differ from the log.  DECIDE
+ * carries the decided records of one or more episodes (a replica that was
+ * down catches up); the replica appends them to its decided log and, for
+ * replica 0 when a file was asked for, to the CTL file with a posterior
+ * snapshot per episode.  State lives in ReplicaState (its "disk"), so the
+ * actor can die with its host and restart. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim-internal.h"
+
+static GArray *episode_pending(ReplicaState *r, int e) {
+  while ((int)r->pending->len <= e) {
+    g_ptr_array_add(r->pending, g_array_new(FALSE, FALSE, sizeof(TrvRecord)));
+    int zero = 0;
+    g_array_append_val(r->intents, zero);
+  }
+  return g_ptr_array_index(r->pending, e);
+}
+
+static void write_ctl(Cell *cell, ReplicaState *r, int e, const DecidedEpisode *d) {
+  if (!r->ctl) return;
+  GError *err = NULL;
+  for (guint i = 0; i < d->records->len && !err; i++)
+    if (trv_ctl_append_record(r->ctl, &g_array_index(d->records, TrvRecord, i), NULL, &err) == TRV_CTL_ERROR) break;
+  if (!err && d->snapshot)
+    trv_ctl_append_snapshot(r->ctl, (uint32_t)e, d->alarm ? TRV_CTL_SNAPSHOT_CHANGE_POINT : TRV_CTL_SNAPSHOT_EPISODE,
+                            d->snapshot, NULL, &err);
+  if (err) {
+    if (!cell->error) cell->error = err;
+    else g_error_free(err);
+    trv_ctl_close(r->ctl, NULL);
+    r->ctl = NULL;
+  }
+}
+
+static void on_commit(Cell *cell, ReplicaState *r, Msg *m) {
+  Msg *reply;
+  if (m->episode < r->closed_upto) {
+    reply = trv_msg_new(MSG_NACK, m->episode);
+    cell->report->late_rejected += m->records->len;
+  } else {
+    GArray *ep = episode_pending(r, m->episode);
+    for (guint i = 0; i < m->records->len; i++) {
+      TrvRecord rec = g_array_index(m->records, TrvRecord, i);
+      gint64 *key = g_new(gint64, 1);
+      *key = (gint64)(((uint64_t)rec.agent << 40) ^ rec.seq);
+      if (g_hash_table_contains(r->seen, key)) {
+        g_free(key);
+        cell->report->duplicates_dropped++;
+        continue;
+      }
+      g_hash_table_add(r->seen, key);
+      rec.commit_status = TRV_COMMIT_COMMITTED;
+      g_array_append_val(ep, rec);
+    }
+    reply = trv_msg_new(MSG_ACK, m->episode);
+  }
+  reply->agent = r->index;
+  reply->tag = m->tag;
+  trv_msg_reply(m->reply, reply);
+}
+
+static void on_telemetry(ReplicaState *r, Msg *m) {
+  /* best effort: no dedup, no acknowledgement, no closing */
+  GArray *ep = episode_pending(r, m->episode);
+  g_array_append_vals(ep, m->records->data, m->records->len);
+  g_array_index(r->intents, int, m->episode) += m->n_intents;
+}
+
+static void on_close(ReplicaState *r, Msg *m) {
+  if (r->closed_upto < m->episode + 1) r->closed_upto = m->episode + 1;
+  GArray *ep = episode_pending(r, m->episode);
+  Msg *reply = trv_msg_new(MSG_CLOSED, m->episode);
+  reply->agent = r->index;
+  reply->records = g_array_sized_new(FALSE, FALSE, sizeof(TrvRecord), ep->len);
+  g_array_append_vals(reply->records, ep->data, ep->len);
+  reply->n_intents = g_array_index(r->intents, int, m->episode);
+  trv_msg_reply(m->reply, reply);
+}
+
+static void on_decide(Cell *cell, ReplicaState *r, Msg *m) {
+  for (int e = m->first; e <= m->episode; e++) {
+    if (e < r->decided_upto) continue;
+    const DecidedEpisode *d = g_ptr_array_index(cell->decided, e);
+    g_array_append_vals(r->decided, d->records->data, d->records->len);
+    write_ctl(cell, r, e, d);
+    r->decided_upto = e + 1;
+    if (r->closed_upto < e + 1) r->closed_upto = e + 1;
+  }
+  Msg *reply = trv_msg_new(MSG_ACK, m->episode);
+  reply->agent = r->index;
+  trv_msg_reply(m->reply, reply);
+}
+
+void trv_sim_replica_actor(int argc, char **argv) {
+  g_assert(argc == 2);
+  Cell *cell = trv_sim_cell;
+  ReplicaState *r = &cell->replicas[atoi(argv[1])];
+  sg_actor_daemonize(sg_actor_self());
+  for (;;) {
+    Msg *m = trv_msg_wait(r->mb);
+    MsgKind k = m->kind;
+    switch (k) {
+      case MSG_COMMIT: on_commit(cell, r, m); break;
+      case MSG_TELEMETRY: on_telemetry(r, m); break;
+      case MSG_CLOSE: on_close(r, m); break;
+      case MSG_DECIDE: on_decide(cell, r, m); break;
+      default: break;
+    }
+    trv_msg_free(m);
+    if (k == MSG_STOP) break;
+  }
+}

@@ -1,0 +1,53 @@
+/* run.h - what `trivium run` shares between its files: the run context
+ * (cmd-run.c fills it from the scenario and the command line) and the
+ * execution of one point of a run (run-pool.c: cells in parallel processes,
+ * merged outputs, the sweep table). */
+#ifndef TRV_RUN_H
+#define TRV_RUN_H
+
+#include <glib.h>
+#include <stdio.h>
+
+#include "report.h"
+#include "scenario.h"
+#include "sim.h"
+
+typedef struct {
+  char *experiment;     /* the scenario's name (file name without .xml) */
+  TrvScenario *scenario;
+  char **sets;          /* --set KEY=VALUE, applied on top of every point */
+  GArray *cli_faults;   /* TrvFaultSpec from --fault (patterns owned here) */
+  char *cli_sweep;      /* --sweep KEY=V1,V2,... */
+  char **controllers;
+  int n_controllers;
+  char *out, *ctl, *platform;
+  char *role_hosts[TRV_N_ROLES];
+  int jobs;
+  bool quiet;
+  GPtrArray *simgrid_args;
+  /* the point being run */
+  TrvParams params;
+  GArray *faults; /* TrvFaultSpec of the point (patterns borrowed) */
+  TrvSimOptions sim;
+} RunCtx;
+
+/* Sweep results: one line per (point, controller). */
+typedef struct {
+  GString *csv, *md;
+  double t_id_first[64]; /* t_id of the first point per controller: the speedup's numerator */
+  int point;
+} TrvSweepTable;
+
+void trv_sweep_table_init(TrvSweepTable *sw, const char *key);
+void trv_sweep_table_free(TrvSweepTable *sw);
+
+/* Runs every cell of the current point into ctx->out and writes its outputs;
+ * prints the tables on `table` (may be NULL); adds a line per controller to
+ * `sweep` (may be NULL) labelled `label`; counts probes.  Returns the exit
+ * code (0, 1 run failure, 2 bad input). */
+int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, gint64 *probes, TrvSweepTable *sweep,
+                  const char *label, GError **error);
+
+bool trv_check_out_dir(const char *out, GError **error);
+
+#endif

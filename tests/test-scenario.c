@@ -1,0 +1,798 @@
+/* The scenario loader (SPEC 6, issue 4 acceptance 6): every shipped
+ * scenario loads with the values it says; every class of mistake gives one
+ * message with the exact FILE:LINE:COLUMN, what was found, what was
+ * expected and the suggestion; no entity is ever expanded or loaded; the
+ * DTD and the loader accept the same attributes; `trivium validate` prints
+ * one line per file and exits 0 or 2.
+ *
+ * Files come from $srcdir (set by the test harness to the source tree);
+ * scenarios given as strings are loaded with tests/scenarios/ as their
+ * directory, so "../../platforms/causalbench.xml" is the built-in platform. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "controller.h"
+#include "scenario.h"
+
+static const char *srcdir(void) {
+  const char *d = g_getenv("srcdir");
+  return d ? d : ".";
+}
+
+static char *src_path(const char *rel) {
+  char *p = g_build_filename(srcdir(), rel, NULL), *abs = g_canonicalize_filename(p, NULL);
+  g_free(p);
+  return abs;
+}
+
+/* The first lines of most string scenarios: the body starts on line 4. */
+#define HEAD                                                                                                         \
+  "<trivium-scenario version=\"1\">\n"                                                                               \
+  "  <platform file=\"../../platforms/causalbench.xml\"/>\n"                                                        \
+  "  <world name=\"causalbench\"/>\n"
+#define TAIL "</trivium-scenario>\n"
+
+static TrvScenario *load_string(const char *xml, GError **error) {
+  char *dir = src_path("tests/scenarios");
+  TrvScenario *s = trv_scenario_load_from_memory(xml, strlen(xml), "mem.xml", dir, error);
+  g_free(dir);
+  return s;
+}
+
+/* The load fails with exactly `want`; @PLATFORM@ in `want` stands for the
+ * absolute path of platforms/causalbench.xml. */
+static void assert_error_message(GError *err, const char *want) {
+  g_assert_nonnull(err);
+  g_assert_cmpint(err->domain, ==, TRV_ERROR);
+  g_assert_cmpint(err->code, ==, TRV_ERROR_INPUT);
+  char *platform = src_path("platforms/causalbench.xml");
+  GString *w = g_string_new(want);
+  g_string_replace(w, "@PLATFORM@", platform, 0);
+  g_assert_cmpstr(err->message, ==, w->str);
+  g_string_free(w, TRUE);
+  g_free(platform);
+}
+
+static void assert_string_fails(const char *xml, const char *want) {
+  GError *err = NULL;
+  TrvScenario *s = load_string(xml, &err);
+  g_assert_null(s);
+  assert_error_message(err, want);
+  g_error_free(err);
+}
+
+/* Loads tests/scenarios/NAME and checks the message, which starts with the
+ * path as given. */
+static void assert_file_fails(const char *name, const char *want_after_path) {
+  char *path = g_build_filename(srcdir(), "tests", "scenarios", name, NULL);
+  GError *err = NULL;
+  TrvScenario *s = trv_scenario_load(path, &err);
+  g_assert_null(s);
+  char *want = g_strconcat(path, want_after_path, NULL);
+  assert_error_message(err, want);
+  g_free(want);
+  g_error_free(err);
+  g_free(path);
+}
+
+static TrvScenario *load_shipped(const char *name) {
+  char *path = g_build_filename(srcdir(), "scenarios", name, NULL);
+  GError *err = NULL;
+  TrvScenario *s = trv_scenario_load(path, &err);
+  g_assert_no_error(err);
+  g_assert_nonnull(s);
+  g_free(path);
+  return s;
+}
+
+/* ---- shipped scenarios ---- */
+
+static void every_shipped_scenario_loads(void) {
+  char *dir = g_build_filename(srcdir(), "scenarios", NULL);
+  GDir *d = g_dir_open(dir, 0, NULL);
+  g_assert_nonnull(d);
+  int n = 0;
+  for (const char *name; (name = g_dir_read_name(d));) {
+    if (!g_str_has_suffix(name, ".xml")) continue;
+    trv_scenario_free(load_shipped(name));
+    n++;
+  }
+  g_dir_close(d);
+  g_free(dir);
+  g_assert_cmpint(n, ==, 12);
+}
+
+static void default_scenario_is_the_run_defaults(void) {
+  const char *names[] = {"default.xml", "headline.xml"};
+  TrvParams defaults;
+  trv_params_defaults(&defaults);
+  char *platform = src_path("platforms/causalbench.xml");
+  for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+    TrvScenario *s = load_shipped(names[i]);
+    g_assert_true(memcmp(&s->params, &defaults, sizeof defaults) == 0);
+    g_assert_cmpint(s->params.episodes, ==, 500);
+    g_assert_cmpint(s->params.seeds, ==, 20);
+    g_assert_null(s->controllers);
+    g_assert_cmpstr(s->platform, ==, platform);
+    g_assert_cmpstr(s->world, ==, "causalbench");
+    for (int r = 0; r < 3; r++) g_assert_null(s->role_hosts[r]);
+    g_assert_null(s->ctl_file);
+    g_assert_null(s->out_dir);
+    g_assert_cmpuint(s->faults->len, ==, 0);
+    g_assert_cmpuint(s->sweeps->len, ==, 0);
+    g_assert_cmpuint(trv_scenario_n_points(s), ==, 1);
+    trv_scenario_free(s);
+  }
+  g_free(platform);
+}
+
+static void variant_scenarios_set_their_world(void) {
+  static const struct { const char *file; int variant, flips; double nu; } cases[] = {
+      {"flips-k1.xml", TRV_VARIANT_FLIPS, 1, 1.0},       {"flips-k3.xml", TRV_VARIANT_FLIPS, 3, 1.0},
+      {"flips-k5.xml", TRV_VARIANT_FLIPS, 5, 1.0},       {"variance.xml", TRV_VARIANT_VARIANCE, 3, 1.0},
+      {"nonlinear-nu0.5.xml", TRV_VARIANT_NONLINEAR, 3, 0.5}, {"nonlinear-nu1.xml", TRV_VARIANT_NONLINEAR, 3, 1.0},
+      {"nonlinear-nu2.xml", TRV_VARIANT_NONLINEAR, 3, 2.0},
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    TrvScenario *s = load_shipped(cases[i].file);
+    g_assert_cmpint(s->params.variant, ==, cases[i].variant);
+    g_assert_cmpint(s->params.flips, ==, cases[i].flips);
+    g_assert_cmpfloat(s->params.nu, ==, cases[i].nu);
+    g_assert_cmpint(s->params.episodes, ==, 500);
+    g_assert_null(s->controllers);
+    trv_scenario_free(s);
+  }
+}
+
+static void separation_scenario_is_one_long_unmatched_episode(void) {
+  TrvScenario *s = load_shipped("separation.xml");
+  g_assert_cmpint(s->params.variant, ==, TRV_VARIANT_SEPARATION);
+  g_assert_cmpint(s->params.episodes, ==, 1);
+  g_assert_cmpint(s->params.steps, ==, 500);
+  g_assert_cmpint(s->params.matched, ==, 0);
+  g_assert_cmpuint(g_strv_length(s->controllers), ==, 2);
+  g_assert_cmpstr(s->controllers[0], ==, "rlvr");
+  g_assert_cmpstr(s->controllers[1], ==, "epistemic-reset");
+  trv_scenario_free(s);
+}
+
+static void fault_sweep_scenario_sweeps_the_flap_rate(void) {
+  TrvScenario *s = load_shipped("fault-sweep.xml");
+  g_assert_cmpint(s->params.seeds, ==, 10);
+  g_assert_cmpstr(s->controllers[0], ==, "trivium");
+  g_assert_null(s->controllers[1]);
+  g_assert_cmpuint(s->faults->len, ==, 1);
+  const TrvFaultSpec *f = &g_array_index(s->faults, TrvFaultSpec, 0);
+  g_assert_cmpint(f->kind, ==, TRV_FAULT_LINK_FLAP);
+  g_assert_cmpstr(f->pattern, ==, "agent-*-uplink");
+  g_assert_cmpfloat(f->mtbf, ==, 10);
+  g_assert_cmpfloat(f->mttr, ==, 0.5);
+  g_assert_cmpfloat(f->start, ==, 0);
+  g_assert_true(isinf(f->stop));
+  g_assert_cmpuint(trv_scenario_n_points(s), ==, 6);
+  static const double mtbf[] = {1, 2, 5, 10, 20, 50};
+  for (size_t k = 0; k < 6; k++) {
+    TrvParams p;
+    GArray *faults = trv_scenario_point(s, k, &p);
+    g_assert_cmpfloat(g_array_index(faults, TrvFaultSpec, 0).mtbf, ==, mtbf[k]);
+    g_assert_cmpfloat(g_array_index(faults, TrvFaultSpec, 0).mttr, ==, 0.5);
+    g_assert_true(memcmp(&p, &s->params, sizeof p) == 0);
+    g_array_free(faults, TRUE);
+  }
+  g_assert_cmpfloat(f->mtbf, ==, 10); /* points do not touch the scenario */
+  char *label = trv_scenario_point_label(s, 2);
+  g_assert_cmpstr(label, ==, "link-flap.mtbf=5");
+  g_free(label);
+  trv_scenario_free(s);
+}
+
+static void multi_agent_scenario_sweeps_the_agent_count(void) {
+  TrvScenario *s = load_shipped("multi-agent.xml");
+  g_assert_cmpstr(s->role_hosts[TRV_ROLE_AGENT], ==, "agent-*");
+  g_assert_null(s->role_hosts[TRV_ROLE_CONTROLLER]);
+  g_assert_cmpuint(trv_scenario_n_points(s), ==, 8);
+  static const int m[] = {1, 2, 3, 4, 6, 8, 12, 16};
+  for (size_t k = 0; k < 8; k++) {
+    TrvParams p;
+    g_array_free(trv_scenario_point(s, k, &p), TRUE);
+    g_assert_cmpint(p.agents, ==, m[k]);
+    g_assert_cmpint(p.seeds, ==, 10);
+  }
+  trv_scenario_free(s);
+}
+
+/* ---- a scenario using every element ---- */
+
+static void every_element_sets_its_field(void) {
+  const char *xml =
+      "<?xml version=\"1.0\"?>\n"
+      "<!DOCTYPE trivium-scenario SYSTEM \"trivium-scenario.dtd\">\n"
+      "<trivium-scenario version=\"1\">\n"
+      "  <platform file=\"../../platforms/causalbench.xml\">\n"
+      "    <role name=\"controller\" hosts=\" controller \"/>\n"
+      "    <role name=\"ctl\" hosts=\"ctl,controller\"/>\n"
+      "  </platform>\n"
+      "  <world name=\"causalbench\" variant=\"flips\" flips=\"7\" kappa=\"2.5\"/>\n"
+      "  <controllers names=\"trivium, rlvr\"/>\n"
+      "  <run episodes=\"40\" seeds=\"3\" seed_base=\"11\" steps=\"20\" out=\"out/run1\"/>\n"
+      "  <posterior slab=\"gaussian\" hazard=\"0.01\"/>\n"
+      "  <budget alpha=\"2\" scheduler=\"roundrobin\"/>\n"
+      "  <commit h_ent=\"0.5\"/>\n"
+      "  <lrcp window=\"10\" radius=\"2\"/>\n"
+      "  <detector name=\"residual-ratio\" rr_window=\"40\"/>\n"
+      "  <gate rho=\"0.25\"/>\n"
+      "  <ctl file=\"logs/a.ctl\" mode=\"best-effort\" replicas=\"3\" timeout=\"0.5\" retries=\"7\" fsync=\"group\"/>\n"
+      "  <agents count=\"4\" hosts=\"agent-*\"/>\n"
+      "  <sim step_flops=\"2e6\" probe_flops=\"0\"/>\n"
+      "  <set param=\"reactive.sd\" value=\"2\"/>\n"
+      "  <faults>\n"
+      "    <link-flap links=\"agent-0-uplink\" mtbf=\"30\" mttr=\"2\" start=\"5\" stop=\"60\"/>\n"
+      "    <host-crash host=\"ctl\" at=\"12.5\" duration=\"3\"/>\n"
+      "    <partition hosts=\"agent-*,controller\" at=\"20\" duration=\"1\"/>\n"
+      "  </faults>\n"
+      "  <sweep param=\"gate.rho\" values=\"0.5, 1\"/>\n"
+      "  <sweep param=\"host-crash.duration\" values=\"1,2,4\"/>\n"
+      "</trivium-scenario>\n";
+  GError *err = NULL;
+  TrvScenario *s = load_string(xml, &err);
+  g_assert_no_error(err);
+  char *dir = src_path("tests/scenarios"), *out = g_build_filename(dir, "out", "run1", NULL),
+       *ctl = g_build_filename(dir, "logs", "a.ctl", NULL);
+  g_assert_cmpstr(s->file, ==, "mem.xml");
+  g_assert_cmpstr(s->role_hosts[TRV_ROLE_CONTROLLER], ==, "controller");
+  g_assert_cmpstr(s->role_hosts[TRV_ROLE_CTL], ==, "ctl,controller");
+  g_assert_cmpstr(s->role_hosts[TRV_ROLE_AGENT], ==, "agent-*");
+  g_assert_cmpint(s->params.variant, ==, TRV_VARIANT_FLIPS);
+  g_assert_cmpint(s->params.flips, ==, 7);
+  g_assert_cmpfloat(s->params.kappa, ==, 2.5);
+  g_assert_cmpstr(s->controllers[0], ==, "trivium");
+  g_assert_cmpstr(s->controllers[1], ==, "rlvr");
+  g_assert_null(s->controllers[2]);
+  g_assert_cmpint(s->params.episodes, ==, 40);
+  g_assert_cmpint(s->params.seeds, ==, 3);
+  g_assert_cmpint(s->params.seed_base, ==, 11);
+  g_assert_cmpint(s->params.steps, ==, 20);
+  g_assert_cmpstr(s->out_dir, ==, out);
+  g_assert_cmpint(s->params.slab, ==, TRV_SLAB_GAUSSIAN);
+  g_assert_cmpfloat(s->params.hazard, ==, 0.01);
+  g_assert_cmpfloat(s->params.alpha, ==, 2);
+  g_assert_cmpint(s->params.scheduler, ==, TRV_SCHED_ROUNDROBIN);
+  g_assert_cmpfloat(s->params.h_ent, ==, 0.5);
+  g_assert_cmpint(s->params.lrcp_window, ==, 10);
+  g_assert_cmpint(s->params.lrcp_radius, ==, 2);
+  g_assert_cmpint(s->params.detector, ==, 1);
+  g_assert_cmpint(s->params.rr_window, ==, 40);
+  g_assert_cmpfloat(s->params.rho, ==, 0.25);
+  g_assert_cmpstr(s->ctl_file, ==, ctl);
+  g_assert_cmpint(s->params.ctl_mode, ==, TRV_CTL_MODE_BEST_EFFORT);
+  g_assert_cmpint(s->params.ctl_replicas, ==, 3);
+  g_assert_cmpfloat(s->params.ctl_timeout, ==, 0.5);
+  g_assert_cmpint(s->params.ctl_retries, ==, 7);
+  g_assert_cmpint(s->params.ctl_fsync, ==, 1);
+  g_assert_cmpint(s->params.agents, ==, 4);
+  g_assert_cmpfloat(s->params.step_flops, ==, 2e6);
+  g_assert_cmpfloat(s->params.probe_flops, ==, 0);
+  g_assert_cmpfloat(s->params.reactive_sd, ==, 2);
+  g_assert_cmpuint(s->faults->len, ==, 3);
+  const TrvFaultSpec *f = (const TrvFaultSpec *)s->faults->data;
+  g_assert_cmpint(f[0].kind, ==, TRV_FAULT_LINK_FLAP);
+  g_assert_cmpfloat(f[0].start, ==, 5);
+  g_assert_cmpfloat(f[0].stop, ==, 60);
+  g_assert_cmpint(f[0].line, ==, 22);
+  g_assert_cmpint(f[1].kind, ==, TRV_FAULT_HOST_CRASH);
+  g_assert_cmpstr(f[1].pattern, ==, "ctl");
+  g_assert_cmpfloat(f[1].at, ==, 12.5);
+  g_assert_cmpfloat(f[1].duration, ==, 3);
+  g_assert_cmpfloat(f[1].mtbf, ==, 0);
+  g_assert_cmpint(f[2].kind, ==, TRV_FAULT_PARTITION);
+  g_assert_cmpstr(f[2].pattern, ==, "agent-*,controller");
+  g_assert_cmpint(f[2].line, ==, 24);
+  /* the grid: 2 x 3 points, the last sweep fastest */
+  g_assert_cmpuint(trv_scenario_n_points(s), ==, 6);
+  TrvParams p;
+  GArray *faults = trv_scenario_point(s, 4, &p);
+  g_assert_cmpfloat(p.rho, ==, 1);
+  g_assert_cmpfloat(g_array_index(faults, TrvFaultSpec, 1).duration, ==, 2);
+  g_assert_cmpfloat(g_array_index(faults, TrvFaultSpec, 2).duration, ==, 1); /* a partition, not swept */
+  g_array_free(faults, TRUE);
+  char *label = trv_scenario_point_label(s, 4);
+  g_assert_cmpstr(label, ==, "gate.rho=1 host-crash.duration=2");
+  g_free(label);
+  g_free(dir);
+  g_free(out);
+  g_free(ctl);
+  trv_scenario_free(s);
+}
+
+/* ---- the error classes of the acceptance, from files ---- */
+
+static void misspelt_element_is_named_with_a_suggestion(void) {
+  assert_file_fails("misspelt-element.xml",
+                    ":5:3: unknown element <contollers> inside <trivium-scenario>; expected one of <platform>, "
+                    "<world>, <controllers>, <run>, <posterior>, <budget>, <commit>, <lrcp>, <detector>, <gate>, "
+                    "<reactive>, <epistemic_reset>, <ctl>, <agents>, <sim>, <set>, <faults>, <sweep>; did you mean "
+                    "'controllers'?");
+}
+
+static void misspelt_attribute_is_located_with_a_suggestion(void) {
+  assert_file_fails("misspelt-attribute.xml", ":6:8: unknown attribute 'episdoes' on <run>; expected one of: out, "
+                                              "episodes, seeds, seed_base, steps; did you mean 'episodes'?");
+}
+
+static void missing_platform_file_names_the_resolved_path(void) {
+  char *resolved = src_path("tests/scenarios/no-such-platform.xml");
+  char *want = g_strdup_printf(":3:15: platform file 'no-such-platform.xml' (resolved to %s) cannot be read: no such "
+                               "file; expected a SimGrid platform file, its path relative to the scenario file",
+                               resolved);
+  assert_file_fails("missing-platform.xml", want);
+  g_free(want);
+  g_free(resolved);
+}
+
+static void empty_role_hosts_is_refused(void) {
+  assert_file_fails("empty-role.xml", ":4:24: hosts=\"\" on <role> is empty; expected a comma-separated list of name "
+                                      "patterns (globs), e.g. hosts=\"agent-*\"");
+}
+
+static void role_matching_no_host_lists_the_hosts(void) {
+  assert_file_fails("role-matches-no-host.xml", ":5:24: role 'agent' pattern 'agnt-*' matches no host of @PLATFORM@; "
+                                                "expected one of its hosts: controller, ctl, agent-0; did you mean "
+                                                "'agent-0'?");
+}
+
+static void out_of_range_value_gives_the_table_range(void) {
+  assert_file_fails("out-of-range.xml", ":5:8: parameter run.episodes: -5 is out of range [1, 1e+07]");
+}
+
+static void malformed_xml_gives_expat_error_and_place(void) {
+  assert_file_fails("malformed.xml", ":5:3: malformed XML (mismatched tag); expected a well-formed XML document");
+}
+
+static void wrong_root_is_refused_with_a_suggestion(void) {
+  assert_file_fails("wrong-root.xml", ":2:1: root element <trivium-scenaro>; expected <trivium-scenario "
+                                      "version=\"1\">; did you mean 'trivium-scenario'?");
+}
+
+static void wrong_version_is_refused(void) {
+  assert_file_fails("wrong-version.xml",
+                    ":2:19: version=\"2\"; expected version=\"1\" (the only version this trivium reads)");
+}
+
+static void external_entity_is_never_loaded(void) {
+  assert_file_fails("xxe.xml", ":2:14: declaration of external general entity 'e'; expected no entity declarations "
+                               "(a scenario never defines or loads entities)");
+  /* and nothing of the file it names leaks into any message */
+  char *path = g_build_filename(srcdir(), "tests", "scenarios", "xxe.xml", NULL);
+  GError *err = NULL;
+  g_assert_null(trv_scenario_load(path, &err));
+  g_assert_null(strstr(err->message, "root:"));
+  g_error_free(err);
+  g_free(path);
+}
+
+static void billion_laughs_is_refused_at_once(void) {
+  gint64 t0 = g_get_monotonic_time();
+  assert_file_fails("billion-laughs.xml", ":3:3: declaration of general entity 'lol'; expected no entity "
+                                          "declarations (a scenario never defines or loads entities)");
+  g_assert_cmpint(g_get_monotonic_time() - t0, <, G_USEC_PER_SEC / 10);
+}
+
+/* ---- more mistakes, from strings ---- */
+
+static void unknown_controller_is_named_with_the_known_ones(void) {
+  char *all = g_strjoinv(", ", (char **)trv_controller_names);
+  char *want = g_strdup_printf("mem.xml:4:16: unknown controller 'rlvrr'; expected one of: %s; did you mean 'rlvr'?",
+                               all);
+  assert_string_fails(HEAD "  <controllers names=\"trivium, rlvrr\"/>\n" TAIL, want);
+  g_free(want);
+  g_free(all);
+  assert_string_fails(HEAD "  <controllers names=\"trivium,rlvr,trivium\"/>\n" TAIL,
+                      "mem.xml:4:16: controller 'trivium' listed twice; expected each controller once");
+}
+
+static void unknown_world_is_named(void) {
+  assert_string_fails("<trivium-scenario version=\"1\">\n"
+                      "  <platform file=\"../../platforms/causalbench.xml\"/>\n"
+                      "  <world name=\"causalbnch\"/>\n" TAIL,
+                      "mem.xml:3:10: unknown world 'causalbnch'; expected one of: causalbench; did you mean "
+                      "'causalbench'?");
+}
+
+static void set_checks_key_and_value(void) {
+  assert_string_fails(HEAD "  <set param=\"posterior.hazrd\" value=\"0.1\"/>\n" TAIL,
+                      "mem.xml:4:8: unknown parameter 'posterior.hazrd'; expected a key of the parameter table "
+                      "(`trivium params`); did you mean 'posterior.hazard'?");
+  assert_string_fails(HEAD "  <set param=\"posterior.slab\" value=\"flat\"/>\n" TAIL,
+                      "mem.xml:4:31: parameter posterior.slab: 'flat' is not one of: gaussian, separated");
+  assert_string_fails(HEAD "  <set param=\"run.seeds\"/>\n" TAIL,
+                      "mem.xml:4:3: <set> without value; expected <set param=\"KEY\" value=\"V\">");
+  assert_string_fails(HEAD "  <run seeds=\"2.5\"/>\n" TAIL, "mem.xml:4:8: parameter run.seeds: '2.5' is not an integer");
+  assert_string_fails(HEAD "  <ctl mode=\"fast\"/>\n" TAIL,
+                      "mem.xml:4:8: parameter ctl.mode: 'fast' is not one of: atomic, best-effort");
+  assert_string_fails(HEAD "  <ctl replicas=\"16\"/>\n" TAIL,
+                      "mem.xml:4:8: parameter ctl.replicas: 16 is out of range [1, 15]");
+}
+
+static void structure_mistakes_are_located(void) {
+  assert_string_fails(HEAD "  <run seeds=\"2\"/>\n  <run steps=\"3\"/>\n" TAIL,
+                      "mem.xml:5:3: second <run>; expected at most one <run> (the first is at line 4)");
+  assert_string_fails(HEAD "  <role name=\"agent\" hosts=\"agent-*\"/>\n" TAIL,
+                      "mem.xml:4:3: element <role> inside <trivium-scenario>; expected it inside <platform>");
+  assert_string_fails(HEAD "  <run><seeds/></run>\n" TAIL,
+                      "mem.xml:4:8: element <seeds> inside <run>; expected <run/> to be empty");
+  assert_string_fails(HEAD "  <run seeds=\"2\">20</run>\n" TAIL,
+                      "mem.xml:4:18: text '20' inside <run>; expected only elements and attributes");
+  assert_string_fails(HEAD "  <faults x=\"1\"/>\n" TAIL, "mem.xml:4:11: unknown attribute 'x' on <faults>; expected "
+                                                       "no attributes");
+  assert_string_fails(HEAD "  <faults><link-flop/></faults>\n" TAIL,
+                      "mem.xml:4:11: unknown element <link-flop> inside <faults>; expected one of <link-flap>, "
+                      "<host-crash>, <partition>; did you mean 'link-flap'?");
+  assert_string_fails("<trivium-scenario version=\"1\">\n  <world name=\"causalbench\"/>\n" TAIL,
+                      "mem.xml:1:1: <trivium-scenario> without <platform>; expected <platform file=\"PLATFORM.xml\"> "
+                      "naming the SimGrid platform");
+  assert_string_fails("<trivium-scenario version=\"1\">\n"
+                      "  <platform file=\"../../platforms/causalbench.xml\"/>\n" TAIL,
+                      "mem.xml:1:1: <trivium-scenario> without <world>; expected <world name=\"causalbench\" ...>");
+  assert_string_fails("<trivium-scenario>\n" TAIL,
+                      "mem.xml:1:1: <trivium-scenario> without version; expected <trivium-scenario version=\"1\">");
+  assert_string_fails("", "mem.xml:1:1: malformed XML (no element found); expected a well-formed XML document");
+}
+
+static void roles_and_agent_hosts_are_checked(void) {
+  assert_string_fails("<trivium-scenario version=\"1\">\n"
+                      "  <platform file=\"../../platforms/causalbench.xml\">\n"
+                      "    <role name=\"agents\" hosts=\"agent-*\"/>\n"
+                      "  </platform>\n"
+                      "  <world name=\"causalbench\"/>\n" TAIL,
+                      "mem.xml:3:11: unknown role 'agents'; expected one of: controller, ctl, agent; did you mean "
+                      "'agent'?");
+  assert_string_fails("<trivium-scenario version=\"1\">\n"
+                      "  <platform file=\"../../platforms/causalbench.xml\">\n"
+                      "    <role name=\"agent\" hosts=\"agent-*\"/>\n"
+                      "  </platform>\n"
+                      "  <world name=\"causalbench\"/>\n"
+                      "  <agents hosts=\"agent-0\"/>\n" TAIL,
+                      "mem.xml:6:11: agent hosts given by both <role name=\"agent\"> and <agents hosts>; expected one "
+                      "of them");
+  assert_string_fails(HEAD "  <agents hosts=\"a,,b\"/>\n" TAIL,
+                      "mem.xml:4:11: hosts=\"a,,b\" on <agents> has an empty item; expected a comma-separated list of "
+                      "name patterns (globs), e.g. hosts=\"agent-*\"");
+}
+
+static void faults_are_checked(void) {
+  assert_string_fails(HEAD "  <faults>\n    <link-flap links=\"agent-*-uplink\" mtbf=\"10\" mttr=\"0\"/>\n  </faults>\n" TAIL,
+                      "mem.xml:5:49: mttr=\"0\" on <link-flap>; expected a number of simulated seconds > 0");
+  assert_string_fails(HEAD "  <faults>\n    <host-crash host=\"agent-0\" at=\"3\"/>\n  </faults>\n" TAIL,
+                      "mem.xml:5:5: <host-crash> without duration; expected <host-crash host=\"GLOB\" at=\"S\" "
+                      "duration=\"S\">");
+  assert_string_fails(HEAD "  <faults>\n    <partition hosts=\"agent-0\" at=\"-1\" duration=\"2\"/>\n  </faults>\n" TAIL,
+                      "mem.xml:5:32: at=\"-1\" on <partition>; expected a number of simulated seconds >= 0");
+  assert_string_fails(HEAD "  <faults>\n    <link-flap links=\"uplink-*\" mtbf=\"1\" mttr=\"1\"/>\n  </faults>\n" TAIL,
+                      "mem.xml:5:16: link-flap pattern 'uplink-*' matches no link of @PLATFORM@; expected one of its "
+                      "links: centre-lan, agent-0-uplink");
+  assert_string_fails(HEAD "  <faults>\n    <host-crash host=\"agent-1\" at=\"1\" duration=\"1\"/>\n  </faults>\n" TAIL,
+                      "mem.xml:5:17: host-crash pattern 'agent-1' matches no host of @PLATFORM@; expected one of its "
+                      "hosts: controller, ctl, agent-0; did you mean 'agent-0'?");
+  assert_string_fails(HEAD "  <faults>\n    <link-flap links=\"centre-lan\" mtbf=\"1\" mttr=\"1\" start=\"9\" stop=\"9\"/>\n"
+                           "  </faults>\n" TAIL,
+                      "mem.xml:5:63: stop=\"9\" on <link-flap> is not after start=\"9\"; expected stop > start");
+}
+
+static void sweeps_are_checked(void) {
+  assert_string_fails(HEAD "  <sweep param=\"run.seeds\" values=\"1,0\"/>\n" TAIL,
+                      "mem.xml:4:28: parameter run.seeds: 0 is out of range [1, 100000]");
+  assert_string_fails(HEAD "  <sweep param=\"run.seeds\" values=\"1,,2\"/>\n" TAIL,
+                      "mem.xml:4:28: values=\"1,,2\" on <sweep> has an empty item; expected a comma-separated list of "
+                      "values");
+  assert_string_fails(HEAD "  <sweep param=\"link-flap.mtfb\" values=\"1\"/>\n" TAIL,
+                      "mem.xml:4:10: unknown sweep parameter 'link-flap.mtfb'; expected a key of the parameter table "
+                      "(`trivium params`) or a fault attribute (link-flap.mtbf, ...); did you mean 'link-flap.mtbf'?");
+  assert_string_fails(HEAD "  <sweep param=\"link-flap.mtbf\" values=\"1,2\"/>\n" TAIL,
+                      "mem.xml:4:10: sweep over link-flap.mtbf but the scenario has no <link-flap>; expected a "
+                      "<link-flap> inside <faults>");
+  assert_string_fails(HEAD "  <sweep param=\"gate.rho\" values=\"1\"/>\n  <sweep param=\"gate.rho\" values=\"2\"/>\n" TAIL,
+                      "mem.xml:5:10: second <sweep param=\"gate.rho\">; expected one sweep per parameter (the first is "
+                      "at line 4)");
+  assert_string_fails(HEAD "  <faults><link-flap links=\"centre-lan\" mtbf=\"1\" mttr=\"1\" stop=\"10\"/></faults>\n"
+                           "  <sweep param=\"link-flap.start\" values=\"0,10\"/>\n" TAIL,
+                      "mem.xml:5:10: sweep value link-flap.start=10 against the <link-flap> at line 4; expected stop > "
+                      "start");
+}
+
+static void undeclared_entity_is_refused(void) {
+  assert_string_fails("<!DOCTYPE trivium-scenario SYSTEM \"trivium-scenario.dtd\">\n" HEAD "  <run out=\"&x;\"/>\n" TAIL,
+                      "mem.xml:5:13: reference to undeclared entity 'x'; expected only the predefined entities and "
+                      "character references");
+  assert_string_fails(HEAD "  <run out=\"&x;\"/>\n" TAIL,
+                      "mem.xml:4:3: malformed XML (undefined entity); expected a well-formed XML document");
+}
+
+static void columns_count_characters_not_bytes(void) {
+  /* "é" is two bytes; Expat and the attribute locator both count it once. */
+  assert_string_fails(HEAD "  <!--é--><run out=\"dé\" episdoes=\"5\"/>\n" TAIL,
+                      "mem.xml:4:25: unknown attribute 'episdoes' on <run>; expected one of: out, episodes, seeds, "
+                      "seed_base, steps; did you mean 'episodes'?");
+  assert_string_fails(HEAD "  <!--é--><rn/>\n" TAIL,
+                      "mem.xml:4:11: unknown element <rn> inside <trivium-scenario>; expected one of <platform>, "
+                      "<world>, <controllers>, <run>, <posterior>, <budget>, <commit>, <lrcp>, <detector>, <gate>, "
+                      "<reactive>, <epistemic_reset>, <ctl>, <agents>, <sim>, <set>, <faults>, <sweep>; did you mean "
+                      "'run'?");
+}
+
+static void unreadable_scenario_names_the_file(void) {
+  GError *err = NULL;
+  g_assert_null(trv_scenario_load("no/such/scenario.xml", &err));
+  g_assert_cmpint(err->code, ==, TRV_ERROR_INPUT);
+  g_assert_true(g_str_has_prefix(err->message, "no/such/scenario.xml: cannot read the scenario ("));
+  g_assert_true(g_str_has_suffix(err->message, "); expected a readable file"));
+  g_error_free(err);
+}
+
+/* ---- platforms ---- */
+
+static char *write_temp(const char *dir, const char *name, const char *text) {
+  char *path = g_build_filename(dir, name, NULL);
+  g_assert_true(g_file_set_contents(path, text, -1, NULL));
+  return path;
+}
+
+static void roles_come_from_host_properties_when_not_mapped(void) {
+  char *dir = g_dir_make_tmp("trivium-scenario-XXXXXX", NULL);
+  char *plat = write_temp(dir, "p.xml",
+                          "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\">\n"
+                          "<host id=\"a\" speed=\"1Gf\"><prop id=\"trivium.role\" value=\"controller\"/></host>\n"
+                          "<host id=\"b\" speed=\"1Gf\"><prop id=\"trivium.role\" value=\"agent\"/></host>\n"
+                          "<host id=\"c\" speed=\"1Gf\"/>\n"
+                          "</zone></platform>\n");
+  const char *xml = "<trivium-scenario version=\"1\">\n  <platform file=\"p.xml\"/>\n  <world name=\"causalbench\"/>\n"
+                    "</trivium-scenario>\n";
+  GError *err = NULL;
+  g_assert_null(trv_scenario_load_from_memory(xml, strlen(xml), "mem.xml", dir, &err));
+  char *want = g_strdup_printf("mem.xml:2:13: no host of %s has the property trivium.role=\"ctl\" and the scenario "
+                               "maps no hosts to role 'ctl'; expected <role name=\"ctl\" hosts=\"GLOB\"> inside "
+                               "<platform>", plat);
+  g_assert_cmpstr(err->message, ==, want);
+  g_clear_error(&err);
+  const char *mapped = "<trivium-scenario version=\"1\">\n  <platform file=\"p.xml\"><role name=\"ctl\" hosts=\"c\"/>"
+                       "</platform>\n  <world name=\"causalbench\"/>\n</trivium-scenario>\n";
+  TrvScenario *s = trv_scenario_load_from_memory(mapped, strlen(mapped), "mem.xml", dir, &err);
+  g_assert_no_error(err);
+  g_assert_cmpstr(s->platform, ==, plat);
+  g_assert_cmpstr(s->role_hosts[TRV_ROLE_CTL], ==, "c");
+  g_assert_null(s->role_hosts[TRV_ROLE_AGENT]);
+  trv_scenario_free(s);
+  g_unlink(plat);
+  g_rmdir(dir);
+  g_free(want);
+  g_free(plat);
+  g_free(dir);
+}
+
+static void cluster_hosts_are_expanded_from_the_radical(void) {
+  char *dir = g_dir_make_tmp("trivium-scenario-XXXXXX", NULL);
+  char *plat = write_temp(dir, "c.xml",
+                          "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                          "<platform version=\"4.1\"><cluster id=\"c\" prefix=\"node-\" radical=\"0-2,7\" suffix=\".x\" "
+                          "speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\"/></platform>\n");
+  GError *err = NULL;
+  TrvPlatformNames *pn = trv_platform_names_read(plat, &err);
+  g_assert_no_error(err);
+  g_assert_cmpuint(pn->hosts->len, ==, 4);
+  g_assert_cmpstr(pn->hosts->pdata[0], ==, "node-0.x");
+  g_assert_cmpstr(pn->hosts->pdata[3], ==, "node-7.x");
+  g_assert_null(pn->roles->pdata[3]);
+  g_assert_false(pn->links_complete);
+  trv_platform_names_free(pn);
+  /* links of a cluster are not enumerated, so a link pattern is not refused */
+  const char *xml = "<trivium-scenario version=\"1\">\n  <platform file=\"c.xml\">\n"
+                    "    <role name=\"controller\" hosts=\"node-0.x\"/><role name=\"ctl\" hosts=\"node-1.x\"/>\n"
+                    "    <role name=\"agent\" hosts=\"node-[27].x\"/>\n  </platform>\n  <world name=\"causalbench\"/>\n"
+                    "  <faults><link-flap links=\"c_link_*\" mtbf=\"5\" mttr=\"1\"/></faults>\n</trivium-scenario>\n";
+  TrvScenario *s = trv_scenario_load_from_memory(xml, strlen(xml), "mem.xml", dir, &err);
+  g_assert_no_error(err);
+  trv_scenario_free(s);
+  const char *bad = "<trivium-scenario version=\"1\">\n  <platform file=\"c.xml\">\n"
+                    "    <role name=\"agent\" hosts=\"node-9.x\"/>\n"
+                    "    <role name=\"controller\" hosts=\"node-0.x\"/><role name=\"ctl\" hosts=\"node-1.x\"/>\n"
+                    "  </platform>\n  <world name=\"causalbench\"/>\n"
+                    "</trivium-scenario>\n";
+  g_assert_null(trv_scenario_load_from_memory(bad, strlen(bad), "mem.xml", dir, &err));
+  char *want = g_strdup_printf("mem.xml:3:24: role 'agent' pattern 'node-9.x' matches no host of %s; expected one of "
+                               "its hosts: node-0.x, node-1.x, node-2.x, node-7.x; did you mean 'node-0.x'?", plat);
+  g_assert_cmpstr(err->message, ==, want);
+  g_clear_error(&err);
+  g_unlink(plat);
+  g_rmdir(dir);
+  g_free(want);
+  g_free(plat);
+  g_free(dir);
+}
+
+/* Issue 4 acceptance 1: roles mapped by the scenario onto the SimGrid
+ * example platforms in ../shared (skipped when they are absent). */
+static void simgrid_example_platforms_take_mapped_roles(void) {
+  char *dir = g_build_filename(srcdir(), "..", "shared", "data", "simgrid-platforms", NULL);
+  char *small = g_build_filename(dir, "small_platform.xml", NULL);
+  if (!g_file_test(small, G_FILE_TEST_EXISTS)) {
+    g_test_skip("../shared/data/simgrid-platforms not present");
+    g_free(small);
+    g_free(dir);
+    return;
+  }
+  const char *xml[] = {
+      "<trivium-scenario version=\"1\">\n  <platform file=\"small_platform.xml\">\n"
+      "    <role name=\"controller\" hosts=\"Tremblay\"/><role name=\"ctl\" hosts=\"Jupiter\"/>\n"
+      "    <role name=\"agent\" hosts=\"Fafard,Ginette,Bourassa\"/>\n  </platform>\n  <world name=\"causalbench\"/>\n"
+      "  <faults><link-flap links=\"[1-9]\" mtbf=\"5\" mttr=\"1\"/><host-crash host=\"Ginette\" at=\"3\" "
+      "duration=\"2\"/></faults>\n</trivium-scenario>\n",
+      "<trivium-scenario version=\"1\">\n  <platform file=\"cluster_backbone.xml\">\n"
+      "    <role name=\"controller\" hosts=\"node-0.simgrid.org\"/><role name=\"ctl\" hosts=\"node-1.simgrid.org\"/>\n"
+      "    <role name=\"agent\" hosts=\"node-[2-9].simgrid.org,node-??.simgrid.org\"/>\n  </platform>\n"
+      "  <world name=\"causalbench\"/>\n</trivium-scenario>\n",
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(xml); i++) {
+    GError *err = NULL;
+    TrvScenario *s = trv_scenario_load_from_memory(xml[i], strlen(xml[i]), "mem.xml", dir, &err);
+    g_assert_no_error(err);
+    g_assert_nonnull(s->role_hosts[TRV_ROLE_AGENT]);
+    trv_scenario_free(s);
+  }
+  g_free(small);
+  g_free(dir);
+}
+
+/* ---- the DTD says what the loader accepts ---- */
+
+static void dtd_attributes_match_the_loader(void) {
+  char *path = g_build_filename(srcdir(), "scenarios", "trivium-scenario.dtd", NULL), *dtd;
+  g_assert_true(g_file_get_contents(path, &dtd, NULL, NULL));
+  GHashTable *declared = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  GRegex *el = g_regex_new("<!ELEMENT\\s+([a-z_-]+)", 0, 0, NULL);
+  GRegex *attlist = g_regex_new("<!ATTLIST\\s+([a-z_-]+)([^>]*)>", 0, 0, NULL);
+  GRegex *attr = g_regex_new("^\\s+([a-z_0-9]+)\\s+(CDATA|\\()", G_REGEX_MULTILINE, 0, NULL);
+  GMatchInfo *m;
+  int n_elements = 0;
+  for (g_regex_match(el, dtd, 0, &m); g_match_info_matches(m); g_match_info_next(m, NULL)) {
+    g_hash_table_add(declared, g_match_info_fetch(m, 1));
+    n_elements++;
+  }
+  g_match_info_free(m);
+  GHashTable *attrs_of = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+  for (g_regex_match(attlist, dtd, 0, &m); g_match_info_matches(m); g_match_info_next(m, NULL)) {
+    char *name = g_match_info_fetch(m, 1), *body = g_match_info_fetch(m, 2);
+    GMatchInfo *am;
+    GString *list = g_string_new(NULL);
+    for (g_regex_match(attr, body, 0, &am); g_match_info_matches(am); g_match_info_next(am, NULL)) {
+      char *a = g_match_info_fetch(am, 1);
+      g_string_append_printf(list, "%s%s", list->len ? "," : "", a);
+      g_free(a);
+    }
+    g_match_info_free(am);
+    g_hash_table_insert(attrs_of, name, g_string_free(list, FALSE));
+    g_free(body);
+  }
+  g_match_info_free(m);
+  /* every element the DTD declares takes, in the loader, exactly the DTD's attributes */
+  GHashTableIter it;
+  gpointer key;
+  g_hash_table_iter_init(&it, declared);
+  while (g_hash_table_iter_next(&it, &key, NULL)) {
+    char **loader = trv_scenario_element_attributes(key);
+    if (!loader) g_error("the DTD declares <%s>, which the loader does not know", (char *)key);
+    char *got = g_strjoinv(",", loader);
+    const char *want = g_hash_table_lookup(attrs_of, key);
+    if (g_strcmp0(got, want ? want : ""))
+      g_error("<%s>: the loader takes '%s', scenarios/trivium-scenario.dtd declares '%s'", (char *)key, got,
+              want ? want : "");
+    g_free(got);
+    g_strfreev(loader);
+  }
+  /* and every section of the parameter table is an element of the DTD */
+  size_t n;
+  const TrvParamSpec *specs = trv_param_specs(&n);
+  for (size_t i = 0; i < n; i++) {
+    char *sec = g_strndup(specs[i].key, strcspn(specs[i].key, "."));
+    if (!g_hash_table_contains(declared, sec))
+      g_error("parameter %s: scenarios/trivium-scenario.dtd has no <%s>", specs[i].key, sec);
+    g_free(sec);
+  }
+  g_assert_cmpint(n_elements, ==, 23);
+  g_assert_null(trv_scenario_element_attributes("nosuch"));
+  g_hash_table_destroy(attrs_of);
+  g_hash_table_destroy(declared);
+  g_regex_unref(el);
+  g_regex_unref(attlist);
+  g_regex_unref(attr);
+  g_free(dtd);
+  g_free(path);
+}
+
+/* ---- trivium validate ---- */
+
+static void validate_command_prints_one_line_per_file(void) {
+  const char *trivium = g_getenv("TRIVIUM");
+  if (!trivium || !g_file_test(trivium, G_FILE_TEST_IS_EXECUTABLE)) {
+    g_test_skip("TRIVIUM (the built program) not set");
+    return;
+  }
+  char *good = g_build_filename(srcdir(), "scenarios", "fault-sweep.xml", NULL);
+  char *sep = g_build_filename(srcdir(), "scenarios", "separation.xml", NULL);
+  char *bad = g_build_filename(srcdir(), "tests", "scenarios", "out-of-range.xml", NULL);
+  char *argv[] = {(char *)trivium, "validate", good, sep, bad, NULL};
+  char *out = NULL, *err = NULL;
+  int status;
+  g_assert_true(g_spawn_sync(NULL, argv, NULL, 0, NULL, NULL, &out, &err, &status, NULL));
+  g_assert_true(WIFEXITED(status));
+  g_assert_cmpint(WEXITSTATUS(status), ==, 2);
+  char *want_out = g_strdup_printf("%s: ok (world causalbench, 1 controller, 500 episodes x 10 seeds, 1 fault, sweeps "
+                                   "link-flap.mtbf over 6 values)\n"
+                                   "%s: ok (world causalbench, 2 controllers, 1 episode x 20 seeds, 0 faults, no "
+                                   "sweeps)\n", good, sep);
+  char *want_err = g_strdup_printf("%s:5:8: parameter run.episodes: -5 is out of range [1, 1e+07]\n", bad);
+  g_assert_cmpstr(out, ==, want_out);
+  g_assert_cmpstr(err, ==, want_err);
+  g_free(out);
+  g_free(err);
+  char *argv_ok[] = {(char *)trivium, "validate", good, NULL};
+  g_assert_true(g_spawn_sync(NULL, argv_ok, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status, NULL));
+  g_assert_cmpint(WEXITSTATUS(status), ==, 0);
+  char *argv_none[] = {(char *)trivium, "validate", NULL};
+  g_assert_true(g_spawn_sync(NULL, argv_none, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status, NULL));
+  g_assert_cmpint(WEXITSTATUS(status), ==, 2);
+  g_free(want_out);
+  g_free(want_err);
+  g_free(good);
+  g_free(sep);
+  g_free(bad);
+}
+
+int main(int argc, char **argv) {
+  g_test_init(&argc, &argv, NULL);
+  g_test_add_func("/scenario/shipped/every_shipped_scenario_loads", every_shipped_scenario_loads);
+  g_test_add_func("/scenario/shipped/default_scenario_is_the_run_defaults", default_scenario_is_the_run_defaults);
+  g_test_add_func("/scenario/shipped/variant_scenarios_set_their_world", variant_scenarios_set_their_world);
+  g_test_add_func("/scenario/shipped/separation_scenario_is_one_long_unmatched_episode",
+                  separation_scenario_is_one_long_unmatched_episode);
+  g_test_add_func("/scenario/shipped/fault_sweep_scenario_sweeps_the_flap_rate",
+                  fault_sweep_scenario_sweeps_the_flap_rate);
+  g_test_add_func("/scenario/shipped/multi_agent_scenario_sweeps_the_agent_count",
+                  multi_agent_scenario_sweeps_the_agent_count);
+  g_test_add_func("/scenario/every_element_sets_its_field", every_element_sets_its_field);
+  g_test_add_func("/scenario/errors/misspelt_element_is_named_with_a_suggestion",
+                  misspelt_element_is_named_with_a_suggestion);
+  g_test_add_func("/scenario/errors/misspelt_attribute_is_located_with_a_suggestion",
+                  misspelt_attribute_is_located_with_a_suggestion);
+  g_test_add_func("/scenario/errors/missing_platform_file_names_the_resolved_path",
+                  missing_platform_file_names_the_resolved_path);
+  g_test_add_func("/scenario/errors/empty_role_hosts_is_refused", empty_role_hosts_is_refused);
+  g_test_add_func("/scenario/errors/role_matching_no_host_lists_the_hosts", role_matching_no_host_lists_the_hosts);
+  g_test_add_func("/scenario/errors/out_of_range_value_gives_the_table_range", out_of_range_value_gives_the_table_range);
+  g_test_add_func("/scenario/errors/malformed_xml_gives_expat_error_and_place", malformed_xml_gives_expat_error_and_place);
+  g_test_add_func("/scenario/errors/wrong_root_is_refused_with_a_suggestion", wrong_root_is_refused_with_a_suggestion);
+  g_test_add_func("/scenario/errors/wrong_version_is_refused", wrong_version_is_refused);
+  g_test_add_func("/scenario/errors/external_entity_is_never_loaded", external_entity_is_never_loaded);
+  g_test_add_func("/scenario/errors/billion_laughs_is_refused_at_once", billion_laughs_is_refused_at_once);
+  g_test_add_func("/scenario/errors/unknown_controller_is_named_with_the_known_ones",
+                  unknown_controller_is_named_with_the_known_ones);
+  g_test_add_func("/scenario/errors/unknown_world_is_named", unknown_world_is_named);
+  g_test_add_func("/scenario/errors/set_checks_key_and_value", set_checks_key_and_value);
+  g_test_add_func("/scenario/errors/structure_mistakes_are_located", structure_mistakes_are_located);
+  g_test_add_func("/scenario/errors/roles_and_agent_hosts_are_checked", roles_and_agent_hosts_are_checked);
+  g_test_add_func("/scenario/errors/faults_are_checked", faults_are_checked);
+  g_test_add_func("/scenario/errors/sweeps_are_checked", sweeps_are_checked);
+  g_test_add_func("/scenario/errors/undeclared_entity_is_refused", undeclared_entity_is_refused);
+  g_test_add_func("/scenario/errors/columns_count_characters_not_bytes", columns_count_characters_not_bytes);
+  g_test_add_func("/scenario/errors/unreadable_scenario_names_the_file", unreadable_scenario_names_the_file);
+  g_test_add_func("/scenario/platform/roles_come_from_host_properties_when_not_mapped",
+                  roles_come_from_host_properties_when_not_mapped);
+  g_test_add_func("/scenario/platform/cluster_hosts_are_expanded_from_the_radical",
+                  cluster_hosts_are_expanded_from_the_radical);
+  g_test_add_func("/scenario/platform/simgrid_example_platforms_take_mapped_roles",
+                  simgrid_example_platforms_take_mapped_roles);
+  g_test_add_func("/scenario/dtd_attributes_match_the_loader", dtd_attributes_match_the_loader);
+  g_test_add_func("/scenario/validate_command_prints_one_line_per_file", validate_command_prints_one_line_per_file);
+  return g_test_run();
+}
