@@ -15,6 +15,8 @@ int trv_cmd_run(int argc, char **argv);
 int trv_cmd_bench(int argc, char **argv);
 int trv_cmd_params(int argc, char **argv);
 int trv_cmd_ctl(int argc, char **argv);
+int trv_cmd_trace(int argc, char **argv);
 int trv_cmd_validate(int argc, char **argv);
+int trv_cmd_jssp(int argc, char **argv);
 
 #endif

@@ -13,7 +13,9 @@ static const TrvCommand commands[] = {
     {"params", trv_cmd_params, "list every parameter with its default and meaning"},
     {"version", trv_cmd_version, "print the version and git revision"},
     {"ctl", trv_cmd_ctl, "verify, inspect, replay or compact a CTL file"},
+    {"trace", trv_cmd_trace, "import raw taxi traces into a calibration table"},
     {"validate", trv_cmd_validate, "check a scenario file without running it"},
+    {"jssp", trv_cmd_jssp, "job-shop platforms from benchmark instances, dispatch rules, the confounded machine stream"},
 };
 
 int trv_cmd_version(int argc, char **argv) {

@@ -1,0 +1,363 @@
+/* jssp-sim.c - a job shop as a SimGrid simulation: machines are actors that
+ * execute operations as simulated work on their hosts, a dispatcher actor
+ * applies the dispatch rule and the job precedences.
+ *
+ * Actors and messages (all payloads 0 bytes, links of latency 0, so a
+ * message costs no simulated time on the platforms trv_jssp_write_platform
+ * writes):
+ *   machine K  (host mK): waits for an operation on mailbox jssp/mK, notes
+ *              the clock, sg_actor_execute(duration) on its host of speed
+ *              1 flop/s, notes the clock again and reports the operation
+ *              with its start and end to jssp/dispatcher;
+ *   dispatcher (host dispatcher): keeps one queue per machine and plays the
+ *              event-driven semantics of jssp.h: a dispatch round (idle
+ *              machines in index order start the operation their rule
+ *              prefers), then the completions of the next event time, then
+ *              the next round.
+ * SimGrid's C API has no "end of this timestamp" barrier, so the dispatcher
+ * must know how many completions to collect before it dispatches again: it
+ * routed every running operation and knows its duration, so it waits for
+ * exactly the operations planned to end at the earliest planned end.  The
+ * simulator is then checked, not trusted to agree: every report must come
+ * from a machine planned to end then, its start must be the dispatch time
+ * (messages cost nothing) and the clock must read the planned time; any
+ * difference is a run error naming the platform.  The schedule itself is
+ * what the machines measured on the simulated clock.
+ *
+ * SimGrid initialises once per process: trv_jssp_sim_run is one simulation;
+ * trv_jssp_sim_run_forked wraps it in a child process. */
+#include "jssp-sim.h"
+
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/mailbox.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <xbt/log.h>
+
+XBT_LOG_NEW_DEFAULT_CATEGORY(trivium_jssp, "Trivium job shop (machines and dispatcher)");
+
+typedef struct {
+  int machine, op; /* op < 0: stop */
+  double start, end;
+} OpMsg;
+
+typedef struct {
+  const TrvJsspInstance *inst;
+  TrvJsspRule rule;
+  TrvJsspSchedule *out;
+  sg_mailbox_t *mb_machine, mb_dispatcher;
+  long messages;
+  gboolean finished;
+  GString *error; /* first run error, or empty */
+} Shop;
+
+typedef struct {
+  Shop *shop;
+  int machine;
+} MachineCtx;
+
+static void machine_actor(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  MachineCtx *ctx = sg_actor_self_get_data();
+  Shop *shop = ctx->shop;
+  for (;;) {
+    OpMsg *m = sg_mailbox_get(shop->mb_machine[ctx->machine]);
+    if (m->op < 0) {
+      g_free(m);
+      break;
+    }
+    m->start = simgrid_get_clock();
+    /* A zero-duration operation has nothing to simulate. */
+    if (shop->inst->duration[m->op] > 0) sg_actor_execute((double)shop->inst->duration[m->op]);
+    m->end = simgrid_get_clock();
+    shop->messages++;
+    sg_mailbox_put(shop->mb_dispatcher, m, 0);
+  }
+}
+
+static void run_error(Shop *shop, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static void run_error(Shop *shop, const char *fmt, ...) {
+  if (shop->error->len) return; /* keep the first */
+  va_list ap;
+  va_start(ap, fmt);
+  g_string_append_vprintf(shop->error, fmt, ap);
+  va_end(ap);
+}
+
+static void dispatcher_actor(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  Shop *shop = sg_actor_self_get_data();
+  const TrvJsspInstance *inst = shop->inst;
+  const int J = inst->n_jobs, K = inst->n_ops, M = inst->n_machines;
+  GArray **queue = g_new(GArray *, M);
+  int *running = g_new(int, M), *next = g_new0(int, J);
+  double *planned_end = g_new(double, M), *dispatched_at = g_new(double, M), *remaining = g_new0(double, J);
+  for (int m = 0; m < M; m++) {
+    queue[m] = g_array_new(FALSE, FALSE, sizeof(TrvJsspCandidate));
+    running[m] = -1;
+  }
+  for (int j = 0; j < J; j++)
+    for (int k = 0; k < K; k++) remaining[j] += inst->duration[j * K + k];
+  for (int j = 0; j < J; j++) {
+    TrvJsspCandidate c = {.job = j, .arrival = 0, .duration = inst->duration[j * K], .remaining = remaining[j]};
+    g_array_append_val(queue[inst->machine[j * K]], c);
+  }
+  int completed = 0;
+  double now = 0;
+  OpMsg **done = g_new(OpMsg *, M);
+  for (;;) {
+    /* Dispatch round at `now`. */
+    int busy = 0;
+    for (int m = 0; m < M; m++) {
+      if (running[m] < 0 && queue[m]->len > 0) {
+        guint best = 0;
+        for (guint i = 1; i < queue[m]->len; i++)
+          if (trv_jssp_rule_prefers(shop->rule, &g_array_index(queue[m], TrvJsspCandidate, i),
+                                    &g_array_index(queue[m], TrvJsspCandidate, best)))
+            best = i;
+        int j = g_array_index(queue[m], TrvJsspCandidate, best).job;
+        g_array_remove_index(queue[m], best);
+        OpMsg *msg = g_new0(OpMsg, 1);
+        msg->machine = m;
+        msg->op = j * K + next[j];
+        running[m] = msg->op;
+        dispatched_at[m] = now;
+        planned_end[m] = now + inst->duration[msg->op];
+        shop->messages++;
+        sg_mailbox_put(shop->mb_machine[m], msg, 0);
+      }
+      if (running[m] >= 0) busy++;
+    }
+    if (busy == 0) break;
+    /* Collect every completion planned for the earliest planned end. */
+    double t_next = INFINITY;
+    for (int m = 0; m < M; m++)
+      if (running[m] >= 0 && planned_end[m] < t_next) t_next = planned_end[m];
+    int expect = 0;
+    for (int m = 0; m < M; m++)
+      if (running[m] >= 0 && planned_end[m] == t_next) expect++;
+    int got = 0;
+    while (got < expect) {
+      OpMsg *r = sg_mailbox_get(shop->mb_dispatcher);
+      g_assert(r->machine >= 0 && r->machine < M && running[r->machine] == r->op);
+      if (planned_end[r->machine] != t_next || r->start != dispatched_at[r->machine] || r->end != t_next)
+        run_error(shop,
+                  "machine %d ran job %d op %d over [%.17g, %.17g]; dispatched at %.17g, planned to end at %.17g "
+                  "(messages must cost no simulated time: latency 0, 0-byte payloads, machine speed 1f)",
+                  r->machine, r->op / K, r->op % K, r->start, r->end, dispatched_at[r->machine], t_next);
+      done[got++] = r;
+    }
+    now = simgrid_get_clock();
+    if (now != t_next) run_error(shop, "simulated clock reads %.17g at completions planned for %.17g", now, t_next);
+    /* Completions in machine index order: release each job's next op. */
+    for (int m = 0; m < M; m++)
+      for (int i = 0; i < got; i++) {
+        if (done[i]->machine != m) continue;
+        OpMsg *r = done[i];
+        int j = r->op / K;
+        shop->out->start[r->op] = r->start;
+        shop->out->end[r->op] = r->end;
+        running[m] = -1;
+        remaining[j] -= inst->duration[r->op];
+        next[j]++;
+        completed++;
+        if (next[j] < K) {
+          int op = j * K + next[j];
+          TrvJsspCandidate c = {.job = j, .arrival = now, .duration = inst->duration[op], .remaining = remaining[j]};
+          g_array_append_val(queue[inst->machine[op]], c);
+        }
+        g_free(r);
+      }
+  }
+  for (int m = 0; m < M; m++) {
+    OpMsg *stop = g_new0(OpMsg, 1);
+    stop->op = -1;
+    sg_mailbox_put(shop->mb_machine[m], stop, 0);
+    g_array_free(queue[m], TRUE);
+  }
+  shop->out->makespan = simgrid_get_clock();
+  shop->finished = completed == J * K;
+  g_free(done);
+  g_free(queue);
+  g_free(running);
+  g_free(next);
+  g_free(planned_end);
+  g_free(dispatched_at);
+  g_free(remaining);
+}
+
+gboolean trv_jssp_sim_run(const TrvJsspInstance *inst, const char *platform, TrvJsspRule rule, int n_simgrid_args,
+                          char **simgrid_args, TrvJsspSchedule *out, TrvJsspSimStats *stats, GError **error) {
+  if (access(platform, R_OK) != 0) {
+    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT, "%s: platform file not readable (%s)", platform,
+                g_strerror(errno));
+    return FALSE;
+  }
+  int argc = 1 + n_simgrid_args;
+  char **argv = g_new0(char *, argc + 1);
+  argv[0] = g_strdup("trivium");
+  for (int i = 0; i < n_simgrid_args; i++) argv[i + 1] = g_strdup(simgrid_args[i]);
+  simgrid_init(&argc, argv);
+  simgrid_load_platform(platform);
+
+  gboolean ok = TRUE;
+  sg_host_t dispatcher = sg_host_by_name("dispatcher");
+  sg_host_t *hosts = g_new0(sg_host_t, inst->n_machines);
+  if (!dispatcher) {
+    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT,
+                "%s: no host `dispatcher`; regenerate the platform with `trivium jssp platform`", platform);
+    ok = FALSE;
+  }
+  for (int m = 0; m < inst->n_machines && ok; m++) {
+    char name[32];
+    g_snprintf(name, sizeof name, "m%d", m);
+    hosts[m] = sg_host_by_name(name);
+    if (!hosts[m] || sg_host_get_speed(hosts[m]) != 1.0) {
+      g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT,
+                  "%s: %s host `%s` for machine %d of %s; expected one of speed 1f (regenerate the platform with "
+                  "`trivium jssp platform`)",
+                  platform, hosts[m] ? "wrong speed of" : "no", name, m, inst->name);
+      ok = FALSE;
+    }
+  }
+  if (!ok) {
+    g_free(hosts);
+    g_strfreev(argv);
+    return FALSE;
+  }
+  Shop shop = {.inst = inst, .rule = rule, .out = out, .error = g_string_new(NULL)};
+  shop.mb_machine = g_new(sg_mailbox_t, inst->n_machines);
+  MachineCtx *ctx = g_new(MachineCtx, inst->n_machines);
+  shop.mb_dispatcher = sg_mailbox_by_name("jssp/dispatcher");
+  for (int m = 0; m < inst->n_machines; m++) {
+    char name[32];
+    g_snprintf(name, sizeof name, "jssp/m%d", m);
+    shop.mb_machine[m] = sg_mailbox_by_name(name);
+    ctx[m] = (MachineCtx){&shop, m};
+    g_snprintf(name, sizeof name, "machine-%d", m);
+    sg_actor_t a = sg_actor_init(name, hosts[m]);
+    sg_actor_set_data(a, &ctx[m]);
+    sg_actor_start(a, machine_actor, 0, NULL);
+  }
+  sg_actor_t d = sg_actor_init("dispatcher", dispatcher);
+  sg_actor_set_data(d, &shop);
+  sg_actor_start(d, dispatcher_actor, 0, NULL);
+  gint64 t0 = g_get_monotonic_time();
+  simgrid_run();
+  if (stats) {
+    stats->run_seconds = (double)(g_get_monotonic_time() - t0) / 1e6;
+    stats->messages = shop.messages;
+  }
+  if (shop.error->len) {
+    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "%s: %s", platform, shop.error->str);
+    ok = FALSE;
+  } else if (!shop.finished) {
+    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN,
+                "%s: simulation of %s ended at t=%g before every operation completed (deadlock)", platform,
+                inst->name, simgrid_get_clock());
+    ok = FALSE;
+  }
+  g_string_free(shop.error, TRUE);
+  g_free(shop.mb_machine);
+  g_free(ctx);
+  g_free(hosts);
+  g_strfreev(argv);
+  return ok;
+}
+
+/* ---- one simulation per child process ---------------------------------- */
+
+static gboolean write_all(int fd, const void *buf, size_t len) {
+  const char *p = buf;
+  while (len > 0) {
+    ssize_t w = write(fd, p, len);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return FALSE;
+    p += w;
+    len -= (size_t)w;
+  }
+  return TRUE;
+}
+
+/* Child's report: int ok, int domain-code, then either the schedule
+ * (start[n], end[n], makespan, run_seconds, messages) or the message. */
+gboolean trv_jssp_sim_run_forked(const TrvJsspInstance *inst, const char *platform, TrvJsspRule rule,
+                                 int n_simgrid_args, char **simgrid_args, TrvJsspSchedule *out,
+                                 TrvJsspSimStats *stats, GError **error) {
+  int fd[2];
+  if (pipe(fd) != 0) {
+    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "pipe: %s", g_strerror(errno));
+    return FALSE;
+  }
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) {
+    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "fork: %s", g_strerror(errno));
+    close(fd[0]);
+    close(fd[1]);
+    return FALSE;
+  }
+  if (pid == 0) {
+    close(fd[0]);
+    GError *err = NULL;
+    TrvJsspSimStats st = {0};
+    int head[2] = {trv_jssp_sim_run(inst, platform, rule, n_simgrid_args, simgrid_args, out, &st, &err), 0};
+    gboolean w;
+    if (head[0]) {
+      w = write_all(fd[1], head, sizeof head) && write_all(fd[1], out->start, sizeof(double) * (size_t)out->n) &&
+          write_all(fd[1], out->end, sizeof(double) * (size_t)out->n) &&
+          write_all(fd[1], &out->makespan, sizeof(double)) && write_all(fd[1], &st, sizeof st);
+    } else {
+      head[1] = err->code;
+      w = write_all(fd[1], head, sizeof head) && write_all(fd[1], err->message, strlen(err->message));
+    }
+    _exit(w ? 0 : 3);
+  }
+  close(fd[1]);
+  GByteArray *buf = g_byte_array_new();
+  guint8 chunk[65536];
+  ssize_t got;
+  while ((got = read(fd[0], chunk, sizeof chunk)) != 0) {
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) break;
+    g_byte_array_append(buf, chunk, (guint)got);
+  }
+  close(fd[0]);
+  int status;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  size_t nd = sizeof(double) * (size_t)out->n;
+  int head[2] = {0, 0};
+  gboolean ok = FALSE;
+  if (buf->len >= sizeof head) memcpy(head, buf->data, sizeof head);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || buf->len < sizeof head) {
+    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "simulation of %s under %s: child process %s %d",
+                inst->name, trv_jssp_rule_name(rule), WIFEXITED(status) ? "exited with" : "killed by signal",
+                WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+  } else if (!head[0]) {
+    char *msg = g_strndup((const char *)buf->data + sizeof head, buf->len - sizeof head);
+    g_set_error_literal(error, TRV_JSSP_ERROR, head[1], msg);
+    g_free(msg);
+  } else if (buf->len != sizeof head + 2 * nd + sizeof(double) + sizeof(TrvJsspSimStats)) {
+    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "simulation of %s: short report from the child (%u bytes)",
+                inst->name, buf->len);
+  } else {
+    const guint8 *p = buf->data + sizeof head;
+    memcpy(out->start, p, nd);
+    memcpy(out->end, p + nd, nd);
+    memcpy(&out->makespan, p + 2 * nd, sizeof(double));
+    TrvJsspSimStats st;
+    memcpy(&st, p + 2 * nd + sizeof(double), sizeof st);
+    if (stats) *stats = st;
+    ok = TRUE;
+  }
+  g_byte_array_unref(buf);
+  return ok;
+}

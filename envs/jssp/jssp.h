@@ -1,0 +1,121 @@
+/* jssp.h - the job shop: instances, dispatch rules, schedules, and the
+ * plain-C list scheduler.  No SimGrid type appears here; the SimGrid
+ * execution is declared in jssp-sim.h and the confounded machine stream in
+ * jssp-stream.h.
+ *
+ * An instance has n_jobs jobs; every job is a chain of n_ops operations
+ * (OR-Library format: n_ops == n_machines), operation k of job j runs on
+ * machine machine[j*n_ops+k] for duration[j*n_ops+k] >= 0 time units
+ * (integers, so every start and end time is an exact double).
+ *
+ * Dispatch semantics, shared by the list scheduler and the SimGrid
+ * execution (docs/jssp.md): non-delay list scheduling.  Operation 0 of
+ * every job enters its machine's queue at time 0; when operation k of a job
+ * completes at time t, operation k+1 enters its machine's queue at t (its
+ * arrival time).  At every event time t all completions at t are processed
+ * first, then machines are dispatched in index order: an idle machine with a
+ * non-empty queue starts at t the operation its rule prefers.  A
+ * zero-duration operation completes at the same t, which opens a new round
+ * at t.  A job has at most one queued operation, so machines never compete
+ * for the same operation.  Rule preference, ties always to the smaller job
+ * index (a total order, so the schedule is unique):
+ *   FIFO  earliest arrival time;
+ *   SPT   shortest duration of the queued operation;
+ *   LPT   longest duration of the queued operation;
+ *   MWKR  most work remaining in the job, the queued operation included. */
+#ifndef TRV_JSSP_H
+#define TRV_JSSP_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#define TRV_JSSP_ERROR (trv_jssp_error_quark())
+GQuark trv_jssp_error_quark(void);
+enum {
+  TRV_JSSP_ERROR_INPUT = 2, /* a user's file is wrong: exit code 2 */
+  TRV_JSSP_ERROR_RUN = 1,   /* a simulation failed: exit code 1 */
+};
+
+typedef struct {
+  char *name; /* the instance's file name without directory */
+  int n_jobs, n_machines, n_ops;
+  int *machine;  /* [j*n_ops + k], 0 <= machine < n_machines */
+  int *duration; /* [j*n_ops + k], >= 0 */
+} TrvJsspInstance;
+
+/* Parses an OR-Library instance from text; `file` names it in messages.
+ * Lines starting with '#' are comments everywhere; before the header every
+ * line that is not exactly two integers is skipped (the free-text header of
+ * the classic files); the header `jobs machines` is followed by exactly
+ * `jobs` lines of `machines` pairs `machine duration`.  Errors (one
+ * TRV_JSSP_ERROR_INPUT message "file:line: ...") for: no header, a
+ * non-integer token, a truncated or over-long job line, a machine index out
+ * of range, a negative duration, too few or too many job lines.
+ * Returns a new instance (trv_jssp_instance_free) or NULL. */
+TrvJsspInstance *trv_jssp_instance_parse(const char *text, const char *file, GError **error);
+TrvJsspInstance *trv_jssp_instance_load(const char *path, GError **error);
+void trv_jssp_instance_free(TrvJsspInstance *inst);
+/* Total work of the instance (sum of durations) and its operation count. */
+long trv_jssp_instance_work(const TrvJsspInstance *inst);
+/* A random instance for tests: durations uniform in [0, max_duration]
+ * (zeros included on purpose), every job visits every machine once in a
+ * random order.  Deterministic in seed (plugin/rng.h). */
+TrvJsspInstance *trv_jssp_instance_random(int n_jobs, int n_machines, int max_duration, guint64 seed);
+
+/* Writes DIR/platform.xml (SimGrid platform 4.1: hosts m0..m{M-1} of speed
+ * 1 flop/s, so an operation of duration d is d flops and d simulated
+ * seconds, a host `dispatcher`, one link per machine of latency 0 and
+ * bandwidth 1 TBps, routes dispatcher<->mK) and DIR/jobs.txt (the job
+ * description: the instance in OR-Library format with a comment header,
+ * read back by trv_jssp_instance_load).  Creates DIR.  FALSE + error on I/O
+ * failure. */
+gboolean trv_jssp_write_platform(const TrvJsspInstance *inst, const char *dir, GError **error);
+
+typedef enum { TRV_JSSP_FIFO, TRV_JSSP_SPT, TRV_JSSP_LPT, TRV_JSSP_MWKR, TRV_JSSP_N_RULES } TrvJsspRule;
+const char *trv_jssp_rule_name(TrvJsspRule rule);
+/* Parses "fifo", "spt", "lpt", "mwkr" (case-insensitive); -1 if unknown. */
+int trv_jssp_rule_parse(const char *name);
+
+/* One queued operation as the rules see it. */
+typedef struct {
+  int job;
+  double arrival;   /* time it entered the machine's queue */
+  double duration;  /* of this operation */
+  double remaining; /* work left in the job, this operation included */
+} TrvJsspCandidate;
+
+/* TRUE when `rule` prefers a to b (strictly; the order is total because
+ * ties go to the smaller job index). */
+gboolean trv_jssp_rule_prefers(TrvJsspRule rule, const TrvJsspCandidate *a, const TrvJsspCandidate *b);
+
+/* A schedule: start and end of every operation, indexed like the
+ * instance's arrays. */
+typedef struct {
+  int n;
+  double *start, *end;
+  double makespan;
+} TrvJsspSchedule;
+
+TrvJsspSchedule *trv_jssp_schedule_new(const TrvJsspInstance *inst);
+void trv_jssp_schedule_free(TrvJsspSchedule *s);
+
+/* The independent plain-C list scheduler: a Giffler-Thompson style
+ * non-delay generator (earliest possible start first, then the machine
+ * index, then the rule among the operations startable then), which yields
+ * the schedule of the dispatch semantics above.  Returns a new schedule. */
+TrvJsspSchedule *trv_jssp_list_schedule(const TrvJsspInstance *inst, TrvJsspRule rule);
+
+/* Feasibility: every end - start equals the duration exactly, every start
+ * >= 0, operations of a job in order (start of k+1 >= end of k), no two
+ * operations overlap on a machine (zero-duration operations may touch),
+ * and the makespan is the largest end.  FALSE + a message naming the first
+ * violation. */
+gboolean trv_jssp_schedule_check(const TrvJsspInstance *inst, const TrvJsspSchedule *s, GError **error);
+
+/* Writes the schedule as CSV: header job,op,machine,start,end, one row per
+ * operation in (job, op) order. */
+gboolean trv_jssp_schedule_write_csv(const TrvJsspInstance *inst, const TrvJsspSchedule *s, const char *path,
+                                     GError **error);
+
+#endif

@@ -1,0 +1,393 @@
+/* caltable.c - building and writing the URS calibration table.
+ *
+ * The importers add raw counts (demand by cell and slot, OD pairs, trip
+ * histograms, exposure hours by slot, rejections); trv_cal_table_finish
+ * then turns counts into rates once.  Rates are rounded to 6 significant
+ * digits at finish time, the precision the text format keeps, so that a
+ * table read back from its file is equal to the one written (every other
+ * double is written with as many digits as it takes to read back exactly).  The reader is caltable-read.c. */
+#include <config.h>
+
+#include "urs/caltable.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "posterior.h"
+
+static void histogram_init(TrvHistogram *h, double bin_width, int n_bins) {
+  h->bin_width = bin_width;
+  h->n_bins = n_bins;
+  h->counts = g_new0(double, n_bins);
+}
+
+TrvCalTable *trv_cal_table_new(const char *city, const char *source, const TrvHexGrid *grid) {
+  TrvCalTable *t = g_new0(TrvCalTable, 1);
+  t->version = TRV_CAL_FORMAT_VERSION;
+  t->city = g_strdup(city);
+  t->source = g_strdup(source);
+  t->timezone = g_strdup("");
+  t->period_start = g_strdup("");
+  t->period_end = g_strdup("");
+  t->weather_station = g_strdup("");
+  t->grid = *grid;
+  t->zones = g_array_new(FALSE, TRUE, sizeof(TrvZoneDemand));
+  t->zone_index = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+  t->od = g_array_new(FALSE, TRUE, sizeof(TrvOdEntry));
+  t->od_index = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+  histogram_init(&t->duration_s, 60.0, 121);
+  histogram_init(&t->distance_km, 0.5, 101);
+  t->weather = g_array_new(FALSE, TRUE, sizeof(TrvWeatherDay));
+  t->rejections = g_array_new(FALSE, TRUE, sizeof(TrvRejection));
+  t->stats = g_array_new(FALSE, TRUE, sizeof(TrvStat));
+  t->source_zones = g_array_new(FALSE, TRUE, sizeof(TrvSourceZone));
+  return t;
+}
+
+void trv_cal_table_free(TrvCalTable *t) {
+  if (!t) return;
+  g_free(t->city);
+  g_free(t->source);
+  g_free(t->timezone);
+  g_free(t->period_start);
+  g_free(t->period_end);
+  g_free(t->weather_station);
+  g_array_free(t->zones, TRUE);
+  g_hash_table_destroy(t->zone_index);
+  g_array_free(t->od, TRUE);
+  g_hash_table_destroy(t->od_index);
+  g_free(t->duration_s.counts);
+  g_free(t->distance_km.counts);
+  g_array_free(t->weather, TRUE);
+  for (guint i = 0; i < t->rejections->len; i++) {
+    TrvRejection *r = &g_array_index(t->rejections, TrvRejection, i);
+    g_free(r->reason);
+    g_free(r->first_file);
+    g_free(r->first_text);
+  }
+  g_array_free(t->rejections, TRUE);
+  for (guint i = 0; i < t->stats->len; i++) g_free(g_array_index(t->stats, TrvStat, i).name);
+  g_array_free(t->stats, TRUE);
+  for (guint i = 0; i < t->source_zones->len; i++)
+    g_free(g_array_index(t->source_zones, TrvSourceZone, i).borough);
+  g_array_free(t->source_zones, TRUE);
+  g_free(t);
+}
+
+int trv_cal_table_find_zone(const TrvCalTable *t, TrvHexCell cell) {
+  gint64 key = (gint64)trv_hex_cell_key(cell);
+  gpointer v = g_hash_table_lookup(t->zone_index, &key);
+  return v ? GPOINTER_TO_INT(v) - 1 : -1;
+}
+
+int trv_cal_table_zone(TrvCalTable *t, TrvHexCell cell) {
+  int i = trv_cal_table_find_zone(t, cell);
+  if (i >= 0) return i;
+  TrvZoneDemand z;
+  memset(&z, 0, sizeof z);
+  z.cell = cell;
+  g_array_append_val(t->zones, z);
+  gint64 *key = g_new(gint64, 1);
+  *key = (gint64)trv_hex_cell_key(cell);
+  g_hash_table_insert(t->zone_index, key, GINT_TO_POINTER((int)t->zones->len));
+  return (int)t->zones->len - 1;
+}
+
+void trv_cal_table_add_demand(TrvCalTable *t, TrvHexCell cell, int slot, double amount) {
+  g_assert(slot >= 0 && slot < TRV_SLOTS_PER_WEEK && amount >= 0);
+  int i = trv_cal_table_zone(t, cell);
+  g_array_index(t->zones, TrvZoneDemand, i).rate[slot] += amount;
+}
+
+void trv_cal_table_add_od(TrvCalTable *t, TrvHexCell origin, TrvHexCell destination,
+                          double count) {
+  int o = trv_cal_table_zone(t, origin), d = trv_cal_table_zone(t, destination);
+  gint64 key = ((gint64)o << 32) | (gint64)d;
+  gpointer v = g_hash_table_lookup(t->od_index, &key);
+  if (v) {
+    g_array_index(t->od, TrvOdEntry, GPOINTER_TO_INT(v) - 1).count += count;
+    return;
+  }
+  TrvOdEntry e = {o, d, count};
+  g_array_append_val(t->od, e);
+  gint64 *k = g_new(gint64, 1);
+  *k = key;
+  g_hash_table_insert(t->od_index, k, GINT_TO_POINTER((int)t->od->len));
+}
+
+void trv_histogram_add(TrvHistogram *h, double value, double weight) {
+  g_assert(isfinite(value) && value >= 0);
+  double b = floor(value / h->bin_width);
+  int i = b >= h->n_bins - 1 ? h->n_bins - 1 : (int)b;
+  h->counts[i] += weight;
+}
+
+double trv_histogram_total(const TrvHistogram *h) {
+  double s = 0;
+  for (int i = 0; i < h->n_bins; i++) s += h->counts[i];
+  return s;
+}
+
+double trv_histogram_quantile(const TrvHistogram *h, double q) {
+  double total = trv_histogram_total(h), acc = 0;
+  if (total <= 0) return NAN;
+  double target = q * total;
+  for (int i = 0; i < h->n_bins; i++) {
+    if (acc + h->counts[i] >= target && h->counts[i] > 0)
+      return h->bin_width * (i + (target - acc) / h->counts[i]);
+    acc += h->counts[i];
+  }
+  return h->bin_width * h->n_bins;
+}
+
+static char *sanitize(const char *s, size_t len) {
+  char *out = g_strndup(s, len);
+  for (char *p = out; *p; p++)
+    if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
+  return out;
+}
+
+void trv_cal_table_reject(TrvCalTable *t, const char *reason, const char *file, uint64_t line,
+                          const char *text, size_t text_len) {
+  for (guint i = 0; i < t->rejections->len; i++) {
+    TrvRejection *r = &g_array_index(t->rejections, TrvRejection, i);
+    if (!strcmp(r->reason, reason)) {
+      r->count++;
+      return;
+    }
+  }
+  if (text_len > 200) text_len = 200; /* a report line, not a copy of the input */
+  TrvRejection r = {g_strdup(reason), 1, sanitize(file, strlen(file)), line,
+                    sanitize(text, text_len)};
+  g_array_append_val(t->rejections, r);
+}
+
+const TrvRejection *trv_cal_table_rejection(const TrvCalTable *t, const char *reason) {
+  for (guint i = 0; i < t->rejections->len; i++) {
+    const TrvRejection *r = &g_array_index(t->rejections, TrvRejection, i);
+    if (!strcmp(r->reason, reason)) return r;
+  }
+  return NULL;
+}
+
+uint64_t trv_cal_table_rejected(const TrvCalTable *t) {
+  uint64_t n = 0;
+  for (guint i = 0; i < t->rejections->len; i++)
+    n += g_array_index(t->rejections, TrvRejection, i).count;
+  return n;
+}
+
+void trv_cal_table_set_stat(TrvCalTable *t, const char *name, double value) {
+  for (guint i = 0; i < t->stats->len; i++) {
+    TrvStat *s = &g_array_index(t->stats, TrvStat, i);
+    if (!strcmp(s->name, name)) {
+      s->value = value;
+      return;
+    }
+  }
+  TrvStat s = {g_strdup(name), value};
+  g_array_append_val(t->stats, s);
+}
+
+void trv_cal_table_add_stat(TrvCalTable *t, const char *name, double amount) {
+  double v = trv_cal_table_stat(t, name);
+  trv_cal_table_set_stat(t, name, (isnan(v) ? 0 : v) + amount);
+}
+
+double trv_cal_table_stat(const TrvCalTable *t, const char *name) {
+  for (guint i = 0; i < t->stats->len; i++) {
+    const TrvStat *s = &g_array_index(t->stats, TrvStat, i);
+    if (!strcmp(s->name, name)) return s->value;
+  }
+  return NAN;
+}
+
+static double round6(double x) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "%.6g", x);
+  return strtod(buf, NULL);
+}
+
+static int od_compare(gconstpointer a, gconstpointer b) {
+  const TrvOdEntry *x = a, *y = b;
+  if (x->origin != y->origin) return x->origin < y->origin ? -1 : 1;
+  return (x->destination > y->destination) - (x->destination < y->destination);
+}
+
+void trv_cal_table_fill_slots(TrvCalTable *t) {
+  int filled = 0;
+  for (int s = 0; s < TRV_SLOTS_PER_WEEK; s++) filled += t->exposure_hours[s] <= 0;
+  t->filled_slots = filled;
+  if (!filled) return;
+  for (guint z = 0; z < t->zones->len; z++) {
+    TrvZoneDemand *zd = &g_array_index(t->zones, TrvZoneDemand, z);
+    for (int s = 0; s < TRV_SLOTS_PER_WEEK; s++) {
+      if (t->exposure_hours[s] > 0) continue;
+      double c = 0, h = 0;
+      for (int d = 0; d < 7; d++) {
+        int o = d * TRV_SLOTS_PER_DAY + s % TRV_SLOTS_PER_DAY;
+        if (t->exposure_hours[o] <= 0) continue;
+        c += zd->rate[o] * t->exposure_hours[o];
+        h += t->exposure_hours[o];
+      }
+      zd->rate[s] = h > 0 ? round6(c / h) : 0.0;
+    }
+  }
+}
+
+void trv_cal_table_finish(TrvCalTable *t) {
+  for (guint z = 0; z < t->zones->len; z++) {
+    TrvZoneDemand *zd = &g_array_index(t->zones, TrvZoneDemand, z);
+    for (int s = 0; s < TRV_SLOTS_PER_WEEK; s++)
+      zd->rate[s] = t->exposure_hours[s] > 0 ? round6(zd->rate[s] / t->exposure_hours[s]) : 0.0;
+  }
+  trv_cal_table_fill_slots(t);
+  g_array_sort(t->od, od_compare);
+  g_hash_table_remove_all(t->od_index);
+  for (guint i = 0; i < t->od->len; i++) {
+    const TrvOdEntry *e = &g_array_index(t->od, TrvOdEntry, i);
+    gint64 *k = g_new(gint64, 1);
+    *k = ((gint64)e->origin << 32) | (gint64)e->destination;
+    g_hash_table_insert(t->od_index, k, GINT_TO_POINTER((int)i + 1));
+  }
+}
+
+void trv_cal_table_city_rate(const TrvCalTable *t, double out[TRV_SLOTS_PER_WEEK]) {
+  for (int s = 0; s < TRV_SLOTS_PER_WEEK; s++) out[s] = 0;
+  for (guint z = 0; z < t->zones->len; z++) {
+    const TrvZoneDemand *zd = &g_array_index(t->zones, TrvZoneDemand, z);
+    for (int s = 0; s < TRV_SLOTS_PER_WEEK; s++) out[s] += zd->rate[s];
+  }
+}
+
+/* ---- writer ------------------------------------------------------------- */
+
+/* The shortest of %.15g, %.16g, %.17g that reads back as the same double. */
+static void put_double(GString *s, double x) {
+  if (isnan(x)) {
+    g_string_append(s, "NA");
+    return;
+  }
+  char buf[40];
+  for (int digits = 15; digits <= 17; digits++) {
+    snprintf(buf, sizeof buf, "%.*g", digits, x);
+    if (strtod(buf, NULL) == x) break;
+  }
+  g_string_append(s, buf);
+}
+
+static void put_histogram(GString *s, const char *name, const TrvHistogram *h) {
+  g_string_append_printf(s, "[%s]\nbin_width=", name);
+  put_double(s, h->bin_width);
+  g_string_append_printf(s, "\nn_bins=%d\n", h->n_bins);
+  for (int i = 0; i < h->n_bins; i++) {
+    g_string_append_printf(s, "%d\t", i);
+    put_double(s, h->counts[i]);
+    g_string_append_c(s, '\n');
+  }
+}
+
+char *trv_cal_table_to_string(const TrvCalTable *t) {
+  GString *s = g_string_sized_new(1 << 20);
+  g_string_append_printf(s, "trivium-urs-calibration %d\n", TRV_CAL_FORMAT_VERSION);
+  g_string_append(s, "# Trivium URS calibration table (format: docs/urs.md)\n");
+  g_string_append_printf(s,
+                         "[city]\nname=%s\nsource=%s\ntimezone=%s\nperiod_start=%s\n"
+                         "period_end=%s\nweather_station=%s\n",
+                         t->city, t->source, t->timezone, t->period_start, t->period_end,
+                         t->weather_station);
+  g_string_append(s, "[grid]\nlat_min=");
+  put_double(s, t->grid.lat_min);
+  g_string_append(s, "\nlat_max=");
+  put_double(s, t->grid.lat_max);
+  g_string_append(s, "\nlon_min=");
+  put_double(s, t->grid.lon_min);
+  g_string_append(s, "\nlon_max=");
+  put_double(s, t->grid.lon_max);
+  g_string_append(s, "\ncell_km2=");
+  put_double(s, t->grid.cell_km2);
+  g_string_append_printf(s,
+                         "\n[report]\nfiles=%" G_GUINT64_FORMAT "\nrows_read=%" G_GUINT64_FORMAT
+                         "\nrows_used=%" G_GUINT64_FORMAT "\nrows_rejected=%" G_GUINT64_FORMAT
+                         "\nfilled_slots=%d\n",
+                         t->files, t->rows_read, t->rows_used, trv_cal_table_rejected(t),
+                         t->filled_slots);
+  g_string_append(s, "[rejections]\n");
+  for (guint i = 0; i < t->rejections->len; i++) {
+    const TrvRejection *r = &g_array_index(t->rejections, TrvRejection, i);
+    g_string_append_printf(s, "%s\t%" G_GUINT64_FORMAT "\t%s\t%" G_GUINT64_FORMAT "\t%s\n",
+                           r->reason, r->count, r->first_file, r->first_line, r->first_text);
+  }
+  g_string_append(s, "[stats]\n");
+  for (guint i = 0; i < t->stats->len; i++) {
+    const TrvStat *st = &g_array_index(t->stats, TrvStat, i);
+    g_string_append_printf(s, "%s\t", st->name);
+    put_double(s, st->value);
+    g_string_append_c(s, '\n');
+  }
+  g_string_append(s, "[exposure]\n");
+  for (int i = 0; i < TRV_SLOTS_PER_WEEK; i++) {
+    g_string_append_printf(s, "%d\t", i);
+    put_double(s, t->exposure_hours[i]);
+    g_string_append_c(s, '\n');
+  }
+  g_string_append(s, "[zones]\n");
+  for (guint z = 0; z < t->zones->len; z++) {
+    const TrvZoneDemand *zd = &g_array_index(t->zones, TrvZoneDemand, z);
+    g_string_append_printf(s, "%u\t%d\t%d\n", z, zd->cell.q, zd->cell.r);
+  }
+  g_string_append(s, "[demand]\n");
+  for (guint z = 0; z < t->zones->len; z++) {
+    const TrvZoneDemand *zd = &g_array_index(t->zones, TrvZoneDemand, z);
+    for (int i = 0; i < TRV_SLOTS_PER_WEEK; i++)
+      if (zd->rate[i] != 0 && t->exposure_hours[i] > 0) g_string_append_printf(s, "%u\t%d\t%.6g\n", z, i, zd->rate[i]);
+  }
+  g_string_append(s, "[od]\n");
+  for (guint i = 0; i < t->od->len; i++) {
+    const TrvOdEntry *e = &g_array_index(t->od, TrvOdEntry, i);
+    g_string_append_printf(s, "%d\t%d\t", e->origin, e->destination);
+    put_double(s, e->count);
+    g_string_append_c(s, '\n');
+  }
+  put_histogram(s, "duration_s", &t->duration_s);
+  put_histogram(s, "distance_km", &t->distance_km);
+  g_string_append(s, "[source_zones]\n");
+  for (guint i = 0; i < t->source_zones->len; i++) {
+    const TrvSourceZone *z = &g_array_index(t->source_zones, TrvSourceZone, i);
+    g_string_append_printf(s, "%d\t%d\t%d\t", z->id, z->cell.q, z->cell.r);
+    put_double(s, z->lat);
+    g_string_append_c(s, '\t');
+    put_double(s, z->lon);
+    g_string_append_printf(s, "\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT "\t%s\n", z->pickups,
+                           z->dropoffs, z->borough);
+  }
+  g_string_append(s, "[weather]\n");
+  for (guint i = 0; i < t->weather->len; i++) {
+    const TrvWeatherDay *w = &g_array_index(t->weather, TrvWeatherDay, i);
+    g_string_append_printf(s, "%04d-%02d-%02d\t", w->year, w->month, w->day);
+    put_double(s, w->rain_mm);
+    g_string_append_c(s, '\t');
+    put_double(s, w->tmax_c);
+    g_string_append_c(s, '\t');
+    put_double(s, w->tmin_c);
+    g_string_append_c(s, '\n');
+  }
+  g_string_append(s, "[end]\n");
+  return g_string_free(s, FALSE);
+}
+
+bool trv_cal_table_write(const TrvCalTable *t, const char *path, GError **error) {
+  char *text = trv_cal_table_to_string(t);
+  GError *local = NULL;
+  bool ok = g_file_set_contents(path, text, -1, &local);
+  g_free(text);
+  if (!ok) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot write the calibration table: %s",
+                path, local->message);
+    g_error_free(local);
+  }
+  return ok;
+}

@@ -1,0 +1,371 @@
+/* cmd-jssp.c - `trivium jssp platform|run|stream|bench`: job-shop machine
+ * platforms from OR-Library instances, their SimGrid execution under a
+ * dispatch rule, the confounded machine stream, and a benchmark.
+ *
+ * Exit codes: 0 ok, 1 a run failed (a simulation that deadlocks, disagrees
+ * with the list scheduler or yields an infeasible schedule), 2 bad input (a
+ * malformed instance, with file:line; a missing platform; bad arguments).
+ * SimGrid initialises once per process: `run` simulates in this process,
+ * `bench` forks a child per simulation (envs/jssp/jssp-sim.h). */
+#include <config.h>
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "jssp/jssp-sim.h"
+#include "jssp/jssp-stream.h"
+#include "jssp/jssp.h"
+
+static int fail(GError *err) {
+  int code = err->domain == TRV_JSSP_ERROR && err->code == TRV_JSSP_ERROR_RUN ? 1 : 2;
+  fprintf(stderr, "trivium jssp: %s\n", err->message);
+  g_error_free(err);
+  return code;
+}
+
+static void usage(FILE *f) {
+  fprintf(f, "usage: trivium jssp platform INSTANCE [--out DIR]\n"
+             "       trivium jssp run INSTANCE|PLATFORM-DIR [--rule fifo|spt|lpt|mwkr] [--schedule FILE]\n"
+             "                        [--cfg=SIMGRID-OPTION]... [--log=SIMGRID-OPTION]...\n"
+             "       trivium jssp stream [--seeds N] [--episodes E] [--first-seed S] [--out DIR]\n"
+             "       trivium jssp bench [--repeat N]\n"
+             "exit: 0 ok, 1 run failure, 2 bad input (docs/jssp.md)\n");
+}
+
+/* Parses options; leaves positional arguments and SimGrid's --cfg/--log
+ * options in argv.  FALSE (and a message) on a bad option. */
+static gboolean parse_options(const char *what, GOptionEntry *entries, int *argc, char ***argv) {
+  GOptionContext *oc = g_option_context_new(what);
+  g_option_context_add_main_entries(oc, entries, NULL);
+  g_option_context_set_ignore_unknown_options(oc, TRUE);
+  GError *err = NULL;
+  gboolean ok = g_option_context_parse(oc, argc, argv, &err);
+  if (!ok) {
+    fprintf(stderr, "trivium jssp: %s\n", err->message);
+    g_error_free(err);
+  }
+  g_option_context_free(oc);
+  return ok;
+}
+
+static int cmd_platform(int argc, char **argv) {
+  char *out = NULL;
+  GOptionEntry entries[] = {
+      {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "write DIR/NAME/platform.xml and jobs.txt (default: .)", "DIR"},
+      {NULL, 0, 0, 0, NULL, NULL, NULL}};
+  if (!parse_options("INSTANCE - write a SimGrid machine shop", entries, &argc, &argv)) return 2;
+  if (argc != 2) {
+    usage(stderr);
+    g_free(out);
+    return 2;
+  }
+  GError *err = NULL;
+  TrvJsspInstance *inst = trv_jssp_instance_load(argv[1], &err);
+  if (!inst) {
+    g_free(out);
+    return fail(err);
+  }
+  char *dir = g_build_filename(out ? out : ".", inst->name, NULL);
+  int rc = 0;
+  if (trv_jssp_write_platform(inst, dir, &err))
+    printf("%s: %d jobs x %d machines -> %s/platform.xml, %s/jobs.txt\n", argv[1], inst->n_jobs, inst->n_machines,
+           dir, dir);
+  else
+    rc = fail(err);
+  g_free(dir);
+  g_free(out);
+  trv_jssp_instance_free(inst);
+  return rc;
+}
+
+/* Loads INSTANCE or PLATFORM-DIR.  For an instance file the platform is
+ * written to a fresh temporary directory returned in *tmpdir. */
+static TrvJsspInstance *load_target(const char *target, char **platform, char **tmpdir, GError **error) {
+  *tmpdir = NULL;
+  if (g_file_test(target, G_FILE_TEST_IS_DIR)) {
+    char *jobs = g_build_filename(target, "jobs.txt", NULL);
+    TrvJsspInstance *inst = trv_jssp_instance_load(jobs, error);
+    g_free(jobs);
+    if (!inst) return NULL;
+    g_free(inst->name);
+    inst->name = g_path_get_basename(target);
+    *platform = g_build_filename(target, "platform.xml", NULL);
+    return inst;
+  }
+  TrvJsspInstance *inst = trv_jssp_instance_load(target, error);
+  if (!inst) return NULL;
+  GError *io = NULL;
+  *tmpdir = g_dir_make_tmp("trivium-jssp-XXXXXX", &io);
+  if (!*tmpdir) {
+    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "temporary directory: %s", io->message);
+    g_error_free(io);
+    trv_jssp_instance_free(inst);
+    return NULL;
+  }
+  if (!trv_jssp_write_platform(inst, *tmpdir, error)) {
+    trv_jssp_instance_free(inst);
+    return NULL;
+  }
+  *platform = g_build_filename(*tmpdir, "platform.xml", NULL);
+  return inst;
+}
+
+static void remove_tmpdir(char *tmpdir) {
+  if (!tmpdir) return;
+  const char *names[] = {"platform.xml", "jobs.txt"};
+  for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+    char *p = g_build_filename(tmpdir, names[i], NULL);
+    g_unlink(p);
+    g_free(p);
+  }
+  g_rmdir(tmpdir);
+  g_free(tmpdir);
+}
+
+static int cmd_run(int argc, char **argv) {
+  char *rule_name = NULL, *schedule = NULL;
+  GOptionEntry entries[] = {
+      {"rule", 'r', 0, G_OPTION_ARG_STRING, &rule_name, "dispatch rule: fifo (default), spt, lpt, mwkr", "RULE"},
+      {"schedule", 's', 0, G_OPTION_ARG_FILENAME, &schedule, "write the schedule CSV (job,op,machine,start,end)",
+       "FILE"},
+      {NULL, 0, 0, 0, NULL, NULL, NULL}};
+  if (!parse_options("INSTANCE|PLATFORM-DIR - simulate a dispatch rule", entries, &argc, &argv)) return 2;
+  const char *target = NULL;
+  GPtrArray *sg_args = g_ptr_array_new();
+  int rc = 0;
+  for (int i = 1; i < argc; i++) {
+    if (g_str_has_prefix(argv[i], "--cfg=") || g_str_has_prefix(argv[i], "--log="))
+      g_ptr_array_add(sg_args, argv[i]);
+    else if (!target && argv[i][0] != '-')
+      target = argv[i];
+    else {
+      fprintf(stderr, "trivium jssp run: unexpected argument '%s'\n", argv[i]);
+      rc = 2;
+    }
+  }
+  int rule = rule_name ? trv_jssp_rule_parse(rule_name) : TRV_JSSP_FIFO;
+  if (rule < 0) {
+    fprintf(stderr, "trivium jssp run: unknown rule '%s'; expected fifo, spt, lpt or mwkr\n", rule_name);
+    rc = 2;
+  }
+  if (!target && rc == 0) {
+    usage(stderr);
+    rc = 2;
+  }
+  char *platform = NULL, *tmpdir = NULL;
+  TrvJsspInstance *inst = NULL;
+  GError *err = NULL;
+  if (rc == 0 && !(inst = load_target(target, &platform, &tmpdir, &err))) rc = fail(err);
+  if (rc == 0) {
+    TrvJsspSchedule *sim = trv_jssp_schedule_new(inst), *list = trv_jssp_list_schedule(inst, (TrvJsspRule)rule);
+    TrvJsspSimStats st;
+    if (!trv_jssp_sim_run(inst, platform, (TrvJsspRule)rule, (int)sg_args->len, (char **)sg_args->pdata, sim, &st,
+                          &err))
+      rc = fail(err);
+    else if (!trv_jssp_schedule_check(inst, sim, &err))
+      rc = fail(err);
+    else {
+      double rel = fabs(sim->makespan - list->makespan) / fmax(1.0, list->makespan);
+      printf("%s %s: makespan %.17g (SimGrid, %d operations, %ld messages); list scheduler %.17g; schedule "
+             "feasible\n",
+             inst->name, trv_jssp_rule_name((TrvJsspRule)rule), sim->makespan, sim->n, st.messages, list->makespan);
+      if (rel >= 1e-9) {
+        fprintf(stderr, "trivium jssp run: SimGrid makespan %.17g differs from the list scheduler's %.17g\n",
+                sim->makespan, list->makespan);
+        rc = 1;
+      }
+      if (schedule && !trv_jssp_schedule_write_csv(inst, sim, schedule, &err)) rc = fail(err);
+    }
+    trv_jssp_schedule_free(sim);
+    trv_jssp_schedule_free(list);
+  }
+  remove_tmpdir(tmpdir);
+  g_free(platform);
+  trv_jssp_instance_free(inst);
+  g_ptr_array_free(sg_args, TRUE);
+  g_free(rule_name);
+  g_free(schedule);
+  return rc;
+}
+
+static int cmd_stream(int argc, char **argv) {
+  TrvMachineStreamParams p;
+  trv_machine_stream_defaults(&p);
+  int seeds = 20, first = 1;
+  char *out = NULL;
+  GOptionEntry entries[] = {
+      {"seeds", 'n', 0, G_OPTION_ARG_INT, &seeds, "number of seeds (default 20)", "N"},
+      {"episodes", 'e', 0, G_OPTION_ARG_INT, &p.episodes, "episodes per seed (default 500)", "E"},
+      {"first-seed", 0, 0, G_OPTION_ARG_INT, &first, "first seed (default 1)", "S"},
+      {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "write DIR/stream-curves.csv and DIR/stream-episodes.csv", "DIR"},
+      {NULL, 0, 0, 0, NULL, NULL, NULL}};
+  if (!parse_options("- the confounded machine stream (SPEC 7.2)", entries, &argc, &argv)) return 2;
+  if (argc != 1 || seeds < 1 || p.episodes < 2 || first < 0) {
+    fprintf(stderr, "trivium jssp stream: expected --seeds >= 1, --episodes >= 2, --first-seed >= 0 and no other "
+                    "argument\n");
+    g_free(out);
+    return 2;
+  }
+  const int E = p.episodes;
+  double *curve[TRV_MACHINE_N_CONTROLLERS], *per_seed[TRV_MACHINE_N_CONTROLLERS];
+  TrvMachineStreamSummary sum[TRV_MACHINE_N_CONTROLLERS];
+  printf("confounded machine stream: M=%d, E=%d, %d steps/episode, seeds %d..%d, rho=%g, s=%g; Trivium B_e = "
+         "min(%d, ceil(%g ln(e+1))); RLVR lr %g, baseline rate %g\n\n",
+         p.machines, E, p.steps, first, first + seeds - 1, p.rho, p.s, p.budget_cap, p.m0, p.lr, p.baseline_rate);
+  printf("| controller | cumulative regret at E (mean ± sd) | regret rate, last %d episodes | R^2 a+b*ln(e) | "
+         "R^2 a+b*e | better fit |\n|---|---|---|---|---|---|\n",
+         MAX(1, E / 5));
+  for (int c = 0; c < TRV_MACHINE_N_CONTROLLERS; c++) {
+    curve[c] = g_new(double, E);
+    per_seed[c] = g_new(double, (gsize)seeds * E);
+    trv_machine_stream_summarize(&p, (uint64_t)first, seeds, (TrvMachineController)c, &sum[c], curve[c],
+                                 per_seed[c]);
+    printf("| %s | %.1f ± %.1f | %.3f ± %.3f | %.4f | %.4f | %s |\n", trv_machine_controller_name(c),
+           sum[c].cumulative.mean, sum[c].cumulative.sd, sum[c].final_rate.mean, sum[c].final_rate.sd,
+           sum[c].log_fit.r2, sum[c].linear_fit.r2, sum[c].log_fit.r2 > sum[c].linear_fit.r2 ? "log" : "linear");
+  }
+  int rc = 0;
+  if (out) {
+    GString *cv = g_string_new("episode,trivium_mean_cumulative,rlvr_mean_cumulative\n");
+    GString *ep = g_string_new("controller,seed,episode,regret\n");
+    for (int e = 0; e < E; e++) g_string_append_printf(cv, "%d,%.6f,%.6f\n", e + 1, curve[0][e], curve[1][e]);
+    for (int c = 0; c < TRV_MACHINE_N_CONTROLLERS; c++)
+      for (int k = 0; k < seeds; k++)
+        for (int e = 0; e < E; e++)
+          g_string_append_printf(ep, "%s,%d,%d,%.0f\n", trv_machine_controller_name(c), first + k, e + 1,
+                                 per_seed[c][(size_t)k * E + e]);
+    GError *err = NULL;
+    char *pc = g_build_filename(out, "stream-curves.csv", NULL), *pe = g_build_filename(out, "stream-episodes.csv", NULL);
+    if (g_mkdir_with_parents(out, 0755) != 0 || !g_file_set_contents(pc, cv->str, (gssize)cv->len, &err) ||
+        !g_file_set_contents(pe, ep->str, (gssize)ep->len, &err)) {
+      fprintf(stderr, "trivium jssp stream: cannot write under %s (%s)\n", out, err ? err->message : g_strerror(errno));
+      g_clear_error(&err);
+      rc = 1;
+    } else
+      printf("\nwrote %s and %s\n", pc, pe);
+    g_free(pc);
+    g_free(pe);
+    g_string_free(cv, TRUE);
+    g_string_free(ep, TRUE);
+  }
+  for (int c = 0; c < TRV_MACHINE_N_CONTROLLERS; c++) {
+    g_free(curve[c]);
+    g_free(per_seed[c]);
+  }
+  g_free(out);
+  return rc;
+}
+
+static int compare_names(gconstpointer a, gconstpointer b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The instance in dir (OR-Library files, or platform directories) with the
+ * most operations, ties to more jobs then to the first name; NULL if none
+ * parses. */
+static char *largest_in(const char *dir, gboolean platform_dirs) {
+  GDir *d = g_dir_open(dir, 0, NULL);
+  if (!d) return NULL;
+  const char *name;
+  char *best = NULL;
+  int best_ops = -1, best_jobs = -1;
+  GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+  while ((name = g_dir_read_name(d))) g_ptr_array_add(names, g_strdup(name));
+  g_dir_close(d);
+  g_ptr_array_sort(names, compare_names);
+  for (guint i = 0; i < names->len; i++) {
+    char *path = g_build_filename(dir, g_ptr_array_index(names, i), platform_dirs ? "jobs.txt" : NULL, NULL);
+    TrvJsspInstance *inst = trv_jssp_instance_load(path, NULL);
+    int ops = inst ? inst->n_jobs * inst->n_ops : -1;
+    if (inst && (ops > best_ops || (ops == best_ops && inst->n_jobs > best_jobs))) {
+      best_ops = ops;
+      best_jobs = inst->n_jobs;
+      g_free(best);
+      best = g_build_filename(dir, g_ptr_array_index(names, i), NULL);
+    }
+    trv_jssp_instance_free(inst);
+    g_free(path);
+  }
+  g_ptr_array_free(names, TRUE);
+  return best;
+}
+
+static int bench_one(const char *target, int repeat) {
+  GError *err = NULL;
+  char *platform = NULL, *tmpdir = NULL;
+  TrvJsspInstance *inst = load_target(target, &platform, &tmpdir, &err);
+  if (!inst) return fail(err);
+  int ops = inst->n_jobs * inst->n_ops, rc = 0;
+  double sim_s = 0;
+  gint64 t0 = g_get_monotonic_time();
+  for (int r = 0; r < repeat && rc == 0; r++) {
+    TrvJsspSchedule *s = trv_jssp_schedule_new(inst);
+    TrvJsspSimStats st;
+    if (!trv_jssp_sim_run_forked(inst, platform, (TrvJsspRule)(r % TRV_JSSP_N_RULES), 0, NULL, s, &st, &err))
+      rc = fail(err);
+    sim_s += st.run_seconds;
+    trv_jssp_schedule_free(s);
+  }
+  double wall = (double)(g_get_monotonic_time() - t0) / 1e6;
+  gint64 t1 = g_get_monotonic_time();
+  int list_runs = 0;
+  while (g_get_monotonic_time() - t1 < 200000 || list_runs < 4)
+    trv_jssp_schedule_free(trv_jssp_list_schedule(inst, (TrvJsspRule)(list_runs++ % TRV_JSSP_N_RULES)));
+  double list_s = (double)(g_get_monotonic_time() - t1) / 1e6;
+  if (rc == 0)
+    printf("| %s | %dx%d | %d | %.0f | %.0f | %.3f | %.0f |\n", inst->name, inst->n_jobs, inst->n_machines, ops,
+           (double)ops * repeat / sim_s, (double)ops * repeat / wall, wall / repeat * 1e3,
+           (double)ops * list_runs / list_s);
+  remove_tmpdir(tmpdir);
+  g_free(platform);
+  trv_jssp_instance_free(inst);
+  return rc;
+}
+
+static int cmd_bench(int argc, char **argv) {
+  int repeat = 20;
+  GOptionEntry entries[] = {{"repeat", 'n', 0, G_OPTION_ARG_INT, &repeat, "simulations per instance (default 20; "
+                                                                            "the rules in turn)", "N"},
+                            {NULL, 0, 0, 0, NULL, NULL, NULL}};
+  if (!parse_options("- simulated operations per second", entries, &argc, &argv)) return 2;
+  if (argc != 1 || repeat < 1) {
+    usage(stderr);
+    return 2;
+  }
+  char *shipped = g_build_filename(TRV_SRCDIR, "platforms", "jssp", NULL);
+  char *shared = g_build_filename(TRV_SRCDIR, "..", "shared", "data", "jssp", "instances", NULL);
+  char *ft10 = g_build_filename(shipped, "ft10", NULL);
+  char *largest_shipped = largest_in(shipped, TRUE), *largest_shared = largest_in(shared, FALSE);
+  printf("SimGrid job shop, %d simulations per instance (one process each; rules in turn)\n\n"
+         "| instance | jobs x machines | operations | simulated ops/s (simgrid_run) | ops/s end to end (fork, "
+         "init, platform) | ms per simulation | list scheduler ops/s |\n|---|---|---|---|---|---|---|\n",
+         repeat);
+  int rc = bench_one(ft10, repeat);
+  if (rc == 0 && largest_shipped && strcmp(largest_shipped, ft10)) rc = bench_one(largest_shipped, repeat);
+  if (rc == 0 && largest_shared) rc = bench_one(largest_shared, repeat);
+  g_free(shipped);
+  g_free(shared);
+  g_free(ft10);
+  g_free(largest_shipped);
+  g_free(largest_shared);
+  return rc;
+}
+
+int trv_cmd_jssp(int argc, char **argv) {
+  if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+    usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  const char *sub = argv[1];
+  if (!strcmp(sub, "platform")) return cmd_platform(argc - 1, argv + 1);
+  if (!strcmp(sub, "run")) return cmd_run(argc - 1, argv + 1);
+  if (!strcmp(sub, "stream")) return cmd_stream(argc - 1, argv + 1);
+  if (!strcmp(sub, "bench")) return cmd_bench(argc - 1, argv + 1);
+  fprintf(stderr, "trivium jssp: unknown subcommand '%s'\n", sub);
+  usage(stderr);
+  return 2;
+}

@@ -1,0 +1,291 @@
+/* The job shop without the simulator: the OR-Library parser (and every way
+ * a file can be malformed), the list scheduler's dispatch semantics on
+ * cases small enough to schedule by hand, the feasibility check, and the
+ * confounded machine stream's two controllers. */
+#include <glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "jssp/jssp-stream.h"
+#include "jssp/jssp.h"
+
+static TrvJsspInstance *parse_ok(const char *text) {
+  GError *err = NULL;
+  TrvJsspInstance *inst = trv_jssp_instance_parse(text, "inline", &err);
+  g_assert_no_error(err);
+  g_assert_nonnull(inst);
+  return inst;
+}
+
+static void parser_reads_header_comments_and_pairs(void) {
+  char *path = g_build_filename(JSSP_TEST_DIR, "valid-with-text.txt", NULL);
+  GError *err = NULL;
+  TrvJsspInstance *inst = trv_jssp_instance_load(path, &err);
+  g_assert_no_error(err);
+  g_assert_cmpint(inst->n_jobs, ==, 2);
+  g_assert_cmpint(inst->n_machines, ==, 2);
+  const int machine[] = {0, 1, 1, 0}, duration[] = {1, 2, 3, 4};
+  for (int i = 0; i < 4; i++) {
+    g_assert_cmpint(inst->machine[i], ==, machine[i]);
+    g_assert_cmpint(inst->duration[i], ==, duration[i]);
+  }
+  g_assert_cmpint(trv_jssp_instance_work(inst), ==, 10);
+  g_assert_cmpstr(inst->name, ==, "valid-with-text.txt");
+  trv_jssp_instance_free(inst);
+  g_free(path);
+}
+
+/* Each malformed file names its own line and what was expected. */
+static void check_malformed(const char *file, int line, const char *says) {
+  char *path = g_build_filename(JSSP_TEST_DIR, file, NULL);
+  GError *err = NULL;
+  TrvJsspInstance *inst = trv_jssp_instance_load(path, &err);
+  g_assert_null(inst);
+  g_assert_error(err, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT);
+  char *prefix = g_strdup_printf("%s:%d: ", path, line);
+  if (!g_str_has_prefix(err->message, prefix) || !strstr(err->message, says))
+    g_error("%s: message '%s' lacks '%s' or '%s'", file, err->message, prefix, says);
+  g_free(prefix);
+  g_error_free(err);
+  g_free(path);
+}
+
+static void malformed_too_few_jobs(void) { check_malformed("too-few-jobs.txt", 4, "expected 3 job lines"); }
+static void malformed_too_many_jobs(void) { check_malformed("too-many-jobs.txt", 5, "expected end of file"); }
+static void malformed_machine_out_of_range(void) {
+  check_malformed("machine-out-of-range.txt", 4, "machine index 2 of job 1 operation 1 out of range; expected 0..1");
+}
+static void malformed_negative_duration(void) { check_malformed("negative-duration.txt", 3, "negative duration -2"); }
+static void malformed_truncated_line(void) { check_malformed("truncated-line.txt", 4, "truncated line"); }
+static void malformed_non_integer(void) { check_malformed("non-integer.txt", 3, "expected an integer"); }
+static void malformed_no_header(void) { check_malformed("no-header.txt", 2, "expected a line `jobs machines`"); }
+
+static void parser_rejects_nonpositive_counts_and_long_lines(void) {
+  GError *err = NULL;
+  g_assert_null(trv_jssp_instance_parse("0 3\n", "zero", &err));
+  g_assert_error(err, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT);
+  g_assert_true(g_str_has_prefix(err->message, "zero:1: "));
+  g_clear_error(&err);
+  g_assert_null(trv_jssp_instance_parse("1 1\n0 4 0 5\n", "long", &err));
+  g_assert_true(g_str_has_prefix(err->message, "long:2: job 0 has 4 integers; expected 2"));
+  g_clear_error(&err);
+}
+
+/* Three jobs, two machines, every job starts on m0: each rule's schedule
+ * worked out by hand (docs/jssp.md). */
+static const char *three_jobs = "3 2\n0 3 1 2\n0 2 1 4\n0 4 1 1\n";
+
+static void expect_schedule(TrvJsspRule rule, const double *start, double makespan) {
+  TrvJsspInstance *inst = parse_ok(three_jobs);
+  TrvJsspSchedule *s = trv_jssp_list_schedule(inst, rule);
+  for (int i = 0; i < 6; i++) {
+    if (s->start[i] != start[i])
+      g_error("%s: op %d starts at %g, expected %g", trv_jssp_rule_name(rule), i, s->start[i], start[i]);
+    g_assert_cmpfloat(s->end[i], ==, start[i] + inst->duration[i]);
+  }
+  g_assert_cmpfloat(s->makespan, ==, makespan);
+  GError *err = NULL;
+  g_assert_true(trv_jssp_schedule_check(inst, s, &err));
+  trv_jssp_schedule_free(s);
+  trv_jssp_instance_free(inst);
+}
+
+static void fifo_ties_go_to_the_smaller_job(void) {
+  const double start[] = {0, 3, 3, 5, 5, 9};
+  expect_schedule(TRV_JSSP_FIFO, start, 10);
+}
+static void spt_starts_the_shortest_operation(void) {
+  const double start[] = {2, 6, 0, 2, 5, 9};
+  expect_schedule(TRV_JSSP_SPT, start, 10);
+}
+static void lpt_starts_the_longest_operation(void) {
+  const double start[] = {4, 7, 7, 9, 0, 4};
+  expect_schedule(TRV_JSSP_LPT, start, 13);
+}
+static void mwkr_starts_the_job_with_most_work_left(void) {
+  /* work left 5, 6, 5: J1 first, then J0 and J2 tie at 5 -> J0 */
+  const double start[] = {2, 6, 0, 2, 5, 9};
+  expect_schedule(TRV_JSSP_MWKR, start, 10);
+}
+
+/* A zero-duration operation ends at the time it starts; its successor joins
+ * the queue for the next round at that time, after the machines of this
+ * round were served.  SPT would prefer the successor (1) to the operation
+ * already queued on m1 (5), but the successor was not queued yet. */
+static void zero_duration_successor_waits_for_the_next_round(void) {
+  TrvJsspInstance *inst = parse_ok("2 2\n0 0 1 1\n1 5 0 1\n");
+  TrvJsspSchedule *s = trv_jssp_list_schedule(inst, TRV_JSSP_SPT);
+  g_assert_cmpfloat(s->start[0], ==, 0);
+  g_assert_cmpfloat(s->end[0], ==, 0);
+  g_assert_cmpfloat(s->start[2], ==, 0); /* job 1 on m1 in round one */
+  g_assert_cmpfloat(s->start[1], ==, 5); /* job 0's successor waits for m1 */
+  g_assert_cmpfloat(s->start[3], ==, 5);
+  g_assert_cmpfloat(s->makespan, ==, 6);
+  trv_jssp_schedule_free(s);
+  trv_jssp_instance_free(inst);
+}
+
+static void check_rejects(const TrvJsspInstance *inst, const TrvJsspSchedule *s, const char *says) {
+  GError *err = NULL;
+  g_assert_false(trv_jssp_schedule_check(inst, s, &err));
+  g_assert_error(err, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN);
+  if (!strstr(err->message, says)) g_error("message '%s' lacks '%s'", err->message, says);
+  g_error_free(err);
+}
+
+static void feasibility_check_catches_each_violation(void) {
+  TrvJsspInstance *inst = parse_ok(three_jobs);
+  TrvJsspSchedule *s = trv_jssp_list_schedule(inst, TRV_JSSP_FIFO);
+  /* precedence: job 0 op 1 moved before op 0 ends (m1 is free then) */
+  s->start[1] = 1, s->end[1] = 3;
+  check_rejects(inst, s, "(precedence)");
+  s->start[1] = 3, s->end[1] = 5;
+  /* duration */
+  s->end[5] = 11;
+  check_rejects(inst, s, "expected a start >= 0 and a duration of 1");
+  s->end[5] = 10;
+  /* overlap on m0: job 1 op 0 pulled into job 0's slot */
+  s->start[2] = 2, s->end[2] = 4;
+  check_rejects(inst, s, "at once");
+  s->start[2] = 3, s->end[2] = 5;
+  s->makespan = 9;
+  check_rejects(inst, s, "makespan 9");
+  s->makespan = 10;
+  GError *err = NULL;
+  g_assert_true(trv_jssp_schedule_check(inst, s, &err));
+  trv_jssp_schedule_free(s);
+  trv_jssp_instance_free(inst);
+}
+
+/* On random instances (zeros included) every rule's schedule is feasible,
+ * non-delay (no machine idles while an operation of its queue waits) and
+ * at least the job and machine lower bounds. */
+static void list_schedules_are_feasible_and_non_delay(void) {
+  for (guint64 seed = 1; seed <= 40; seed++) {
+    TrvJsspInstance *inst = trv_jssp_instance_random(2 + (int)(seed % 7), 1 + (int)(seed % 5), 9, seed);
+    const int J = inst->n_jobs, K = inst->n_ops;
+    double lb = 0;
+    for (int j = 0; j < J; j++) {
+      double w = 0;
+      for (int k = 0; k < K; k++) w += inst->duration[j * K + k];
+      lb = fmax(lb, w);
+    }
+    for (int m = 0; m < inst->n_machines; m++) {
+      double w = 0;
+      for (int op = 0; op < J * K; op++)
+        if (inst->machine[op] == m) w += inst->duration[op];
+      lb = fmax(lb, w);
+    }
+    for (int r = 0; r < TRV_JSSP_N_RULES; r++) {
+      TrvJsspSchedule *s = trv_jssp_list_schedule(inst, (TrvJsspRule)r);
+      GError *err = NULL;
+      if (!trv_jssp_schedule_check(inst, s, &err)) g_error("seed %d: %s", (int)seed, err->message);
+      g_assert_cmpfloat(s->makespan, >=, lb);
+      /* Non-delay: an operation starting after it became ready found its
+       * machine busy at every moment in between. */
+      for (int op = 0; op < J * K; op++) {
+        double ready = op % K ? s->end[op - 1] : 0;
+        if (s->start[op] == ready) continue;
+        double t = ready;
+        while (t < s->start[op]) {
+          double busy_until = -1;
+          for (int o = 0; o < J * K; o++)
+            if (o != op && inst->machine[o] == inst->machine[op] && s->start[o] <= t && s->end[o] > t)
+              busy_until = s->end[o];
+          if (busy_until < 0) g_error("seed %d rule %d: op %d idles at %g", (int)seed, r, op, t);
+          t = busy_until;
+        }
+      }
+      trv_jssp_schedule_free(s);
+    }
+    trv_jssp_instance_free(inst);
+  }
+}
+
+/* ---- the confounded machine stream ---------------------------------------- */
+
+static void stream_is_reproducible(void) {
+  TrvMachineStreamParams p;
+  trv_machine_stream_defaults(&p);
+  p.episodes = 50;
+  double a[50], b[50];
+  for (int c = 0; c < TRV_MACHINE_N_CONTROLLERS; c++) {
+    trv_machine_stream_run(&p, 3, (TrvMachineController)c, a, NULL);
+    trv_machine_stream_run(&p, 3, (TrvMachineController)c, b, NULL);
+    g_assert_cmpmem(a, sizeof a, b, sizeof b);
+  }
+}
+
+/* Trivium's probes are unbiased measurements of alpha_i: after 200
+ * episodes every probed machine's posterior mean is within 3 posterior sd
+ * of the true alpha, the posterior variance is the closed form
+ * 1 / (1/0.09 + n/0.65), and the best machine is identified. */
+static void trivium_posterior_converges_to_alpha(void) {
+  TrvMachineStreamParams p;
+  trv_machine_stream_defaults(&p);
+  p.episodes = 200;
+  double regret[200];
+  int identified = 0;
+  for (uint64_t seed = 1; seed <= 5; seed++) {
+    TrvMachineStreamFinal f;
+    trv_machine_stream_run(&p, seed, TRV_MACHINE_TRIVIUM, regret, &f);
+    int total = 0;
+    for (int i = 0; i < p.machines; i++) {
+      g_assert_cmpint(f.probes[i], >=, 1);
+      total += f.probes[i];
+      g_assert_cmpfloat(fabs(f.post_mean[i] - f.alpha[i]), <=, 3 * sqrt(f.post_var[i]));
+      g_assert_cmpfloat(fabs(f.post_var[i] - 1.0 / (1.0 / 0.09 + f.probes[i] / 0.65)), <, 1e-12);
+    }
+    /* B_e = min(12, ceil(5 ln(e+1))): 4, 6, 7, 9, 9, 10, 11, 11, 12, 12, ... */
+    int expect = 0;
+    for (int e = 1; e <= 200; e++) expect += MIN(12, (int)ceil(5 * log(e + 1.0)));
+    g_assert_cmpint(total, ==, expect);
+    identified += regret[199] == 0;
+  }
+  g_assert_cmpint(identified, >=, 4);
+}
+
+/* The outcome does not depend on the action (Y = max_i X_i + xi), so RLVR
+ * cannot do better than guessing while Trivium identifies the best
+ * machine: over the last 100 of 300 episodes on 5 seeds Trivium's regret
+ * rate is below 0.2 and RLVR's above 0.4. */
+static void trivium_final_regret_rate_beats_rlvr(void) {
+  TrvMachineStreamParams p;
+  trv_machine_stream_defaults(&p);
+  p.episodes = 300;
+  TrvMachineStreamSummary t, r;
+  trv_machine_stream_summarize(&p, 1, 5, TRV_MACHINE_TRIVIUM, &t, NULL, NULL);
+  trv_machine_stream_summarize(&p, 1, 5, TRV_MACHINE_RLVR, &r, NULL, NULL);
+  g_assert_cmpfloat(t.final_rate.mean, <, 0.2);
+  g_assert_cmpfloat(r.final_rate.mean, >, 0.4);
+  g_assert_cmpfloat(t.cumulative.mean, <, r.cumulative.mean);
+  /* RLVR's cumulative regret grows linearly: the line fits better than
+   * the logarithm. */
+  g_assert_cmpfloat(r.linear_fit.r2, >, r.log_fit.r2);
+}
+
+int main(int argc, char **argv) {
+  g_test_init(&argc, &argv, NULL);
+  g_test_add_func("/jssp/parser/reads_header_comments_and_pairs", parser_reads_header_comments_and_pairs);
+  g_test_add_func("/jssp/parser/malformed/too_few_jobs", malformed_too_few_jobs);
+  g_test_add_func("/jssp/parser/malformed/too_many_jobs", malformed_too_many_jobs);
+  g_test_add_func("/jssp/parser/malformed/machine_out_of_range", malformed_machine_out_of_range);
+  g_test_add_func("/jssp/parser/malformed/negative_duration", malformed_negative_duration);
+  g_test_add_func("/jssp/parser/malformed/truncated_line", malformed_truncated_line);
+  g_test_add_func("/jssp/parser/malformed/non_integer", malformed_non_integer);
+  g_test_add_func("/jssp/parser/malformed/no_header", malformed_no_header);
+  g_test_add_func("/jssp/parser/rejects_nonpositive_counts_and_long_lines",
+                  parser_rejects_nonpositive_counts_and_long_lines);
+  g_test_add_func("/jssp/list/fifo_ties_go_to_the_smaller_job", fifo_ties_go_to_the_smaller_job);
+  g_test_add_func("/jssp/list/spt_starts_the_shortest_operation", spt_starts_the_shortest_operation);
+  g_test_add_func("/jssp/list/lpt_starts_the_longest_operation", lpt_starts_the_longest_operation);
+  g_test_add_func("/jssp/list/mwkr_starts_the_job_with_most_work_left", mwkr_starts_the_job_with_most_work_left);
+  g_test_add_func("/jssp/list/zero_duration_successor_waits_for_the_next_round",
+                  zero_duration_successor_waits_for_the_next_round);
+  g_test_add_func("/jssp/list/feasibility_check_catches_each_violation", feasibility_check_catches_each_violation);
+  g_test_add_func("/jssp/list/schedules_are_feasible_and_non_delay", list_schedules_are_feasible_and_non_delay);
+  g_test_add_func("/jssp/stream/is_reproducible", stream_is_reproducible);
+  g_test_add_func("/jssp/stream/trivium_posterior_converges_to_alpha", trivium_posterior_converges_to_alpha);
+  g_test_add_func("/jssp/stream/trivium_final_regret_rate_beats_rlvr", trivium_final_regret_rate_beats_rlvr);
+  return g_test_run();
+}
