@@ -133,13 +133,54 @@ static GPtrArray *hosts_of(const TrvSimOptions *opt, int role) {
   return out;
 }
 
-static void start_actor(const char *name, sg_host_t host, void (*code)(int, char **), int index) {
+typedef struct {
+  char *name;
+  sg_host_t host;
+  void (*code)(int, char **);
+  int index;
+} PendingActor;
+
+static GArray *pending_actors; /* PendingActor whose host was off at start */
+
+static void launch(const char *name, sg_host_t host, void (*code)(int, char **), int index) {
   char idx[16];
   snprintf(idx, sizeof idx, "%d", index);
   char *argv[] = {(char *)name, idx, NULL};
   sg_actor_t a = sg_actor_init(name, host);
   sg_actor_start(a, code, 2, argv);
   sg_actor_set_auto_restart(a, 1); /* after start: the restart record copies the code */
+}
+
+/* Starts, as soon as their host is up, the actors whose host was off when
+ * the run began (a platform's own state profiles can say so); SimGrid
+ * refuses to start an actor on a failed host. */
+static void boot_watcher(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  sg_actor_daemonize(sg_actor_self());
+  while (pending_actors && pending_actors->len > 0) {
+    sg_actor_sleep_for(0.1);
+    for (guint i = 0; i < pending_actors->len;) {
+      PendingActor *p = &g_array_index(pending_actors, PendingActor, i);
+      if (!sg_host_is_on(p->host)) {
+        i++;
+        continue;
+      }
+      launch(p->name, p->host, p->code, p->index);
+      g_free(p->name);
+      g_array_remove_index(pending_actors, i);
+    }
+  }
+}
+
+static void start_actor(const char *name, sg_host_t host, void (*code)(int, char **), int index) {
+  if (sg_host_is_on(host)) {
+    launch(name, host, code, index);
+    return;
+  }
+  if (!pending_actors) pending_actors = g_array_new(FALSE, FALSE, sizeof(PendingActor));
+  PendingActor p = {g_strdup(name), host, code, index};
+  g_array_append_val(pending_actors, p);
 }
 
 /* ---- the cell ----------------------------------------------------------- */
@@ -256,6 +297,16 @@ void trv_sim_cell_start(Cell *cell, bool start_agents) {
     start_actor(name, cell->agents[a].host, trv_sim_agent_actor, a);
   }
   start_actor("trivium-controller", cell->controller_host, trv_sim_controller_actor, 0);
+  if (pending_actors && pending_actors->len > 0) { /* the watcher needs a host that is up */
+    sg_host_t *hosts = sg_host_list();
+    for (size_t i = 0; i < sg_host_count(); i++)
+      if (sg_host_is_on(hosts[i])) {
+        sg_actor_t w = sg_actor_init("trivium-boot", hosts[i]);
+        sg_actor_start(w, boot_watcher, 0, NULL);
+        break;
+      }
+    g_free(hosts);
+  }
 }
 
 /* After simgrid_run(): the outcome (rows were appended as episodes ended),

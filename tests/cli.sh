@@ -11,7 +11,7 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); echo "not ok $n - $1"; }
 check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
-echo "1..12"
+echo "1..13"
 
 # -- bad input: exit 2 and a message naming the problem
 $T run --controllers trivium,nosuch --out "$tmp/a" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -47,3 +47,9 @@ check "two-sided Mann-Whitney p-value is printed and below 1e-6 (p = $p)" \
 $T run --set run.seeds=5 --controllers trivium,rlvr,rlvr-memory,reactive --out "$tmp/h" -q
 check "outcome-only wrong in every episode, trivium right in every stationary one" \
   'awk -F, "NR>1 && \$2!=\"trivium\" && \$5!=1 {bad++} NR>1 && \$2==\"trivium\" && \$4==\"stationary\" && \$5!=0 {bad++} END {exit bad>0}" "$tmp/h/episodes.csv"'
+
+# -- a log that never comes back: a run failure (exit 1) with a message, never a normal exit
+$T run -c trivium --set run.seeds=1 --set run.episodes=20 --fault host-crash:ctl:5:1000000 -q -o "$tmp/dead" \
+  >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "an unreachable log ends the run with exit 1 and says why" \
+  '[ $rc -eq 1 ] && grep -q "no majority of the 1 log replicas answered" "$tmp/err"'
