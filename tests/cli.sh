@@ -11,7 +11,7 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); echo "not ok $n - $1"; }
 check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
-echo "1..13"
+echo "1..17"
 
 # -- bad input: exit 2 and a message naming the problem
 $T run --controllers trivium,nosuch --out "$tmp/a" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -53,3 +53,20 @@ $T run -c trivium --set run.seeds=1 --set run.episodes=20 --fault host-crash:ctl
   >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "an unreachable log ends the run with exit 1 and says why" \
   '[ $rc -eq 1 ] && grep -q "no majority of the 1 log replicas answered" "$tmp/err"'
+
+# -- the log of a real 500-episode run (--ctl): valid, and the posterior it replays is the run's,
+#    from zero, from a snapshot, and after compaction
+$T run -c trivium --set run.seeds=1 --ctl "$tmp/ctl" -o "$tmp/ctlrun" -q
+f="$tmp/ctl/trivium-seed1.ctl"
+$T ctl verify "$f" >"$tmp/verify" 2>&1; rc=$?
+check "ctl verify accepts the run's log (500 episodes, snapshots match records)" \
+  '[ $rc -eq 0 ] && grep -q "snapshots match the records" "$tmp/verify" && $T ctl inspect "$f" | grep -q "500 complete"'
+$T ctl replay "$f" | tail -n +3 >"$tmp/r0"
+$T ctl replay --from-snapshot 250 "$f" | tail -n +3 >"$tmp/r250"
+check "replay from zero equals replay from snapshot 250" 'cmp -s "$tmp/r0" "$tmp/r250" && [ -s "$tmp/r0" ]'
+last=$(tail -1 "$tmp/ctlrun/episodes.csv" | cut -d, -f13-15 | tr ',' ' ')
+check "the replayed presences are the run's final ones ($last)" \
+  'awk -v want="$last" "BEGIN {split(want, w, \" \")} {d = \$2 - w[NR]; if (d < 0) d = -d; if (d > 5e-7) bad = 1} END {exit bad || NR != 3}" "$tmp/r0"'
+$T ctl compact --out "$tmp/compact.ctl" --no-archive "$f" >/dev/null && $T ctl replay "$tmp/compact.ctl" | tail -n +3 >"$tmp/rc"
+check "compaction keeps the posterior (and shrinks the file)" \
+  'cmp -s "$tmp/r0" "$tmp/rc" && [ $(wc -c <"$tmp/compact.ctl") -lt $(wc -c <"$f") ]'
