@@ -297,7 +297,10 @@ static int run_points(RunCtx *ctx, int argc, char **argv, FILE *table, gint64 *p
   } else {
     char *base_out = ctx->out;
     TrvSweepTable sw;
-    trv_sweep_table_init(&sw, sweep_key ? sweep_key : "point");
+    const TrvSweepSpec *first = ctx->scenario->sweeps && ctx->scenario->sweeps->len
+                                    ? &g_array_index(ctx->scenario->sweeps, TrvSweepSpec, 0)
+                                    : NULL;
+    trv_sweep_table_init(&sw, sweep_key ? sweep_key : first ? first->param : "point");
     *probes = 0;
     for (size_t k = 0; k < n && code == 0; k++) {
       char *label = sweep_key ? g_strdup_printf("%s=%s", sweep_key, values[k]) : trv_scenario_point_label(ctx->scenario, k);

@@ -190,10 +190,11 @@ void trv_sweep_table_init(TrvSweepTable *sw, const char *key) {
   g_string_append_printf(sw->csv, "%s,controller", key);
   g_string_append_printf(sw->md, "| %s | controller", key);
   int cols = 2;
+  sw->speedup = strstr(key, "agents.count") != NULL; /* T_id(first M) / T_id(M) */
   for (int k = 0; sweep_metrics[k]; k++, cols++) {
     g_string_append_printf(sw->csv, ",%s,%s_sd", sweep_metrics[k], sweep_metrics[k]);
     g_string_append_printf(sw->md, " | %s", sweep_metrics[k]);
-    if (!strcmp(sweep_metrics[k], "t_id")) {
+    if (sw->speedup && !strcmp(sweep_metrics[k], "t_id")) {
       g_string_append(sw->csv, ",speedup");
       g_string_append(sw->md, " | speedup");
       cols++;
@@ -219,7 +220,7 @@ static void sweep_add(TrvSweepTable *sw, const TrvRunResult *res, const char *la
       g_string_append_printf(sw->csv, ",%.9g,%.9g", s.mean, s.sd);
       if (!strcmp(sweep_metrics[k], "p_f")) g_string_append_printf(sw->md, " | %.4f ± %.4f", s.mean, s.sd);
       else g_string_append_printf(sw->md, " | %.2f ± %.2f", s.mean, s.sd);
-      if (!strcmp(sweep_metrics[k], "t_id") && c < 64) {
+      if (sw->speedup && !strcmp(sweep_metrics[k], "t_id") && c < 64) {
         if (sw->point == 0) sw->t_id_first[c] = s.mean;
         double sp = sw->t_id_first[c] / s.mean;
         g_string_append_printf(sw->csv, ",%.9g", sp);

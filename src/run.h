@@ -36,6 +36,7 @@ typedef struct {
   GString *csv, *md;
   double t_id_first[64]; /* t_id of the first point per controller: the speedup's numerator */
   int point;
+  bool speedup; /* the swept key is agents.count: add T_id(first)/T_id(this) */
 } TrvSweepTable;
 
 void trv_sweep_table_init(TrvSweepTable *sw, const char *key);
