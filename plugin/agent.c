@@ -60,6 +60,12 @@ int trv_agent_run_episode(const TrvWorldClass *wc, void *world, const TrvPlan *p
   return gated;
 }
 
+bool trv_graph_wrong_on_task(const TrvWorldClass *wc, void *world, const TrvGraph *g, const TrvGraph *truth) {
+  for (int j = 0; j < truth->n; j++)
+    if (wc->task_relevant(world, j) && g->present[j] != truth->present[j]) return true;
+  return false;
+}
+
 void trv_row_fill_common(TrvEpisodeRow *row, const TrvWorldClass *wc, void *world, const TrvRecord *recs, size_t n,
                          const TrvGraph *ghat, const bool *map, const double *p) {
   TrvGraph truth;

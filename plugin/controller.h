@@ -105,6 +105,10 @@ int trv_agent_run_episode(const TrvWorldClass *wc, void *world, const TrvPlan *p
  * controller's PartialReset records). */
 TrvRecord trv_episode_end_record(int episode);
 
+/* true when g differs from the truth on a component the dispatch task depends
+ * on (the episode then belongs to M, the set R_temp sums over). */
+bool trv_graph_wrong_on_task(const TrvWorldClass *wc, void *world, const TrvGraph *g, const TrvGraph *truth);
+
 /* Shared readouts: soft score, R_out from records, exposures. */
 void trv_row_fill_common(TrvEpisodeRow *row, const TrvWorldClass *wc, void *world, const TrvRecord *recs, size_t n,
                          const TrvGraph *ghat, const bool *map, const double *p);

@@ -151,10 +151,8 @@ static void oc_absorb(void *self, int e, TrvRecord *recs, size_t n, TrvEpisodeRo
   row->r_epi = r_epi;
   row->r_hat_epi = r_hat;
   row->tau = tau < 0 ? c->steps : tau;
-  bool wrong = false;
-  for (int j = 0; j < nc; j++)
-    if (c->wc->task_relevant(c->world, j) && c->ghat.present[j] != truth.present[j]) wrong = true;
-  row->r_temp = trv_regret_temporal(wrong, c->wc->gap(c->world), row->tau, c->steps);
+  row->r_temp = trv_regret_temporal(trv_graph_wrong_on_task(c->wc, c->world, &c->ghat, &truth), c->wc->gap(c->world),
+                                    row->tau, c->steps);
 
   if (c->variant == V_REACTIVE) {
     double m = row->reward / (c->steps > 0 ? c->steps : 1);

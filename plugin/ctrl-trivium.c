@@ -131,12 +131,6 @@ static bool commits_correctly(const Trivium *c, const TrvPosterior *post, const 
   return trv_posterior_entropy_bits(post) <= c->p.h_ent;
 }
 
-static bool ghat_wrong_on_task(const Trivium *c, const TrvGraph *ghat, const TrvGraph *truth) {
-  for (int j = 0; j < truth->n; j++)
-    if (c->wc->task_relevant(c->world, j) && ghat->present[j] != truth->present[j]) return true;
-  return false;
-}
-
 static void append_reset(Trivium *c, int e, int j, GArray *out) {
   TrvRecord r = {.seq = c->seq++, .agent = TRV_AGENT_CONTROLLER, .episode = e, .kind = TRV_RECORD_RESET, .a_int = j,
                  .commit_status = TRV_COMMIT_PENDING, .snapshot_ref = e};
@@ -219,7 +213,7 @@ static void tr_absorb(void *self, int e, TrvRecord *recs, size_t n, TrvEpisodeRo
   row->r_epi = r_epi;
   row->r_hat_epi = r_hat;
   row->tau = tau < 0 ? c->steps : tau;
-  row->r_temp = trv_regret_temporal(ghat_wrong_on_task(c, &ghat_e, &truth), c->wc->gap(c->world), row->tau, c->steps);
+  row->r_temp = trv_regret_temporal(trv_graph_wrong_on_task(c->wc, c->world, &ghat_e, &truth), c->wc->gap(c->world), row->tau, c->steps);
 
   if (c->det) {
     TrvDetectorInput in = {c->h_prev, row->entropy_bits, resid->len, (int *)comp->data, (double *)zs->data,

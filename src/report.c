@@ -318,35 +318,32 @@ static void cell_fmt(char *buf, size_t n, TrvSummary s) {
   else snprintf(buf, n, "%.2f ± %.2f", s.mean, s.sd);
 }
 
-static void main_table(const TrvRunResult *r, FILE *f) {
-  fprintf(f, "Hard posterior exposure (episodes whose MAP graph differs from the truth) of %d episodes, "
-             "mean ± sd over %d seeds; regrets are totals per seed\n\n", r->episodes, r->n_seeds);
-  fprintf(f, "| controller | init | recovery | stationary | total | committed | R_out | R_epi | R_temp |\n");
-  fprintf(f, "|---|---|---|---|---|---|---|---|---|\n");
-  const int cols[] = {M_EXP_INIT, M_EXP_RECOVERY, M_EXP_STATIONARY, M_EXP_TOTAL, M_COMMITTED, M_R_OUT, M_R_EPI, M_R_TEMP};
+/* One row per controller: mean ± sd of each metric in cols. */
+static void table_rows(const TrvRunResult *r, FILE *f, const int *cols, size_t n_cols) {
   for (int c = 0; c < r->n_controllers; c++) {
     fprintf(f, "| %s", r->controllers[c]);
-    for (size_t k = 0; k < G_N_ELEMENTS(cols); k++) {
+    for (size_t k = 0; k < n_cols; k++) {
       char b[64];
       cell_fmt(b, sizeof b, summarize_metric(r, c, cols[k]));
       fprintf(f, " | %s", b);
     }
     fprintf(f, " |\n");
   }
+}
+
+static void main_table(const TrvRunResult *r, FILE *f) {
+  fprintf(f, "Hard posterior exposure (episodes whose MAP graph differs from the truth) of %d episodes, "
+             "mean ± sd over %d seeds; regrets are totals per seed\n\n", r->episodes, r->n_seeds);
+  fprintf(f, "| controller | init | recovery | stationary | total | committed | R_out | R_epi | R_temp |\n");
+  fprintf(f, "|---|---|---|---|---|---|---|---|---|\n");
+  const int cols[] = {M_EXP_INIT, M_EXP_RECOVERY, M_EXP_STATIONARY, M_EXP_TOTAL, M_COMMITTED, M_R_OUT, M_R_EPI, M_R_TEMP};
+  table_rows(r, f, cols, G_N_ELEMENTS(cols));
   fprintf(f, "\nDetectors (change-points at");
   for (int i = 0; i < r->n_change_points; i++) fprintf(f, " %d", r->change_points[i]);
   fprintf(f, "), probes, commits\n\n| controller | alarms | detections | false alarms | delay | probes | p_f |\n");
   fprintf(f, "|---|---|---|---|---|---|---|\n");
   const int cols2[] = {M_ALARMS, M_DETECTIONS, M_FALSE_ALARMS, M_DELAY, M_PROBES, M_P_FAIL};
-  for (int c = 0; c < r->n_controllers; c++) {
-    fprintf(f, "| %s", r->controllers[c]);
-    for (size_t k = 0; k < G_N_ELEMENTS(cols2); k++) {
-      char b[64];
-      cell_fmt(b, sizeof b, summarize_metric(r, c, cols2[k]));
-      fprintf(f, " | %s", b);
-    }
-    fprintf(f, " |\n");
-  }
+  table_rows(r, f, cols2, G_N_ELEMENTS(cols2));
 }
 
 bool trv_write_summary(const TrvRunResult *r, const char *dir, FILE *out, GError **error) {
