@@ -1,6 +1,7 @@
-/* cmd-jssp.c - `trivium jssp platform|run|stream|bench`: job-shop machine
- * platforms from OR-Library instances, their SimGrid execution under a
- * dispatch rule, the confounded machine stream, and a benchmark.
+/* cmd-jssp.c - `trivium jssp platform|run|stream|confounded|bench`: job-shop
+ * machine platforms from OR-Library instances, their SimGrid execution under
+ * a dispatch rule, the confounded machine stream, its real-instance variant
+ * (makespan regret), and a benchmark.
  *
  * Exit codes: 0 ok, 1 a run failed (a simulation that deadlocks, disagrees
  * with the list scheduler or yields an infeasible schedule), 2 bad input (a
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "jssp/jssp-confounded.h"
 #include "jssp/jssp-sim.h"
 #include "jssp/jssp-stream.h"
 #include "jssp/jssp.h"
@@ -32,6 +34,8 @@ static void usage(FILE *f) {
              "       trivium jssp run INSTANCE|PLATFORM-DIR [--rule fifo|spt|lpt|mwkr] [--schedule FILE]\n"
              "                        [--cfg=SIMGRID-OPTION]... [--log=SIMGRID-OPTION]...\n"
              "       trivium jssp stream [--seeds N] [--episodes E] [--first-seed S] [--out DIR]\n"
+             "       trivium jssp confounded INSTANCE|PLATFORM-DIR [--seeds N] [--episodes E] [--first-seed S]\n"
+             "                        [--out DIR]\n"
              "       trivium jssp bench [--repeat N]\n"
              "exit: 0 ok, 1 run failure, 2 bad input (docs/jssp.md)\n");
 }
@@ -260,6 +264,106 @@ static int cmd_stream(int argc, char **argv) {
   return rc;
 }
 
+/* Writes DIR/confounded-episodes.csv: controller,seed,episode,regret,
+ * cumulative_regret,identified. */
+static int write_confounded_csv(const char *out, int first, int seeds, int E, double *const *regret,
+                                double *const *identified) {
+  GString *csv = g_string_new("controller,seed,episode,regret,cumulative_regret,identified\n");
+  for (int c = 0; c < TRV_CONFOUNDED_N_CONTROLLERS; c++)
+    for (int k = 0; k < seeds; k++) {
+      double cum = 0;
+      for (int e = 0; e < E; e++) {
+        size_t at = (size_t)k * E + e;
+        cum += regret[c][at];
+        g_string_append_printf(csv, "%s,%d,%d,%.6f,%.6f,%.0f\n", trv_confounded_controller_name(c), first + k, e + 1,
+                               regret[c][at], cum, identified[c][at]);
+      }
+    }
+  GError *err = NULL;
+  char *path = g_build_filename(out, "confounded-episodes.csv", NULL);
+  int rc = 0;
+  if (g_mkdir_with_parents(out, 0755) != 0 || !g_file_set_contents(path, csv->str, (gssize)csv->len, &err)) {
+    fprintf(stderr, "trivium jssp confounded: cannot write %s (%s)\n", path, err ? err->message : g_strerror(errno));
+    g_clear_error(&err);
+    rc = 1;
+  } else
+    printf("\nwrote %s\n", path);
+  g_free(path);
+  g_string_free(csv, TRUE);
+  return rc;
+}
+
+static int cmd_confounded(int argc, char **argv) {
+  TrvConfoundedParams p;
+  trv_confounded_defaults(&p);
+  int seeds = 20, first = 1;
+  char *out = NULL;
+  GOptionEntry entries[] = {
+      {"seeds", 'n', 0, G_OPTION_ARG_INT, &seeds, "number of seeds (default 20)", "N"},
+      {"episodes", 'e', 0, G_OPTION_ARG_INT, &p.episodes, "episodes per seed (default 200)", "E"},
+      {"first-seed", 0, 0, G_OPTION_ARG_INT, &first, "first seed (default 1)", "S"},
+      {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "write DIR/confounded-episodes.csv", "DIR"},
+      {NULL, 0, 0, 0, NULL, NULL, NULL}};
+  if (!parse_options("INSTANCE|PLATFORM-DIR - the real-instance confounded variant (SPEC 7.2)", entries, &argc,
+                     &argv))
+    return 2;
+  if (argc != 2 || seeds < 1 || p.episodes < 2 || first < 0) {
+    fprintf(stderr, "trivium jssp confounded: expected one INSTANCE or PLATFORM-DIR, --seeds >= 1, --episodes >= 2 "
+                    "and --first-seed >= 0\n");
+    g_free(out);
+    return 2;
+  }
+  GError *err = NULL;
+  gboolean is_dir = g_file_test(argv[1], G_FILE_TEST_IS_DIR);
+  char *jobs = is_dir ? g_build_filename(argv[1], "jobs.txt", NULL) : g_strdup(argv[1]);
+  TrvJsspInstance *inst = trv_jssp_instance_load(jobs, &err);
+  g_free(jobs);
+  if (inst && inst->n_machines > TRV_CONFOUNDED_MAX_M) {
+    g_set_error(&err, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT, "%s: %d machines; the confounded variant takes at most %d",
+                argv[1], inst->n_machines, TRV_CONFOUNDED_MAX_M);
+    g_clear_pointer(&inst, trv_jssp_instance_free);
+  }
+  if (!inst) {
+    g_free(out);
+    return fail(err);
+  }
+  if (is_dir) {
+    g_free(inst->name);
+    inst->name = g_path_get_basename(argv[1]);
+  }
+  TrvConfoundedPlans *plans = trv_confounded_plans_new(inst);
+  const int E = p.episodes;
+  printf("confounded job shop on %s (%d jobs x %d machines): %d candidate plans (4 rules x believed-slow sets of "
+         "<= 2 machines), E=%d, seeds %d..%d;\nslow machines: 1..%d per seed, s ~ U[%g, %g]; congestion "
+         "exp(%g C_e); reading noise %g; called slow when exp(mu) > %g; Trivium probes/episode min(%d, ceil(%g "
+         "ln(e+1)))\n\n",
+         inst->name, inst->n_jobs, inst->n_machines, trv_confounded_plans_count(plans), E, first, first + seeds - 1,
+         p.slow_max, p.slow_lo, p.slow_hi, p.rho, p.sigma, p.threshold, p.budget_cap, p.m0);
+  printf("| controller | slow machines identified at E (fraction of seeds) | cumulative makespan regret at E (mean ± "
+         "sd) | the same / oracle makespan | R^2 a+b*ln(e) | R^2 a+b*e | better fit |\n|---|---|---|---|---|---|---|\n");
+  double *regret[TRV_CONFOUNDED_N_CONTROLLERS], *identified[TRV_CONFOUNDED_N_CONTROLLERS];
+  for (int c = 0; c < TRV_CONFOUNDED_N_CONTROLLERS; c++) {
+    TrvConfoundedSummary sum;
+    regret[c] = g_new(double, (gsize)seeds * E);
+    identified[c] = g_new(double, (gsize)seeds * E);
+    trv_confounded_summarize(plans, &p, (uint64_t)first, seeds, (TrvConfoundedController)c, &sum, regret[c],
+                             identified[c]);
+    printf("| %s | %.2f | %.1f ± %.1f | %.2f ± %.2f | %.4f | %.4f | %s |\n", trv_confounded_controller_name(c),
+           sum.identified, sum.cumulative.mean, sum.cumulative.sd, sum.cumulative_relative.mean,
+           sum.cumulative_relative.sd, sum.log_fit.r2, sum.linear_fit.r2,
+           sum.log_fit.r2 > sum.linear_fit.r2 ? "log" : "linear");
+  }
+  int rc = out ? write_confounded_csv(out, first, seeds, E, regret, identified) : 0;
+  for (int c = 0; c < TRV_CONFOUNDED_N_CONTROLLERS; c++) {
+    g_free(regret[c]);
+    g_free(identified[c]);
+  }
+  trv_confounded_plans_free(plans);
+  trv_jssp_instance_free(inst);
+  g_free(out);
+  return rc;
+}
+
 static int compare_names(gconstpointer a, gconstpointer b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
@@ -364,6 +468,7 @@ int trv_cmd_jssp(int argc, char **argv) {
   if (!strcmp(sub, "platform")) return cmd_platform(argc - 1, argv + 1);
   if (!strcmp(sub, "run")) return cmd_run(argc - 1, argv + 1);
   if (!strcmp(sub, "stream")) return cmd_stream(argc - 1, argv + 1);
+  if (!strcmp(sub, "confounded")) return cmd_confounded(argc - 1, argv + 1);
   if (!strcmp(sub, "bench")) return cmd_bench(argc - 1, argv + 1);
   fprintf(stderr, "trivium jssp: unknown subcommand '%s'\n", sub);
   usage(stderr);
