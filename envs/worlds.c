@@ -1,4 +1,5 @@
-/* worlds.c - the registry of worlds.  Adding a world: one line here. */
+/* worlds.c - the registry of worlds: each name of trv_world_names (world.h)
+ * to its class.  Adding a world: its name there and one line here. */
 #include <string.h>
 
 #include "world.h"

@@ -25,7 +25,7 @@ TrvRecord trv_episode_end_record(int episode) {
 }
 
 int trv_agent_run_episode(const TrvWorldClass *wc, void *world, const TrvPlan *plan, uint32_t agent, uint64_t *seq,
-                          TrvRng *probe_rng, GArray *recs) {
+                          TrvRng *probe_rng, GArray *recs, const TrvStepSync *sync) {
   int steps = wc->steps(world), gated = 0;
   double tally = 0;
   int planned = wc->plan(world, &plan->ghat);
@@ -55,6 +55,10 @@ int trv_agent_run_episode(const TrvWorldClass *wc, void *world, const TrvPlan *p
     r.a_disp = safe ? wc->safe_action : planned;
     gated += safe;
     r.reward = wc->act(world, r.a_disp);
+    if (sync) { /* a shared city moves once every agent acted */
+      sync->wait(sync->ctx, t);
+      r.reward = wc->step_payoff(world);
+    }
     g_array_append_val(recs, r);
   }
   return gated;
@@ -86,13 +90,17 @@ void trv_row_fill_common(TrvEpisodeRow *row, const TrvWorldClass *wc, void *worl
   row->soft_score = err / nc; /* 1 - acc, acc = 1 - mean |clip(p) - y| */
   row->posterior_exposure = row->map != row->truth;
   row->committed_exposure = row->ghat != row->truth;
-  int oracle = wc->oracle(world);
-  double best = wc->expected_payoff(world, oracle);
   row->r_out = 0;
   row->reward = 0;
+  bool own_regret = wc->episode_outcome_regret != NULL; /* measured against the world's own oracle fleet */
+  int oracle = own_regret ? 0 : wc->oracle(world);
+  double best = own_regret ? 0 : wc->expected_payoff(world, oracle);
   for (size_t i = 0; i < n; i++) {
     if (recs[i].kind != TRV_RECORD_STEP) continue;
-    row->r_out += trv_regret_outcome_step(best, wc->expected_payoff(world, recs[i].a_disp));
+    if (!own_regret) row->r_out += trv_regret_outcome_step(best, wc->expected_payoff(world, recs[i].a_disp));
     row->reward += recs[i].reward;
   }
+  if (own_regret) row->r_out = wc->episode_outcome_regret(world);
+  row->n_world_metrics =
+      wc->episode_metrics ? wc->episode_metrics(world, row->world_metrics, TRV_WORLD_METRICS_MAX) : 0;
 }

@@ -3,6 +3,17 @@
 
 #include <string.h>
 
+/* The direct loop's single agent: the shared city moves right after it. */
+typedef struct {
+  const TrvWorldClass *wc;
+  void *world;
+} DirectSync;
+
+static void direct_step_end(void *ctx, int step) {
+  DirectSync *d = ctx;
+  d->wc->step_end(d->world, step);
+}
+
 bool trv_cell_run_direct(const TrvCellSpec *spec, GArray *rows, GArray *log, GError **error) {
   void *world = spec->world_class->init(spec->params, spec->seed, error);
   if (!world) return false;
@@ -14,6 +25,11 @@ bool trv_cell_run_direct(const TrvCellSpec *spec, GArray *rows, GArray *log, GEr
   }
   TrvRng probe_rng;
   trv_rng_init(&probe_rng, spec->seed, TRV_STREAM_PROBE);
+  const TrvWorldClass *wc = spec->world_class;
+  bool shared = wc->step_end != NULL;
+  void *agent_world = shared ? wc->agent_instance(world, 0) : world;
+  DirectSync ds = {wc, world};
+  TrvStepSync sync = {direct_step_end, &ds};
   GArray *recs = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
   GArray *own = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
   TrvPlan *plan = g_new0(TrvPlan, 1);
@@ -24,7 +40,8 @@ bool trv_cell_run_direct(const TrvCellSpec *spec, GArray *rows, GArray *log, GEr
     ctl->klass->plan(ctl->self, e, plan);
     g_array_set_size(recs, 0);
     g_array_set_size(own, 0);
-    int gated = trv_agent_run_episode(spec->world_class, world, plan, 0, &seq, &probe_rng, recs);
+    if (shared) wc->episode_begin(agent_world, e);
+    int gated = trv_agent_run_episode(wc, agent_world, plan, 0, &seq, &probe_rng, recs, shared ? &sync : NULL);
     for (guint i = 0; i < recs->len; i++) g_array_index(recs, TrvRecord, i).commit_status = TRV_COMMIT_COMMITTED;
     if (log) g_array_append_vals(log, recs->data, recs->len);
     TrvEpisodeRow row;
@@ -48,6 +65,7 @@ bool trv_cell_run_direct(const TrvCellSpec *spec, GArray *rows, GArray *log, GEr
   g_array_free(recs, TRUE);
   g_array_free(own, TRUE);
   trv_controller_free(ctl);
+  if (shared) wc->free(agent_world);
   spec->world_class->free(world);
   return true;
 }

@@ -63,6 +63,8 @@ typedef struct {
   int records_lost;    /* best effort: records that never reached the log */
   double sim_time;
   double soft_score;
+  int n_world_metrics;                           /* values of the world's metric_names */
+  double world_metrics[TRV_WORLD_METRICS_MAX];
 } TrvEpisodeRow;
 
 typedef struct TrvController TrvController;
@@ -96,10 +98,18 @@ TrvController *trv_controller_new(const char *name, const TrvParams *params, voi
                                   uint64_t seed, GError **error);
 void trv_controller_free(TrvController *c);
 
+/* For worlds whose agents share one city (world.h): called by every agent
+ * after it acted at step t; returns once step_end(t) has run on the world.
+ * NULL for worlds whose agents are independent. */
+typedef struct {
+  void (*wait)(void *ctx, int step);
+  void *ctx;
+} TrvStepSync;
+
 /* Agent side of step 2: plays the episode's T steps.  Appends one record per
  * step to recs (seq numbers from *seq), returns the number of gated steps. */
 int trv_agent_run_episode(const TrvWorldClass *wc, void *world, const TrvPlan *plan, uint32_t agent, uint64_t *seq,
-                          TrvRng *probe_rng, GArray *recs);
+                          TrvRng *probe_rng, GArray *recs, const TrvStepSync *sync);
 
 /* The controller's record closing episode e (its seq never collides with the
  * controller's PartialReset records). */

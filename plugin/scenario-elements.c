@@ -16,9 +16,9 @@
 
 #include "controller.h"
 #include "scenario-internal.h"
+#include "world.h"
 
 const char *const trv_role_names[] = {"controller", "ctl", "agent", NULL};
-static const char *const world_names[] = {"causalbench", NULL};
 const char *const trv_scn_fault_elements[] = {"link-flap", "host-crash", "partition", NULL};
 /* Numeric fault attributes a <sweep> may name as KIND.ATTR. */
 const char *const trv_scn_fault_sweep_keys[] = {"link-flap.mtbf", "link-flap.mttr", "link-flap.start", "link-flap.stop",
@@ -338,8 +338,8 @@ static void start_params(Loader *L, const char *el, const XML_Char **atts) {
   if (!strcmp(el, "world")) {
     const char *name = required(L, el, atts, "name", "<world name=\"causalbench\" ...>");
     if (!name) return;
-    if (!g_strv_contains(world_names, name)) {
-      char *h = trv_scn_hint(name, world_names), *all = g_strjoinv(", ", (char **)world_names);
+    if (!g_strv_contains(trv_world_names, name)) {
+      char *h = trv_scn_hint(name, trv_world_names), *all = g_strjoinv(", ", (char **)trv_world_names);
       trv_scn_fail(L, trv_scn_attr_loc(L, "name"), "unknown world '%s'; expected one of: %s%s", name, all, h);
       g_free(h);
       g_free(all);

@@ -77,9 +77,19 @@ void trv_sim_agent_actor(int argc, char **argv) {
   trv_sim_agent_loop(&trv_sim_cell->agents[atoi(argv[1])]);
 }
 
+/* Shared-city worlds: all agents meet after acting; the last to arrive moves
+ * the city (step_end), and a second meeting keeps anyone from reading its
+ * payoff before that.  (The C barrier returns non-zero to exactly one.) */
+static void step_barrier(void *ctx, int step) {
+  Cell *cell = ctx;
+  if (sg_barrier_wait(cell->step_barrier[0]) != 0) cell->spec->world_class->step_end(cell->world, step);
+  sg_barrier_wait(cell->step_barrier[1]);
+}
+
 void trv_sim_agent_loop(AgentState *a) {
   Cell *cell = trv_sim_cell;
   const TrvWorldClass *wc = cell->spec->world_class;
+  TrvStepSync sync = {step_barrier, cell};
   GArray *recs = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
   for (;;) {
     Msg *m = trv_msg_wait(a->mb);
@@ -94,7 +104,8 @@ void trv_sim_agent_loop(AgentState *a) {
     int e = m->episode;
     wc->episode_begin(a->world, e);
     g_array_set_size(recs, 0);
-    int gated = trv_agent_run_episode(wc, a->world, m->plan, (uint32_t)a->index, &a->seq, &a->probe_rng, recs);
+    int gated = trv_agent_run_episode(wc, a->world, m->plan, (uint32_t)a->index, &a->seq, &a->probe_rng, recs,
+                                      wc->step_end ? &sync : NULL);
     sg_actor_execute(wc->steps(a->world) * cell->opt->step_flops + m->plan->n_probes * cell->opt->probe_flops);
     Msg *done = trv_msg_new(MSG_DONE, e);
     done->agent = a->index;

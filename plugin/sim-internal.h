@@ -12,6 +12,7 @@
 #define TRV_SIM_INTERNAL_H
 
 #include <simgrid/actor.h>
+#include <simgrid/barrier.h>
 #include <simgrid/comm.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
@@ -89,6 +90,7 @@ typedef struct {
   bool finished, stopping;
   sg_actor_t fault_driver; /* keeps the simulation alive while a crashed controller is down */
   bool user_agents;        /* agents are a user's actors (plugin): STOP them at the end */
+  sg_bar_t step_barrier[2]; /* shared-city worlds: every agent meets here at every step */
   GError *error;
 } Cell;
 

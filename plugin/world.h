@@ -56,8 +56,34 @@ struct TrvWorldClass {
    * fills (j, z, w) triples, returns how many. */
   int (*observational_pairs)(void *world, const double *context, int n_context, int *j, double *z, double *w);
   void (*free)(void *world);
+
+  /* ---- worlds whose agents share one city (URS); NULL for the others ----
+   * agent_instance() then returns a handle on the shared state (the agent's
+   * own driver); act() only records the agent's decision for the step and
+   * returns 0; once every agent acted at step t the runner calls
+   * step_end(world, t) exactly once on the world itself (the fleet moves,
+   * requests are matched), and each agent's payoff for the step is then
+   * step_payoff(agent_instance).  free() is called on every agent instance
+   * before the world itself. */
+  void (*step_end)(void *world, int step);
+  double (*step_payoff)(void *agent_world);
+  /* Outcome regret of the finished episode, for worlds that measure it
+   * against an oracle of their own (an oracle fleet on the same requests);
+   * NULL: summed per step from expected_payoff(). */
+  double (*episode_outcome_regret)(void *world);
+  /* Per-episode world metrics (e.g. served, served_rate, wait_mean,
+   * wait_p95, empty_km): fills up to max values, returns how many; names
+   * are fixed per world (metric_names, NULL-terminated). */
+  int (*episode_metrics)(void *world, double *values, int max);
+  const char *const *metric_names;
 };
 
+#define TRV_WORLD_METRICS_MAX 8
+
+/* The worlds' names, NULL-terminated: the scenario loader (core) checks
+ * names against it; envs/worlds.c maps each to its class (and asserts the
+ * two agree). */
+extern const char *const trv_world_names[];
 const TrvWorldClass *trv_world_lookup(const char *name);
 
 #endif

@@ -197,6 +197,8 @@ static bool parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **
     ctx->scenario = trv_scenario_load(file, error);
     ok = ctx->scenario != NULL;
   }
+  if (ok && !(ctx->world_class = trv_world_lookup(ctx->scenario->world)))
+    ok = input_error(error, "world '%s' is not built into this program", ctx->scenario->world);
   if (ok) {
     char *base = g_path_get_basename(file);
     ctx->experiment = g_str_has_suffix(base, ".xml") ? g_strndup(base, strlen(base) - 4) : g_strdup(base);

@@ -76,7 +76,10 @@ bool trv_write_episodes_csv(const TrvRunResult *r, const char *path, GError **er
   fprintf(f, ",entropy_bits,budget,probes,gated_steps,reward,r_out,r_epi,r_hat_epi,r_temp,tau,committed,"
              "lrcp_status,lrcp_trace,detector_stat,alarm,resets,commits,commit_attempts,commit_failures,records_lost,"
              "sim_time,"
-             "soft_score\n");
+             "soft_score");
+  const char *const *wm = r->world_class->metric_names;
+  for (int k = 0; wm && wm[k]; k++) fprintf(f, ",%s", wm[k]);
+  fprintf(f, "\n");
   static const char *const lrcp_names[] = {"none", "converged", "flagged"};
   char tb[65], mb[65], gb[65];
   for (int c = 0; c < r->n_controllers; c++)
@@ -95,8 +98,10 @@ bool trv_write_episodes_csv(const TrvRunResult *r, const char *path, GError **er
                 w->gated_steps, w->reward, w->r_out, w->r_epi, w->r_hat_epi, w->r_temp, w->tau, w->committed,
                 lrcp_names[w->lrcp_status]);
         for (int k = 0; k < w->lrcp_n; k++) fprintf(f, "%s%d", k ? ";" : "", w->lrcp_eps[k]);
-        fprintf(f, ",%.9g,%d,%d,%d,%d,%d,%d,%.9g,%.9g\n", w->detector_stat, w->alarm, w->resets, w->commits,
+        fprintf(f, ",%.9g,%d,%d,%d,%d,%d,%d,%.9g,%.9g", w->detector_stat, w->alarm, w->resets, w->commits,
                 w->commit_attempts, w->commit_failures, w->records_lost, w->sim_time, w->soft_score);
+        for (int k = 0; wm && wm[k]; k++) fprintf(f, ",%.9g", k < w->n_world_metrics ? w->world_metrics[k] : NAN);
+        fprintf(f, "\n");
       }
     }
   return close_out(f, path, error);
@@ -118,7 +123,9 @@ bool trv_write_run_json(const TrvRunResult *r, const char *path, GError **error)
   if (!f) return false;
   fprintf(f, "{\n  \"experiment\": ");
   json_string(f, r->experiment);
-  fprintf(f, ",\n  \"world\": \"causalbench\",\n  \"platform\": ");
+  fprintf(f, ",\n  \"world\": ");
+  json_string(f, r->world_class->name);
+  fprintf(f, ",\n  \"platform\": ");
   json_string(f, r->platform);
   fprintf(f, ",\n  \"controllers\": [");
   for (int c = 0; c < r->n_controllers; c++) {
@@ -331,6 +338,40 @@ static void table_rows(const TrvRunResult *r, FILE *f, const int *cols, size_t n
   }
 }
 
+/* Mean over the episodes of a seed of world metric k, summarised across seeds. */
+static TrvSummary world_metric(const TrvRunResult *r, int c, int k) {
+  double *v = g_new(double, r->n_seeds);
+  for (int s = 0; s < r->n_seeds; s++) {
+    GArray *rows = cell_rows(r, c, s);
+    double sum = 0;
+    for (guint i = 0; i < rows->len; i++) sum += g_array_index(rows, TrvEpisodeRow, i).world_metrics[k];
+    v[s] = rows->len ? sum / rows->len : NAN;
+  }
+  TrvSummary out = trv_summarize(v, r->n_seeds);
+  g_free(v);
+  return out;
+}
+
+static void world_table(const TrvRunResult *r, FILE *f) {
+  const char *const *wm = r->world_class->metric_names;
+  if (!wm || !wm[0]) return;
+  fprintf(f, "\nWorld metrics (%s), mean per episode, mean ± sd over seeds\n\n| controller", r->world_class->name);
+  int n = 0;
+  for (; wm[n]; n++) fprintf(f, " | %s", wm[n]);
+  fprintf(f, " |\n|---");
+  for (int k = 0; k < n; k++) fprintf(f, "|---");
+  fprintf(f, "|\n");
+  for (int c = 0; c < r->n_controllers; c++) {
+    fprintf(f, "| %s", r->controllers[c]);
+    for (int k = 0; k < n; k++) {
+      char b[64];
+      cell_fmt(b, sizeof b, world_metric(r, c, k));
+      fprintf(f, " | %s", b);
+    }
+    fprintf(f, " |\n");
+  }
+}
+
 static void main_table(const TrvRunResult *r, FILE *f) {
   fprintf(f, "Hard posterior exposure (episodes whose MAP graph differs from the truth) of %d episodes, "
              "mean ± sd over %d seeds; regrets are totals per seed\n\n", r->episodes, r->n_seeds);
@@ -344,6 +385,7 @@ static void main_table(const TrvRunResult *r, FILE *f) {
   fprintf(f, "|---|---|---|---|---|---|---|\n");
   const int cols2[] = {M_ALARMS, M_DETECTIONS, M_FALSE_ALARMS, M_DELAY, M_PROBES, M_P_FAIL};
   table_rows(r, f, cols2, G_N_ELEMENTS(cols2));
+  world_table(r, f);
 }
 
 bool trv_write_summary(const TrvRunResult *r, const char *dir, FILE *out, GError **error) {
@@ -358,6 +400,12 @@ bool trv_write_summary(const TrvRunResult *r, const char *dir, FILE *out, GError
     for (int k = 0; k < M_COUNT; k++) {
       TrvSummary s = summarize_metric(r, c, k);
       fprintf(f, "%s,%s,%.9g,%.9g,%.9g,%.9g,%zu\n", r->controllers[c], metrics[k].name, s.mean, s.sd, s.lo, s.hi, s.n);
+    }
+  for (int c = 0; c < r->n_controllers; c++)
+    for (int k = 0; r->world_class->metric_names && r->world_class->metric_names[k]; k++) {
+      TrvSummary s = world_metric(r, c, k);
+      fprintf(f, "%s,world.%s,%.9g,%.9g,%.9g,%.9g,%zu\n", r->controllers[c], r->world_class->metric_names[k], s.mean,
+              s.sd, s.lo, s.hi, s.n);
     }
   bool ok = close_out(f, path, error);
   g_free(path);

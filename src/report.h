@@ -15,6 +15,7 @@ typedef enum { TRV_PHASE_INIT = 0, TRV_PHASE_RECOVERY = 1, TRV_PHASE_STATIONARY 
 typedef struct {
   const char *experiment;
   const TrvParams *params;
+  const TrvWorldClass *world_class;
   const TrvCandidates *cand;
   int episodes, steps;
   int change_points[1024], n_change_points;

@@ -16,8 +16,6 @@
 
 #include "run.h"
 
-extern const TrvWorldClass trv_world_causalbench;
-
 static char *cell_path(const RunCtx *ctx, int cell, const char *ext) {
   char name[64];
   snprintf(name, sizeof name, "%d.%s", cell, ext);
@@ -57,7 +55,7 @@ static char *ctl_file_for(const RunCtx *ctx, const char *controller, uint64_t se
 /* In the child: run one cell, write its rows, exit with the cell's code. */
 static G_NORETURN void run_cell_child(RunCtx *ctx, int cell) {
   int n_seeds = ctx->params.seeds;
-  TrvCellSpec spec = {.params = &ctx->params, .world_class = &trv_world_causalbench,
+  TrvCellSpec spec = {.params = &ctx->params, .world_class = ctx->world_class,
                       .controller = ctx->controllers[cell / n_seeds],
                       .seed = (uint64_t)(ctx->params.seed_base + cell % n_seeds)};
   GArray *rows = g_array_new(FALSE, FALSE, sizeof(TrvEpisodeRow));
@@ -237,15 +235,16 @@ static void sweep_add(TrvSweepTable *sw, const TrvRunResult *res, const char *la
 
 int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, gint64 *probes, TrvSweepTable *sweep,
                   const char *label, GError **error) {
-  void *world = trv_world_causalbench.init(&ctx->params, 0, error);
+  const TrvWorldClass *wc = ctx->world_class;
+  void *world = wc->init(&ctx->params, 0, error);
   if (!world) return 2;
-  TrvRunResult res = {.experiment = ctx->experiment, .params = &ctx->params,
-                      .cand = trv_world_causalbench.candidates(world), .episodes = trv_world_causalbench.episodes(world),
-                      .steps = trv_world_causalbench.steps(world), .controllers = (const char *const *)ctx->controllers,
+  TrvRunResult res = {.experiment = ctx->experiment, .params = &ctx->params, .world_class = wc,
+                      .cand = wc->candidates(world), .episodes = wc->episodes(world),
+                      .steps = wc->steps(world), .controllers = (const char *const *)ctx->controllers,
                       .n_controllers = ctx->n_controllers, .n_seeds = ctx->params.seeds, .platform = ctx->platform,
                       .argv = argv, .argc = argc};
-  res.n_change_points = trv_world_causalbench.change_points(world, res.change_points, G_N_ELEMENTS(res.change_points));
-  trv_world_causalbench.free(world);
+  res.n_change_points = wc->change_points(world, res.change_points, G_N_ELEMENTS(res.change_points));
+  wc->free(world);
   int *seeds = g_new(int, res.n_seeds);
   for (int s = 0; s < res.n_seeds; s++) seeds[s] = ctx->params.seed_base + s;
   res.seeds = seeds;

@@ -25,6 +25,7 @@ typedef struct {
   int jobs;
   bool quiet;
   GPtrArray *simgrid_args;
+  const TrvWorldClass *world_class; /* the scenario's world */
   /* the point being run */
   TrvParams params;
   GArray *faults; /* TrvFaultSpec of the point (patterns borrowed) */
