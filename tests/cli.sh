@@ -11,7 +11,7 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); echo "not ok $n - $1"; }
 check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
-echo "1..17"
+echo "1..18"
 
 # -- bad input: exit 2 and a message naming the problem
 $T run --controllers trivium,nosuch --out "$tmp/a" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -70,3 +70,11 @@ check "the replayed presences are the run's final ones ($last)" \
 $T ctl compact --out "$tmp/compact.ctl" --no-archive "$f" >/dev/null && $T ctl replay "$tmp/compact.ctl" | tail -n +3 >"$tmp/rc"
 check "compaction keeps the posterior (and shrinks the file)" \
   'cmp -s "$tmp/r0" "$tmp/rc" && [ $(wc -c <"$tmp/compact.ctl") -lt $(wc -c <"$f") ]'
+
+# -- SimGrid's own options pass through: CM02 (plain latencies) instead of LV08 (x13) shortens the
+#    simulated time and changes nothing else
+$T run -c trivium --set run.seeds=1 --set run.episodes=5 -q -o "$tmp/lv08" &&
+$T run -c trivium --set run.seeds=1 --set run.episodes=5 --cfg=network/model:CM02 -q -o "$tmp/cm02" 2>/dev/null
+t1=$(tail -1 "$tmp/lv08/episodes.csv" | awk -F, '{print $(NF-1)}'); t2=$(tail -1 "$tmp/cm02/episodes.csv" | awk -F, '{print $(NF-1)}')
+check "--cfg=network/model:CM02 reaches SimGrid (simulated time $t1 s -> $t2 s, same readouts)" \
+  'awk -v a="$t1" -v b="$t2" "BEGIN {exit !(b < a / 3)}" && [ "$(cut -d, -f1-31 "$tmp/lv08/episodes.csv" | md5sum)" = "$(cut -d, -f1-31 "$tmp/cm02/episodes.csv" | md5sum)" ]'
