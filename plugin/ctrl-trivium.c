@@ -23,14 +23,10 @@
 #include "detector.h"
 #include "regret.h"
 #include "replay.h"
+#include "reset.h"
 #include "schedule.h"
 
 enum { V_TRIVIUM, V_NOCUSUM, V_NOLRCP, V_IDEAL, V_ROUNDROBIN, V_EPI_RESET };
-
-typedef struct {
-  int episode, j;
-  double z, w;
-} RecentProbe;
 
 typedef struct {
   TrvParams p;
@@ -52,7 +48,7 @@ typedef struct {
   int rr_cursor;
   TrvRng sched_rng;
   double h_prev;
-  GArray *recent; /* RecentProbe: evidence for PartialReset */
+  GArray *recent; /* TrvRecentProbe: evidence for PartialReset */
   uint64_t seq;   /* sequence of the controller's own records */
 } Trivium;
 
@@ -84,7 +80,7 @@ static void *tr_create(const TrvParams *p, void *world, const TrvWorldClass *wc,
   c->window = 1;
   trv_rng_init(&c->sched_rng, seed, TRV_STREAM_SCHEDULE);
   c->h_prev = trv_posterior_entropy_bits(c->post);
-  c->recent = g_array_new(FALSE, FALSE, sizeof(RecentProbe));
+  c->recent = g_array_new(FALSE, FALSE, sizeof(TrvRecentProbe));
   return c;
 }
 
@@ -139,25 +135,13 @@ static void append_reset(Trivium *c, int e, int j, GArray *out) {
   trv_probe_windows_clear(c->win, j);
 }
 
-/* PartialReset: reset the components whose evidence in the active window is
- * poorly predicted by the pre-trigger committed model G_hat_e: mean excess
- * log-loss per probe above reset_threshold (and at least 3 probes). */
+/* PartialReset (reset.h) of the components the active window contradicts. */
 static int partial_reset(Trivium *c, int e, const TrvGraph *ghat_e, GArray *out) {
-  int n = c->cand->n_components, resets = 0;
-  double sum[TRV_MAX_COMPONENTS] = {0};
-  int cnt[TRV_MAX_COMPONENTS] = {0};
-  for (guint i = 0; i < c->recent->len; i++) {
-    const RecentProbe *r = &g_array_index(c->recent, RecentProbe, i);
-    if (r->episode <= e - c->window) continue;
-    double k = ghat_e->present[r->j] ? ghat_e->kappa[r->j] : 0.0, res = r->w - k * r->z;
-    sum[r->j] += res * res / (2.0 * c->s2) - 0.5;
-    cnt[r->j]++;
-  }
-  for (int j = 0; j < n; j++)
-    if (cnt[j] >= 3 && sum[j] / cnt[j] > c->p.reset_threshold) {
-      append_reset(c, e, j, out);
-      resets++;
-    }
+  bool reset[TRV_MAX_COMPONENTS];
+  int resets = trv_partial_reset_select((const TrvRecentProbe *)c->recent->data, c->recent->len, e, c->window, ghat_e,
+                                        c->s2, c->p.reset_threshold, reset);
+  for (int j = 0; j < c->cand->n_components; j++)
+    if (reset[j]) append_reset(c, e, j, out);
   return resets;
 }
 
@@ -189,7 +173,7 @@ static void tr_absorb(void *self, int e, TrvRecord *recs, size_t n, TrvEpisodeRo
       g_array_append_val(resid, res);
       g_array_append_val(comp, r->a_int);
       g_array_append_val(zs, r->z);
-      RecentProbe rp = {e, r->a_int, r->z, r->outcome};
+      TrvRecentProbe rp = {e, r->a_int, r->z, r->outcome};
       g_array_append_val(c->recent, rp);
       probes++;
     }

@@ -1,0 +1,83 @@
+/* PartialReset's choice of components (SPEC 3.6) and the dispatch gate
+ * (SPEC 3.7) on constructed cases with hand-computed outcomes. */
+#include <glib.h>
+#include <math.h>
+
+#include "controller.h"
+#include "reset.h"
+
+extern const TrvWorldClass trv_world_causalbench;
+
+static void partial_reset_resets_only_what_the_window_contradicts(void) {
+  TrvGraph g; /* G_hat_e: C->X present (1.0), C->Y absent, X->Y present (1.0) */
+  trv_graph_clear(&g, 3);
+  g.present[0] = g.present[2] = true;
+  g.kappa[0] = g.kappa[2] = 1.0;
+  const TrvRecentProbe probes[] = {
+      /* X->Y: the slope is gone: r = -2, 2, -1.5, 1.5 -> x = 1.5, 1.5, 0.625, 0.625, mean 1.0625 > 0.25 */
+      {9, 2, 1, -1}, {9, 2, -1, 1}, {10, 2, 1, -0.5}, {10, 2, -1, 0.5},
+      /* C->X: predicted well: r = 0.1, 0.1, -0.2 -> mean x = (0.005 + 0.005 + 0.02) - 0.5 < 0 */
+      {10, 0, 1, 1.1}, {10, 0, -1, -0.9}, {10, 0, 1, 0.8},
+      /* C->X before the window (episode 8 <= 10 - 2): ignored however bad */
+      {8, 0, 1, -9}, {8, 0, 1, -9}, {8, 0, 1, -9},
+      /* C->Y: badly predicted but only 2 probes in the window */
+      {10, 1, 1, 5}, {10, 1, -1, -5},
+  };
+  bool reset[3];
+  int n = trv_partial_reset_select(probes, G_N_ELEMENTS(probes), 10, 2, &g, 1.0, 0.25, reset);
+  g_assert_cmpint(n, ==, 1);
+  g_assert_false(reset[0]);
+  g_assert_false(reset[1]);
+  g_assert_true(reset[2]);
+  /* a wider window brings the old C->X probes in: mean x of the six is > 0.25 */
+  n = trv_partial_reset_select(probes, G_N_ELEMENTS(probes), 10, 3, &g, 1.0, 0.25, reset);
+  g_assert_true(reset[0]);
+  g_assert_cmpint(n, ==, 2);
+}
+
+/* One episode of CausalBench-Seq under a plan that commits X->Y (kappa 1 >
+ * c = 0.5: the head plays d = 1) with a snapshot at p = 0.5 everywhere: the
+ * operational tally grows by -log P(G_hat) = 3 ln 2 = 2.079 nats per step,
+ * so the gate plays the safe d = 0 at every step when rho = 2 and never when
+ * rho = 2.1. */
+static void gate_plays_safe_exactly_while_the_tally_exceeds_rho(void) {
+  TrvParams p;
+  trv_params_defaults(&p);
+  GError *err = NULL;
+  void *world = trv_world_causalbench.init(&p, 1, &err);
+  g_assert_no_error(err);
+  TrvPosteriorParams pp = trv_params_posterior(&p, 1.0);
+  for (int k = 0; k < 2; k++) {
+    double rho = k == 0 ? 2.0 : 2.1;
+    trv_world_causalbench.episode_begin(world, 0);
+    TrvPlan *plan = g_new0(TrvPlan, 1);
+    trv_graph_clear(&plan->ghat, 3);
+    plan->ghat.present[0] = plan->ghat.present[1] = plan->ghat.present[2] = true;
+    plan->ghat.kappa[0] = plan->ghat.kappa[1] = plan->ghat.kappa[2] = 1.0;
+    plan->gate = true;
+    plan->rho = rho;
+    plan->snapshot = trv_posterior_new(3, &pp); /* pi0 = 0.5, no probes: stays at 0.5 */
+    GArray *recs = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
+    uint64_t seq = 0;
+    TrvRng rng;
+    trv_rng_init(&rng, 1, TRV_STREAM_PROBE);
+    int gated = trv_agent_run_episode(&trv_world_causalbench, world, plan, 0, &seq, &rng, recs, NULL);
+    int played_one = 0;
+    for (guint i = 0; i < recs->len; i++) played_one += g_array_index(recs, TrvRecord, i).a_disp == 1;
+    g_assert_cmpint(gated, ==, k == 0 ? p.steps : 0);
+    g_assert_cmpint(played_one, ==, k == 0 ? 0 : p.steps);
+    g_array_free(recs, TRUE);
+    trv_plan_clear(plan);
+    g_free(plan);
+  }
+  trv_world_causalbench.free(world);
+}
+
+int main(int argc, char **argv) {
+  g_test_init(&argc, &argv, NULL);
+  g_test_add_func("/reset/partial_reset_resets_only_what_the_window_contradicts",
+                  partial_reset_resets_only_what_the_window_contradicts);
+  g_test_add_func("/gate/gate_plays_safe_exactly_while_the_tally_exceeds_rho",
+                  gate_plays_safe_exactly_while_the_tally_exceeds_rho);
+  return g_test_run();
+}
