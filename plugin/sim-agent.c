@@ -77,13 +77,18 @@ void trv_sim_agent_actor(int argc, char **argv) {
   trv_sim_agent_loop(&trv_sim_cell->agents[atoi(argv[1])]);
 }
 
-/* Shared-city worlds: all agents meet after acting; the last to arrive moves
- * the city (step_end), and a second meeting keeps anyone from reading its
- * payoff before that.  (The C barrier returns non-zero to exactly one.) */
+/* Shared-city worlds: the last agent to arrive after acting moves the city
+ * (step_end), then all meet at the barrier, so nobody reads its payoff
+ * before the city moved.  Actors are cooperative, so the arrival count is
+ * exact; SimGrid 3.32's C barrier does not tell who arrived last (it returns
+ * 0 to every actor). */
 static void step_barrier(void *ctx, int step) {
   Cell *cell = ctx;
-  if (sg_barrier_wait(cell->step_barrier[0]) != 0) cell->spec->world_class->step_end(cell->world, step);
-  sg_barrier_wait(cell->step_barrier[1]);
+  if (++cell->step_arrivals == cell->n_agents) {
+    cell->step_arrivals = 0;
+    cell->spec->world_class->step_end(cell->world, step);
+  }
+  sg_barrier_wait(cell->step_barrier);
 }
 
 void trv_sim_agent_loop(AgentState *a) {

@@ -203,8 +203,7 @@ static void free_cell(Cell *cell) {
     g_free(d);
   }
   if (cell->decided) g_ptr_array_free(cell->decided, TRUE);
-  for (int b = 0; b < 2; b++)
-    if (cell->step_barrier[b]) sg_barrier_destroy(cell->step_barrier[b]);
+  if (cell->step_barrier) sg_barrier_destroy(cell->step_barrier);
   g_free(cell->agents);
   g_free(cell->replicas);
   g_free(cell->replica_acked);
@@ -256,10 +255,8 @@ bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {
       snprintf(name, sizeof name, "trivium/agent/%d/ack", a);
       as->mb_ack = sg_mailbox_by_name(name);
     }
-    if (spec->world_class->step_end) { /* a shared city: the agents step together */
-      cell->step_barrier[0] = sg_barrier_init((unsigned)cell->n_agents);
-      cell->step_barrier[1] = sg_barrier_init((unsigned)cell->n_agents);
-    }
+    if (spec->world_class->step_end) /* a shared city: the agents step together */
+      cell->step_barrier = sg_barrier_init((unsigned)cell->n_agents);
     cell->n_replicas = opt->best_effort ? 1 : opt->replicas;
     cell->replicas = g_new0(ReplicaState, cell->n_replicas);
     cell->replica_acked = g_new0(int, cell->n_replicas);

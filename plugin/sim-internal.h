@@ -90,7 +90,8 @@ typedef struct {
   bool finished, stopping;
   sg_actor_t fault_driver; /* keeps the simulation alive while a crashed controller is down */
   bool user_agents;        /* agents are a user's actors (plugin): STOP them at the end */
-  sg_bar_t step_barrier[2]; /* shared-city worlds: every agent meets here at every step */
+  sg_bar_t step_barrier; /* shared-city worlds: every agent meets here at every step */
+  int step_arrivals;     /* agents that acted in the current step */
   GError *error;
 } Cell;
 
