@@ -1,0 +1,177 @@
+/* The shared-city protocol of world.h under SimGrid: with M agents, at every
+ * step every agent acts before the city moves (step_end runs exactly once
+ * per step, after the M-th act), and every agent reads its payoff only
+ * after that.  A counting world checks it: step_end records how many agents
+ * acted in the step, and that count is every agent's payoff. */
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sim.h"
+
+#define AGENTS 6
+
+static const char *const var_names[] = {"Z", "D"};
+static const TrvComponent components[] = {{"Z->D", 0, 1, true}};
+static const TrvCandidates candidates = {2, var_names, 1, components};
+
+/* The world and each driver's handle both start with a pointer to the
+ * city, so either can be passed where the world is expected. */
+typedef struct City City;
+typedef struct {
+  City *city;
+  int index;
+} Driver;
+
+struct City {
+  City *self;
+  TrvParams p;
+  int episode, acted, step_ends, bad_order;
+  double last_count;
+  TrvRng rng;
+  Driver drivers[AGENTS];
+};
+
+static void *c_init(const TrvParams *p, uint64_t seed, GError **error) {
+  (void)error;
+  City *c = g_new0(City, 1);
+  c->self = c;
+  c->p = *p;
+  c->episode = -1;
+  trv_rng_init(&c->rng, seed, TRV_STREAM_WORLD);
+  return c;
+}
+static void *c_agent(void *world, int a) {
+  City *c = world;
+  c->drivers[a] = (Driver){c, a};
+  return &c->drivers[a];
+}
+static City *city_of(void *w) { return *(City **)w; }
+static const TrvCandidates *c_cand(void *w) {
+  (void)w;
+  return &candidates;
+}
+static double c_s2(void *w) {
+  (void)w;
+  return 1.0;
+}
+static int c_episodes(void *w) { return ((City *)w)->p.episodes; }
+static int c_steps(void *w) { return city_of(w)->p.steps; }
+static int c_cps(void *w, int *out, int max) {
+  (void)w, (void)out, (void)max;
+  return 0;
+}
+static void c_begin(void *w, int e) {
+  City *c = city_of(w);
+  if (c->episode != e) c->episode = e, c->acted = 0;
+}
+static int c_observe(void *w, int t, double *ctx) {
+  (void)w, (void)t;
+  ctx[0] = ctx[1] = 0;
+  return 2;
+}
+static double c_probe(void *w, int j, double z) {
+  (void)j, (void)z;
+  return trv_rng_normal(&city_of(w)->rng);
+}
+static double c_act(void *w, int a) {
+  (void)a;
+  city_of(w)->acted++;
+  return 0;
+}
+static double c_expected(void *w, int a) {
+  (void)w, (void)a;
+  return 0;
+}
+static void c_truth(void *w, TrvGraph *g) {
+  (void)w;
+  trv_graph_clear(g, 1);
+}
+static double c_gap(void *w) {
+  (void)w;
+  return 0;
+}
+static bool c_relevant(void *w, int j) {
+  (void)w, (void)j;
+  return true;
+}
+static int c_plan(void *w, const TrvGraph *g) {
+  (void)w, (void)g;
+  return 0;
+}
+static int c_oracle(void *w) {
+  (void)w;
+  return 0;
+}
+static int c_pairs(void *w, const double *ctx, int n, int *j, double *z, double *v) {
+  (void)w, (void)ctx, (void)n, (void)j, (void)z, (void)v;
+  return 0;
+}
+static void c_free(void *w) {
+  if (city_of(w) == w) g_free(w); /* drivers live inside the city */
+}
+static void c_step_end(void *w, int t) {
+  City *c = w;
+  (void)t;
+  if (c->acted != AGENTS) c->bad_order++;
+  c->last_count = c->acted;
+  c->acted = 0;
+  c->step_ends++;
+}
+static double c_payoff(void *w) { return city_of(w)->last_count; }
+
+static const TrvWorldClass counting_world = {
+    .name = "counting", .init = c_init, .agent_instance = c_agent, .candidates = c_cand, .noise_var = c_s2,
+    .episodes = c_episodes, .steps = c_steps, .safe_action = 0, .change_points = c_cps, .episode_begin = c_begin,
+    .observe = c_observe, .probe = c_probe, .act = c_act, .expected_payoff = c_expected, .truth = c_truth,
+    .gap = c_gap, .task_relevant = c_relevant, .plan = c_plan, .oracle = c_oracle, .observational_pairs = c_pairs,
+    .free = c_free, .step_end = c_step_end, .step_payoff = c_payoff,
+};
+
+static void every_agent_acts_before_the_city_moves(void) {
+  fflush(NULL);
+  int fd[2];
+  g_assert_cmpint(pipe(fd), ==, 0);
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fd[0]);
+    TrvParams p;
+    trv_params_defaults(&p);
+    p.episodes = 4;
+    p.steps = 10;
+    TrvCellSpec spec = {.params = &p, .world_class = &counting_world, .controller = "trivium", .seed = 1};
+    TrvSimOptions opt;
+    trv_sim_options_init(&opt);
+    opt.platform = g_getenv("TRIVIUM_PLATFORM");
+    opt.agents = AGENTS;
+    GArray *rows = g_array_new(FALSE, FALSE, sizeof(TrvEpisodeRow)), *log = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
+    GError *err = NULL;
+    int result[3] = {0, 0, 0}; /* step records with payoff AGENTS, step records, run ok */
+    result[2] = trv_sim_run_cell(&spec, &opt, rows, log, NULL, &err);
+    for (guint i = 0; i < log->len; i++) {
+      TrvRecord *r = &g_array_index(log, TrvRecord, i);
+      if (r->kind != TRV_RECORD_STEP) continue;
+      result[1]++;
+      result[0] += r->reward == AGENTS;
+    }
+    _exit(write(fd[1], result, sizeof result) == sizeof result ? 0 : 3);
+  }
+  close(fd[1]);
+  int result[3];
+  g_assert_cmpint(read(fd[0], result, sizeof result), ==, sizeof result);
+  close(fd[0]);
+  int status;
+  waitpid(pid, &status, 0);
+  g_assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  g_assert_cmpint(result[2], ==, 1);
+  g_assert_cmpint(result[1], ==, AGENTS * 4 * 10); /* every agent's every step is in the log */
+  g_assert_cmpint(result[0], ==, result[1]);       /* and saw all AGENTS acts before the city moved */
+}
+
+int main(int argc, char **argv) {
+  g_test_init(&argc, &argv, NULL);
+  g_test_add_func("/sim-shared/every_agent_acts_before_the_city_moves", every_agent_acts_before_the_city_moves);
+  return g_test_run();
+}
