@@ -5,8 +5,9 @@
 #include "world.h"
 
 extern const TrvWorldClass trv_world_causalbench;
+extern const TrvWorldClass trv_world_urs;
 
-static const TrvWorldClass *const worlds[] = {&trv_world_causalbench};
+static const TrvWorldClass *const worlds[] = {&trv_world_causalbench, &trv_world_urs};
 
 const TrvWorldClass *trv_world_lookup(const char *name) {
   for (size_t i = 0; i < G_N_ELEMENTS(worlds); i++)

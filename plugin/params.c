@@ -12,6 +12,7 @@ static const char *const slab_names[] = {"gaussian", "separated", NULL};
 static const char *const track_names[] = {"hazard", "forgetting", "none", NULL};
 static const char *const sched_names[] = {"ig", "roundrobin", "random", NULL};
 static const char *const variant_names[] = {"headline", "flips", "variance", "nonlinear", "separation", NULL};
+static const char *const urs_city_names[] = {"sf", "nyc", "sg", NULL};
 static const char *const ctl_mode_names[] = {"atomic", "best-effort", NULL};
 static const char *const ctl_fsync_names[] = {"always", "group", "none", NULL};
 
@@ -59,6 +60,13 @@ static const TrvParamSpec specs[] = {
     D("world.s", s, 1.0, 1e-9, 1e9, "noise scale s"),
     D("world.s_high", s_high, 2.5, 1e-9, 1e9, "variance variant: s on episodes [E*0.3, E*0.6)"),
     D("world.nu", nu, 1.0, 0, 1e9, "nonlinear variant: tanh coupling strength nu"),
+    E("world.city", urs_city, 0, urs_city_names, "URS: the city whose calibration table (data/urs/CITY.cal) the world samples"),
+    I("world.informative", urs_informative, 15, 0, 4095, "URS: bitmask of the informative confounders among the 12 (bit j = confounder j)"),
+    I("world.informative_after", urs_informative_after, 240, 0, 4095, "URS: the informative bitmask from episode world.change_at on"),
+    I("world.change_at", urs_change_at, 0, 0, 1e7, "URS: episode at which the informative set changes (0 = never)"),
+    D("world.effect", urs_effect, 0.5, -1e3, 1e3, "URS: log-demand effect kappa of an informative confounder (per standard deviation)"),
+    D("world.load", urs_load, 3.0, 1e-3, 1e3, "URS: city-wide requests per driver per hour, averaged over the week (scales the table's rates)"),
+    D("world.busyness", urs_busyness, 0.8, 0, 1e3, "URS: log-demand effect of the hidden per-episode city busyness B_e (the confounding)"),
     E("ctl.mode", ctl_mode, TRV_CTL_MODE_ATOMIC, ctl_mode_names,
       "log commits: atomic (acknowledged, idempotent, majority of replicas) or best-effort (fire and forget)"),
     I("ctl.replicas", ctl_replicas, 1, 1, 15, "CTL replicas; a record is committed when a majority acknowledges"),

@@ -50,6 +50,10 @@ typedef struct {
   /* CausalBench-Seq world (7.1) */
   int variant, flips;
   double a, b, kappa, s, s_high, nu;
+  /* URS world (7.3) */
+  int urs_city; /* 0 sf, 1 nyc, 2 sg */
+  int urs_informative, urs_informative_after, urs_change_at;
+  double urs_effect, urs_load, urs_busyness;
   /* the Causal Transaction Log over the network (SPEC 4) */
   int ctl_mode;  /* TrvCtlMode */
   int ctl_replicas;

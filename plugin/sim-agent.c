@@ -37,17 +37,22 @@ static bool commit_atomic(Cell *cell, AgentState *a, int e, GArray *recs, int *a
     double deadline = simgrid_get_clock() + opt->commit_timeout;
     for (int r = 0; r < n; r++) sent += trv_msg_finish(comms[r], msgs[r], deadline - simgrid_get_clock());
     g_free(comms);
-    g_free(msgs);
-    while (acks < need && acks + nacks < sent) {
-      Msg *rep = trv_msg_recv(a->mb_ack, deadline - simgrid_get_clock());
-      if (!rep) break;
-      if (rep->episode == e && rep->tag == attempt && rep->agent >= 0 && rep->agent < n && !acked[rep->agent]) {
-        acked[rep->agent] = true;
-        if (rep->kind == MSG_ACK) acks++;
-        else if (rep->kind == MSG_NACK) nacks++;
+    Msg **reps = g_new(Msg *, n);
+    while (acks < need && acks + nacks < sent && simgrid_get_clock() < deadline) {
+      int got = trv_msg_recv_many(a->mb_ack, sent - acks - nacks, deadline - simgrid_get_clock(), reps);
+      if (got == 0) break;
+      for (int i = 0; i < got; i++) {
+        Msg *rep = reps[i];
+        if (rep->episode == e && rep->tag == attempt && rep->agent >= 0 && rep->agent < n && !acked[rep->agent]) {
+          acked[rep->agent] = true;
+          if (rep->kind == MSG_ACK) acks++;
+          else if (rep->kind == MSG_NACK) nacks++;
+        }
+        trv_msg_free(rep);
       }
-      trv_msg_free(rep);
     }
+    g_free(reps);
+    g_free(msgs);
     g_free(acked);
     if (acks >= need) return true;
     if (nacks > n - need) return false; /* closed on a majority: too late */

@@ -101,6 +101,25 @@ Msg *trv_msg_wait(sg_mailbox_t mb) {
   }
 }
 
+int trv_msg_recv_many(sg_mailbox_t mb, int n, double timeout, Msg **out) {
+  if (n <= 0 || timeout <= 0) return 0;
+  void **data = g_new0(void *, n);
+  sg_comm_t *comms = g_new(sg_comm_t, n);
+  for (int i = 0; i < n; i++) comms[i] = sg_mailbox_get_async(mb, &data[i]);
+  double deadline = simgrid_get_clock() + timeout;
+  int got = 0;
+  for (int i = 0; i < n; i++) {
+    /* past the deadline, a zero wait still collects what already arrived and
+     * cancels what did not (a timed-out comm is aborted for both sides); if
+     * the actor dies with its host, SimGrid discards its pending receives */
+    double left = deadline - simgrid_get_clock();
+    if (sg_comm_wait_for(comms[i], left > 0 ? left : 0) == SG_OK) out[got++] = data[i];
+  }
+  g_free(data);
+  g_free(comms);
+  return got;
+}
+
 Msg *trv_msg_recv(sg_mailbox_t mb, double timeout) {
   if (timeout <= 0) return NULL;
   void *data = NULL;

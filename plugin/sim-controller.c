@@ -94,18 +94,23 @@ static void dispatch_and_wait(Cell *cell, int e, EpisodeCounts *counts) {
   g_free(comms);
   g_free(msgs);
   g_free(parts);
-  while (waiting > 0) {
-    Msg *d = trv_msg_recv(cell->mb_controller, deadline - simgrid_get_clock());
-    if (!d) break;
-    if (d->kind == MSG_DONE && d->episode == e && d->tag == cell->incarnation) {
-      counts->commits += d->commits;
-      counts->failures += d->failures;
-      counts->attempts += d->attempts;
-      counts->gated += d->gated;
-      waiting--;
+  Msg **done = g_new(Msg *, cell->n_agents);
+  while (waiting > 0 && simgrid_get_clock() < deadline) {
+    int got = trv_msg_recv_many(cell->mb_controller, waiting, deadline - simgrid_get_clock(), done);
+    if (got == 0) break;
+    for (int i = 0; i < got; i++) {
+      Msg *d = done[i];
+      if (d->kind == MSG_DONE && d->episode == e && d->tag == cell->incarnation) {
+        counts->commits += d->commits;
+        counts->failures += d->failures;
+        counts->attempts += d->attempts;
+        counts->gated += d->gated;
+        waiting--;
+      }
+      trv_msg_free(d);
     }
-    trv_msg_free(d);
   }
+  g_free(done);
 }
 
 /* CLOSE e until a majority of replicas answered; returns the union of their

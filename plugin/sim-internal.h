@@ -111,6 +111,10 @@ sg_comm_t trv_msg_post(sg_mailbox_t mb, Msg *m);              /* started; finish
 bool trv_msg_finish(sg_comm_t c, Msg *m, double timeout);     /* frees m when not delivered */
 Msg *trv_msg_recv(sg_mailbox_t mb, double timeout);         /* NULL on timeout / failure */
 Msg *trv_msg_wait(sg_mailbox_t mb); /* blocks until a message arrives; survives failed transfers */
+/* Posts n receives at once (so n transfers overlap, as a server accepting
+ * connections in parallel would) and waits for them in order until the
+ * deadline; stores what arrived in out, returns how many. */
+int trv_msg_recv_many(sg_mailbox_t mb, int n, double timeout, Msg **out);
 
 /* actors */
 void trv_sim_controller_actor(int argc, char **argv);

@@ -16,6 +16,8 @@
 
 #include "sim-internal.h"
 
+#define ACCEPT_RING 32
+
 static GArray *episode_pending(ReplicaState *r, int e) {
   while ((int)r->pending->len <= e) {
     g_ptr_array_add(r->pending, g_array_new(FALSE, FALSE, sizeof(TrvRecord)));
@@ -105,8 +107,16 @@ void trv_sim_replica_actor(int argc, char **argv) {
   Cell *cell = trv_sim_cell;
   ReplicaState *r = &cell->replicas[atoi(argv[1])];
   sg_actor_daemonize(sg_actor_self());
-  for (;;) {
-    Msg *m = trv_msg_wait(r->mb);
+  /* A ring of outstanding receives: up to ACCEPT_RING transfers proceed at
+   * once (a server accepting connections in parallel), and messages are
+   * handled in the order they matched, oldest receive first. */
+  void *data[ACCEPT_RING];
+  sg_comm_t ring[ACCEPT_RING];
+  for (int i = 0; i < ACCEPT_RING; i++) ring[i] = sg_mailbox_get_async(r->mb, &data[i]);
+  for (int head = 0;; head = (head + 1) % ACCEPT_RING) {
+    Msg *m = sg_comm_wait(ring[head]) == SG_OK ? data[head] : NULL; /* a failed transfer delivered nothing */
+    ring[head] = sg_mailbox_get_async(r->mb, &data[head]);
+    if (!m) continue;
     MsgKind k = m->kind;
     switch (k) {
       case MSG_COMMIT: on_commit(cell, r, m); break;

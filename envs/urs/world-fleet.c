@@ -1,0 +1,254 @@
+/* world-fleet.c - a fleet of drivers on the shared request stream.
+ *
+ * One minute of a fleet (urs_fleet_step), in this order:
+ *   1. busy states that end now end: to-pickup becomes on-trip at the
+ *      rider's cell, on-trip becomes idle at the destination, a
+ *      repositioning move arrives (idle at the new cell);
+ *   2. the minute's new requests join the waiting list (oldest first);
+ *   3. every waiting request that has waited URS_MAX_WAIT minutes expires;
+ *      the others, oldest first, take the nearest idle driver within
+ *      URS_RINGS cells (ring by ring; ties to the smaller driver index);
+ *      a driver d rings away fetches the rider in d minutes (d = 0: the
+ *      trip starts at once); the wait is the minutes since the request
+ *      plus d; empty kilometres add d cell spacings;
+ *   4. drivers still idle whose policy is 1 move one cell toward the best
+ *      of their cell and its 6 neighbours, scored by the demand predicted
+ *      in the cell's matching disc with the driver's graph divided by
+ *      1 + the idle drivers already there or arriving (the driver itself
+ *      excluded); ties keep the driver where it is.
+ * Cost per minute: O(drivers + waiting requests x 19 cells + idle drivers
+ * met), no allocation once the per-episode arrays have grown.
+ * Invariants: see world-internal.h; urs_fleet_check verifies them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "urs/world-internal.h"
+
+void urs_fleet_init(UrsFleet *f, int n, int ncells) {
+  memset(f, 0, sizeof *f);
+  f->n = n;
+  f->drivers = g_new0(UrsDriver, n);
+  f->idle_head = g_new(int, ncells);
+  for (int c = 0; c < ncells; c++) f->idle_head[c] = -1;
+  f->idle_count = g_new0(int, ncells);
+  f->incoming = g_new0(int, ncells);
+  f->incoming_step = g_new(int, ncells);
+  for (int c = 0; c < ncells; c++) f->incoming_step[c] = -1;
+  f->status = g_array_sized_new(FALSE, FALSE, sizeof(guint8), 4096);
+  f->waiting = g_array_sized_new(FALSE, FALSE, sizeof(int), 1024);
+  f->waits = g_array_sized_new(FALSE, FALSE, sizeof(double), 4096);
+  f->payoff = g_new0(double, n);
+}
+
+void urs_fleet_free(UrsFleet *f) {
+  g_free(f->drivers);
+  g_free(f->idle_head);
+  g_free(f->idle_count);
+  g_free(f->incoming);
+  g_free(f->incoming_step);
+  if (f->status) g_array_free(f->status, TRUE);
+  if (f->waiting) g_array_free(f->waiting, TRUE);
+  if (f->waits) g_array_free(f->waits, TRUE);
+  g_free(f->payoff);
+}
+
+static void idle_push(UrsFleet *f, int d) {
+  UrsDriver *v = &f->drivers[d];
+  v->prev = -1;
+  v->next = f->idle_head[v->cell];
+  if (v->next >= 0) f->drivers[v->next].prev = d;
+  f->idle_head[v->cell] = d;
+  f->idle_count[v->cell]++;
+}
+
+static void idle_remove(UrsFleet *f, int d) {
+  UrsDriver *v = &f->drivers[d];
+  if (v->prev >= 0) f->drivers[v->prev].next = v->next;
+  else f->idle_head[v->cell] = v->next;
+  if (v->next >= 0) f->drivers[v->next].prev = v->prev;
+  f->idle_count[v->cell]--;
+  v->next = v->prev = -1;
+}
+
+static void set_state(UrsFleet *f, int d, int state) {
+  f->state_count[f->drivers[d].state]--;
+  f->state_count[state]++;
+  f->drivers[d].state = state;
+}
+
+void urs_fleet_reset(UrsFleet *f, const int *cells) {
+  if (f->placed)
+    for (int d = 0; d < f->n; d++)
+      if (f->drivers[d].state == URS_IDLE) idle_remove(f, d);
+  memset(f->state_count, 0, sizeof f->state_count);
+  f->state_count[URS_IDLE] = f->n;
+  for (int d = 0; d < f->n; d++) {
+    f->drivers[d] = (UrsDriver){.state = URS_IDLE, .cell = cells[d], .next = -1, .prev = -1};
+    idle_push(f, d);
+    f->payoff[d] = 0;
+  }
+  f->placed = true;
+  g_array_set_size(f->status, 0);
+  g_array_set_size(f->waiting, 0);
+  g_array_set_size(f->waits, 0);
+  f->served = f->expired = 0;
+  f->empty_km = f->wait_sum = 0;
+}
+
+/* The idle driver nearest to cell (ring by ring, smaller index on ties), or
+ * -1; *ring is its distance. */
+static int nearest_idle(const UrsWorld *w, const UrsFleet *f, int cell, int *ring) {
+  int disc[URS_DISC], i = 0;
+  urs_disc(w, cell, disc);
+  for (int d = 0; d <= URS_RINGS; d++) {
+    int best = -1;
+    for (; i < urs_ring_end[d]; i++) {
+      if (disc[i] < 0) continue;
+      for (int v = f->idle_head[disc[i]]; v >= 0; v = f->drivers[v].next)
+        if (best < 0 || v < best) best = v;
+    }
+    if (best >= 0) {
+      *ring = d;
+      return best;
+    }
+  }
+  return -1;
+}
+
+static void serve(UrsWorld *w, UrsFleet *f, int t, int ri, int d, int ring) {
+  const UrsRequest *r = &g_array_index(w->requests, UrsRequest, ri);
+  UrsDriver *v = &f->drivers[d];
+  idle_remove(f, d);
+  g_array_index(f->status, guint8, ri) = URS_SERVED;
+  f->served++;
+  double wait = (double)(t - r->created + ring);
+  f->wait_sum += wait;
+  g_array_append_val(f->waits, wait);
+  f->payoff[d] += 1;
+  f->empty_km += ring * w->spacing_km;
+  v->pickup = r->origin;
+  v->dest = r->dest;
+  v->trip = r->trip;
+  if (ring == 0) {
+    set_state(f, d, URS_ON_TRIP);
+    v->busy_until = t + r->trip;
+  } else {
+    set_state(f, d, URS_TO_PICKUP);
+    v->busy_until = t + ring;
+  }
+}
+
+static int arriving(const UrsFleet *f, int cell, int t) { return f->incoming_step[cell] == t ? f->incoming[cell] : 0; }
+
+static void reposition(UrsWorld *w, UrsFleet *f, int t, int d, int slot) {
+  UrsDriver *v = &f->drivers[d];
+  int disc[URS_DISC];
+  urs_disc(w, v->cell, disc);
+  int best = v->cell;
+  double best_score = urs_predict_score(w, slot, v->cell) / (f->idle_count[v->cell] + arriving(f, v->cell, t));
+  for (int i = 1; i < urs_ring_end[1]; i++) {
+    int c = disc[i];
+    if (c < 0) continue;
+    double s = urs_predict_score(w, slot, c) / (1 + f->idle_count[c] + arriving(f, c, t));
+    if (s > best_score) best_score = s, best = c;
+  }
+  if (best == v->cell) return;
+  idle_remove(f, d);
+  v->cell = best;
+  set_state(f, d, URS_REPOSITIONING);
+  v->busy_until = t + 1;
+  f->empty_km += w->spacing_km;
+  if (f->incoming_step[best] != t) f->incoming_step[best] = t, f->incoming[best] = 0;
+  f->incoming[best]++;
+}
+
+void urs_fleet_step(UrsWorld *w, UrsFleet *f, int t, const int *policy, const int *slots) {
+  for (int d = 0; d < f->n; d++) {
+    UrsDriver *v = &f->drivers[d];
+    f->payoff[d] = 0;
+    if (v->state == URS_IDLE || v->busy_until > t) continue;
+    switch (v->state) {
+      case URS_TO_PICKUP:
+        v->cell = v->pickup;
+        set_state(f, d, URS_ON_TRIP);
+        v->busy_until += v->trip;
+        break;
+      case URS_ON_TRIP:
+        v->cell = v->dest;
+        set_state(f, d, URS_IDLE);
+        idle_push(f, d);
+        break;
+      case URS_REPOSITIONING:
+        set_state(f, d, URS_IDLE);
+        idle_push(f, d);
+        break;
+    }
+  }
+  for (int ri = (int)f->status->len; ri < (int)w->requests->len; ri++) {
+    guint8 s = URS_WAITING;
+    g_array_append_val(f->status, s);
+    g_array_append_val(f->waiting, ri);
+  }
+  int *wait = (int *)(void *)f->waiting->data, kept = 0;
+  for (guint i = 0; i < f->waiting->len; i++) {
+    int ri = wait[i];
+    const UrsRequest *r = &g_array_index(w->requests, UrsRequest, ri);
+    if (t - r->created >= URS_MAX_WAIT) {
+      g_array_index(f->status, guint8, ri) = URS_EXPIRED;
+      f->expired++;
+      continue;
+    }
+    int ring, d = f->state_count[URS_IDLE] > 0 ? nearest_idle(w, f, r->origin, &ring) : -1;
+    if (d >= 0) serve(w, f, t, ri, d, ring);
+    else wait[kept++] = ri;
+  }
+  g_array_set_size(f->waiting, kept);
+  if (!policy) return;
+  for (int d = 0; d < f->n; d++)
+    if (policy[d] == 1 && f->drivers[d].state == URS_IDLE) reposition(w, f, t, d, slots[d]);
+}
+
+bool urs_fleet_check(const UrsWorld *w, const UrsFleet *f, const char **why) {
+  int count[URS_NSTATES] = {0};
+  for (int d = 0; d < f->n; d++) {
+    int s = f->drivers[d].state;
+    if (s < 0 || s >= URS_NSTATES) return *why = "driver in no known state", false;
+    count[s]++;
+  }
+  for (int s = 0; s < URS_NSTATES; s++)
+    if (count[s] != f->state_count[s]) return *why = "state counts differ from the drivers' states", false;
+  int listed = 0;
+  for (int c = 0; c < w->ncells; c++) {
+    int n = 0;
+    for (int v = f->idle_head[c]; v >= 0; v = f->drivers[v].next, n++)
+      if (f->drivers[v].state != URS_IDLE || f->drivers[v].cell != c)
+        return *why = "a driver in an idle list is not idle in that cell", false;
+    if (n != f->idle_count[c]) return *why = "idle count differs from the idle list", false;
+    listed += n;
+  }
+  if (listed != count[URS_IDLE]) return *why = "an idle driver is in no idle list", false;
+  int64_t st[3] = {0};
+  for (guint i = 0; i < f->status->len; i++) st[g_array_index(f->status, guint8, i)]++;
+  if ((int64_t)f->status->len != w->created) return *why = "the fleet has not seen every request", false;
+  if (st[URS_SERVED] != f->served || st[URS_EXPIRED] != f->expired || st[URS_WAITING] != (int64_t)f->waiting->len)
+    return *why = "request statuses differ from the counters", false;
+  if (w->created != f->served + f->expired + (int64_t)f->waiting->len)
+    return *why = "created != served + expired + waiting", false;
+  return true;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double urs_fleet_wait_p95(const UrsFleet *f) {
+  guint n = f->waits->len;
+  if (!n) return 0;
+  double *v = g_memdup2(f->waits->data, sizeof(double) * n);
+  qsort(v, n, sizeof *v, cmp_double);
+  guint k = (guint)((n * 95 + 99) / 100); /* ceil(0.95 n) */
+  double p = v[k ? k - 1 : 0];
+  g_free(v);
+  return p;
+}

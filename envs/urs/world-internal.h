@@ -1,0 +1,201 @@
+/* world-internal.h - the URS world's internal types, shared by world.c (the world
+ * table: parameters, handles, probes, observations, readouts),
+ * world-city.c (the city: dense cell index, the 12 confounders, the request
+ * stream, demand predictions) and world-fleet.c (fleets: matching, trips,
+ * repositioning).  Nothing outside envs/urs/world*.c includes it; the rest
+ * of Trivium sees only `trv_world_urs` (plugin/world.h).
+ *
+ * Invariants, checked after every step by the tests:
+ *  - a request is in exactly one state per fleet (waiting, served,
+ *    expired), so created = served + expired + waiting in every fleet;
+ *  - a driver is in exactly one state (idle, to-pickup, on-trip,
+ *    repositioning); a driver is in its cell's idle list iff it is idle;
+ *  - the request stream (cells, destinations, durations) is a function of
+ *    (seed, episode) alone: no fleet, action or probe draws from it.
+ * Three fleets of D drivers play on the same stream: the actual one (the
+ * agents' decisions), the oracle (repositions with the true graph) and the
+ * stay fleet (the safe action: stays put), which gives Delta_e. */
+#ifndef TRV_URS_WORLD_INTERNAL_H
+#define TRV_URS_WORLD_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "graph.h"
+#include "params.h"
+#include "rng.h"
+#include "urs/caltable.h"
+#include "world.h"
+
+#define URS_NCONF 12
+#define URS_RINGS 2          /* matching radius k, in cells */
+#define URS_DISC 19          /* cells within URS_RINGS of a cell */
+#define URS_MAX_WAIT 10      /* minutes a request waits for a driver */
+#define URS_PROBE_VOLUME 20.0 /* expected requests per arm of a probe's A/B slice */
+#define URS_GRAPH_SLOTS 8    /* distinct graphs whose predictions are cached */
+#define URS_QUANTILES 1024   /* trip-duration quantile table */
+#define URS_OBS_NOISE 0.5    /* sd of the observed demand index */
+#define URS_CONF_LOADING 0.6 /* correlation of a busyness-raised confounder with B_e */
+#define URS_SG_SPEED_KMH 24.0 /* fallback trip speed (no trips observed) */
+#define URS_DISC_WEIGHT 0.2  /* weight of the disc around a cell in its score */
+#define URS_BUMPS 12         /* bumps of a smooth cell field */
+#define URS_ROUTE_FACTOR 1.3  /* road distance over straight-line distance */
+
+#define URS_MAGIC_WORLD 0x55525357u  /* "URSW" */
+#define URS_MAGIC_DRIVER 0x55525344u /* "URSD" */
+
+enum { URS_IDLE, URS_TO_PICKUP, URS_ON_TRIP, URS_REPOSITIONING, URS_NSTATES };
+enum { URS_WAITING, URS_SERVED, URS_EXPIRED };
+enum { URS_FLEET_ACTUAL, URS_FLEET_ORACLE, URS_FLEET_STAY, URS_NFLEETS };
+
+typedef struct {
+  int origin, dest; /* dense cell indexes */
+  int created;      /* step */
+  int trip;         /* trip minutes, >= 1 */
+} UrsRequest;
+
+typedef struct {
+  int state, cell;
+  int busy_until; /* step at which a busy state ends */
+  int pickup;     /* cell of the rider being fetched */
+  int dest;       /* cell where the current trip ends */
+  int trip;       /* minutes of the current trip */
+  int next, prev; /* idle list of the cell, -1 terminated */
+} UrsDriver;
+
+typedef struct {
+  int n;
+  UrsDriver *drivers;
+  int *idle_head, *idle_count; /* per cell */
+  GArray *status;              /* guint8 per request of the episode */
+  GArray *waiting;             /* int request indexes, oldest first */
+  GArray *waits;               /* double wait minutes of served requests */
+  int64_t served, expired;
+  double empty_km, wait_sum;
+  int state_count[URS_NSTATES];
+  double *payoff; /* per driver: served at the last step */
+  int *incoming, *incoming_step; /* per cell: drivers repositioning into it */
+  bool placed;    /* the drivers are in the idle lists */
+} UrsFleet;
+
+typedef struct {
+  bool used;
+  double weight[URS_NCONF]; /* kappa_hat_j of present components, else 0 */
+  uint64_t last_use;
+  double *exp_a;        /* per zone: exp(cell part of the exponent) */
+  uint64_t *exp_stamp;  /* episode serial the value belongs to */
+  double *disc;         /* per cell: repositioning score (urs_predict_score) */
+  uint64_t *disc_stamp; /* era the value belongs to */
+} UrsGraphSlot;
+
+typedef struct UrsWorld UrsWorld;
+
+typedef struct {
+  uint32_t magic;
+  UrsWorld *w;
+  int driver;
+  TrvRng probe_rng, obs_rng; /* probe outcomes, observation noise */
+} UrsDriverHandle;
+
+struct UrsWorld {
+  uint32_t magic;
+  TrvParams p;
+  uint64_t seed;
+  int n_drivers, episodes, steps;
+  TrvCalTable *table;
+  /* dense cell index over the grid's box: idx = (q - qmin) * nr + (r - rmin) */
+  int qmin, rmin, nq, nr, ncells;
+  int *zone_of_cell;  /* -1 outside the table's zones */
+  int nzones;
+  int *zone_cell;
+  double *zone_x, *zone_y; /* zone centres, km */
+  double rate_scale;       /* table rate (per hour) -> expected requests per minute */
+  double spacing_km;
+  /* trips: OD matrix by origin (CSR), duration quantiles */
+  int *od_start;
+  int *od_dest;
+  double *od_cum;
+  bool has_durations;
+  double dur_q[URS_QUANTILES + 1];
+  /* weather: standardized index per table day, days by weekday */
+  int n_weather;
+  double *weather_z;
+  GArray *weather_by_weekday[7];
+  double airports[4][2]; /* lat, lon */
+  int n_airports;
+  /* the episode */
+  int episode;
+  bool started;
+  uint64_t serial, era;
+  int start_minute, t, slot;
+  double busy, weather_now;
+  uint32_t informative;
+  double kappa[URS_NCONF];
+  double centre[URS_NCONF][URS_BUMPS][3]; /* per confounder: bump x, y, amplitude */
+  double field_mean[URS_NCONF], field_sd[URS_NCONF];
+  double *zone_field;  /* nzones * URS_NCONF standardized cell fields */
+  double *series;      /* steps * URS_NCONF standardized time parts */
+  double *true_exp_a;  /* per zone, true graph */
+  double *cum;         /* per zone: cumulative base * exp(true cell part), this slot */
+  double cum_total;
+  TrvRng rng;          /* the request stream of the episode */
+  GArray *requests;    /* UrsRequest */
+  int64_t created;
+  int *cell_count;     /* requests created per cell ... */
+  int *cell_count_step; /* ... at this step */
+  int *action;         /* per driver: the action recorded for the step */
+  double *driver_weight; /* per driver: URS_NCONF weights of the graph plan() got */
+  int *driver_slot;    /* per driver: its graph slot at this step */
+  int *oracle_policy, *oracle_slot, *start_cells;
+  UrsDriverHandle self; /* driver 0, when the world itself is played */
+  UrsFleet fleet[URS_NFLEETS];
+  UrsGraphSlot gslot[URS_GRAPH_SLOTS];
+  double truth_weight[URS_NCONF];
+};
+
+/* world-city.c */
+bool urs_city_init(UrsWorld *w, GError **error);
+void urs_city_free(UrsWorld *w);
+int urs_cell_index(const UrsWorld *w, int q, int r); /* -1 outside */
+void urs_cell_qr(const UrsWorld *w, int idx, int *q, int *r);
+/* Fills out[URS_DISC] with the cells within URS_RINGS of idx, nearest
+ * first (ring 0, ring 1, ring 2), -1 for cells outside; ring_end[d] is the
+ * end of ring d in out. */
+void urs_disc(const UrsWorld *w, int idx, int out[URS_DISC]);
+extern const int urs_ring_end[URS_RINGS + 1];
+/* Draws the episode (start minute, B_e, weather, fields, series). */
+void urs_city_episode(UrsWorld *w);
+/* Confounder values Z_j(cell, t) of the current episode, all 12. */
+void urs_confounders(const UrsWorld *w, int cell, int t, double z[URS_NCONF]);
+/* Log demand multiplier sum_j kappa_j Z_j + gamma B_e at (cell, t). */
+/* true for confounders with a cell field (they change where to go). */
+bool urs_confounder_spatial(int j);
+double urs_log_multiplier(const UrsWorld *w, const double z[URS_NCONF]);
+/* Base rate of a zone now (expected requests per minute, no confounders). */
+double urs_zone_base(const UrsWorld *w, int zone);
+/* Appends minute t's requests to w->requests (the shared stream). */
+void urs_city_generate(UrsWorld *w, int t);
+/* The graph slot predicting with weights, created (or recycled) if needed. */
+int urs_graph_slot(UrsWorld *w, const double weight[URS_NCONF]);
+/* The repositioning score of a cell under a graph: predicted requests per
+ * minute in the cell plus URS_DISC_WEIGHT times those of the other cells of
+ * its matching disc (up to the city-wide time factor, which does not change
+ * where a driver should go). */
+double urs_predict_score(UrsWorld *w, int slot, int cell);
+uint64_t urs_poisson(TrvRng *rng, double mean);
+
+/* world-fleet.c */
+void urs_fleet_init(UrsFleet *f, int n, int ncells);
+void urs_fleet_free(UrsFleet *f);
+/* Places the drivers at cells[] and clears the episode's counters. */
+void urs_fleet_reset(UrsFleet *f, const int *cells);
+/* One minute of a fleet: finished trips, matching of waiting and new
+ * requests, then repositioning of idle drivers: policy 0 stays, 1 uses the
+ * driver's graph slot (slots[d]). */
+void urs_fleet_step(UrsWorld *w, UrsFleet *f, int t, const int *policy, const int *slots);
+/* Checks the conservation invariants; false (with the first violation in
+ * *why, static text) if one fails. */
+bool urs_fleet_check(const UrsWorld *w, const UrsFleet *f, const char **why);
+double urs_fleet_wait_p95(const UrsFleet *f);
+
+#endif

@@ -1,0 +1,346 @@
+/* world.c - the URS world (SPEC 7.3): urban ride-share dispatch on a city
+ * built from a calibration table (data/urs/CITY.cal).
+ *
+ * Candidates: G_inf = the 12 edges "Z_j -> demand" (all observed), truth
+ * kappa_j = world.effect for the informative confounders (world.informative,
+ * world.informative_after from episode world.change_at on), 0 otherwise.
+ * The agents are the drivers and share one city: agent_instance() returns
+ * a handle on driver a (passing the world itself plays driver 0); act()
+ * records the driver's decision (0 stay, 1 reposition with the graph given
+ * to plan()); step_end() moves the city one minute; step_payoff() is the
+ * requests the driver took in that minute.  Episode e is set up by the
+ * first episode_begin(., e), whether on the world or a handle.
+ *
+ * Probe of component j (an A/B slice of the driver's cell and minute, the
+ * other confounders clamped at 0): treatment requests n_T ~ Poisson(m
+ * exp(kappa_j z)), control n_C ~ Poisson(m), m = URS_PROBE_VOLUME, and
+ * w = log(n_T + 0.5) - log(n_C + 0.5).  The control arm shares B_e and the
+ * slot's base rate, which cancel, so E[w] = kappa_j z up to O(1/m^2), and by
+ * the delta method Var(w) = (exp(-kappa_j z) + 1)/m; noise_var() declares
+ * its mean over z = +-zabs for an informative j, (1 + cosh(effect zabs))/m
+ * (0.106 for the defaults; a null j has 2/m = 0.1).  Probes never touch the
+ * fleets' request stream.
+ *
+ * Observation of driver a at step t (7 doubles): requests that appeared in
+ * its cell at t-1, the demand index w = sum_j kappa_j Z_j + gamma B_e +
+ * N(0, URS_OBS_NOISE^2) of its cell (the log of the cell's demand rate over
+ * its calibrated base, as the platform estimates it), k in {0, 4, 8}
+ * rotating with t + a, and Z_k .. Z_{k+3} there; observational_pairs()
+ * gives (j, Z_j, w) for those 4.  Across episodes B_e moves w and the
+ * busyness-raised confounders together: their pooled slope is about
+ * gamma * URS_CONF_LOADING (0.48 by default) although they have no effect.
+ *
+ * Regrets and metrics: the oracle fleet repositions with the true graph,
+ * the stay fleet never moves; R_out = oracle served - actual served;
+ * Delta_e = (oracle served - stay served) / (D T), at least 0. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "urs/world-internal.h"
+
+static const char *const var_names[] = {"surge", "event_proximity", "weather", "time_of_day", "road_closure",
+                                        "rider_mix", "driver_tier", "competitor_pricing", "ev_battery",
+                                        "traffic_incidents", "airport", "event_queue", "demand"};
+#define C(j, n) {n "->demand", j, URS_NCONF, true}
+static const TrvComponent components[URS_NCONF] = {
+    C(0, "surge"),       C(1, "event_proximity"), C(2, "weather"),         C(3, "time_of_day"),
+    C(4, "road_closure"), C(5, "rider_mix"),      C(6, "driver_tier"),     C(7, "competitor_pricing"),
+    C(8, "ev_battery"),  C(9, "traffic_incidents"), C(10, "airport"),      C(11, "event_queue"),
+};
+#undef C
+static const TrvCandidates candidates = {URS_NCONF + 1, var_names, URS_NCONF, components};
+static const char *const city_files[] = {"sf", "nyc", "sg"};
+static const char *const metric_names[] = {"served", "served_rate", "wait_mean", "wait_p95", "empty_km", NULL};
+
+static UrsWorld *world_of(void *p) {
+  return *(uint32_t *)p == URS_MAGIC_WORLD ? p : ((UrsDriverHandle *)p)->w;
+}
+
+static UrsDriverHandle *handle_of(void *p) {
+  if (*(uint32_t *)p == URS_MAGIC_WORLD) return &((UrsWorld *)p)->self;
+  g_assert(*(uint32_t *)p == URS_MAGIC_DRIVER);
+  return p;
+}
+
+static void handle_init(UrsDriverHandle *h, UrsWorld *w, int driver) {
+  h->magic = URS_MAGIC_DRIVER;
+  h->w = w;
+  h->driver = driver;
+  trv_rng_init(&h->probe_rng, w->seed, TRV_STREAM_PROBE_NOISE + 100 * (uint64_t)driver);
+  trv_rng_init(&h->obs_rng, w->seed, TRV_STREAM_DISPATCH + 100 * (uint64_t)driver);
+}
+
+/* The calibration table of the city: $TRIVIUM_DATADIR/data/urs, the source
+ * tree, then the installed data directory. */
+static TrvCalTable *load_table(const char *city, GError **error) {
+  char *name = g_strdup_printf("%s.cal", city);
+  const char *env = g_getenv("TRIVIUM_DATADIR");
+  char *tried[3] = {env ? g_build_filename(env, "data", "urs", name, NULL) : NULL,
+                    g_build_filename(TRV_SRCDIR, "data", "urs", name, NULL),
+                    g_build_filename(TRV_DATADIR, "data", "urs", name, NULL)};
+  TrvCalTable *t = NULL;
+  bool found = false;
+  for (int i = 0; i < 3 && !found; i++)
+    if (tried[i] && g_file_test(tried[i], G_FILE_TEST_IS_REGULAR)) {
+      found = true;
+      t = trv_cal_table_read(tried[i], error);
+    }
+  if (!found)
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                "calibration table %s not found (tried %s%s%s, %s); set TRIVIUM_DATADIR to the directory holding "
+                "data/urs/ or regenerate it with `trivium trace import` (docs/urs.md)",
+                name, tried[0] ? tried[0] : "", tried[0] ? ", " : "", tried[1], tried[2]);
+  for (int i = 0; i < 3; i++) g_free(tried[i]);
+  g_free(name);
+  return t;
+}
+
+static void urs_free(void *p);
+
+static void *urs_init(const TrvParams *params, uint64_t seed, GError **error) {
+  UrsWorld *w = g_new0(UrsWorld, 1);
+  w->magic = URS_MAGIC_WORLD;
+  w->p = *params;
+  w->seed = seed;
+  w->n_drivers = params->agents;
+  w->episodes = params->episodes;
+  w->steps = params->steps;
+  w->episode = -1;
+  w->table = load_table(city_files[params->urs_city], error);
+  if (!w->table || !urs_city_init(w, error)) {
+    urs_free(w);
+    return NULL;
+  }
+  for (int f = 0; f < URS_NFLEETS; f++) urs_fleet_init(&w->fleet[f], w->n_drivers, w->ncells);
+  w->action = g_new0(int, w->n_drivers);
+  w->driver_weight = g_new0(double, (size_t)w->n_drivers * URS_NCONF);
+  w->driver_slot = g_new(int, w->n_drivers);
+  w->oracle_policy = g_new(int, w->n_drivers);
+  w->oracle_slot = g_new(int, w->n_drivers);
+  w->start_cells = g_new(int, w->n_drivers);
+  for (int d = 0; d < w->n_drivers; d++) w->driver_slot[d] = -1, w->oracle_policy[d] = 1;
+  handle_init(&w->self, w, 0);
+  return w;
+}
+
+static void *urs_agent_instance(void *world, int agent) {
+  UrsWorld *w = world_of(world);
+  g_assert(agent >= 0 && agent < w->n_drivers); /* agents.count drivers were built */
+  UrsDriverHandle *h = g_new0(UrsDriverHandle, 1);
+  handle_init(h, w, agent);
+  return h;
+}
+
+static void urs_free(void *p) {
+  if (*(uint32_t *)p == URS_MAGIC_DRIVER) {
+    g_free(p);
+    return;
+  }
+  UrsWorld *w = p;
+  urs_city_free(w);
+  for (int f = 0; f < URS_NFLEETS; f++)
+    if (w->fleet[f].drivers) urs_fleet_free(&w->fleet[f]);
+  g_free(w->action);
+  g_free(w->driver_weight);
+  g_free(w->driver_slot);
+  g_free(w->oracle_policy);
+  g_free(w->oracle_slot);
+  g_free(w->start_cells);
+  if (w->table) trv_cal_table_free(w->table);
+  g_free(w);
+}
+
+static const TrvCandidates *urs_candidates(void *world) {
+  (void)world;
+  return &candidates;
+}
+
+static double urs_noise_var(void *world) {
+  UrsWorld *w = world_of(world);
+  return (1.0 + cosh(w->p.urs_effect * w->p.zabs)) / URS_PROBE_VOLUME;
+}
+
+static int urs_episodes(void *world) { return world_of(world)->episodes; }
+static int urs_steps(void *world) { return world_of(world)->steps; }
+
+static int urs_change_points(void *world, int *out, int max) {
+  UrsWorld *w = world_of(world);
+  if (w->p.urs_change_at <= 0 || w->p.urs_change_at >= w->episodes || max < 1) return 0;
+  if (w->p.urs_informative == w->p.urs_informative_after) return 0;
+  out[0] = w->p.urs_change_at;
+  return 1;
+}
+
+static void urs_episode_begin(void *world, int e) {
+  UrsWorld *w = world_of(world);
+  if (w->started && w->episode == e) return; /* already set up by another caller */
+  w->episode = e;
+  w->started = true;
+  w->serial++;
+  w->t = 0;
+  w->informative = (uint32_t)(w->p.urs_change_at > 0 && e >= w->p.urs_change_at ? w->p.urs_informative_after
+                                                                                  : w->p.urs_informative);
+  for (int j = 0; j < URS_NCONF; j++) w->truth_weight[j] = w->kappa[j] = (w->informative >> j & 1) ? w->p.urs_effect : 0;
+  urs_city_episode(w);
+  for (int d = 0; d < w->n_drivers; d++) {
+    w->start_cells[d] = w->zone_cell[trv_rng_below(&w->rng, w->nzones)];
+    w->action[d] = 0;
+  }
+  for (int f = 0; f < URS_NFLEETS; f++) urs_fleet_reset(&w->fleet[f], w->start_cells);
+}
+
+static int urs_observe(void *world, int t, double *ctx) {
+  UrsDriverHandle *h = handle_of(world);
+  UrsWorld *w = h->w;
+  g_assert(w->started);
+  int cell = w->fleet[URS_FLEET_ACTUAL].drivers[h->driver].cell, k = 4 * ((t + h->driver) % 3);
+  double z[URS_NCONF];
+  urs_confounders(w, cell, t, z);
+  ctx[0] = w->cell_count_step[cell] == t - 1 ? w->cell_count[cell] : 0;
+  ctx[1] = urs_log_multiplier(w, z) + URS_OBS_NOISE * trv_rng_normal(&h->obs_rng);
+  ctx[2] = k;
+  for (int i = 0; i < 4; i++) ctx[3 + i] = z[k + i];
+  return 7;
+}
+
+static int urs_observational_pairs(void *world, const double *ctx, int n, int *j, double *z, double *wv) {
+  (void)world;
+  if (n < 7) return 0;
+  int k = (int)ctx[2];
+  if (k != 0 && k != 4 && k != 8) return 0;
+  for (int i = 0; i < 4; i++) {
+    j[i] = k + i;
+    z[i] = ctx[3 + i];
+    wv[i] = ctx[1];
+  }
+  return 4;
+}
+
+static double urs_probe(void *world, int j, double z) {
+  UrsDriverHandle *h = handle_of(world);
+  g_assert(j >= 0 && j < URS_NCONF);
+  double kappa = h->w->kappa[j];
+  uint64_t treated = urs_poisson(&h->probe_rng, URS_PROBE_VOLUME * exp(kappa * z));
+  uint64_t control = urs_poisson(&h->probe_rng, URS_PROBE_VOLUME);
+  return log((double)treated + 0.5) - log((double)control + 0.5);
+}
+
+static double urs_act(void *world, int a) {
+  UrsDriverHandle *h = handle_of(world);
+  h->w->action[h->driver] = a;
+  return 0;
+}
+
+static void urs_step_end(void *world, int t) {
+  UrsWorld *w = world_of(world);
+  g_assert(w->started && t == w->t); /* exactly once per step, in order */
+  w->t = t + 1;
+  urs_city_generate(w, t);
+  int oracle = urs_graph_slot(w, w->truth_weight);
+  for (int d = 0; d < w->n_drivers; d++) {
+    w->oracle_slot[d] = oracle;
+    if (w->action[d] != 1) continue;
+    const double *wt = &w->driver_weight[(size_t)d * URS_NCONF];
+    int s = w->driver_slot[d];
+    if (s < 0 || !w->gslot[s].used || memcmp(w->gslot[s].weight, wt, sizeof(double) * URS_NCONF))
+      w->driver_slot[d] = urs_graph_slot(w, wt);
+  }
+  for (int d = 0; d < w->n_drivers; d++) /* more distinct graphs in one step than slots would evict one in use */
+    g_assert(w->action[d] != 1 || !memcmp(w->gslot[w->driver_slot[d]].weight, &w->driver_weight[(size_t)d * URS_NCONF],
+                                          sizeof(double) * URS_NCONF));
+  g_assert(!memcmp(w->gslot[oracle].weight, w->truth_weight, sizeof w->truth_weight));
+  urs_fleet_step(w, &w->fleet[URS_FLEET_ACTUAL], t, w->action, w->driver_slot);
+  urs_fleet_step(w, &w->fleet[URS_FLEET_ORACLE], t, w->oracle_policy, w->oracle_slot);
+  urs_fleet_step(w, &w->fleet[URS_FLEET_STAY], t, NULL, NULL);
+}
+
+static double urs_step_payoff(void *world) {
+  UrsDriverHandle *h = handle_of(world);
+  return h->w->fleet[URS_FLEET_ACTUAL].payoff[h->driver];
+}
+
+static double served_per_driver_step(const UrsWorld *w, int fleet) {
+  int steps = w->t > 0 ? w->t : 1;
+  return (double)w->fleet[fleet].served / ((double)w->n_drivers * steps);
+}
+
+static double urs_expected_payoff(void *world, int a) {
+  UrsWorld *w = world_of(world);
+  return served_per_driver_step(w, a == 1 ? URS_FLEET_ORACLE : URS_FLEET_STAY);
+}
+
+static void urs_truth(void *world, TrvGraph *g) {
+  UrsWorld *w = world_of(world);
+  trv_graph_clear(g, URS_NCONF);
+  for (int j = 0; j < URS_NCONF; j++) {
+    g->kappa[j] = w->kappa[j];
+    g->present[j] = w->kappa[j] != 0;
+  }
+}
+
+static double urs_gap(void *world) {
+  UrsWorld *w = world_of(world);
+  return fmax(0, served_per_driver_step(w, URS_FLEET_ORACLE) - served_per_driver_step(w, URS_FLEET_STAY));
+}
+
+static bool urs_task_relevant(void *world, int j) {
+  (void)world;
+  return urs_confounder_spatial(j);
+}
+
+static int urs_plan(void *world, const TrvGraph *ghat) {
+  UrsDriverHandle *h = handle_of(world);
+  double *wt = &h->w->driver_weight[(size_t)h->driver * URS_NCONF];
+  for (int j = 0; j < URS_NCONF; j++) wt[j] = j < ghat->n && ghat->present[j] ? ghat->kappa[j] : 0.0;
+  return 1;
+}
+
+static int urs_oracle(void *world) {
+  (void)world;
+  return 1;
+}
+
+static double urs_episode_outcome_regret(void *world) {
+  UrsWorld *w = world_of(world);
+  return (double)(w->fleet[URS_FLEET_ORACLE].served - w->fleet[URS_FLEET_ACTUAL].served);
+}
+
+static int urs_episode_metrics(void *world, double *values, int max) {
+  UrsWorld *w = world_of(world);
+  const UrsFleet *f = &w->fleet[URS_FLEET_ACTUAL];
+  double v[5] = {(double)f->served, w->created ? (double)f->served / (double)w->created : 0,
+                 f->served ? f->wait_sum / (double)f->served : 0, urs_fleet_wait_p95(f), f->empty_km};
+  int n = max < 5 ? max : 5;
+  memcpy(values, v, sizeof(double) * n);
+  return n;
+}
+
+const TrvWorldClass trv_world_urs = {
+    .name = "urs",
+    .init = urs_init,
+    .agent_instance = urs_agent_instance,
+    .candidates = urs_candidates,
+    .noise_var = urs_noise_var,
+    .episodes = urs_episodes,
+    .steps = urs_steps,
+    .safe_action = 0,
+    .change_points = urs_change_points,
+    .episode_begin = urs_episode_begin,
+    .observe = urs_observe,
+    .probe = urs_probe,
+    .act = urs_act,
+    .expected_payoff = urs_expected_payoff,
+    .truth = urs_truth,
+    .gap = urs_gap,
+    .task_relevant = urs_task_relevant,
+    .plan = urs_plan,
+    .oracle = urs_oracle,
+    .observational_pairs = urs_observational_pairs,
+    .free = urs_free,
+    .step_end = urs_step_end,
+    .step_payoff = urs_step_payoff,
+    .episode_outcome_regret = urs_episode_outcome_regret,
+    .episode_metrics = urs_episode_metrics,
+    .metric_names = metric_names,
+};

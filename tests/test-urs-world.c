@@ -1,0 +1,269 @@
+/* test-urs-world.c - the URS world driven directly, no SimGrid: conservation
+ * of requests and drivers in the three fleets, probe outcomes against the
+ * true effects, the confounding the outcome-only learners see, and
+ * determinism of the request stream.  Uses the committed data/urs/sf.cal
+ * (found through the source tree), so it needs no ../shared. */
+#include <math.h>
+#include <string.h>
+
+#include "record.h"
+#include "urs/world-internal.h"
+
+extern const TrvWorldClass trv_world_urs;
+
+static UrsWorld *new_world(int drivers, int steps, uint64_t seed) {
+  TrvParams p;
+  trv_params_defaults(&p);
+  p.agents = drivers;
+  p.steps = steps;
+  p.episodes = 500;
+  GError *err = NULL;
+  UrsWorld *w = trv_world_urs.init(&p, seed, &err);
+  g_assert_no_error(err);
+  g_assert_nonnull(w);
+  return w;
+}
+
+static void check_fleets(const UrsWorld *w) {
+  for (int f = 0; f < URS_NFLEETS; f++) {
+    const char *why = NULL;
+    if (!urs_fleet_check(w, &w->fleet[f], &why)) g_error("fleet %d at step %d: %s", f, w->t, why);
+    int sum = 0;
+    for (int s = 0; s < URS_NSTATES; s++) sum += w->fleet[f].state_count[s];
+    g_assert_cmpint(sum, ==, w->fleet[f].n);
+  }
+}
+
+/* Plays one episode: driver d acts (d + t) % 3 != 0, drivers with even d
+ * plan with the truth, odd ones with the empty graph; returns the sum of
+ * step payoffs and appends each step's payoffs to trace (if given). */
+static double play_episode(UrsWorld *w, void **h, int m, int e, bool check, GArray *trace) {
+  const TrvWorldClass *wc = &trv_world_urs;
+  wc->episode_begin(w, e);
+  TrvGraph truth, empty;
+  wc->truth(w, &truth);
+  trv_graph_clear(&empty, URS_NCONF);
+  for (int d = 0; d < m; d++) {
+    wc->episode_begin(h[d], e);
+    g_assert_cmpint(wc->plan(h[d], d % 2 ? &empty : &truth), ==, 1);
+  }
+  double total = 0, ctx[TRV_RECORD_CONTEXT_MAX];
+  for (int t = 0; t < wc->steps(w); t++) {
+    for (int d = 0; d < m; d++) {
+      g_assert_cmpint(wc->observe(h[d], t, ctx), ==, 7);
+      g_assert_cmpfloat(wc->act(h[d], (d + t) % 3 != 0), ==, 0);
+    }
+    wc->step_end(w, t);
+    for (int d = 0; d < m; d++) {
+      double pay = wc->step_payoff(h[d]);
+      g_assert_true(pay == 0 || pay == 1);
+      total += pay;
+      if (trace) g_array_append_val(trace, pay);
+    }
+    if (check) check_fleets(w);
+  }
+  return total;
+}
+
+static void test_conservation_of_requests_and_drivers(void) {
+  enum { M = 16 };
+  UrsWorld *w = new_world(M, 120, 7);
+  void *h[M];
+  for (int d = 0; d < M; d++) h[d] = trv_world_urs.agent_instance(w, d);
+  int64_t created = 0, served = 0, expired = 0;
+  double km = 0;
+  for (int e = 0; e < 4; e++) {
+    double total = play_episode(w, h, M, e, true, NULL);
+    const UrsFleet *f = &w->fleet[URS_FLEET_ACTUAL];
+    g_assert_cmpfloat(total, ==, (double)f->served);
+    double metrics[TRV_WORLD_METRICS_MAX];
+    g_assert_cmpint(trv_world_urs.episode_metrics(w, metrics, TRV_WORLD_METRICS_MAX), ==, 5);
+    g_assert_cmpfloat(metrics[0], ==, total);
+    g_assert_cmpfloat(fabs(metrics[1] - (double)f->served / (double)w->created), <, 1e-12);
+    /* a wait is at most 9 minutes in the queue plus 2 rings of driving */
+    g_assert_cmpfloat(metrics[3], <=, URS_MAX_WAIT - 1 + URS_RINGS);
+    g_assert_cmpfloat(metrics[2], <=, URS_MAX_WAIT - 1 + URS_RINGS);
+    g_assert_cmpfloat(trv_world_urs.episode_outcome_regret(w), ==,
+                      (double)(w->fleet[URS_FLEET_ORACLE].served - f->served));
+    created += w->created, served += f->served, expired += f->expired, km += f->empty_km;
+    g_test_message("episode %d: created %" G_GINT64_FORMAT " served %" G_GINT64_FORMAT " (oracle %" G_GINT64_FORMAT
+                   ", stay %" G_GINT64_FORMAT ") expired %" G_GINT64_FORMAT " waiting %u wait mean %.2f p95 %.0f "
+                   "empty %.1f km",
+                   e, w->created, f->served, w->fleet[URS_FLEET_ORACLE].served, w->fleet[URS_FLEET_STAY].served,
+                   f->expired, f->waiting->len, metrics[2], metrics[3], metrics[4]);
+  }
+  /* the episodes were not trivial: requests were served, some expired, and
+   * repositioning drove empty kilometres */
+  g_assert_cmpint(served, >, 50);
+  g_assert_cmpint(expired, >, 0);
+  g_assert_cmpfloat(km, >, 1.0);
+  g_assert_cmpint(created, >, served);
+  for (int d = 0; d < M; d++) trv_world_urs.free(h[d]);
+  trv_world_urs.free(w);
+}
+
+static void probe_stats(void *h, int j, int n, double *diff, double *se, double *var_minus) {
+  double sp = 0, sp2 = 0, sm = 0, sm2 = 0;
+  for (int i = 0; i < n; i++) {
+    double a = trv_world_urs.probe(h, j, 1.0), b = trv_world_urs.probe(h, j, -1.0);
+    sp += a, sp2 += a * a, sm += b, sm2 += b * b;
+  }
+  double mp = sp / n, mm = sm / n, vp = sp2 / n - mp * mp, vm = sm2 / n - mm * mm;
+  *diff = mp - mm;
+  *se = sqrt(vp / n + vm / n);
+  *var_minus = vm;
+}
+
+static void test_probe_outcomes_estimate_the_true_effects(void) {
+  UrsWorld *w = new_world(1, 30, 11);
+  trv_world_urs.episode_begin(w, 0);
+  double effect = w->p.urs_effect, diff, se, var;
+  g_assert_cmpfloat(w->kappa[0], ==, effect); /* default: 0..3 informative */
+  g_assert_cmpfloat(w->kappa[5], ==, 0);
+  probe_stats(w, 0, 4000, &diff, &se, &var);
+  g_test_message("informative j=0: mean(w|z=+1) - mean(w|z=-1) = %.4f (2 effect = %.2f, se %.4f), var(w|z=-1) %.4f "
+                 "(delta method %.4f)",
+                 diff, 2 * effect, se, var, (exp(effect) + 1) / URS_PROBE_VOLUME);
+  g_assert_cmpfloat(fabs(diff - 2 * effect), <, 3 * se);
+  g_assert_cmpfloat(fabs(var / ((exp(effect) + 1) / URS_PROBE_VOLUME) - 1), <, 0.15);
+  probe_stats(w, 5, 4000, &diff, &se, &var);
+  g_test_message("null j=5: difference %.4f (se %.4f), var %.4f (2/m = %.4f), declared s^2 %.4f", diff, se, var,
+                 2 / URS_PROBE_VOLUME, trv_world_urs.noise_var(w));
+  g_assert_cmpfloat(fabs(diff), <, 3 * se);
+  g_assert_cmpfloat(fabs(var / (2 / URS_PROBE_VOLUME) - 1), <, 0.15);
+  /* the declared variance is the sign-averaged one of an informative probe */
+  g_assert_cmpfloat(fabs(trv_world_urs.noise_var(w) - (1 + cosh(effect)) / URS_PROBE_VOLUME), <, 1e-12);
+  trv_world_urs.free(w);
+}
+
+/* Least-squares slope (with intercept) of w on z over the pairs of
+ * component j, with an episode-clustered standard error. */
+static void observational_slope(int j, double *slope, double *se) {
+  enum { EPISODES = 300 };
+  UrsWorld *w = new_world(1, 120, 5);
+  GArray *zs = g_array_new(FALSE, FALSE, sizeof(double)), *ws = g_array_new(FALSE, FALSE, sizeof(double));
+  GArray *ep = g_array_new(FALSE, FALSE, sizeof(int));
+  for (int e = 0; e < EPISODES; e++) {
+    trv_world_urs.episode_begin(w, e);
+    for (int t = 0; t < 120; t++) {
+      double ctx[TRV_RECORD_CONTEXT_MAX], z[4], wv[4];
+      int js[4];
+      int n = trv_world_urs.observe(w, t, ctx), m = trv_world_urs.observational_pairs(w, ctx, n, js, z, wv);
+      g_assert_cmpint(m, ==, 4);
+      for (int i = 0; i < m; i++)
+        if (js[i] == j) g_array_append_val(zs, z[i]), g_array_append_val(ws, wv[i]), g_array_append_val(ep, e);
+    }
+  }
+  guint n = zs->len;
+  double mz = 0, mw = 0, sxx = 0, sxy = 0;
+  for (guint i = 0; i < n; i++) mz += g_array_index(zs, double, i) / n, mw += g_array_index(ws, double, i) / n;
+  for (guint i = 0; i < n; i++) {
+    double dz = g_array_index(zs, double, i) - mz;
+    sxx += dz * dz;
+    sxy += dz * (g_array_index(ws, double, i) - mw);
+  }
+  *slope = sxy / sxx;
+  double cluster[EPISODES] = {0}, meat = 0;
+  for (guint i = 0; i < n; i++) {
+    double dz = g_array_index(zs, double, i) - mz;
+    double r = g_array_index(ws, double, i) - mw - *slope * dz;
+    cluster[g_array_index(ep, int, i)] += dz * r;
+  }
+  for (int e = 0; e < EPISODES; e++) meat += cluster[e] * cluster[e];
+  *se = sqrt(meat) / sxx;
+  g_array_free(zs, TRUE);
+  g_array_free(ws, TRUE);
+  g_array_free(ep, TRUE);
+  trv_world_urs.free(w);
+}
+
+static void test_observational_slope_of_a_busyness_raised_null_is_nonzero(void) {
+  double slope, se, slope0, se0;
+  observational_slope(8, &slope, &se); /* EV battery state: null, raised by B_e */
+  observational_slope(5, &slope0, &se0); /* rider-segment mix: null, not raised */
+  g_test_message("slope of w on Z_8 (null, busyness-raised) %.3f (clustered se %.3f; gamma rho = %.2f); on Z_5 (null) "
+                 "%.3f (se %.3f)",
+                 slope, se, 0.8 * URS_CONF_LOADING, slope0, se0);
+  g_assert_cmpfloat(slope / se, >, 3);
+  g_assert_cmpfloat(slope, >, 0.25); /* past the midpoint of kappa_min = 0.5: a separated slab says present */
+  g_assert_cmpfloat(fabs(slope0), <, 3 * se0);
+}
+
+static void test_same_seed_same_stream_and_payoffs(void) {
+  enum { M = 8 };
+  GArray *trace[3];
+  UrsWorld *w[3];
+  for (int k = 0; k < 3; k++) {
+    w[k] = new_world(M, 60, k < 2 ? 99 : 100);
+    void *h[M];
+    for (int d = 0; d < M; d++) h[d] = trv_world_urs.agent_instance(w[k], d);
+    trace[k] = g_array_new(FALSE, FALSE, sizeof(double));
+    play_episode(w[k], h, M, 0, false, trace[k]);
+    play_episode(w[k], h, M, 1, false, trace[k]);
+    for (int d = 0; d < M; d++) trv_world_urs.free(h[d]);
+  }
+  g_assert_cmpuint(w[0]->requests->len, ==, w[1]->requests->len);
+  g_assert_cmpint(memcmp(w[0]->requests->data, w[1]->requests->data, sizeof(UrsRequest) * w[0]->requests->len), ==, 0);
+  g_assert_cmpuint(trace[0]->len, ==, trace[1]->len);
+  g_assert_cmpint(memcmp(trace[0]->data, trace[1]->data, sizeof(double) * trace[0]->len), ==, 0);
+  /* another seed: another stream */
+  g_assert_true(w[2]->requests->len != w[0]->requests->len ||
+                memcmp(w[2]->requests->data, w[0]->requests->data, sizeof(UrsRequest) * w[0]->requests->len));
+  for (int k = 0; k < 3; k++) g_array_free(trace[k], TRUE), trv_world_urs.free(w[k]);
+}
+
+static void test_change_point_switches_the_informative_set(void) {
+  TrvParams p;
+  trv_params_defaults(&p);
+  p.steps = 10;
+  p.episodes = 20;
+  p.urs_change_at = 10;
+  GError *err = NULL;
+  void *w = trv_world_urs.init(&p, 3, &err);
+  g_assert_no_error(err);
+  int cps[4];
+  g_assert_cmpint(trv_world_urs.change_points(w, cps, 4), ==, 1);
+  g_assert_cmpint(cps[0], ==, 10);
+  TrvGraph g;
+  trv_world_urs.episode_begin(w, 9);
+  trv_world_urs.truth(w, &g);
+  g_assert_cmphex(trv_graph_mask(&g), ==, 0x00f);
+  trv_world_urs.episode_begin(w, 10);
+  trv_world_urs.truth(w, &g);
+  g_assert_cmphex(trv_graph_mask(&g), ==, 0x0f0);
+  g_assert_cmpfloat(g.kappa[4], ==, 0.5);
+  trv_world_urs.free(w);
+}
+
+static void test_every_city_loads_and_steps(void) {
+  for (int city = 0; city < 3; city++) {
+    TrvParams p;
+    trv_params_defaults(&p);
+    p.urs_city = city;
+    p.agents = 32;
+    p.steps = 120;
+    GError *err = NULL;
+    UrsWorld *w = trv_world_urs.init(&p, 1, &err);
+    g_assert_no_error(err);
+    void *h[32];
+    for (int d = 0; d < 32; d++) h[d] = trv_world_urs.agent_instance(w, d);
+    play_episode(w, h, 32, 1, true, NULL);
+    g_test_message("city %d: %d zones, %d cells, %" G_GINT64_FORMAT " requests, %" G_GINT64_FORMAT " served in 120 min",
+                   city, w->nzones, w->ncells, w->created, w->fleet[URS_FLEET_ACTUAL].served);
+    g_assert_cmpint(w->created, >, 0);
+    for (int d = 0; d < 32; d++) trv_world_urs.free(h[d]);
+    trv_world_urs.free(w);
+  }
+}
+
+int main(int argc, char **argv) {
+  g_test_init(&argc, &argv, NULL);
+  g_test_add_func("/urs-world/conservation_of_requests_and_drivers", test_conservation_of_requests_and_drivers);
+  g_test_add_func("/urs-world/probe_outcomes_estimate_the_true_effects", test_probe_outcomes_estimate_the_true_effects);
+  g_test_add_func("/urs-world/observational_slope_of_a_busyness_raised_null_is_nonzero",
+                  test_observational_slope_of_a_busyness_raised_null_is_nonzero);
+  g_test_add_func("/urs-world/same_seed_same_stream_and_payoffs", test_same_seed_same_stream_and_payoffs);
+  g_test_add_func("/urs-world/change_point_switches_the_informative_set", test_change_point_switches_the_informative_set);
+  g_test_add_func("/urs-world/every_city_loads_and_steps", test_every_city_loads_and_steps);
+  return g_test_run();
+}
