@@ -65,6 +65,7 @@ typedef struct {
   double soft_score;
   int n_world_metrics;                           /* values of the world's metric_names */
   double world_metrics[TRV_WORLD_METRICS_MAX];
+  double controller_wall; /* wall seconds in the controller's plan and absorb (benchmarks only, never written) */
 } TrvEpisodeRow;
 
 typedef struct TrvController TrvController;

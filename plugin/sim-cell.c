@@ -74,6 +74,21 @@ bool trv_msg_send(sg_mailbox_t mb, Msg *m, double timeout) {
   return true;
 }
 
+gint64 *trv_record_key_new(const TrvRecord *r) {
+  gint64 *k = g_new(gint64, 1);
+  *k = (gint64)(((uint64_t)r->agent << 40) ^ r->seq);
+  return k;
+}
+
+guint trv_record_key_hash(gconstpointer key) {
+  uint64_t x = (uint64_t)*(const gint64 *)key; /* the splitmix64 finaliser */
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return (guint)(x ^ (x >> 31));
+}
+
+GHashTable *trv_record_key_set_new(void) { return g_hash_table_new_full(trv_record_key_hash, g_int64_equal, g_free, NULL); }
+
 static void free_payload(void *m) { trv_msg_free(m); }
 
 void trv_msg_reply(sg_mailbox_t mb, Msg *m) {
@@ -204,12 +219,21 @@ static void start_actor(const char *name, sg_host_t host, void (*code)(int, char
 
 /* ---- the cell ----------------------------------------------------------- */
 
+/* Free functions for a replica's per-episode arrays, whose decided entries
+ * are already NULL. */
+static void free_set(gpointer p) {
+  if (p) g_hash_table_unref(p);
+}
+static void free_records(gpointer p) {
+  if (p) g_array_unref(p);
+}
+
 static void free_cell(Cell *cell) {
   for (int a = 0; a < cell->n_agents; a++)
     if (cell->agents[a].world) cell->spec->world_class->free(cell->agents[a].world);
   for (int r = 0; r < cell->n_replicas; r++) {
     ReplicaState *rs = &cell->replicas[r];
-    g_hash_table_destroy(rs->seen);
+    g_ptr_array_unref(rs->seen);
     g_ptr_array_unref(rs->pending);
     g_array_free(rs->intents, TRUE);
     g_array_free(rs->decided, TRUE);
@@ -286,8 +310,8 @@ bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {
       rs->host = g_ptr_array_index(role_hosts[TRV_ROLE_CTL], r % role_hosts[TRV_ROLE_CTL]->len);
       snprintf(name, sizeof name, "trivium/ctl/%d", r);
       rs->mb = sg_mailbox_by_name(name);
-      rs->seen = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
-      rs->pending = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
+      rs->seen = g_ptr_array_new_with_free_func(free_set);
+      rs->pending = g_ptr_array_new_with_free_func(free_records);
       rs->intents = g_array_new(FALSE, FALSE, sizeof(int));
       rs->decided = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
     }

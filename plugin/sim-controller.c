@@ -55,12 +55,15 @@ static void split_plan(const TrvPlan *plan, int n_agents, TrvPlan **out) {
 
 typedef struct {
   int commits, failures, attempts, gated;
+  gint64 controller_us; /* wall time in the controller's own calls */
 } EpisodeCounts;
 
 static void dispatch_and_wait(Cell *cell, int e, EpisodeCounts *counts) {
   TrvController *ctl = cell->ctl;
   TrvPlan *plan = g_new0(TrvPlan, 1);
+  gint64 t0 = g_get_monotonic_time();
   ctl->klass->plan(ctl->self, e, plan);
+  counts->controller_us += g_get_monotonic_time() - t0;
   TrvPlan **parts = g_new(TrvPlan *, cell->n_agents);
   split_plan(plan, cell->n_agents, parts);
   trv_plan_clear(plan);
@@ -119,7 +122,7 @@ static GArray *close_episode(Cell *cell, int e, int *intents) {
   int n = cell->n_replicas, need = n / 2 + 1, answered = 0;
   bool *got = g_new0(bool, n);
   GArray *all = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
-  GHashTable *ids = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+  GHashTable *ids = trv_record_key_set_new();
   *intents = 0;
   for (int round = 0; answered < need && round < CLOSE_ROUNDS_MAX; round++) {
     for (int r = 0; r < n && answered < need; r++) {
@@ -134,9 +137,12 @@ static GArray *close_episode(Cell *cell, int e, int *intents) {
         *intents = MAX(*intents, rep->n_intents);
         for (guint i = 0; i < rep->records->len; i++) {
           TrvRecord *rec = &g_array_index(rep->records, TrvRecord, i);
-          gint64 key = (gint64)(((uint64_t)rec->agent << 40) ^ rec->seq);
-          if (!cell->opt->best_effort && g_hash_table_contains(ids, &key)) continue;
-          g_hash_table_add(ids, g_memdup2(&key, sizeof key));
+          gint64 *key = trv_record_key_new(rec);
+          if (!cell->opt->best_effort && g_hash_table_contains(ids, key)) {
+            g_free(key);
+            continue;
+          }
+          g_hash_table_add(ids, key);
           g_array_append_val(all, *rec);
         }
       }
@@ -193,7 +199,9 @@ static void absorb(Cell *cell, int e, GArray *recs, int intents, const EpisodeCo
   }
   GArray *decided = g_array_sized_new(FALSE, FALSE, sizeof(TrvRecord), recs->len + 8);
   g_array_append_vals(decided, recs->data, recs->len);
+  gint64 t0 = g_get_monotonic_time();
   ctl->klass->absorb(ctl->self, e, (TrvRecord *)recs->data, recs->len, &row, own);
+  row.controller_wall = (counts->controller_us + g_get_monotonic_time() - t0) / 1e6;
   g_array_append_vals(decided, own->data, own->len);
   TrvRecord end = trv_episode_end_record(e);
   g_array_append_val(decided, end);

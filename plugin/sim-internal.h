@@ -53,8 +53,8 @@ typedef struct {
   int index;
   sg_host_t host;
   sg_mailbox_t mb;
-  GHashTable *seen;   /* record ids stored (atomic mode) */
-  GPtrArray *pending; /* per episode: GArray of records received */
+  GPtrArray *seen;    /* per open episode: the record ids stored (atomic mode), NULL once decided */
+  GPtrArray *pending; /* per episode: GArray of records received, NULL once decided */
   GArray *intents;    /* per episode: intent-only telemetry count (int) */
   int closed_upto;    /* episodes < closed_upto take no more commits */
   int decided_upto;   /* episodes < decided_upto are in the decided log */
@@ -101,6 +101,13 @@ extern Cell *trv_sim_cell;
 bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error);
 void trv_sim_cell_start(Cell *cell, bool start_agents);
 bool trv_sim_cell_finish(Cell *cell, GError **error);
+
+/* Record identities (agent, seq) as hash-table keys: a 64-bit key and a
+ * hash that mixes all of it (GLib's int64 hash keeps the low 32 bits only,
+ * where every agent's sequence numbers collide). */
+gint64 *trv_record_key_new(const TrvRecord *r);
+guint trv_record_key_hash(gconstpointer key);
+GHashTable *trv_record_key_set_new(void);
 
 /* messages */
 Msg *trv_msg_new(MsgKind kind, int episode);

@@ -18,11 +18,18 @@
 
 #define ACCEPT_RING 32
 
+/* The records received for episode e (created on first use; an episode
+ * already decided gets a fresh, empty one that nobody reads). */
 static GArray *episode_pending(ReplicaState *r, int e) {
   while ((int)r->pending->len <= e) {
     g_ptr_array_add(r->pending, g_array_new(FALSE, FALSE, sizeof(TrvRecord)));
+    g_ptr_array_add(r->seen, trv_record_key_set_new());
     int zero = 0;
     g_array_append_val(r->intents, zero);
+  }
+  if (!g_ptr_array_index(r->pending, e)) {
+    r->pending->pdata[e] = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
+    r->seen->pdata[e] = trv_record_key_set_new();
   }
   return g_ptr_array_index(r->pending, e);
 }
@@ -50,16 +57,16 @@ static void on_commit(Cell *cell, ReplicaState *r, Msg *m) {
     cell->report->late_rejected += m->records->len;
   } else {
     GArray *ep = episode_pending(r, m->episode);
+    GHashTable *seen = g_ptr_array_index(r->seen, m->episode);
     for (guint i = 0; i < m->records->len; i++) {
       TrvRecord rec = g_array_index(m->records, TrvRecord, i);
-      gint64 *key = g_new(gint64, 1);
-      *key = (gint64)(((uint64_t)rec.agent << 40) ^ rec.seq);
-      if (g_hash_table_contains(r->seen, key)) {
+      gint64 *key = trv_record_key_new(&rec);
+      if (g_hash_table_contains(seen, key)) {
         g_free(key);
         cell->report->duplicates_dropped++;
         continue;
       }
-      g_hash_table_add(r->seen, key);
+      g_hash_table_add(seen, key);
       rec.commit_status = TRV_COMMIT_COMMITTED;
       g_array_append_val(ep, rec);
     }
@@ -95,6 +102,10 @@ static void on_decide(Cell *cell, ReplicaState *r, Msg *m) {
     g_array_append_vals(r->decided, d->records->data, d->records->len);
     write_ctl(cell, r, e, d);
     r->decided_upto = e + 1;
+    if (e < (int)r->pending->len) { /* decided: what was received for it is no longer needed */
+      g_clear_pointer(&r->pending->pdata[e], g_array_unref);
+      g_clear_pointer(&r->seen->pdata[e], g_hash_table_unref);
+    }
     if (r->closed_upto < e + 1) r->closed_upto = e + 1;
   }
   Msg *reply = trv_msg_new(MSG_ACK, m->episode);

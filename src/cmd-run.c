@@ -280,7 +280,7 @@ static int fail(GError *err) {
 }
 
 /* Every point of the run; a single point writes straight into ctx->out. */
-static int run_points(RunCtx *ctx, int argc, char **argv, FILE *table, gint64 *probes, GError **error) {
+static int run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals *totals, GError **error) {
   char *sweep_key = NULL, **values = NULL;
   size_t n = trv_scenario_n_points(ctx->scenario);
   if (ctx->cli_sweep) {
@@ -295,7 +295,7 @@ static int run_points(RunCtx *ctx, int argc, char **argv, FILE *table, gint64 *p
   }
   int code = 0;
   if (n == 1 && !sweep_key) {
-    code = trv_run_point(ctx, argc, argv, table, probes, NULL, NULL, error);
+    code = trv_run_point(ctx, argc, argv, table, totals, NULL, NULL, error);
   } else {
     char *base_out = ctx->out;
     TrvSweepTable sw;
@@ -303,7 +303,6 @@ static int run_points(RunCtx *ctx, int argc, char **argv, FILE *table, gint64 *p
                                     ? &g_array_index(ctx->scenario->sweeps, TrvSweepSpec, 0)
                                     : NULL;
     trv_sweep_table_init(&sw, sweep_key ? sweep_key : first ? first->param : "point");
-    *probes = 0;
     for (size_t k = 0; k < n && code == 0; k++) {
       char *label = sweep_key ? g_strdup_printf("%s=%s", sweep_key, values[k]) : trv_scenario_point_label(ctx->scenario, k);
       if (!load_point(ctx, k, sweep_key, sweep_key ? values[k] : NULL, error)) code = 2;
@@ -312,9 +311,7 @@ static int run_points(RunCtx *ctx, int argc, char **argv, FILE *table, gint64 *p
       g_free(dir);
       if (!ctx->quiet) fprintf(stderr, "trivium: point %zu/%zu: %s -> %s\n", k + 1, n, label, ctx->out);
       if (code == 0 && !trv_check_out_dir(ctx->out, error)) code = 2;
-      gint64 p = 0;
-      if (code == 0) code = trv_run_point(ctx, argc, argv, NULL, &p, &sw, label, error);
-      *probes += p;
+      if (code == 0) code = trv_run_point(ctx, argc, argv, NULL, totals, &sw, label, error);
       g_free(ctx->out);
       g_free(label);
     }
@@ -348,8 +345,8 @@ int trv_cmd_run(int argc, char **argv) {
   if (!ctx.quiet)
     fprintf(stderr, "trivium: %s, %d controllers x %d seeds x %d episodes, %d jobs -> %s\n", ctx.experiment,
             ctx.n_controllers, ctx.params.seeds, ctx.params.episodes, ctx.jobs, ctx.out);
-  gint64 probes;
-  int code = run_points(&ctx, argc, argv, ctx.quiet ? NULL : stdout, &probes, &err);
+  TrvRunTotals totals = {0};
+  int code = run_points(&ctx, argc, argv, ctx.quiet ? NULL : stdout, &totals, &err);
   if (code == 0 && !ctx.quiet) printf("\nOutputs: %s/\n", ctx.out);
   free_ctx(&ctx);
   return code ? fail(err) : 0;
@@ -364,17 +361,23 @@ int trv_cmd_bench(int argc, char **argv) {
   }
   char *tmp = NULL;
   if (!ctx.out) ctx.out = tmp = g_dir_make_tmp("trivium-bench-XXXXXX", NULL);
-  gint64 t0 = g_get_monotonic_time(), probes = 0;
-  int code = run_points(&ctx, argc, argv, NULL, &probes, &err);
+  gint64 t0 = g_get_monotonic_time();
+  TrvRunTotals totals = {0};
+  int code = run_points(&ctx, argc, argv, NULL, &totals, &err);
   double wall = (g_get_monotonic_time() - t0) / 1e6;
   if (code == 0) {
     long episodes = (long)ctx.n_controllers * ctx.params.seeds * ctx.params.episodes;
     printf("bench: %s, %d controllers x %d seeds x %d episodes x %d steps, %d jobs on %u cores\n", ctx.experiment,
            ctx.n_controllers, ctx.params.seeds, ctx.params.episodes, ctx.params.steps, ctx.jobs, g_get_num_processors());
+    /* cells run in --jobs processes at once: the CPU time they had is at
+     * most wall * jobs; the controller's share is taken of that */
+    double cpu = wall * MIN(ctx.jobs, (int)g_get_num_processors());
     printf("bench: wall time %.2f s\n", wall);
-    printf("bench: probes %" G_GINT64_FORMAT ", %.0f probes/s\n", probes, probes / wall);
-    printf("bench: episodes %ld, %.0f episodes/s, %.0f agent steps/s\n", episodes, episodes / wall,
-           episodes * (double)ctx.params.steps / wall);
+    printf("bench: probes %" G_GINT64_FORMAT ", %.0f probes/s\n", totals.probes, totals.probes / wall);
+    printf("bench: episodes %ld, %.0f episodes/s; agent steps %.0f, %.0f agent steps/s\n", episodes, episodes / wall,
+           totals.agent_steps, totals.agent_steps / wall);
+    printf("bench: controller (posterior, scheduling, commit checks) %.3f s = %.2f%% of the cells' time\n",
+           totals.controller_wall, 100.0 * totals.controller_wall / (ctx.jobs == 1 ? wall : cpu));
   }
   if (tmp) {
     char *cmd[] = {"rm", "-rf", tmp, NULL};

@@ -233,7 +233,7 @@ static void sweep_add(TrvSweepTable *sw, const TrvRunResult *res, const char *la
 
 /* ---- one point ---------------------------------------------------------- */
 
-int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, gint64 *probes, TrvSweepTable *sweep,
+int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals *totals, TrvSweepTable *sweep,
                   const char *label, GError **error) {
   const TrvWorldClass *wc = ctx->world_class;
   void *world = wc->init(&ctx->params, 0, error);
@@ -259,10 +259,14 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, gint64 *probe
     g_free(csv);
     g_free(json);
   }
-  *probes = 0;
   for (int i = 0; i < ctx->n_controllers * res.n_seeds; i++) {
     if (!res.rows[i]) continue;
-    for (guint k = 0; k < res.rows[i]->len; k++) *probes += g_array_index(res.rows[i], TrvEpisodeRow, k).probes;
+    for (guint k = 0; k < res.rows[i]->len; k++) {
+      const TrvEpisodeRow *w = &g_array_index(res.rows[i], TrvEpisodeRow, k);
+      totals->probes += w->probes;
+      totals->controller_wall += w->controller_wall;
+      totals->agent_steps += (double)ctx->params.agents * res.steps;
+    }
     g_array_free(res.rows[i], TRUE);
   }
   g_free(res.rows);

@@ -47,7 +47,13 @@ void trv_sweep_table_free(TrvSweepTable *sw);
  * prints the tables on `table` (may be NULL); adds a line per controller to
  * `sweep` (may be NULL) labelled `label`; counts probes.  Returns the exit
  * code (0, 1 run failure, 2 bad input). */
-int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, gint64 *probes, TrvSweepTable *sweep,
+typedef struct {
+  gint64 probes;
+  double controller_wall; /* seconds in the controllers' own calls, all cells */
+  double agent_steps;
+} TrvRunTotals;
+
+int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals *totals, TrvSweepTable *sweep,
                   const char *label, GError **error);
 
 bool trv_check_out_dir(const char *out, GError **error);
