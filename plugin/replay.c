@@ -16,7 +16,9 @@ int trv_record_fold_cmp(const void *pa, const void *pb) {
 }
 
 void trv_replay_episode(TrvPosterior *post, TrvRecord *recs, size_t n) {
-  qsort(recs, n, sizeof *recs, trv_record_fold_cmp);
+  size_t sorted = 1; /* the live controller hands records already in fold order */
+  while (sorted < n && trv_record_fold_cmp(&recs[sorted - 1], &recs[sorted]) <= 0) sorted++;
+  if (sorted < n) qsort(recs, n, sizeof *recs, trv_record_fold_cmp);
   trv_posterior_episode_begin(post);
   int n_comp = trv_posterior_n_components(post);
   for (size_t i = 0; i < n; i++) {
