@@ -55,19 +55,6 @@ const char *trv_confounded_controller_name(TrvConfoundedController c) {
   return names[c];
 }
 
-/* Sort key of the operations on one machine: planned start, end, index. */
-typedef struct {
-  double start, end;
-  int op;
-} Slot;
-
-static int slot_cmp(const void *pa, const void *pb) {
-  const Slot *a = pa, *b = pb;
-  if (a->start != b->start) return a->start < b->start ? -1 : 1;
-  if (a->end != b->end) return a->end < b->end ? -1 : 1;
-  return a->op - b->op;
-}
-
 /* Fills plan k's machine predecessors and topological order from the list
  * scheduler's schedule s (Kahn's algorithm over job and machine edges). */
 static void build_plan(TrvConfoundedPlans *pl, int k, const TrvJsspSchedule *s) {
@@ -75,13 +62,13 @@ static void build_plan(TrvConfoundedPlans *pl, int k, const TrvJsspSchedule *s) 
   const int N = pl->n_ops, K = inst->n_ops;
   int *prev = pl->machine_prev + (size_t)k * N, *order = pl->order + (size_t)k * N;
   int *next_on_machine = g_new(int, N), *indegree = g_new0(int, N);
-  Slot *slots = g_new(Slot, N);
+  TrvJsspSlot *slots = g_new(TrvJsspSlot, N);
   for (int op = 0; op < N; op++) next_on_machine[op] = -1;
   for (int m = 0; m < inst->n_machines; m++) {
     int n = 0;
     for (int op = 0; op < N; op++)
-      if (inst->machine[op] == m) slots[n++] = (Slot){s->start[op], s->end[op], op};
-    qsort(slots, (size_t)n, sizeof *slots, slot_cmp);
+      if (inst->machine[op] == m) slots[n++] = (TrvJsspSlot){s->start[op], s->end[op], op};
+    qsort(slots, (size_t)n, sizeof *slots, trv_jssp_slot_cmp);
     for (int i = 0; i < n; i++) {
       prev[slots[i].op] = i > 0 ? slots[i - 1].op : -1;
       if (i > 0) next_on_machine[slots[i - 1].op] = slots[i].op;

@@ -118,13 +118,8 @@ TrvJsspSchedule *trv_jssp_list_schedule(const TrvJsspInstance *inst, TrvJsspRule
 
 static gboolean close_to(double a, double b) { return fabs(a - b) <= 1e-9 * fmax(1.0, fmax(fabs(a), fabs(b))); }
 
-typedef struct {
-  double start, end;
-  int op;
-} Slot;
-
-static int slot_cmp(const void *pa, const void *pb) {
-  const Slot *a = pa, *b = pb;
+int trv_jssp_slot_cmp(const void *pa, const void *pb) {
+  const TrvJsspSlot *a = pa, *b = pb;
   if (a->start != b->start) return a->start < b->start ? -1 : 1;
   if (a->end != b->end) return a->end < b->end ? -1 : 1;
   return a->op - b->op;
@@ -155,13 +150,13 @@ gboolean trv_jssp_schedule_check(const TrvJsspInstance *inst, const TrvJsspSched
       }
       makespan = fmax(makespan, s->end[op]);
     }
-  Slot *slots = g_new(Slot, J);
+  TrvJsspSlot *slots = g_new(TrvJsspSlot, J);
   gboolean ok = TRUE;
   for (int m = 0; m < inst->n_machines && ok; m++) {
     int n = 0;
     for (int op = 0; op < J * K; op++)
-      if (inst->machine[op] == m) slots[n++] = (Slot){s->start[op], s->end[op], op};
-    qsort(slots, (size_t)n, sizeof *slots, slot_cmp);
+      if (inst->machine[op] == m) slots[n++] = (TrvJsspSlot){s->start[op], s->end[op], op};
+    qsort(slots, (size_t)n, sizeof *slots, trv_jssp_slot_cmp);
     for (int i = 1; i < n && ok; i++)
       if (slots[i].start < slots[i - 1].end && !close_to(slots[i].start, slots[i - 1].end)) {
         g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN,

@@ -118,4 +118,12 @@ gboolean trv_jssp_schedule_check(const TrvJsspInstance *inst, const TrvJsspSched
 gboolean trv_jssp_schedule_write_csv(const TrvJsspInstance *inst, const TrvJsspSchedule *s, const char *path,
                                      GError **error);
 
+/* One operation's place on its machine, and the order of a machine's
+ * operations: planned start, then end, then operation index. */
+typedef struct {
+  double start, end;
+  int op;
+} TrvJsspSlot;
+int trv_jssp_slot_cmp(const void *a, const void *b);
+
 #endif
