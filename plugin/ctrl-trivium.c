@@ -45,6 +45,7 @@ typedef struct {
   TrvGraph ghat;
   TrvProbeWindows *win;
   int window; /* active window w_e, doubled on each alarm */
+  bool ghat_live; /* G_hat came from a commit since the last alarm: the detector tests it */
   int rr_cursor;
   TrvRng sched_rng;
   double h_prev;
@@ -199,7 +200,11 @@ static void tr_absorb(void *self, int e, TrvRecord *recs, size_t n, TrvEpisodeRo
   row->tau = tau < 0 ? c->steps : tau;
   row->r_temp = trv_regret_temporal(trv_graph_wrong_on_task(c->wc, c->world, &ghat_e, &truth), c->wc->gap(c->world), row->tau, c->steps);
 
-  if (c->det) {
+  /* The detector tests the committed model: with nothing committed (before
+   * the first commit, or after an alarm emptied G_hat until the next one)
+   * there is nothing to test, and testing the empty graph would alarm again
+   * and again on every present component. */
+  if (c->det && c->ghat_live) {
     TrvDetectorInput in = {c->h_prev, row->entropy_bits, resid->len, (int *)comp->data, (double *)zs->data,
                           (double *)resid->data, c->s2, nc};
     row->alarm = c->det->step(c->det_state, &in, &row->detector_stat);
@@ -207,6 +212,7 @@ static void tr_absorb(void *self, int e, TrvRecord *recs, size_t n, TrvEpisodeRo
       row->resets = partial_reset(c, e, &ghat_e, out);
       if (c->window < (1 << 20)) c->window *= 2;
       trv_graph_clear(&c->ghat, nc);
+      c->ghat_live = false;
     }
   }
   g_array_free(resid, TRUE);
@@ -218,6 +224,7 @@ static void tr_absorb(void *self, int e, TrvRecord *recs, size_t n, TrvEpisodeRo
   row->committed = c->rule == TRV_COMMIT_EXECUTED
                        ? trv_commit_executed(c->post, c->p.h_ent, &c->ghat)
                        : trv_commit_ideal(c->post, c->steps, c->p.kappa_min, c->p.zabs, &c->ghat);
+  if (row->committed) c->ghat_live = true;
   if (c->lrcp_on) {
     TrvLrcpResult lr = trv_lrcp(c->win, c->post, c->cand, &c->lp, &c->ghat);
     row->lrcp_status = lr.status;
