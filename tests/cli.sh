@@ -11,7 +11,7 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); echo "not ok $n - $1"; }
 check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
-echo "1..18"
+echo "1..19"
 
 # -- bad input: exit 2 and a message naming the problem
 $T run --controllers trivium,nosuch --out "$tmp/a" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -78,3 +78,8 @@ $T run -c trivium --set run.seeds=1 --set run.episodes=5 --cfg=network/model:CM0
 t1=$(tail -1 "$tmp/lv08/episodes.csv" | awk -F, '{print $(NF-1)}'); t2=$(tail -1 "$tmp/cm02/episodes.csv" | awk -F, '{print $(NF-1)}')
 check "--cfg=network/model:CM02 reaches SimGrid (simulated time $t1 s -> $t2 s, same readouts)" \
   'awk -v a="$t1" -v b="$t2" "BEGIN {exit !(b < a / 3)}" && [ "$(cut -d, -f1-31 "$tmp/lv08/episodes.csv" | md5sum)" = "$(cut -d, -f1-31 "$tmp/cm02/episodes.csv" | md5sum)" ]'
+
+# -- the URS smoke scenario end to end: 8 drivers sharing one city under SimGrid
+$T run "${srcdir:-..}/scenarios/urs-smoke.xml" -c trivium,rlvr -q -o "$tmp/urs" >"$tmp/out" 2>&1; rc=$?
+check "URS smoke run: every episode of both controllers, with the world's metrics" \
+  '[ $rc -eq 0 ] && [ $(($(wc -l <"$tmp/urs/episodes.csv") - 1)) -eq 40 ] && head -1 "$tmp/urs/episodes.csv" | grep -q ",served,served_rate,wait_mean,wait_p95,empty_km$"'
