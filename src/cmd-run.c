@@ -220,7 +220,10 @@ static bool parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **
     else ctx->role_hosts[r] = g_strdup(eq + 1);
   }
   g_strfreev(roles);
-  if (ok && jobs < 0) ok = input_error(error, "--jobs: expected a positive number, got '%s'", "negative");
+  if (ok && jobs < 0) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--jobs %d: expected a positive number of parallel cells", jobs);
+    ok = false;
+  }
   ctx->jobs = jobs > 0 ? jobs : (int)g_get_num_processors();
   ctx->quiet = quiet || bench;
   if (ok && !controllers)
