@@ -3,10 +3,6 @@
 
 #include <string.h>
 
-#include "world.h"
-
-const char *const trv_world_names[] = {"causalbench", "urs", NULL};
-
 void trv_graph_clear(TrvGraph *g, int n) {
   memset(g, 0, sizeof *g);
   g->n = n;

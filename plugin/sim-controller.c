@@ -257,7 +257,6 @@ void trv_sim_controller_actor(int argc, char **argv) {
     sg_actor_sleep_for(1.0);
   }
   /* Agents and replicas are daemons: they end with the controller. */
-  cell->stopping = true;
   if (cell->fault_driver) sg_actor_kill(cell->fault_driver);
   for (int a = 0; cell->user_agents && a < cell->n_agents; a++) /* a user's actors return from trivium_agent_main */
     trv_msg_send(cell->agents[a].mb, trv_msg_new(MSG_STOP, 0), cell->opt->commit_timeout);

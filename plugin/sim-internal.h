@@ -87,7 +87,7 @@ typedef struct {
   GPtrArray *decided;   /* DecidedEpisode* per episode */
   int *replica_acked;   /* per replica: episodes < value are decided there */
   bool closing;         /* CLOSE of `episode` under way: do not re-plan it */
-  bool finished, stopping;
+  bool finished;
   sg_actor_t fault_driver; /* keeps the simulation alive while a crashed controller is down */
   bool user_agents;        /* agents are a user's actors (plugin): STOP them at the end */
   sg_bar_t step_barrier; /* shared-city worlds: every agent meets here at every step */

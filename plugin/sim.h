@@ -39,7 +39,7 @@ typedef struct {
   uint64_t duplicates_dropped;   /* retried records the log recognised */
   uint64_t late_rejected;        /* commits for an already closed episode */
   uint64_t telemetry_sent, telemetry_lost, telemetry_duplicates, orphan_interventions; /* best effort */
-  int controller_restarts, agent_restarts, replica_restarts;
+  int controller_restarts;
   double end_time;
 } TrvSimReport;
 
