@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "controller.h"
+#include "replay.h"
 #include "regret.h"
 
 void trv_plan_clear(TrvPlan *plan) {
@@ -70,21 +71,26 @@ bool trv_graph_wrong_on_task(const TrvWorldClass *wc, void *world, const TrvGrap
   return false;
 }
 
-void trv_row_fill_common(TrvEpisodeRow *row, const TrvWorldClass *wc, void *world, const TrvRecord *recs, size_t n,
-                         const TrvGraph *ghat, const bool *map, const double *p) {
+void trv_row_set_beliefs(TrvEpisodeRow *row, const TrvGraph *ghat, const bool *map, const double *p) {
+  row->n_components = ghat->n;
+  row->ghat = trv_graph_mask(ghat);
+  row->map = 0;
+  for (int j = 0; j < ghat->n; j++) {
+    if (map[j]) row->map |= 1ULL << j;
+    row->p[j] = p[j];
+  }
+}
+
+void trv_row_fill_readouts(TrvEpisodeRow *row, const TrvWorldClass *wc, void *world, const TrvRecord *recs, size_t n) {
   TrvGraph truth;
   wc->truth(world, &truth);
   int nc = truth.n;
-  row->n_components = nc;
+  g_assert(row->n_components == nc);
   row->truth = trv_graph_mask(&truth);
-  row->ghat = trv_graph_mask(ghat);
-  row->map = 0;
   double err = 0;
   for (int j = 0; j < nc; j++) {
-    if (map[j]) row->map |= 1ULL << j;
-    row->p[j] = p[j];
     /* legacy soft score: beliefs clipped to [0.01, 0.99] */
-    double c = p[j] < 0.01 ? 0.01 : p[j] > 0.99 ? 0.99 : p[j];
+    double c = row->p[j] < 0.01 ? 0.01 : row->p[j] > 0.99 ? 0.99 : row->p[j];
     err += fabs(c - (truth.present[j] ? 1.0 : 0.0));
   }
   row->soft_score = err / nc; /* 1 - acc, acc = 1 - mean |clip(p) - y| */
@@ -95,11 +101,15 @@ void trv_row_fill_common(TrvEpisodeRow *row, const TrvWorldClass *wc, void *worl
   bool own_regret = wc->episode_outcome_regret != NULL; /* measured against the world's own oracle fleet */
   int oracle = own_regret ? 0 : wc->oracle(world);
   double best = own_regret ? 0 : wc->expected_payoff(world, oracle);
+  /* Sums in fold order: they do not depend on the order records arrived in. */
+  size_t *order = trv_records_fold_order(recs, n);
   for (size_t i = 0; i < n; i++) {
-    if (recs[i].kind != TRV_RECORD_STEP) continue;
-    if (!own_regret) row->r_out += trv_regret_outcome_step(best, wc->expected_payoff(world, recs[i].a_disp));
-    row->reward += recs[i].reward;
+    const TrvRecord *r = &recs[order[i]];
+    if (r->kind != TRV_RECORD_STEP) continue;
+    if (!own_regret) row->r_out += trv_regret_outcome_step(best, wc->expected_payoff(world, r->a_disp));
+    row->reward += r->reward;
   }
+  g_free(order);
   if (own_regret) row->r_out = wc->episode_outcome_regret(world);
   row->n_world_metrics =
       wc->episode_metrics ? wc->episode_metrics(world, row->world_metrics, TRV_WORLD_METRICS_MAX) : 0;

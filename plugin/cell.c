@@ -49,6 +49,7 @@ bool trv_cell_run_direct(const TrvCellSpec *spec, GArray *rows, GArray *log, GEr
     row.seed = (int)spec->seed;
     row.episode = e;
     ctl->klass->absorb(ctl->self, e, (TrvRecord *)recs->data, recs->len, &row, own);
+    trv_row_fill_readouts(&row, spec->world_class, world, (TrvRecord *)recs->data, recs->len);
     row.gated_steps = gated;
     row.commits = row.commit_attempts = 1;
     TrvRecord end = trv_episode_end_record(e);

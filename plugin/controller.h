@@ -8,8 +8,11 @@
  *                                  produces one record per step;
  *   3. the records are committed to the log; only committed ones go on;
  *   4. controller->absorb(e, committed records) -> updates the posterior,
- *      detectors, G_hat_{e+1}, fills the episode's readout row, and returns
- *      the controller's own records (PartialReset) to commit.
+ *      detectors, G_hat_{e+1}, fills its part of the episode's readout row
+ *      (beliefs, regrets of its trajectory), and returns the controller's
+ *      own records (PartialReset) to commit;
+ *   5. trv_row_fill_readouts() -> the rest of the row (truth, exposures,
+ *      reward, R_out, the world's metrics).
  * A controller decides from committed records only; it reads the world's
  * truth solely to fill readouts. */
 #ifndef TRV_CONTROLLER_H
@@ -75,9 +78,10 @@ typedef struct {
   const char *summary;
   void *(*create)(const TrvParams *params, void *world, const TrvWorldClass *wc, uint64_t seed, int variant);
   void (*plan)(void *self, int episode, TrvPlan *plan);
-  /* recs: the committed records of the episode (reordered in place).
-   * Appends the controller's own records to *out (g_array of TrvRecord). */
-  void (*absorb)(void *self, int episode, TrvRecord *recs, size_t n, TrvEpisodeRow *row, GArray *out);
+  /* recs: the committed records of the episode, in any order (a controller
+   * reads them in fold order, replay.h).  Appends the controller's own
+   * records to *out (g_array of TrvRecord). */
+  void (*absorb)(void *self, int episode, const TrvRecord *recs, size_t n, TrvEpisodeRow *row, GArray *out);
   /* The posterior (NULL for controllers without one). */
   const TrvPosterior *(*posterior)(void *self);
   /* true when the posterior is the fold (replay.h) of the committed records,
@@ -120,8 +124,14 @@ TrvRecord trv_episode_end_record(int episode);
  * on (the episode then belongs to M, the set R_temp sums over). */
 bool trv_graph_wrong_on_task(const TrvWorldClass *wc, void *world, const TrvGraph *g, const TrvGraph *truth);
 
-/* Shared readouts: soft score, R_out from records, exposures. */
-void trv_row_fill_common(TrvEpisodeRow *row, const TrvWorldClass *wc, void *world, const TrvRecord *recs, size_t n,
-                         const TrvGraph *ghat, const bool *map, const double *p);
+/* What a controller believed at an episode boundary, into its row: the
+ * committed graph G_hat_e, the MAP graph and the presence probabilities. */
+void trv_row_set_beliefs(TrvEpisodeRow *row, const TrvGraph *ghat, const bool *map, const double *p);
+/* The readouts that need no controller, filled by the protocol after absorb
+ * from the row's beliefs, the world and the episode's records: truth, soft
+ * score, exposures, reward and R_out (summed in fold order, replay.h, so
+ * that they do not depend on the order records arrived in), the world's
+ * metrics. */
+void trv_row_fill_readouts(TrvEpisodeRow *row, const TrvWorldClass *wc, void *world, const TrvRecord *recs, size_t n);
 
 #endif

@@ -112,7 +112,7 @@ static void oc_plan(void *self, int e, TrvPlan *plan) {
   plan->snapshot = trv_posterior_copy(c->post);
 }
 
-static void oc_absorb(void *self, int e, TrvRecord *recs, size_t n, TrvEpisodeRow *row, GArray *out) {
+static void oc_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpisodeRow *row, GArray *out) {
   Outcome *c = self;
   (void)e;
   (void)out;
@@ -121,12 +121,13 @@ static void oc_absorb(void *self, int e, TrvRecord *recs, size_t n, TrvEpisodeRo
   c->wc->truth(c->world, &truth);
   bool tf[TRV_MAX_COMPONENTS], gf[TRV_MAX_COMPONENTS];
   for (int j = 0; j < nc; j++) tf[j] = truth.present[j], gf[j] = c->ghat.present[j];
-  qsort(recs, n, sizeof *recs, trv_record_fold_cmp);
-  double r_epi = 0, r_hat = 0;
+  size_t *order = trv_records_fold_order(recs, n);
+  double r_epi = 0, r_hat = 0, reward = 0;
   int tau = -1;
   for (size_t i = 0; i < n; i++) {
-    const TrvRecord *r = &recs[i];
+    const TrvRecord *r = &recs[order[i]];
     if (r->kind != TRV_RECORD_STEP) continue;
+    reward += r->reward;
     int js[4];
     double z[4], w[4];
     int m = c->wc->observational_pairs(c->world, r->context, r->n_context, js, z, w);
@@ -146,7 +147,8 @@ static void oc_absorb(void *self, int e, TrvRecord *recs, size_t n, TrvEpisodeRo
     map[j] = readout_map(c, c->post, j);
     p[j] = c->cand->components[j].observed ? trv_posterior_presence(c->post, j) : 0.0;
   }
-  trv_row_fill_common(row, c->wc, c->world, recs, n, &c->ghat, map, p);
+  g_free(order);
+  trv_row_set_beliefs(row, &c->ghat, map, p);
   row->entropy_bits = observed_entropy(c, c->post);
   row->r_epi = r_epi;
   row->r_hat_epi = r_hat;
@@ -155,7 +157,7 @@ static void oc_absorb(void *self, int e, TrvRecord *recs, size_t n, TrvEpisodeRo
                                     row->tau, c->steps);
 
   if (c->variant == V_REACTIVE) {
-    double m = row->reward / (c->steps > 0 ? c->steps : 1);
+    double m = reward / (c->steps > 0 ? c->steps : 1); /* the same sum as the row's reward */
     double sd = c->n_ep > 1 ? sqrt(c->m2_ep / (c->n_ep - 1)) : 0.0;
     if (c->n_ep >= 5 && m < c->mean_ep - c->p.reactive_sd * sd) {
       reset_model(c);

@@ -48,6 +48,7 @@ typedef struct {
   bool ghat_live; /* G_hat came from a commit since the last alarm: the detector tests it */
   int rr_cursor;
   TrvRng sched_rng;
+  TrvEigMemo *eig_memo; /* IGScore's quadrature nodes, kept across episodes */
   double h_prev;
   GArray *recent; /* TrvRecentProbe: evidence for PartialReset */
   uint64_t seq;   /* sequence of the controller's own records */
@@ -80,6 +81,7 @@ static void *tr_create(const TrvParams *p, void *world, const TrvWorldClass *wc,
   c->win = trv_probe_windows_new(c->cand->n_components, p->lrcp_window);
   c->window = 1;
   trv_rng_init(&c->sched_rng, seed, TRV_STREAM_SCHEDULE);
+  c->eig_memo = trv_eig_memo_new();
   c->h_prev = trv_posterior_entropy_bits(c->post);
   c->recent = g_array_new(FALSE, FALSE, sizeof(TrvRecentProbe));
   return c;
@@ -89,6 +91,7 @@ static void tr_free(void *self) {
   Trivium *c = self;
   if (c->det) c->det->free(c->det_state);
   trv_posterior_free(c->post);
+  trv_eig_memo_free(c->eig_memo);
   trv_probe_windows_free(c->win);
   g_array_free(c->recent, TRUE);
   g_free(c);
@@ -113,7 +116,8 @@ static void tr_plan(void *self, int e, TrvPlan *plan) {
   plan->ghat = c->ghat;
   plan->zabs = c->p.zabs;
   plan->n_probes =
-      trv_schedule_probes(c->sched, prior, c->cand, eligible, budget, c->p.zabs, &c->rr_cursor, &c->sched_rng, plan->probes);
+      trv_schedule_probes(c->sched, prior, c->cand, eligible, budget, c->p.zabs, c->eig_memo, &c->rr_cursor,
+                          &c->sched_rng, plan->probes);
   plan->observational = false;
   plan->gate = true;
   plan->rho = c->p.rho;
@@ -146,7 +150,7 @@ static int partial_reset(Trivium *c, int e, const TrvGraph *ghat_e, GArray *out)
   return resets;
 }
 
-static void tr_absorb(void *self, int e, TrvRecord *recs, size_t n, TrvEpisodeRow *row, GArray *out) {
+static void tr_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpisodeRow *row, GArray *out) {
   Trivium *c = self;
   int nc = c->cand->n_components;
   TrvGraph truth, ghat_e = c->ghat;
@@ -154,20 +158,28 @@ static void tr_absorb(void *self, int e, TrvRecord *recs, size_t n, TrvEpisodeRo
   bool truth_flags[TRV_MAX_COMPONENTS], ghat_flags[TRV_MAX_COMPONENTS];
   for (int j = 0; j < nc; j++) truth_flags[j] = truth.present[j], ghat_flags[j] = ghat_e.present[j];
 
-  /* The in-episode trajectory P_{e,t}: the same fold, step by step. */
-  qsort(recs, n, sizeof *recs, trv_record_fold_cmp);
+  /* The records the fold uses (probes and resets of known components), in
+   * fold order; the rest, plain dispatch steps, only feed the readouts. */
+  GArray *fold = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
+  for (size_t o = 0; o < n; o++)
+    if (recs[o].a_int >= 0 && recs[o].a_int < nc) g_array_append_val(fold, recs[o]);
+  trv_records_sort_fold((TrvRecord *)fold->data, fold->len);
+  const TrvRecord *f = (const TrvRecord *)fold->data;
+
+  /* The in-episode trajectory P_{e,t}: the same fold, step by step.  The
+   * per-step readouts change only at steps with a probe. */
   TrvPosterior *traj = trv_posterior_copy(c->post);
   trv_posterior_episode_begin(traj);
   size_t i = 0;
   int tau = -1, probes = 0;
-  double r_epi = 0, r_hat = 0;
+  double r_epi = 0, r_hat = 0, step_epi = 0, step_hat = 0;
   GArray *resid = g_array_new(FALSE, FALSE, sizeof(double));
   GArray *comp = g_array_new(FALSE, FALSE, sizeof(int));
   GArray *zs = g_array_new(FALSE, FALSE, sizeof(double));
   for (int t = 0; t < c->steps; t++) {
-    for (; i < n && recs[i].kind == TRV_RECORD_STEP && (int)recs[i].step == t; i++) {
-      const TrvRecord *r = &recs[i];
-      if (r->a_int < 0 || r->a_int >= nc) continue;
+    bool changed = t == 0;
+    for (; i < fold->len && f[i].kind == TRV_RECORD_STEP && (int)f[i].step == t; i++) {
+      const TrvRecord *r = &f[i];
       trv_posterior_observe(traj, r->a_int, r->z, r->outcome);
       trv_probe_windows_push(c->win, r->a_int, r->z, r->outcome);
       double k = ghat_e.present[r->a_int] ? ghat_e.kappa[r->a_int] : 0.0, res = r->outcome - k * r->z;
@@ -177,12 +189,19 @@ static void tr_absorb(void *self, int e, TrvRecord *recs, size_t n, TrvEpisodeRo
       TrvRecentProbe rp = {e, r->a_int, r->z, r->outcome};
       g_array_append_val(c->recent, rp);
       probes++;
+      changed = true;
     }
-    r_epi += trv_regret_epistemic_step(traj, truth_flags);
-    r_hat += trv_regret_epistemic_step(traj, ghat_flags);
-    if (tau < 0 && commits_correctly(c, traj, &truth)) tau = t;
+    if (changed) {
+      step_epi = trv_regret_epistemic_step(traj, truth_flags);
+      step_hat = trv_regret_epistemic_step(traj, ghat_flags);
+      /* unchanged, the check gives the previous step's answer: false */
+      if (tau < 0 && commits_correctly(c, traj, &truth)) tau = t;
+    }
+    r_epi += step_epi;
+    r_hat += step_hat;
   }
-  trv_replay_episode(c->post, recs, n);
+  trv_replay_episode(c->post, (TrvRecord *)fold->data, fold->len);
+  g_array_free(fold, TRUE);
   /* Live trajectory and the log's fold must agree bit for bit. */
   g_assert(trv_posterior_equal(traj, c->post));
   trv_posterior_free(traj);
@@ -191,7 +210,7 @@ static void tr_absorb(void *self, int e, TrvRecord *recs, size_t n, TrvEpisodeRo
   bool map[TRV_MAX_COMPONENTS];
   double p[TRV_MAX_COMPONENTS];
   for (int j = 0; j < nc; j++) map[j] = trv_posterior_map(c->post, j), p[j] = trv_posterior_presence(c->post, j);
-  trv_row_fill_common(row, c->wc, c->world, recs, n, &ghat_e, map, p);
+  trv_row_set_beliefs(row, &ghat_e, map, p);
   row->entropy_bits = trv_posterior_entropy_bits(c->post);
   row->budget = c->budget;
   row->probes = probes;

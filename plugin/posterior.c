@@ -306,11 +306,23 @@ static double updated_log_odds(const TrvPosterior *post, int j, double dszz, dou
 typedef struct {
   const TrvPosteriorParams *p;
   TrvSuffStats s;
-  double log_odds, lbf_before, log_tail_s, log_tail_prior;
+  double lbf_before, log_tail_s, log_tail_prior;
   bool separated;
 } EigFixed;
 
-static double eig_updated_log_odds(const EigFixed *f, double dszz, double x, double *tail_ratio) {
+static void eig_fixed(const TrvPosteriorParams *p, const TrvSuffStats *s, EigFixed *f) {
+  *f = (EigFixed){.p = p, .s = *s, .separated = p->slab == TRV_SLAB_SEPARATED && p->kappa_min > 0};
+  f->lbf_before = trv_log_bf10(&f->s, p);
+  if (f->separated) {
+    TrvSuffStats zero = {0, 0, 0, 0};
+    f->log_tail_s = log_tail_mass(&f->s, p);
+    f->log_tail_prior = log_tail_mass(&zero, p);
+  }
+}
+
+/* log BF10 after adding (dszz, x) to the statistics, and the H1 tail-mass
+ * ratio T(S+d)/T(S) (1 for the Gaussian slab). */
+static double eig_lbf_after(const EigFixed *f, double dszz, double x, double *tail_ratio) {
   TrvSuffStats t = f->s;
   t.n += 1;
   t.szz += dszz;
@@ -322,41 +334,119 @@ static double eig_updated_log_odds(const EigFixed *f, double dszz, double x, dou
     after += lt - f->log_tail_prior;
     *tail_ratio = exp(lt - f->log_tail_s);
   }
-  return f->log_odds + after - f->lbf_before;
+  return after;
 }
 
-double trv_posterior_eig_bits(const TrvPosterior *post, int j, int k, double zabs) {
-  g_assert(j >= 0 && j < post->n);
-  if (k <= 0) return 0.0;
+/* The quadrature nodes of one (statistics, k, zabs): log BF10 after the
+ * probes at each node under H0 and H1, and the H1 tail ratios.  Everything
+ * that does not depend on the component's log-odds. */
+typedef struct {
+  double lbf_before;
+  double after0[GH_NODES], after1[GH_NODES], ratio1[GH_NODES];
+} EigNodes;
+
+static void eig_nodes(const TrvPosteriorParams *p, const TrvSuffStats *s, int k, double zabs, EigNodes *nd) {
   gh_init();
-  const TrvPosteriorParams *p = &post->params;
+  EigFixed f;
+  eig_fixed(p, s, &f);
   double mu, v;
-  effect_of(evidence_stats(post, j), p, &mu, &v);
+  effect_of(s, p, &mu, &v);
   double z2 = zabs * zabs, dszz = k * z2;
   /* x = sum z_i w_i: under H0 N(0, k z^2 s2); under the Gaussian H1
    * predictive N(mu k z^2, k z^2 s2 + v k^2 z^4).  Only x and dszz enter
    * the Bayes factor, so one quadrature over x is exact. */
   double sd0 = sqrt(dszz * p->s2);
   double m1 = mu * dszz, sd1 = sqrt(dszz * p->s2 + v * dszz * dszz);
-  double pres = sigmoid(post->log_odds[j]);
-  EigFixed f = {.p = p, .s = *evidence_stats(post, j), .log_odds = post->log_odds[j],
-                .separated = p->slab == TRV_SLAB_SEPARATED && p->kappa_min > 0};
-  f.lbf_before = trv_log_bf10(&f.s, p);
-  if (f.separated) {
-    TrvSuffStats zero = {0, 0, 0, 0};
-    f.log_tail_s = log_tail_mass(&f.s, p);
-    f.log_tail_prior = log_tail_mass(&zero, p);
+  double unused;
+  nd->lbf_before = f.lbf_before;
+  /* With no evidence yet (szw = 0, so m1 = 0) the Bayes factor is even in x
+   * and the nodes are symmetric (gh_x[n-1-i] = -gh_x[i] exactly): the upper
+   * half mirrors the lower bit for bit, so compute it once. */
+  int half = s->szw == 0 ? GH_NODES / 2 : GH_NODES;
+  for (int i = 0; i < half; i++) {
+    nd->after0[i] = eig_lbf_after(&f, dszz, sd0 * gh_x[i], &unused);
+    nd->after1[i] = eig_lbf_after(&f, dszz, m1 + sd1 * gh_x[i], &nd->ratio1[i]);
   }
-  double e0 = 0, e1 = 0, ratio;
+  for (int i = half; i < GH_NODES; i++) {
+    nd->after0[i] = nd->after0[GH_NODES - 1 - i];
+    nd->after1[i] = nd->after1[GH_NODES - 1 - i];
+    nd->ratio1[i] = nd->ratio1[GH_NODES - 1 - i];
+  }
+}
+
+/* EIG in bits of a component at log-odds l whose probes have nodes nd:
+ * h2(p) minus the expected entropy of the updated presence. */
+static double eig_from_nodes(double l, const EigNodes *nd, bool symmetric) {
+  double h0[GH_NODES], h1[GH_NODES];
+  int half = symmetric ? GH_NODES / 2 : GH_NODES;
+  for (int i = 0; i < half; i++) {
+    h0[i] = h2_from_log_odds(l + nd->after0[i] - nd->lbf_before);
+    h1[i] = h2_from_log_odds(l + nd->after1[i] - nd->lbf_before);
+  }
+  for (int i = half; i < GH_NODES; i++) h0[i] = h0[GH_NODES - 1 - i], h1[i] = h1[GH_NODES - 1 - i];
+  double e0 = 0, e1 = 0;
   for (int i = 0; i < GH_NODES; i++) {
-    e0 += gh_w[i] * h2_from_log_odds(eig_updated_log_odds(&f, dszz, sd0 * gh_x[i], &ratio));
-    double l1 = eig_updated_log_odds(&f, dszz, m1 + sd1 * gh_x[i], &ratio);
-    e1 += gh_w[i] * ratio * h2_from_log_odds(l1);
+    e0 += gh_w[i] * h0[i];
+    e1 += gh_w[i] * nd->ratio1[i] * h1[i];
   }
-  double eig = h2_from_log_odds(post->log_odds[j]) - ((1.0 - pres) * e0 + pres * e1);
+  double pres = sigmoid(l);
+  double eig = h2_from_log_odds(l) - ((1.0 - pres) * e0 + pres * e1);
   return eig > 0 ? eig : 0.0;
 }
 
+/* The memo: nodes for empty evidence statistics, by k, for one parameter
+ * set and zabs (rebuilt if either changes). */
+struct TrvEigMemo {
+  TrvPosteriorParams p;
+  double zabs;
+  bool valid;
+  int n_k;         /* nodes[k-1] computed for k <= n_k */
+  EigNodes *nodes; /* grown on demand */
+};
+
+TrvEigMemo *trv_eig_memo_new(void) { return g_new0(TrvEigMemo, 1); }
+
+void trv_eig_memo_free(TrvEigMemo *memo) {
+  if (!memo) return;
+  g_free(memo->nodes);
+  g_free(memo);
+}
+
+static bool same_quadrature_params(const TrvPosteriorParams *a, const TrvPosteriorParams *b) {
+  return a->s2 == b->s2 && a->tau2 == b->tau2 && a->kappa_min == b->kappa_min && a->slab == b->slab;
+}
+
+static const EigNodes *memo_nodes(TrvEigMemo *memo, const TrvPosteriorParams *p, int k, double zabs) {
+  if (!memo->valid || memo->zabs != zabs || !same_quadrature_params(&memo->p, p)) {
+    memo->p = *p;
+    memo->zabs = zabs;
+    memo->valid = true;
+    memo->n_k = 0;
+  }
+  if (k > memo->n_k) {
+    memo->nodes = g_renew(EigNodes, memo->nodes, k);
+    TrvSuffStats zero = {0, 0, 0, 0};
+    for (int i = memo->n_k + 1; i <= k; i++) eig_nodes(p, &zero, i, zabs, &memo->nodes[i - 1]);
+    memo->n_k = k;
+  }
+  return &memo->nodes[k - 1];
+}
+
+double trv_posterior_eig_bits_memo(const TrvPosterior *post, int j, int k, double zabs, TrvEigMemo *memo) {
+  g_assert(j >= 0 && j < post->n);
+  if (k <= 0) return 0.0;
+  const TrvSuffStats *s = evidence_stats(post, j);
+  double l = post->log_odds[j];
+  /* Only szz and szw enter the Bayes factors. */
+  if (memo && s->szz == 0 && s->szw == 0) return eig_from_nodes(l, memo_nodes(memo, &post->params, k, zabs), true);
+  EigNodes nd;
+  eig_nodes(&post->params, s, k, zabs, &nd);
+  return eig_from_nodes(l, &nd, s->szw == 0);
+}
+
+double trv_posterior_eig_bits(const TrvPosterior *post, int j, int k, double zabs) {
+  return trv_posterior_eig_bits_memo(post, j, k, zabs, NULL);
+}
 
 double trv_posterior_predictive_density(const TrvPosterior *post, int j, double z, double w) {
   const TrvPosteriorParams *p = &post->params;

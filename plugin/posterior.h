@@ -88,6 +88,16 @@ double trv_posterior_log_prob_graph(const TrvPosterior *post, const bool *graph)
  * each at |z| = zabs (signs balanced), computed by Gauss-Hermite quadrature
  * over the sufficient statistic sum z_i w_i.  0 <= EIG <= h2(p_j). */
 double trv_posterior_eig_bits(const TrvPosterior *post, int j, int k, double zabs);
+/* The same number, bit for bit, with a memo: a component whose evidence
+ * statistics are empty (every component when a plan is made under the hazard
+ * filter) has quadrature nodes that depend only on the parameters, zabs and
+ * k, so they are computed once per k and kept; only the log-odds terms are
+ * evaluated per call.  The memo belongs to one caller (not thread-safe);
+ * NULL means no memo. */
+typedef struct TrvEigMemo TrvEigMemo;
+TrvEigMemo *trv_eig_memo_new(void);
+void trv_eig_memo_free(TrvEigMemo *memo);
+double trv_posterior_eig_bits_memo(const TrvPosterior *post, int j, int k, double zabs, TrvEigMemo *memo);
 /* Probability density of the outcome w of one probe at z under the
  * posterior predictive (mixture over H0/H1).  Used to cross-check EIG. */
 double trv_posterior_predictive_density(const TrvPosterior *post, int j, double z, double w);

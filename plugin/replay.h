@@ -20,6 +20,14 @@
 /* Sorts recs in place into fold order, then folds them into post.
  * All records must belong to one episode. */
 void trv_replay_episode(TrvPosterior *post, TrvRecord *recs, size_t n);
+/* The fold order of recs as a permutation (g_free it): the i-th record in
+ * fold order is recs[order[i]].  Linear time when the records span few
+ * (kind, step, agent) values, as one episode's do (a counting sort on those,
+ * then seq and a_int within each), an index qsort otherwise.  The order is
+ * the unique sorted one whenever no two records are equal in all five keys. */
+size_t *trv_records_fold_order(const TrvRecord *recs, size_t n);
+/* Sorts recs in place into fold order. */
+void trv_records_sort_fold(TrvRecord *recs, size_t n);
 /* Total order used by the fold: (kind, step, agent, seq, a_int). */
 int trv_record_fold_cmp(const void *a, const void *b);
 

@@ -11,7 +11,7 @@ int trv_budget(int episode, int window, double alpha, double m0, int steps) {
 }
 
 static int ig_schedule(const TrvPosterior *post, const TrvCandidates *cand, const bool *eligible, int budget,
-                       double zabs, int *plan) {
+                       double zabs, TrvEigMemo *memo, int *plan) {
   int n = cand->n_components;
   int k[TRV_MAX_COMPONENTS] = {0};
   double eig[TRV_MAX_COMPONENTS], gain[TRV_MAX_COMPONENTS];
@@ -19,7 +19,7 @@ static int ig_schedule(const TrvPosterior *post, const TrvCandidates *cand, cons
   for (int j = 0; j < n; j++) {
     eig[j] = 0.0;
     outdeg[j] = trv_candidates_out_degree(cand, j);
-    gain[j] = eligible[j] ? trv_posterior_eig_bits(post, j, 1, zabs) : -1.0;
+    gain[j] = eligible[j] ? trv_posterior_eig_bits_memo(post, j, 1, zabs, memo) : -1.0;
   }
   for (int b = 0; b < budget; b++) {
     int best = -1;
@@ -33,20 +33,21 @@ static int ig_schedule(const TrvPosterior *post, const TrvCandidates *cand, cons
     plan[b] = best;
     eig[best] += gain[best];
     k[best]++;
-    gain[best] = trv_posterior_eig_bits(post, best, k[best] + 1, zabs) - eig[best];
+    gain[best] = trv_posterior_eig_bits_memo(post, best, k[best] + 1, zabs, memo) - eig[best];
   }
   return budget;
 }
 
 int trv_schedule_probes(TrvSchedulerKind kind, const TrvPosterior *post, const TrvCandidates *cand,
-                        const bool *eligible, int budget, double zabs, int *rr_cursor, TrvRng *rng, int *plan) {
+                        const bool *eligible, int budget, double zabs, TrvEigMemo *memo, int *rr_cursor, TrvRng *rng,
+                        int *plan) {
   int n = cand->n_components, n_el = 0, el[TRV_MAX_COMPONENTS];
   for (int j = 0; j < n; j++)
     if (eligible[j]) el[n_el++] = j;
   if (n_el == 0 || budget <= 0) return 0;
   switch (kind) {
     case TRV_SCHED_IG:
-      return ig_schedule(post, cand, eligible, budget, zabs, plan);
+      return ig_schedule(post, cand, eligible, budget, zabs, memo, plan);
     case TRV_SCHED_ROUNDROBIN:
       for (int b = 0; b < budget; b++) {
         /* next eligible id at or after the cursor, cyclically */

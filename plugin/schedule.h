@@ -27,8 +27,10 @@ int trv_budget(int episode, int window, double alpha, double m0, int steps);
 
 /* Fills plan[0..budget) and returns the number of probes planned (0 when no
  * component is eligible).  *rr_cursor carries round-robin state across
- * episodes; rng is used by the random scheduler only. */
+ * episodes; rng is used by the random scheduler only; memo (may be NULL)
+ * speeds IGScore's EIG evaluations up without changing them. */
 int trv_schedule_probes(TrvSchedulerKind kind, const TrvPosterior *post, const TrvCandidates *cand,
-                        const bool *eligible, int budget, double zabs, int *rr_cursor, TrvRng *rng, int *plan);
+                        const bool *eligible, int budget, double zabs, TrvEigMemo *memo, int *rr_cursor, TrvRng *rng,
+                        int *plan);
 
 #endif

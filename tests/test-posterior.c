@@ -134,6 +134,38 @@ static void eig_vanishes_for_a_resolved_component_and_is_bounded(void) {
   trv_posterior_free(post);
 }
 
+/* The memo (IGScore's) gives the very bits of the direct evaluation: for
+ * components with empty episode evidence at many log-odds and k, after the
+ * parameters or zabs change under it, and (not taken) with evidence. */
+static void eig_memo_gives_the_direct_bits(void) {
+  TrvEigMemo *memo = trv_eig_memo_new();
+  for (int slab = 0; slab < 2; slab++)
+    for (int sharp = 0; sharp < 2; sharp++) {
+      TrvPosteriorParams p = params(slab, TRV_TRACK_HAZARD);
+      p.s2 = sharp ? 0.1 : 1.0;
+      TrvPosterior *post = trv_posterior_new(4, &p);
+      trv_posterior_episode_begin(post);
+      /* log-odds spread out by evidence, then a new episode empties it */
+      for (int i = 0; i < 6; i++) {
+        trv_posterior_observe(post, 1, 1.0, 0.6);
+        trv_posterior_observe(post, 2, 1.0, 0.05 * i);
+        trv_posterior_observe(post, 3, -1.0, 0.9);
+      }
+      trv_posterior_episode_begin(post);
+      for (double zabs = 0.5; zabs <= 1.0; zabs += 0.5)
+        for (int j = 0; j < 4; j++)
+          for (int k = 1; k <= 40; k++) {
+            double direct = trv_posterior_eig_bits(post, j, k, zabs);
+            g_assert_cmpfloat(trv_posterior_eig_bits_memo(post, j, k, zabs, memo), ==, direct);
+          }
+      trv_posterior_observe(post, 0, 1.0, 0.4); /* evidence: the memo is not used */
+      g_assert_cmpfloat(trv_posterior_eig_bits_memo(post, 0, 3, 1.0, memo), ==, trv_posterior_eig_bits(post, 0, 3, 1.0));
+      g_assert_cmpfloat(trv_posterior_eig_bits(post, 0, 3, 1.0), >, 0.0);
+      trv_posterior_free(post);
+    }
+  trv_eig_memo_free(memo);
+}
+
 static void entropy_map_and_log_loss_on_hand_cases(void) {
   TrvPosteriorParams p = params(TRV_SLAB_GAUSSIAN, TRV_TRACK_NONE);
   p.pi0 = 0.2;
@@ -243,6 +275,7 @@ int main(int argc, char **argv) {
   g_test_add_func("/posterior/eig_matches_exhaustive_quadrature", eig_matches_exhaustive_quadrature);
   g_test_add_func("/posterior/eig_vanishes_for_a_resolved_component_and_is_bounded",
                   eig_vanishes_for_a_resolved_component_and_is_bounded);
+  g_test_add_func("/posterior/eig_memo_gives_the_direct_bits", eig_memo_gives_the_direct_bits);
   g_test_add_func("/posterior/entropy_map_and_log_loss_on_hand_cases", entropy_map_and_log_loss_on_hand_cases);
   g_test_add_func("/posterior/effect_posterior_is_the_closed_form", effect_posterior_is_the_closed_form);
   g_test_add_func("/posterior/hazard_mixes_presence_at_each_episode_start", hazard_mixes_presence_at_each_episode_start);

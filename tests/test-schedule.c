@@ -36,7 +36,7 @@ static void ig_probes_the_most_uncertain_component_first(void) {
   int plan[4], cursor = 0;
   TrvRng rng;
   trv_rng_init(&rng, 1, TRV_STREAM_SCHEDULE);
-  g_assert_cmpint(trv_schedule_probes(TRV_SCHED_IG, post, &cand, el, 4, 1.0, &cursor, &rng, plan), ==, 4);
+  g_assert_cmpint(trv_schedule_probes(TRV_SCHED_IG, post, &cand, el, 4, 1.0, NULL, &cursor, &rng, plan), ==, 4);
   for (int b = 0; b < 4; b++) g_assert_cmpint(plan[b], ==, 2);
   trv_posterior_free(post);
 }
@@ -47,10 +47,10 @@ static void ig_ties_go_to_smaller_out_degree_then_smaller_id(void) {
   int plan[1], cursor = 0;
   TrvRng rng;
   trv_rng_init(&rng, 1, TRV_STREAM_SCHEDULE);
-  trv_schedule_probes(TRV_SCHED_IG, post, &cand, el, 1, 1.0, &cursor, &rng, plan);
+  trv_schedule_probes(TRV_SCHED_IG, post, &cand, el, 1, 1.0, NULL, &cursor, &rng, plan);
   g_assert_cmpint(plan[0], ==, 2); /* X has out-degree 1, C has 2 */
   el[2] = false;
-  trv_schedule_probes(TRV_SCHED_IG, post, &cand, el, 1, 1.0, &cursor, &rng, plan);
+  trv_schedule_probes(TRV_SCHED_IG, post, &cand, el, 1, 1.0, NULL, &cursor, &rng, plan);
   g_assert_cmpint(plan[0], ==, 0); /* C->X and C->Y tie on degree: smaller id */
   trv_posterior_free(post);
 }
@@ -61,7 +61,7 @@ static void ig_spreads_probes_by_marginal_gain(void) {
   int plan[9], cursor = 0, count[3] = {0};
   TrvRng rng;
   trv_rng_init(&rng, 1, TRV_STREAM_SCHEDULE);
-  trv_schedule_probes(TRV_SCHED_IG, post, &cand, el, 9, 1.0, &cursor, &rng, plan);
+  trv_schedule_probes(TRV_SCHED_IG, post, &cand, el, 9, 1.0, NULL, &cursor, &rng, plan);
   for (int b = 0; b < 9; b++) count[plan[b]]++;
   /* equal priors and diminishing returns: 3 each */
   for (int j = 0; j < 3; j++) g_assert_cmpint(count[j], ==, 3);
@@ -74,10 +74,10 @@ static void round_robin_cycles_and_skips_frozen(void) {
   int plan[5], cursor = 0;
   TrvRng rng;
   trv_rng_init(&rng, 1, TRV_STREAM_SCHEDULE);
-  trv_schedule_probes(TRV_SCHED_ROUNDROBIN, post, &cand, el, 5, 1.0, &cursor, &rng, plan);
+  trv_schedule_probes(TRV_SCHED_ROUNDROBIN, post, &cand, el, 5, 1.0, NULL, &cursor, &rng, plan);
   int want[5] = {0, 2, 0, 2, 0};
   for (int b = 0; b < 5; b++) g_assert_cmpint(plan[b], ==, want[b]);
-  trv_schedule_probes(TRV_SCHED_ROUNDROBIN, post, &cand, el, 1, 1.0, &cursor, &rng, plan);
+  trv_schedule_probes(TRV_SCHED_ROUNDROBIN, post, &cand, el, 1, 1.0, NULL, &cursor, &rng, plan);
   g_assert_cmpint(plan[0], ==, 2); /* continues where the last episode stopped */
   trv_posterior_free(post);
 }
@@ -88,12 +88,12 @@ static void random_scheduler_uses_only_eligible_components(void) {
   int plan[600], cursor = 0, count[3] = {0};
   TrvRng rng;
   trv_rng_init(&rng, 1, TRV_STREAM_SCHEDULE);
-  trv_schedule_probes(TRV_SCHED_RANDOM, post, &cand, el, 600, 1.0, &cursor, &rng, plan);
+  trv_schedule_probes(TRV_SCHED_RANDOM, post, &cand, el, 600, 1.0, NULL, &cursor, &rng, plan);
   for (int b = 0; b < 600; b++) count[plan[b]]++;
   g_assert_cmpint(count[0], ==, 0);
   g_assert_cmpint(abs(count[1] - 300), <, 60); /* binomial sd 12.2: 5 sigma */
   bool none[3] = {false, false, false};
-  g_assert_cmpint(trv_schedule_probes(TRV_SCHED_IG, post, &cand, none, 5, 1.0, &cursor, &rng, plan), ==, 0);
+  g_assert_cmpint(trv_schedule_probes(TRV_SCHED_IG, post, &cand, none, 5, 1.0, NULL, &cursor, &rng, plan), ==, 0);
   trv_posterior_free(post);
 }
 
