@@ -71,31 +71,11 @@ bool trv_graph_wrong_on_task(const TrvWorldClass *wc, void *world, const TrvGrap
   return false;
 }
 
-void trv_row_set_beliefs(TrvEpisodeRow *row, const TrvGraph *ghat, const bool *map, const double *p) {
-  row->n_components = ghat->n;
-  row->ghat = trv_graph_mask(ghat);
-  row->map = 0;
-  for (int j = 0; j < ghat->n; j++) {
-    if (map[j]) row->map |= 1ULL << j;
-    row->p[j] = p[j];
-  }
-}
-
 void trv_row_fill_readouts(TrvEpisodeRow *row, const TrvWorldClass *wc, void *world, const TrvRecord *recs, size_t n) {
   TrvGraph truth;
   wc->truth(world, &truth);
-  int nc = truth.n;
-  g_assert(row->n_components == nc);
+  row->n_components = truth.n;
   row->truth = trv_graph_mask(&truth);
-  double err = 0;
-  for (int j = 0; j < nc; j++) {
-    /* legacy soft score: beliefs clipped to [0.01, 0.99] */
-    double c = row->p[j] < 0.01 ? 0.01 : row->p[j] > 0.99 ? 0.99 : row->p[j];
-    err += fabs(c - (truth.present[j] ? 1.0 : 0.0));
-  }
-  row->soft_score = err / nc; /* 1 - acc, acc = 1 - mean |clip(p) - y| */
-  row->posterior_exposure = row->map != row->truth;
-  row->committed_exposure = row->ghat != row->truth;
   row->r_out = 0;
   row->reward = 0;
   bool own_regret = wc->episode_outcome_regret != NULL; /* measured against the world's own oracle fleet */
@@ -113,4 +93,22 @@ void trv_row_fill_readouts(TrvEpisodeRow *row, const TrvWorldClass *wc, void *wo
   if (own_regret) row->r_out = wc->episode_outcome_regret(world);
   row->n_world_metrics =
       wc->episode_metrics ? wc->episode_metrics(world, row->world_metrics, TRV_WORLD_METRICS_MAX) : 0;
+}
+
+void trv_row_set_beliefs(TrvEpisodeRow *row, const TrvGraph *ghat, const bool *map, const double *p) {
+  int nc = row->n_components;
+  g_assert(ghat->n == nc);
+  row->ghat = trv_graph_mask(ghat);
+  row->map = 0;
+  double err = 0;
+  for (int j = 0; j < nc; j++) {
+    if (map[j]) row->map |= 1ULL << j;
+    row->p[j] = p[j];
+    /* legacy soft score: beliefs clipped to [0.01, 0.99] */
+    double c = p[j] < 0.01 ? 0.01 : p[j] > 0.99 ? 0.99 : p[j];
+    err += fabs(c - ((row->truth >> j & 1) ? 1.0 : 0.0));
+  }
+  row->soft_score = err / nc; /* 1 - acc, acc = 1 - mean |clip(p) - y| */
+  row->posterior_exposure = row->map != row->truth;
+  row->committed_exposure = row->ghat != row->truth;
 }

@@ -48,8 +48,8 @@ bool trv_cell_run_direct(const TrvCellSpec *spec, GArray *rows, GArray *log, GEr
     memset(&row, 0, sizeof row);
     row.seed = (int)spec->seed;
     row.episode = e;
-    ctl->klass->absorb(ctl->self, e, (TrvRecord *)recs->data, recs->len, &row, own);
     trv_row_fill_readouts(&row, spec->world_class, world, (TrvRecord *)recs->data, recs->len);
+    ctl->klass->absorb(ctl->self, e, (TrvRecord *)recs->data, recs->len, &row, own);
     row.gated_steps = gated;
     row.commits = row.commit_attempts = 1;
     TrvRecord end = trv_episode_end_record(e);

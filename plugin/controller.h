@@ -7,12 +7,12 @@
  *   2. trv_agent_run_episode()  -> the agent plays T steps in the world and
  *                                  produces one record per step;
  *   3. the records are committed to the log; only committed ones go on;
- *   4. controller->absorb(e, committed records) -> updates the posterior,
+ *   4. trv_row_fill_readouts() -> the readouts that need no controller
+ *      (truth, reward, R_out, the world's metrics);
+ *   5. controller->absorb(e, committed records) -> updates the posterior,
  *      detectors, G_hat_{e+1}, fills its part of the episode's readout row
- *      (beliefs, regrets of its trajectory), and returns the controller's
- *      own records (PartialReset) to commit;
- *   5. trv_row_fill_readouts() -> the rest of the row (truth, exposures,
- *      reward, R_out, the world's metrics).
+ *      (beliefs, exposures, regrets of its trajectory), and returns the
+ *      controller's own records (PartialReset) to commit.
  * A controller decides from committed records only; it reads the world's
  * truth solely to fill readouts. */
 #ifndef TRV_CONTROLLER_H
@@ -124,14 +124,15 @@ TrvRecord trv_episode_end_record(int episode);
  * on (the episode then belongs to M, the set R_temp sums over). */
 bool trv_graph_wrong_on_task(const TrvWorldClass *wc, void *world, const TrvGraph *g, const TrvGraph *truth);
 
-/* What a controller believed at an episode boundary, into its row: the
- * committed graph G_hat_e, the MAP graph and the presence probabilities. */
-void trv_row_set_beliefs(TrvEpisodeRow *row, const TrvGraph *ghat, const bool *map, const double *p);
-/* The readouts that need no controller, filled by the protocol after absorb
- * from the row's beliefs, the world and the episode's records: truth, soft
- * score, exposures, reward and R_out (summed in fold order, replay.h, so
- * that they do not depend on the order records arrived in), the world's
- * metrics. */
+/* The readouts that need no controller, filled by the protocol before
+ * absorb from the world and the episode's records: truth, reward and R_out
+ * (summed in fold order, replay.h, so that they do not depend on the order
+ * records arrived in), the world's metrics. */
 void trv_row_fill_readouts(TrvEpisodeRow *row, const TrvWorldClass *wc, void *world, const TrvRecord *recs, size_t n);
+/* What a controller believed at the episode boundary, into its row (after
+ * trv_row_fill_readouts): the committed graph G_hat_e, the MAP graph and the
+ * presence probabilities, and the soft score and exposures against the
+ * row's truth. */
+void trv_row_set_beliefs(TrvEpisodeRow *row, const TrvGraph *ghat, const bool *map, const double *p);
 
 #endif

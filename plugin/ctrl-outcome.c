@@ -122,12 +122,11 @@ static void oc_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpi
   bool tf[TRV_MAX_COMPONENTS], gf[TRV_MAX_COMPONENTS];
   for (int j = 0; j < nc; j++) tf[j] = truth.present[j], gf[j] = c->ghat.present[j];
   size_t *order = trv_records_fold_order(recs, n);
-  double r_epi = 0, r_hat = 0, reward = 0;
+  double r_epi = 0, r_hat = 0;
   int tau = -1;
   for (size_t i = 0; i < n; i++) {
     const TrvRecord *r = &recs[order[i]];
     if (r->kind != TRV_RECORD_STEP) continue;
-    reward += r->reward;
     int js[4];
     double z[4], w[4];
     int m = c->wc->observational_pairs(c->world, r->context, r->n_context, js, z, w);
@@ -157,7 +156,7 @@ static void oc_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpi
                                     row->tau, c->steps);
 
   if (c->variant == V_REACTIVE) {
-    double m = reward / (c->steps > 0 ? c->steps : 1); /* the same sum as the row's reward */
+    double m = row->reward / (c->steps > 0 ? c->steps : 1);
     double sd = c->n_ep > 1 ? sqrt(c->m2_ep / (c->n_ep - 1)) : 0.0;
     if (c->n_ep >= 5 && m < c->mean_ep - c->p.reactive_sd * sd) {
       reset_model(c);

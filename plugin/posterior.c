@@ -284,25 +284,9 @@ static void gh_init(void) {
   }
 }
 
-/* Presence log-odds after adding (dszz, x) to component j's statistics,
- * and the H1 tail-mass ratio T(S+d)/T(S) (1 for the Gaussian slab). */
-static double updated_log_odds(const TrvPosterior *post, int j, double dszz, double x, double *tail_ratio) {
-  const TrvPosteriorParams *p = &post->params;
-  const TrvSuffStats *s = evidence_stats(post, j);
-  TrvSuffStats t = *s;
-  t.n += 1;
-  t.szz += dszz;
-  t.szw += x;
-  double before = trv_log_bf10(s, p), after = trv_log_bf10(&t, p);
-  *tail_ratio = 1.0;
-  if (p->slab == TRV_SLAB_SEPARATED && p->kappa_min > 0)
-    *tail_ratio = exp(log_tail_mass(&t, p) - log_tail_mass(s, p));
-  return post->log_odds[j] + after - before;
-}
-
 /* What one EIG evaluation holds fixed across its quadrature nodes: the
- * statistics and log BF10 before the probes, and the tail masses (the same
- * arithmetic as updated_log_odds, computed once instead of at every node). */
+ * statistics and log BF10 before the probes, and the tail masses, computed
+ * once instead of at every node. */
 typedef struct {
   const TrvPosteriorParams *p;
   TrvSuffStats s;
@@ -455,7 +439,9 @@ double trv_posterior_predictive_density(const TrvPosterior *post, int j, double 
   double var1 = p->s2 + v * z * z;
   double f0 = exp(-0.5 * w * w / p->s2) / sqrt(2 * M_PI * p->s2);
   double f1 = exp(-0.5 * (w - mu * z) * (w - mu * z) / var1) / sqrt(2 * M_PI * var1);
-  updated_log_odds(post, j, z * z, z * w, &ratio);
+  EigFixed f; /* the separated slab's H1 predictive carries the tail-mass ratio */
+  eig_fixed(p, evidence_stats(post, j), &f);
+  eig_lbf_after(&f, z * z, z * w, &ratio);
   double pres = sigmoid(post->log_odds[j]);
   return (1.0 - pres) * f0 + pres * f1 * ratio;
 }

@@ -199,10 +199,10 @@ static void absorb(Cell *cell, int e, GArray *recs, int intents, const EpisodeCo
   }
   GArray *decided = g_array_sized_new(FALSE, FALSE, sizeof(TrvRecord), recs->len + 8);
   g_array_append_vals(decided, recs->data, recs->len);
+  trv_row_fill_readouts(&row, cell->spec->world_class, cell->world, (TrvRecord *)recs->data, recs->len);
   gint64 t0 = g_get_monotonic_time();
   ctl->klass->absorb(ctl->self, e, (TrvRecord *)recs->data, recs->len, &row, own);
   row.controller_wall = (counts->controller_us + g_get_monotonic_time() - t0) / 1e6;
-  trv_row_fill_readouts(&row, cell->spec->world_class, cell->world, (TrvRecord *)recs->data, recs->len);
   g_array_append_vals(decided, own->data, own->len);
   TrvRecord end = trv_episode_end_record(e);
   g_array_append_val(decided, end);
