@@ -22,8 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ctl.h"
-#include "rng.h"
+#include "log/ctl.h"
+#include "core/rng.h"
 
 static double now_s(void) {
   struct timespec ts;

@@ -2,7 +2,7 @@
  * to its class.  Adding a world: its name there and one line here. */
 #include <string.h>
 
-#include "world.h"
+#include "core/world.h"
 
 extern const TrvWorldClass trv_world_causalbench;
 extern const TrvWorldClass trv_world_urs;

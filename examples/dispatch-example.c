@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "trivium.h"
+#include <trivium/trivium.h>
 
 static int reports = 0; /* the tower's count of cars that reported in */
 

@@ -12,12 +12,12 @@ mkdir -p "$out" "$here/artifacts"
 cc=${CC_FUZZ:-clang}
 config="$out/config.h"
 [ -f "$config" ] || echo '/* fuzz build */' > "$config"
-flags="-std=gnu11 -g -O1 -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$top/plugin -I$out"
+flags="-std=gnu11 -g -O1 -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$top/plugin -I$top/plugin/include -I$top/plugin/log -I$top/plugin/core -I$out"
 # shellcheck disable=SC2046
 $cc $flags $(pkg-config --cflags glib-2.0) -o "$out/ctl-fuzz" "$here/ctl-fuzz.c" \
-  "$top"/plugin/ctl.c "$top"/plugin/ctl-format.c "$top"/plugin/ctl-recover.c \
-  "$top"/plugin/ctl-view.c "$top"/plugin/ctl-compact.c \
-  "$top"/plugin/posterior.c "$top"/plugin/replay.c \
+  "$top"/plugin/log/ctl.c "$top"/plugin/log/ctl-format.c "$top"/plugin/log/ctl-recover.c \
+  "$top"/plugin/log/ctl-view.c "$top"/plugin/log/ctl-compact.c \
+  "$top"/plugin/core/posterior.c "$top"/plugin/core/replay.c "$top"/plugin/core/error.c \
   $(pkg-config --libs glib-2.0) -lm
 work="$out/corpus"
 mkdir -p "$work"

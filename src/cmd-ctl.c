@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "ctl.h"
+#include "log/ctl.h"
 
 static int exit_code(const GError *err) {
   return err->domain == TRV_ERROR && err->code == TRV_ERROR_CORRUPT ? 1 : 2;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "params.h"
+#include "core/params.h"
 
 int trv_cmd_params(int argc, char **argv) {
   bool md = argc > 1 && !strcmp(argv[1], "--markdown");

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "posterior.h"
+#include "core/posterior.h"
 #include "urs/import.h"
 
 static void usage(FILE *f) {

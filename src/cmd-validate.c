@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "commands.h"
-#include "controller.h"
-#include "scenario.h"
+#include "core/controller.h"
+#include "scenario/scenario.h"
 
 static void usage(FILE *f) {
   fprintf(f, "usage: trivium validate SCENARIO.xml...\n\n"

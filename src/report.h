@@ -7,8 +7,8 @@
 #include <glib.h>
 #include <stdio.h>
 
-#include "controller.h"
-#include "stats.h"
+#include "core/controller.h"
+#include "core/stats.h"
 
 typedef enum { TRV_PHASE_INIT = 0, TRV_PHASE_RECOVERY = 1, TRV_PHASE_STATIONARY = 2 } TrvPhase;
 

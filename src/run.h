@@ -9,8 +9,8 @@
 #include <stdio.h>
 
 #include "report.h"
-#include "scenario.h"
-#include "sim.h"
+#include "scenario/scenario.h"
+#include "sim/sim.h"
 
 typedef struct {
   char *experiment;     /* the scenario's name (file name without .xml) */

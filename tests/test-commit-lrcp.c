@@ -3,8 +3,8 @@
 #include <glib.h>
 #include <math.h>
 
-#include "commit.h"
-#include "lrcp.h"
+#include "core/commit.h"
+#include "core/lrcp.h"
 
 static const char *const vars[] = {"C", "X", "Y"};
 static const TrvComponent comps[] = {{"C->X", 0, 1, false}, {"C->Y", 0, 2, false}, {"X->Y", 1, 2, true}};

@@ -1,6 +1,6 @@
 /* The CTL's bytes: CRC-32C against its standard check value, explicit
  * little-endian encoding, header validation and frame parsing. */
-#include "ctl-internal.h"
+#include "log/ctl-internal.h"
 #include "test-ctl-util.h"
 
 static void crc32c_matches_standard_check_value(void) {

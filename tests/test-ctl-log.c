@@ -7,7 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ctl-internal.h"
+#include "log/ctl-internal.h"
 #include "test-ctl-util.h"
 
 typedef struct {

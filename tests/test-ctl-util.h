@@ -10,9 +10,9 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "ctl.h"
-#include "replay.h"
-#include "rng.h"
+#include "log/ctl.h"
+#include "core/replay.h"
+#include "core/rng.h"
 
 static inline TrvPosteriorParams ctl_test_params(void) {
   TrvPosteriorParams p = {.pi0 = 0.5, .tau2 = 1.0, .s2 = 1.0, .kappa_min = 0.5, .hazard = 0.01,

@@ -3,8 +3,8 @@
 #include <glib.h>
 #include <math.h>
 
-#include "detector.h"
-#include "regret.h"
+#include "core/detector.h"
+#include "core/regret.h"
 
 static const TrvDetectorParams dp = {.mu_bar = 0.1, .h_cusum = 0.5, .rr_window = 4, .rr_ratio = 2.2,
                                       .ll_delta = 0.5, .ll_h = 1.0};

@@ -4,8 +4,8 @@
 #include <glib.h>
 #include <math.h>
 
-#include "posterior.h"
-#include "rng.h"
+#include "core/posterior.h"
+#include "core/rng.h"
 
 static TrvPosteriorParams params(TrvSlab slab, TrvTrack track) {
   TrvPosteriorParams p = {.pi0 = 0.5, .tau2 = 1.0, .s2 = 1.0, .kappa_min = 0.5, .hazard = 0.01, .lambda = 0.9,

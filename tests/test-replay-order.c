@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay.h"
-#include "rng.h"
+#include "core/replay.h"
+#include "core/rng.h"
 
 /* n records of one episode, shuffled: `agents` agents with one STEP record
  * per step each (seq = per-agent counter), every `dup`-th of them doubled

@@ -3,8 +3,8 @@
 #include <glib.h>
 #include <math.h>
 
-#include "controller.h"
-#include "reset.h"
+#include "core/controller.h"
+#include "core/reset.h"
 
 extern const TrvWorldClass trv_world_causalbench;
 

@@ -2,7 +2,7 @@
 #include <glib.h>
 #include <math.h>
 
-#include "rng.h"
+#include "core/rng.h"
 
 static void same_seed_and_stream_give_the_same_sequence(void) {
   TrvRng a, b;

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "controller.h"
-#include "scenario.h"
+#include "core/controller.h"
+#include "scenario/scenario.h"
 
 
 static inline const char *srcdir(void) {

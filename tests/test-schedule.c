@@ -2,8 +2,8 @@
 #include <glib.h>
 #include <math.h>
 
-#include "posterior.h"
-#include "schedule.h"
+#include "core/posterior.h"
+#include "core/schedule.h"
 
 static const char *const vars[] = {"C", "X", "Y"};
 static const TrvComponent comps[] = {{"C->X", 0, 1, false}, {"C->Y", 0, 2, false}, {"X->Y", 1, 2, true}};

@@ -10,8 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cell.h"
-#include "sim.h"
+#include "core/cell.h"
+#include "sim/sim.h"
 
 extern const TrvWorldClass trv_world_causalbench;
 

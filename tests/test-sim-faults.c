@@ -15,8 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ctl.h"
-#include "sim.h"
+#include "log/ctl.h"
+#include "sim/sim.h"
 
 extern const TrvWorldClass trv_world_causalbench;
 

@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim.h"
+#include "sim/sim.h"
 
 #define AGENTS 6
 

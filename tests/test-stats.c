@@ -5,7 +5,7 @@
 #include <glib.h>
 #include <math.h>
 
-#include "stats.h"
+#include "core/stats.h"
 
 #define N_ELEMENTS(a) (sizeof(a) / sizeof((a)[0]))
 

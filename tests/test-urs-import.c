@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "posterior.h"
+#include "core/posterior.h"
 #include "urs/import.h"
 
 static char *sample(const char *name) { return g_build_filename(TRV_URS_SAMPLES, name, NULL); }

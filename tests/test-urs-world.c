@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "record.h"
+#include "core/record.h"
 #include "urs/world-internal.h"
 
 extern const TrvWorldClass trv_world_urs;

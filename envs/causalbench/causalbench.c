@@ -23,8 +23,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "rng.h"
-#include "world.h"
+#include "core/rng.h"
+#include "core/world.h"
 
 enum { VAR_C, VAR_X, VAR_Y };
 enum { COMP_CX, COMP_CY, COMP_XY };

@@ -41,8 +41,8 @@
 #include <stdint.h>
 
 #include "jssp.h"
-#include "rng.h"
-#include "stats.h"
+#include "core/rng.h"
+#include "core/stats.h"
 
 #define TRV_CONFOUNDED_MAX_M 32
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rng.h"
+#include "core/rng.h"
 
 G_DEFINE_QUARK(trv-jssp-error-quark, trv_jssp_error)
 

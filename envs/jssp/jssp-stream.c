@@ -37,7 +37,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "rng.h"
+#include "core/rng.h"
 
 void trv_machine_stream_defaults(TrvMachineStreamParams *p) {
   *p = (TrvMachineStreamParams){.machines = 5,

@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "stats.h"
+#include "core/stats.h"
 
 #define TRV_MACHINE_STREAM_MAX_M 16
 

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "posterior.h"
+#include "core/posterior.h"
 #include "urs/caltable.h"
 
 static const char *const SECTIONS[] = {

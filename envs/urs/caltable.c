@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "posterior.h"
+#include "core/posterior.h"
 
 static void histogram_init(TrvHistogram *h, double bin_width, int n_bins) {
   h->bin_width = bin_width;

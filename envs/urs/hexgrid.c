@@ -15,7 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "posterior.h"
+#include "core/posterior.h"
 
 #define KM_PER_DEG 111.32
 #define SQRT3 1.7320508075688772

@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "posterior.h"
+#include "core/posterior.h"
 #include "urs/import.h"
 
 typedef struct {

@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "posterior.h"
+#include "core/posterior.h"
 
 static const TrvCity CITIES[] = {
     /* San Francisco with SFO and Daly City; the traces' cabs also leave for

@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "posterior.h"
+#include "core/posterior.h"
 #include "urs/import.h"
 
 #define MAX_ZONE_ID 1000

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "posterior.h"
+#include "core/posterior.h"
 #include "urs/import.h"
 
 enum { NOAA_TEMPERATURE, NOAA_PRECIPITATION, MSS_DAILY };

@@ -21,11 +21,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "graph.h"
-#include "params.h"
-#include "rng.h"
+#include "core/graph.h"
+#include "core/params.h"
+#include "core/rng.h"
 #include "urs/caltable.h"
-#include "world.h"
+#include "core/world.h"
 
 #define URS_NCONF 12
 #define URS_RINGS 2          /* matching radius k, in cells */

@@ -19,7 +19,7 @@
 #include <simgrid/link.h>
 #include <simgrid/mailbox.h>
 
-#include "ctl.h"
+#include "log/ctl.h"
 #include "sim.h"
 
 typedef enum {

@@ -29,7 +29,6 @@ static const TrvSuffStats *evidence_stats(const TrvPosterior *post, int j) {
   return post->params.track == TRV_TRACK_HAZARD ? &post->episode[j] : &post->stats[j];
 }
 
-G_DEFINE_QUARK(trv-error-quark, trv_error)
 
 /* ---- small numerics ---------------------------------------------------- */
 

@@ -36,6 +36,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <trivium/error.h>
 
 typedef enum { TRV_SLAB_GAUSSIAN = 0, TRV_SLAB_SEPARATED = 1 } TrvSlab;
 typedef enum { TRV_TRACK_HAZARD = 0, TRV_TRACK_FORGETTING = 1, TRV_TRACK_NONE = 2 } TrvTrack;
@@ -116,13 +117,5 @@ bool trv_posterior_equal(const TrvPosterior *a, const TrvPosterior *b);
 
 /* Binary entropy in bits, h2(0) = h2(1) = 0. */
 double trv_h2(double p);
-
-GQuark trv_error_quark(void);
-#define TRV_ERROR (trv_error_quark())
-typedef enum {
-  TRV_ERROR_INPUT = 1,   /* a user's file or argument is wrong: exit 2 */
-  TRV_ERROR_CORRUPT = 2, /* stored data fails its checks */
-  TRV_ERROR_IO = 3,      /* the system refused a read or write */
-} TrvErrorCode;
 
 #endif

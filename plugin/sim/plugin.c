@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "sim-internal.h"
-#include "trivium.h"
+#include <trivium/trivium.h>
 
 extern const TrvWorldClass trv_world_causalbench;
 void trv_sim_actor_ext_init(void);

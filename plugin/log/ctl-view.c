@@ -15,7 +15,7 @@
  * verify checks that every stored snapshot equals the fold from the start
  * of the file. */
 #include "ctl-internal.h"
-#include "replay.h"
+#include "core/replay.h"
 
 #include <errno.h>
 #include <fcntl.h>

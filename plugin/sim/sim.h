@@ -7,8 +7,8 @@
 #include <glib.h>
 #include <stdbool.h>
 
-#include "cell.h"
-#include "scenario.h" /* TrvFaultSpec, TrvRole, trv_role_names */
+#include "core/cell.h"
+#include "scenario/scenario.h" /* TrvFaultSpec, TrvRole, trv_role_names */
 
 #define TRV_N_ROLES 3
 

@@ -31,8 +31,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "posterior.h"
-#include "record.h"
+#include "core/posterior.h"
+#include "core/record.h"
 
 #define TRV_CTL_FORMAT_VERSION 1
 #define TRV_CTL_NO_BASE UINT32_MAX /* header.base_episode of an uncompacted file */

@@ -14,9 +14,9 @@
 
 #include <glib/gstdio.h>
 
-#include "controller.h"
+#include "core/controller.h"
 #include "scenario-internal.h"
-#include "world.h"
+#include "core/world.h"
 
 const char *const trv_role_names[] = {"controller", "ctl", "agent", NULL};
 const char *const trv_scn_fault_elements[] = {"link-flap", "host-crash", "partition", NULL};
