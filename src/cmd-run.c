@@ -111,16 +111,12 @@ static bool load_point(RunCtx *ctx, size_t k, const char *sweep_key, const char 
   for (int i = 0; ctx->sets && ctx->sets[i]; i++)
     if (!trv_params_set_assignment(&ctx->params, ctx->sets[i], error)) return false;
   if (sweep_key && !apply_sweep_value(ctx, sweep_key, sweep_value, error)) return false;
-  const TrvParams *p = &ctx->params;
   TrvSimOptions *o = &ctx->sim;
-  o->agents = p->agents;
-  o->replicas = p->ctl_replicas;
-  o->best_effort = p->ctl_mode == TRV_CTL_MODE_BEST_EFFORT;
-  o->commit_timeout = p->ctl_timeout;
-  o->commit_retries = p->ctl_retries;
-  o->ctl_fsync = p->ctl_fsync;
-  o->step_flops = p->step_flops;
-  o->probe_flops = p->probe_flops;
+  trv_sim_options_init(o, &ctx->params);
+  o->platform = ctx->platform;
+  o->simgrid_args = (const char *const *)ctx->simgrid_args->pdata;
+  o->n_simgrid_args = ctx->simgrid_args->len;
+  for (int r = 0; r < TRV_N_ROLES; r++) o->role_hosts[r] = ctx->role_hosts[r];
   o->faults = (const TrvFaultSpec *)ctx->faults->data;
   o->n_faults = ctx->faults->len;
   return true;
@@ -166,11 +162,17 @@ static bool parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **
       {NULL}};
   ctx->simgrid_args = g_ptr_array_new_with_free_func(g_free);
   ctx->cli_faults = g_array_new(FALSE, FALSE, sizeof(TrvFaultSpec));
-  GPtrArray *rest = g_ptr_array_new();
+  GPtrArray *rest = g_ptr_array_new(), *cfg_sets = g_ptr_array_new_with_free_func(g_free);
   for (int i = 0; i < argc; i++) {
-    if (i > 0 && (g_str_has_prefix(argv[i], "--cfg=") || g_str_has_prefix(argv[i], "--log=")))
+    if (i > 0 && g_str_has_prefix(argv[i], "--cfg=trivium/")) { /* Trivium's own flag: --set KEY=VALUE */
+      const char *kv = argv[i] + strlen("--cfg=trivium/");
+      const char *colon = strchr(kv, ':');
+      g_ptr_array_add(cfg_sets, colon ? g_strdup_printf("%.*s=%s", (int)(colon - kv), kv, colon + 1) : g_strdup(kv));
+    } else if (i > 0 && (g_str_has_prefix(argv[i], "--cfg=") || g_str_has_prefix(argv[i], "--log="))) {
       g_ptr_array_add(ctx->simgrid_args, g_strdup(argv[i]));
-    else g_ptr_array_add(rest, argv[i]);
+    } else {
+      g_ptr_array_add(rest, argv[i]);
+    }
   }
   int rc = (int)rest->len;
   char **rv = (char **)rest->pdata;
@@ -181,6 +183,15 @@ static bool parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **
   bool ok = g_option_context_parse(oc, &rc, &rv, &perr);
   g_option_context_free(oc);
   if (!ok) ok = input_error(error, "%s", perr->message), g_error_free(perr);
+  if (ok && cfg_sets->len) { /* --cfg=trivium/ settings apply before --set ones, like their order on a command line */
+    GStrvBuilder *b = g_strv_builder_new();
+    for (guint i = 0; i < cfg_sets->len; i++) g_strv_builder_add(b, cfg_sets->pdata[i]);
+    if (ctx->sets) g_strv_builder_addv(b, (const char **)ctx->sets);
+    g_strfreev(ctx->sets);
+    ctx->sets = g_strv_builder_end(b);
+    g_strv_builder_unref(b);
+  }
+  g_ptr_array_free(cfg_sets, TRUE);
   char *file = NULL;
   if (ok && rc > 2) ok = input_error(error, "unexpected argument '%s' (one scenario at most)", rv[2]);
   else if (ok && rc == 2) file = g_strdup(rv[1]);
@@ -197,7 +208,7 @@ static bool parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **
     ctx->scenario = trv_scenario_load(file, error);
     ok = ctx->scenario != NULL;
   }
-  if (ok && !(ctx->world_class = trv_world_lookup(ctx->scenario->world)))
+  if (ok && !(ctx->world_class = trivium_world_lookup(ctx->scenario->world)))
     ok = input_error(error, "world '%s' is not built into this program", ctx->scenario->world);
   if (ok) {
     char *base = g_path_get_basename(file);
@@ -248,11 +259,6 @@ static bool parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **
     if (!ctx->out && ctx->scenario->out_dir) ctx->out = g_strdup(ctx->scenario->out_dir);
     for (int r = 0; r < TRV_N_ROLES; r++)
       if (!ctx->role_hosts[r] && ctx->scenario->role_hosts[r]) ctx->role_hosts[r] = g_strdup(ctx->scenario->role_hosts[r]);
-    trv_sim_options_init(&ctx->sim);
-    ctx->sim.platform = ctx->platform;
-    ctx->sim.simgrid_args = (const char *const *)ctx->simgrid_args->pdata;
-    ctx->sim.n_simgrid_args = ctx->simgrid_args->len;
-    for (int r = 0; r < TRV_N_ROLES; r++) ctx->sim.role_hosts[r] = ctx->role_hosts[r];
     ok = load_point(ctx, 0, NULL, NULL, error); /* checks --set and the faults once, up front */
   }
   return ok;

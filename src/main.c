@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "worlds.h"
 
 static const TrvCommand commands[] = {
     {"run", trv_cmd_run, "run an experiment (default: the headline CausalBench-Seq run)"},
@@ -32,6 +33,7 @@ static void usage(FILE *f) {
 }
 
 int main(int argc, char **argv) {
+  trv_worlds_register_builtin();
   if (argc < 2) {
     usage(stderr);
     return 2;

@@ -1,110 +1,40 @@
 /* report.c - the files and the table a run produces.  See report.h.
  * Uncertainty is across seeds (SPEC 3.8): each metric is first reduced to
- * one number per (controller, seed), then summarised by trv_summarize. */
+ * one number per (controller, seed) by the cell itself (core/results.c),
+ * then summarised across seeds by trv_summarize.  episodes.csv is the
+ * cells' own lines, concatenated by run-pool.c. */
 #include "report.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <config.h>
 
-const char *const trv_phase_names[] = {"init", "recovery", "stationary"};
+static const TrvCellSummary *cell_of(const TrvRunResult *r, int c, int s) { return &r->cells[c * r->n_seeds + s]; }
 
-#define INIT_EPISODES 50
-#define RECOVERY_EPISODES 50
+/* An output is built in memory and written whole by trv_write_file_atomic,
+ * so an interrupted run never leaves half a file under its final name. */
+typedef struct {
+  FILE *f;
+  char *buf;
+  size_t len;
+} Out;
 
-TrvPhase trv_phase_of(const TrvRunResult *r, int e) {
-  if (e < INIT_EPISODES) return TRV_PHASE_INIT;
-  for (int i = 0; i < r->n_change_points; i++)
-    if (e >= r->change_points[i] && e < r->change_points[i] + RECOVERY_EPISODES) return TRV_PHASE_RECOVERY;
-  return TRV_PHASE_STATIONARY;
+static FILE *open_out(Out *o) {
+  o->buf = NULL;
+  o->len = 0;
+  o->f = open_memstream(&o->buf, &o->len);
+  g_assert(o->f); /* only fails without memory */
+  return o->f;
 }
 
-static GArray *cell_rows(const TrvRunResult *r, int c, int s) { return r->rows[c * r->n_seeds + s]; }
-
-static void bits(char *out, uint64_t mask, int n) {
-  for (int j = 0; j < n; j++) out[j] = (mask >> j) & 1 ? '1' : '0';
-  out[n] = 0;
-}
-
-/* Column-safe component name: "C->X" -> "C_X". */
-static char *column_name(const char *comp) {
-  GString *s = g_string_new(NULL);
-  for (const char *p = comp; *p; p++) {
-    if (*p == '-' && p[1] == '>') {
-      g_string_append_c(s, '_');
-      p++;
-    } else if (g_ascii_isalnum(*p) || *p == '_') {
-      g_string_append_c(s, *p);
-    } else {
-      g_string_append_c(s, '_');
-    }
-  }
-  return g_string_free(s, FALSE);
-}
-
-static FILE *open_out(const char *path, GError **error) {
-  FILE *f = fopen(path, "w");
-  if (!f) g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: cannot write (%s)", path, g_strerror(errno));
-  return f;
-}
-
-static bool close_out(FILE *f, const char *path, GError **error) {
-  if (ferror(f) | (fclose(f) != 0)) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: write failed", path);
-    return false;
-  }
-  return true;
-}
-
-bool trv_write_episodes_csv(const TrvRunResult *r, const char *path, GError **error) {
-  FILE *f = open_out(path, error);
-  if (!f) return false;
-  int nc = r->cand->n_components;
-  fprintf(f, "seed,controller,episode,phase,posterior_exposure,committed_exposure,truth,map,ghat");
-  for (int j = 0; j < nc; j++) {
-    char *n = column_name(r->cand->components[j].name);
-    fprintf(f, ",err_%s", n);
-    g_free(n);
-  }
-  for (int j = 0; j < nc; j++) {
-    char *n = column_name(r->cand->components[j].name);
-    fprintf(f, ",p_%s", n);
-    g_free(n);
-  }
-  fprintf(f, ",entropy_bits,budget,probes,gated_steps,reward,r_out,r_epi,r_hat_epi,r_temp,tau,committed,"
-             "lrcp_status,lrcp_trace,detector_stat,alarm,resets,commits,commit_attempts,commit_failures,records_lost,"
-             "sim_time,"
-             "soft_score");
-  const char *const *wm = r->world_class->metric_names;
-  for (int k = 0; wm && wm[k]; k++) fprintf(f, ",%s", wm[k]);
-  fprintf(f, "\n");
-  static const char *const lrcp_names[] = {"none", "converged", "flagged"};
-  char tb[65], mb[65], gb[65];
-  for (int c = 0; c < r->n_controllers; c++)
-    for (int s = 0; s < r->n_seeds; s++) {
-      GArray *rows = cell_rows(r, c, s);
-      for (guint i = 0; i < rows->len; i++) {
-        const TrvEpisodeRow *w = &g_array_index(rows, TrvEpisodeRow, i);
-        bits(tb, w->truth, nc);
-        bits(mb, w->map, nc);
-        bits(gb, w->ghat, nc);
-        fprintf(f, "%d,%s,%d,%s,%d,%d,%s,%s,%s", w->seed, r->controllers[c], w->episode,
-                trv_phase_names[trv_phase_of(r, w->episode)], w->posterior_exposure, w->committed_exposure, tb, mb, gb);
-        for (int j = 0; j < nc; j++) fprintf(f, ",%d", (int)(((w->truth ^ w->map) >> j) & 1));
-        for (int j = 0; j < nc; j++) fprintf(f, ",%.9g", w->p[j]);
-        fprintf(f, ",%.9g,%d,%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%d,%s,", w->entropy_bits, w->budget, w->probes,
-                w->gated_steps, w->reward, w->r_out, w->r_epi, w->r_hat_epi, w->r_temp, w->tau, w->committed,
-                lrcp_names[w->lrcp_status]);
-        for (int k = 0; k < w->lrcp_n; k++) fprintf(f, "%s%d", k ? ";" : "", w->lrcp_eps[k]);
-        fprintf(f, ",%.9g,%d,%d,%d,%d,%d,%d,%.9g,%.9g", w->detector_stat, w->alarm, w->resets, w->commits,
-                w->commit_attempts, w->commit_failures, w->records_lost, w->sim_time, w->soft_score);
-        for (int k = 0; wm && wm[k]; k++) fprintf(f, ",%.9g", k < w->n_world_metrics ? w->world_metrics[k] : NAN);
-        fprintf(f, "\n");
-      }
-    }
-  return close_out(f, path, error);
+static bool close_out(Out *o, const char *path, GError **error) {
+  fclose(o->f);
+  bool ok = trv_write_file_atomic(path, o->buf, (gssize)o->len, error);
+  free(o->buf);
+  return ok;
 }
 
 static void json_string(FILE *f, const char *s) {
@@ -118,10 +48,23 @@ static void json_string(FILE *f, const char *s) {
   fputc('"', f);
 }
 
-bool trv_write_run_json(const TrvRunResult *r, const char *path, GError **error) {
-  FILE *f = open_out(path, error);
-  if (!f) return false;
-  fprintf(f, "{\n  \"experiment\": ");
+bool trv_write_file_atomic(const char *path, const char *text, gssize len, GError **error) {
+  /* g_file_set_contents writes a temporary file in the same directory,
+   * fsyncs it and renames it over path: a reader sees the old file or the
+   * new one, never half of one */
+  GError *err = NULL;
+  if (g_file_set_contents(path, text, len, &err)) return true;
+  g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: %s", path, err->message);
+  g_error_free(err);
+  return false;
+}
+
+bool trv_write_run_json(const TrvRunResult *r, const char *path, const char *status, GError **error) {
+  Out o;
+  FILE *f = open_out(&o);
+  fprintf(f, "{\n  \"status\": ");
+  json_string(f, status);
+  fprintf(f, ",\n  \"experiment\": ");
   json_string(f, r->experiment);
   fprintf(f, ",\n  \"world\": ");
   json_string(f, r->world_class->name);
@@ -135,7 +78,7 @@ bool trv_write_run_json(const TrvRunResult *r, const char *path, GError **error)
   fprintf(f, "],\n  \"seeds\": [");
   for (int s = 0; s < r->n_seeds; s++) fprintf(f, "%s%d", s ? ", " : "", r->seeds[s]);
   fprintf(f, "],\n  \"change_points\": [");
-  for (int i = 0; i < r->n_change_points; i++) fprintf(f, "%s%d", i ? ", " : "", r->change_points[i]);
+  for (int i = 0; i < r->layout->n_change_points; i++) fprintf(f, "%s%d", i ? ", " : "", r->layout->change_points[i]);
   fprintf(f, "],\n  \"parameters\": {");
   size_t n;
   const TrvParamSpec *specs = trv_param_specs(&n);
@@ -156,103 +99,17 @@ bool trv_write_run_json(const TrvRunResult *r, const char *path, GError **error)
     json_string(f, r->argv[i]);
   }
   fprintf(f, "]\n}\n");
-  return close_out(f, path, error);
+  return close_out(&o, path, error);
 }
 
-/* ---- per-seed metrics --------------------------------------------------- */
-
-typedef struct {
-  const char *name;
-  const char *doc;
-} MetricInfo;
-
-enum {
-  M_EXP_INIT, M_EXP_RECOVERY, M_EXP_STATIONARY, M_EXP_TOTAL, M_COMMITTED, M_R_OUT, M_R_EPI, M_R_HAT_EPI, M_R_TEMP,
-  M_PROBES, M_ALARMS, M_DETECTIONS, M_FALSE_ALARMS, M_DELAY, M_SOFT, M_P_FAIL, M_SIM_TIME, M_T_ID, M_E_ID, M_COUNT
-};
-
-static const MetricInfo metrics[M_COUNT] = {
-    {"exposure_init", "episodes with MAP != truth, e < 50"},
-    {"exposure_recovery", "episodes with MAP != truth within 50 episodes after a change-point"},
-    {"exposure_stationary", "episodes with MAP != truth elsewhere"},
-    {"exposure_total", "episodes with MAP != truth"},
-    {"committed_exposure_total", "episodes with G_hat != truth"},
-    {"r_out", "outcome regret, summed over episodes"},
-    {"r_epi", "epistemic regret -log P(G_true), summed over steps"},
-    {"r_hat_epi", "operational epistemic tally -log P(G_hat), summed over steps"},
-    {"r_temp", "temporal regret, summed over episodes"},
-    {"probes", "probes spent"},
-    {"alarms", "detector alarms"},
-    {"detections", "change-points followed by an alarm within 50 episodes"},
-    {"false_alarms", "alarms not within 50 episodes after a change-point"},
-    {"detection_delay", "mean episodes from change-point to its first alarm (detected ones)"},
-    {"soft_score", "legacy soft score 1 - acc, mean over episodes"},
-    {"p_f", "commit operations never acknowledged by a majority / commit operations"},
-    {"sim_time", "simulated seconds at the end of the run"},
-    {"t_id", "simulated seconds to identification: end of the first episode from which the MAP stays right up to "
-             "the first change-point (or the end)"},
-    {"e_id", "episodes to identification (the episode count of t_id)"},
-};
-
-static void seed_metrics(const TrvRunResult *r, GArray *rows, double *m) {
-  memset(m, 0, sizeof(double) * M_COUNT);
-  double attempts = 0, failures = 0;
-  bool detected[1024] = {false};
-  double delay_sum = 0;
-  int delay_n = 0;
-  for (guint i = 0; i < rows->len; i++) {
-    const TrvEpisodeRow *w = &g_array_index(rows, TrvEpisodeRow, i);
-    TrvPhase ph = trv_phase_of(r, w->episode);
-    m[M_EXP_INIT + ph] += w->posterior_exposure;
-    m[M_EXP_TOTAL] += w->posterior_exposure;
-    m[M_COMMITTED] += w->committed_exposure;
-    m[M_R_OUT] += w->r_out;
-    m[M_R_EPI] += w->r_epi;
-    m[M_R_HAT_EPI] += w->r_hat_epi;
-    m[M_R_TEMP] += w->r_temp;
-    m[M_PROBES] += w->probes;
-    m[M_SOFT] += w->soft_score / rows->len;
-    attempts += w->commits;
-    failures += w->commit_failures;
-    m[M_SIM_TIME] = w->sim_time;
-    if (!w->alarm) continue;
-    m[M_ALARMS] += 1;
-    bool near = false;
-    for (int k = 0; k < r->n_change_points; k++) {
-      int cp = r->change_points[k];
-      if (w->episode >= cp && w->episode < cp + RECOVERY_EPISODES) {
-        near = true;
-        if (!detected[k]) {
-          detected[k] = true;
-          m[M_DETECTIONS] += 1;
-          delay_sum += w->episode - cp;
-          delay_n++;
-        }
-      }
-    }
-    if (!near) m[M_FALSE_ALARMS] += 1;
-  }
-  m[M_DELAY] = delay_n ? delay_sum / delay_n : NAN;
-  /* identification: the first episode from which the MAP stays right until
-   * the first change-point (or the end of the run) */
-  int horizon = r->n_change_points ? r->change_points[0] : (int)rows->len;
-  if (horizon > (int)rows->len) horizon = (int)rows->len;
-  m[M_T_ID] = m[M_E_ID] = NAN;
-  for (int e = horizon - 1; e >= 0; e--) {
-    const TrvEpisodeRow *w = &g_array_index(rows, TrvEpisodeRow, e);
-    if (w->posterior_exposure) break;
-    m[M_T_ID] = w->sim_time;
-    m[M_E_ID] = e + 1;
-  }
-  m[M_P_FAIL] = attempts > 0 ? failures / attempts : 0.0;
-}
+/* ---- metrics across seeds ------------------------------------------------- */
 
 static TrvSummary summarize_metric(const TrvRunResult *r, int c, int k) {
-  double *v = g_new(double, r->n_seeds), m[M_COUNT];
+  double *v = g_new(double, r->n_seeds);
   size_t n = 0;
   for (int s = 0; s < r->n_seeds; s++) {
-    seed_metrics(r, cell_rows(r, c, s), m);
-    if (!isnan(m[k])) v[n++] = m[k];
+    double m = cell_of(r, c, s)->metric[k];
+    if (!isnan(m)) v[n++] = m;
   }
   TrvSummary sum = trv_summarize(v, n);
   g_free(v);
@@ -260,18 +117,15 @@ static TrvSummary summarize_metric(const TrvRunResult *r, int c, int k) {
 }
 
 TrvSummary trv_run_metric(const TrvRunResult *r, int c, const char *name) {
-  for (int k = 0; k < M_COUNT; k++)
-    if (!strcmp(metrics[k].name, name)) return summarize_metric(r, c, k);
-  g_assert_not_reached();
+  int k = trivium_metric_lookup(name);
+  g_assert(k >= 0);
+  return summarize_metric(r, c, k);
 }
 
 /* Final presence of component j per seed (last episode), for separation. */
 static double *final_presence(const TrvRunResult *r, int c, int j) {
   double *v = g_new(double, r->n_seeds);
-  for (int s = 0; s < r->n_seeds; s++) {
-    GArray *rows = cell_rows(r, c, s);
-    v[s] = g_array_index(rows, TrvEpisodeRow, rows->len - 1).p[j];
-  }
+  for (int s = 0; s < r->n_seeds; s++) v[s] = cell_of(r, c, s)->final_p[j];
   return v;
 }
 
@@ -292,10 +146,11 @@ static double median(const double *x, int n) {
  * first controller against each other one. */
 static void separation_table(const TrvRunResult *r, FILE *f) {
   int j = -1;
-  for (int k = 0; k < r->cand->n_components; k++)
-    if (r->cand->components[k].observed) j = k;
+  const TrvCandidates *cand = r->layout->cand;
+  for (int k = 0; k < cand->n_components; k++)
+    if (cand->components[k].observed) j = k;
   if (j < 0) return;
-  fprintf(f, "\nSeparation: final P(%s) after T = %d steps, %d seeds (truth: absent)\n\n", r->cand->components[j].name,
+  fprintf(f, "\nSeparation: final P(%s) after T = %d steps, %d seeds (truth: absent)\n\n", cand->components[j].name,
           r->steps, r->n_seeds);
   fprintf(f, "| controller | median P | min P | max P | hard readout right (P < 0.5) |\n|---|---|---|---|---|\n");
   double *first = final_presence(r, 0, j);
@@ -341,19 +196,14 @@ static void table_rows(const TrvRunResult *r, FILE *f, const int *cols, size_t n
 /* Mean over the episodes of a seed of world metric k, summarised across seeds. */
 static TrvSummary world_metric(const TrvRunResult *r, int c, int k) {
   double *v = g_new(double, r->n_seeds);
-  for (int s = 0; s < r->n_seeds; s++) {
-    GArray *rows = cell_rows(r, c, s);
-    double sum = 0;
-    for (guint i = 0; i < rows->len; i++) sum += g_array_index(rows, TrvEpisodeRow, i).world_metrics[k];
-    v[s] = rows->len ? sum / rows->len : NAN;
-  }
+  for (int s = 0; s < r->n_seeds; s++) v[s] = cell_of(r, c, s)->world_metric_mean[k];
   TrvSummary out = trv_summarize(v, r->n_seeds);
   g_free(v);
   return out;
 }
 
 static void world_table(const TrvRunResult *r, FILE *f) {
-  const char *const *wm = r->world_class->metric_names;
+  const char *const *wm = r->layout->metric_names;
   if (!wm || !wm[0]) return;
   fprintf(f, "\nWorld metrics (%s), mean per episode, mean ± sd over seeds\n\n| controller", r->world_class->name);
   int n = 0;
@@ -374,54 +224,51 @@ static void world_table(const TrvRunResult *r, FILE *f) {
 
 static void main_table(const TrvRunResult *r, FILE *f) {
   fprintf(f, "Hard posterior exposure (episodes whose MAP graph differs from the truth) of %d episodes, "
-             "mean ± sd over %d seeds; regrets are totals per seed\n\n", r->episodes, r->n_seeds);
+             "mean ± sd over %d seeds; regrets are totals per seed\n\n", r->layout->episodes, r->n_seeds);
   fprintf(f, "| controller | init | recovery | stationary | total | committed | R_out | R_epi | R_temp |\n");
   fprintf(f, "|---|---|---|---|---|---|---|---|---|\n");
-  const int cols[] = {M_EXP_INIT, M_EXP_RECOVERY, M_EXP_STATIONARY, M_EXP_TOTAL, M_COMMITTED, M_R_OUT, M_R_EPI, M_R_TEMP};
+  const int cols[] = {TRV_METRIC_EXPOSURE_INIT,      TRV_METRIC_EXPOSURE_RECOVERY, TRV_METRIC_EXPOSURE_STATIONARY,
+                      TRV_METRIC_EXPOSURE_TOTAL,     TRV_METRIC_COMMITTED_EXPOSURE, TRV_METRIC_R_OUT,
+                      TRV_METRIC_R_EPI,              TRV_METRIC_R_TEMP};
   table_rows(r, f, cols, G_N_ELEMENTS(cols));
   fprintf(f, "\nDetectors (change-points at");
-  for (int i = 0; i < r->n_change_points; i++) fprintf(f, " %d", r->change_points[i]);
+  for (int i = 0; i < r->layout->n_change_points; i++) fprintf(f, " %d", r->layout->change_points[i]);
   fprintf(f, "), probes, commits\n\n| controller | alarms | detections | false alarms | delay | probes | p_f |\n");
   fprintf(f, "|---|---|---|---|---|---|---|\n");
-  const int cols2[] = {M_ALARMS, M_DETECTIONS, M_FALSE_ALARMS, M_DELAY, M_PROBES, M_P_FAIL};
+  const int cols2[] = {TRV_METRIC_ALARMS,          TRV_METRIC_DETECTIONS, TRV_METRIC_FALSE_ALARMS,
+                       TRV_METRIC_DETECTION_DELAY, TRV_METRIC_PROBES,     TRV_METRIC_P_F};
   table_rows(r, f, cols2, G_N_ELEMENTS(cols2));
   world_table(r, f);
 }
 
 bool trv_write_summary(const TrvRunResult *r, const char *dir, FILE *out, GError **error) {
   char *path = g_build_filename(dir, "summary.csv", NULL);
-  FILE *f = open_out(path, error);
-  if (!f) {
-    g_free(path);
-    return false;
-  }
+  Out o;
+  FILE *f = open_out(&o);
   fprintf(f, "controller,metric,mean,sd,ci95_lo,ci95_hi,n_seeds\n");
   for (int c = 0; c < r->n_controllers; c++)
-    for (int k = 0; k < M_COUNT; k++) {
+    for (int k = 0; k < TRV_METRIC_COUNT; k++) {
       TrvSummary s = summarize_metric(r, c, k);
-      fprintf(f, "%s,%s,%.9g,%.9g,%.9g,%.9g,%zu\n", r->controllers[c], metrics[k].name, s.mean, s.sd, s.lo, s.hi, s.n);
+      fprintf(f, "%s,%s,%.9g,%.9g,%.9g,%.9g,%zu\n", r->controllers[c], trivium_metric_name(k), s.mean, s.sd, s.lo,
+              s.hi, s.n);
     }
+  const char *const *wm = r->layout->metric_names;
   for (int c = 0; c < r->n_controllers; c++)
-    for (int k = 0; r->world_class->metric_names && r->world_class->metric_names[k]; k++) {
+    for (int k = 0; wm && wm[k]; k++) {
       TrvSummary s = world_metric(r, c, k);
-      fprintf(f, "%s,world.%s,%.9g,%.9g,%.9g,%.9g,%zu\n", r->controllers[c], r->world_class->metric_names[k], s.mean,
-              s.sd, s.lo, s.hi, s.n);
+      fprintf(f, "%s,world.%s,%.9g,%.9g,%.9g,%.9g,%zu\n", r->controllers[c], wm[k], s.mean, s.sd, s.lo, s.hi, s.n);
     }
-  bool ok = close_out(f, path, error);
+  bool ok = close_out(&o, path, error);
   g_free(path);
   if (!ok) return false;
 
   path = g_build_filename(dir, "summary.md", NULL);
-  f = open_out(path, error);
-  if (!f) {
-    g_free(path);
-    return false;
-  }
+  f = open_out(&o);
   fprintf(f, "# Trivium run: %s\n\n", r->experiment);
   if (r->params->variant == TRV_VARIANT_SEPARATION) separation_table(r, f);
   else main_table(r, f);
   fprintf(f, "\nIntervals: summary.csv has the 95%% t-interval of every metric across seeds.\n");
-  ok = close_out(f, path, error);
+  ok = close_out(&o, path, error);
   g_free(path);
   if (!ok) return false;
   if (out) {

@@ -8,17 +8,17 @@
 #include <stdio.h>
 
 #include "core/controller.h"
+#include "core/results.h"
 #include "core/stats.h"
 
-typedef enum { TRV_PHASE_INIT = 0, TRV_PHASE_RECOVERY = 1, TRV_PHASE_STATIONARY = 2 } TrvPhase;
-
+/* A run's point: its cells reduced (cells[c * n_seeds + s] for controller
+ * c and seed s), and what its outputs say about it. */
 typedef struct {
   const char *experiment;
   const TrvParams *params;
   const TrvWorldClass *world_class;
-  const TrvCandidates *cand;
-  int episodes, steps;
-  int change_points[1024], n_change_points;
+  const TrvCellLayout *layout; /* candidates, metric names, change-points, episodes */
+  int steps;
   const char *const *controllers;
   int n_controllers;
   int n_seeds;
@@ -26,20 +26,17 @@ typedef struct {
   const char *platform;
   char **argv;
   int argc;
-  /* rows[c * n_seeds + s] : GArray of TrvEpisodeRow for (controller c, seed s) */
-  GArray **rows;
+  const TrvCellSummary *cells;
 } TrvRunResult;
 
-/* Phase of episode e: init (e < 50), recovery (the 50 episodes after a
- * change-point), stationary (the rest). */
-TrvPhase trv_phase_of(const TrvRunResult *r, int e);
-extern const char *const trv_phase_names[];
-
-bool trv_write_episodes_csv(const TrvRunResult *r, const char *path, GError **error);
-bool trv_write_run_json(const TrvRunResult *r, const char *path, GError **error);
+/* run.json: status "running" while the point runs, "complete" at its end.
+ * Written to a temporary name and renamed. */
+bool trv_write_run_json(const TrvRunResult *r, const char *path, const char *status, GError **error);
 /* Summary across seeds of one metric of summary.csv for controller c. */
 TrvSummary trv_run_metric(const TrvRunResult *r, int c, const char *name);
 /* summary.csv, summary.md and the table on `out` (may be NULL). */
 bool trv_write_summary(const TrvRunResult *r, const char *dir, FILE *out, GError **error);
+/* Writes `text` to path through a temporary file renamed into place. */
+bool trv_write_file_atomic(const char *path, const char *text, gssize len, GError **error);
 
 #endif

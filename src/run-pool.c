@@ -1,8 +1,11 @@
 /* run-pool.c - one point of a run: a grid of cells (controller x seed), each
  * one SimGrid simulation in a process of its own (SimGrid initialises once
- * per process), up to --jobs at a time.  A cell writes its rows to
- * OUT/.cells/N.bin; the parent merges them in (controller, seed) order, so
- * the outputs do not depend on --jobs or on which cell finished first.
+ * per process), up to --jobs at a time.  A cell writes its episodes.csv
+ * lines to OUT/.cells/N.csv as its episodes close, and its reduction (the
+ * per-seed metrics, core/results.h) to OUT/.cells/N.sum; the parent
+ * concatenates the lines in (controller, seed) order and summarises the
+ * reductions, so the outputs do not depend on --jobs or on which cell
+ * finished first, and no process holds a run's rows in memory.
  * Also the sweep table that collects one line per point and controller. */
 #include <config.h>
 
@@ -15,6 +18,12 @@
 #include <unistd.h>
 
 #include "run.h"
+
+/* What a cell leaves in OUT/.cells/N.sum. */
+typedef struct {
+  TrvCellSummary sum;
+  double controller_wall; /* seconds in the controller's own calls */
+} CellFile;
 
 static char *cell_path(const RunCtx *ctx, int cell, const char *ext) {
   char name[64];
@@ -52,29 +61,70 @@ static char *ctl_file_for(const RunCtx *ctx, const char *controller, uint64_t se
   return path;
 }
 
-/* In the child: run one cell, write its rows, exit with the cell's code. */
-static G_NORETURN void run_cell_child(RunCtx *ctx, int cell) {
+/* The child's row sink: the episodes.csv line and the reduction. */
+typedef struct {
+  const TrvCellLayout *layout;
+  TrvCellSummarizer z;
+  FILE *csv;
+  GString *line;
+  double controller_wall;
+} CellSink;
+
+static void cell_row(void *ctx, const TrvEpisodeRow *row) {
+  CellSink *k = ctx;
+  g_string_truncate(k->line, 0);
+  trv_results_csv_row(k->line, k->layout, row);
+  fwrite(k->line->str, 1, k->line->len, k->csv); /* errors surface at fclose */
+  trv_cell_summarizer_add(&k->z, k->layout, row);
+  k->controller_wall += row->controller_wall;
+}
+
+static bool write_cell_error(const char *path, const char *what, GError **error) {
+  g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: %s (%s)", path, what, g_strerror(errno));
+  return false;
+}
+
+/* In the child: run one cell, write its lines and its reduction, exit
+ * with the cell's code. */
+static G_NORETURN void run_cell_child(RunCtx *ctx, const TrvCellLayout *base, int cell) {
   int n_seeds = ctx->params.seeds;
-  TrvCellSpec spec = {.params = &ctx->params, .world_class = ctx->world_class,
-                      .controller = ctx->controllers[cell / n_seeds],
-                      .seed = (uint64_t)(ctx->params.seed_base + cell % n_seeds)};
-  GArray *rows = g_array_new(FALSE, FALSE, sizeof(TrvEpisodeRow));
+  TrvSimCellSpec spec = {.params = &ctx->params, .world_class = ctx->world_class,
+                         .controller = ctx->controllers[cell / n_seeds],
+                         .seed = (uint64_t)(ctx->params.seed_base + cell % n_seeds)};
+  TrvCellLayout layout = *base;
+  layout.controller = spec.controller;
   GError *err = NULL;
   int code = 0;
+  char *csv_tmp = cell_path(ctx, cell, "csv.tmp"), *csv = cell_path(ctx, cell, "csv");
+  CellSink sink = {.layout = &layout, .line = g_string_new(NULL)};
+  trv_cell_summarizer_init(&sink.z, &layout);
+  sink.csv = fopen(csv_tmp, "w");
   TrvSimOptions opt = ctx->sim;
   char *ctl_file = ctl_file_for(ctx, spec.controller, spec.seed);
-  if (ctl_file) unlink(ctl_file);
   opt.ctl_path = ctl_file;
-  if (!trv_sim_run_cell(&spec, &opt, rows, NULL, NULL, &err)) {
+  opt.sink = (TrvRowSink){cell_row, &sink};
+  if (!sink.csv) {
+    write_cell_error(csv_tmp, "cannot write", &err);
+  } else if (trv_sim_run_cell(&spec, &opt, NULL, NULL, NULL, &err)) {
+    CellFile cf = {.controller_wall = sink.controller_wall};
+    trv_cell_summarizer_finish(&sink.z, &layout, &cf.sum);
+    char *sum_tmp = cell_path(ctx, cell, "sum.tmp"), *sum = cell_path(ctx, cell, "sum");
+    int fd = -1;
+    if (fflush(sink.csv) != 0 || fsync(fileno(sink.csv)) != 0 || fclose(sink.csv) != 0)
+      write_cell_error(csv, "cannot write", &err);
+    else if (rename(csv_tmp, csv) != 0)
+      write_cell_error(csv, "cannot rename into place", &err);
+    else if ((fd = open(sum_tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0 || !write_all(fd, &cf, sizeof cf) ||
+             fsync(fd) != 0 || close(fd) != 0 || rename(sum_tmp, sum) != 0)
+      write_cell_error(sum, "cannot write", &err);
+    sink.csv = NULL;
+    g_free(sum_tmp);
+    g_free(sum);
+  }
+  if (err) {
     char *ep = cell_path(ctx, cell, "err");
     g_file_set_contents(ep, err->message, -1, NULL);
     code = err->code == TRV_ERROR_INPUT ? 2 : 1;
-  } else {
-    char *tmp = cell_path(ctx, cell, "tmp"), *path = cell_path(ctx, cell, "bin");
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0 || !write_all(fd, rows->data, rows->len * sizeof(TrvEpisodeRow)) || close(fd) != 0 ||
-        rename(tmp, path) != 0)
-      code = 1;
   }
   fflush(NULL);
   _exit(code);
@@ -88,8 +138,10 @@ static void progress(const RunCtx *ctx, int done, int total, gint64 t0) {
   if (done == total) fprintf(stderr, "\n");
 }
 
-/* Runs every cell; fills result->rows.  Returns the exit code. */
-static int run_cells(RunCtx *ctx, TrvRunResult *res, GError **error) {
+/* Runs every cell; fills cells[] and writes OUT/episodes.csv.  Returns
+ * the exit code. */
+static int run_cells(RunCtx *ctx, const TrvCellLayout *layout, TrvCellSummary *cells, TrvRunTotals *totals,
+                     GError **error) {
   int n_seeds = ctx->params.seeds, total = ctx->n_controllers * n_seeds;
   char *cells_dir = g_build_filename(ctx->out, ".cells", NULL);
   if (g_mkdir_with_parents(cells_dir, 0755) != 0) {
@@ -109,7 +161,7 @@ static int run_cells(RunCtx *ctx, TrvRunResult *res, GError **error) {
         code = 1;
         break;
       }
-      if (pid == 0) run_cell_child(ctx, next);
+      if (pid == 0) run_cell_child(ctx, layout, next);
       pids[next++] = pid;
       running++;
     }
@@ -138,21 +190,59 @@ static int run_cells(RunCtx *ctx, TrvRunResult *res, GError **error) {
     progress(ctx, done, total, t0);
   }
   g_free(pids);
+  /* episodes.csv: the header, then every cell's lines in (controller, seed)
+   * order, written under a temporary name and renamed when whole */
+  char *csv = g_build_filename(ctx->out, "episodes.csv", NULL), *csv_tmp = g_strconcat(csv, ".tmp", NULL);
+  FILE *out = code == 0 ? fopen(csv_tmp, "w") : NULL;
+  if (code == 0 && !out) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot write (%s)", csv_tmp, g_strerror(errno));
+    code = 1;
+  }
+  if (out) {
+    GString *h = g_string_new(NULL);
+    trv_results_csv_header(h, layout);
+    fwrite(h->str, 1, h->len, out);
+    g_string_free(h, TRUE);
+  }
+  char buf[1 << 16];
   for (int c = 0; c < total; c++) {
-    char *path = cell_path(ctx, c, "bin"), *data;
-    gsize len;
+    char *path = cell_path(ctx, c, "csv"), *sum = cell_path(ctx, c, "sum");
     if (code == 0) {
-      if (!g_file_get_contents(path, &data, &len, error) || len % sizeof(TrvEpisodeRow)) {
+      FILE *in = fopen(path, "r");
+      size_t n;
+      while (in && (n = fread(buf, 1, sizeof buf, in)) > 0) fwrite(buf, 1, n, out);
+      CellFile cf;
+      gsize len = 0;
+      char *data = NULL;
+      if (!in || ferror(in) || !g_file_get_contents(sum, &data, &len, NULL) || len != sizeof cf) {
+        g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "cell %d: its outputs in %s are missing or damaged", c, path);
         code = 1;
       } else {
-        res->rows[c] = g_array_sized_new(FALSE, FALSE, sizeof(TrvEpisodeRow), len / sizeof(TrvEpisodeRow));
-        g_array_append_vals(res->rows[c], data, len / sizeof(TrvEpisodeRow));
-        g_free(data);
+        memcpy(&cf, data, sizeof cf);
+        cells[c] = cf.sum;
+        totals->controller_wall += cf.controller_wall;
+        totals->probes += (gint64)cf.sum.metric[TRV_METRIC_PROBES];
+        totals->agent_steps += (double)ctx->params.agents * layout->episodes * ctx->world_steps;
       }
+      g_free(data);
+      if (in) fclose(in);
     }
     unlink(path);
+    unlink(sum);
     g_free(path);
+    g_free(sum);
   }
+  if (out) {
+    bool ok = fflush(out) == 0 && fsync(fileno(out)) == 0;
+    ok = (fclose(out) == 0) && ok;
+    if (code == 0 && (!ok || rename(csv_tmp, csv) != 0)) {
+      g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot write (%s)", csv, g_strerror(errno));
+      code = 1;
+    }
+    if (code != 0) unlink(csv_tmp);
+  }
+  g_free(csv);
+  g_free(csv_tmp);
   rmdir(cells_dir);
   g_free(cells_dir);
   return code;
@@ -236,40 +326,36 @@ static void sweep_add(TrvSweepTable *sw, const TrvRunResult *res, const char *la
 int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals *totals, TrvSweepTable *sweep,
                   const char *label, GError **error) {
   const TrvWorldClass *wc = ctx->world_class;
+  /* the layout every cell shares: a world of seed 0 declares it */
   void *world = wc->init(&ctx->params, 0, error);
+  TrvWorldInfo info;
   if (!world) return 2;
-  TrvRunResult res = {.experiment = ctx->experiment, .params = &ctx->params, .world_class = wc,
-                      .cand = wc->candidates(world), .episodes = wc->episodes(world),
-                      .steps = wc->steps(world), .controllers = (const char *const *)ctx->controllers,
-                      .n_controllers = ctx->n_controllers, .n_seeds = ctx->params.seeds, .platform = ctx->platform,
-                      .argv = argv, .argc = argc};
-  res.n_change_points = wc->change_points(world, res.change_points, G_N_ELEMENTS(res.change_points));
-  wc->free(world);
-  int *seeds = g_new(int, res.n_seeds);
-  for (int s = 0; s < res.n_seeds; s++) seeds[s] = ctx->params.seed_base + s;
-  res.seeds = seeds;
-  res.rows = g_new0(GArray *, ctx->n_controllers * res.n_seeds);
-  int code = run_cells(ctx, &res, error);
+  if (!trv_world_info(wc, world, &info, error)) {
+    wc->free(world);
+    return 2;
+  }
+  TrvCellLayout layout = {.cand = info.cand, .metric_names = wc->referee->metric_names, .episodes = info.episodes};
+  layout.n_change_points =
+      wc->referee->change_points ? wc->referee->change_points(world, layout.change_points, TRV_MAX_CHANGE_POINTS) : 0;
+  ctx->world_steps = info.steps;
+  int *seeds = g_new(int, ctx->params.seeds);
+  for (int s = 0; s < ctx->params.seeds; s++) seeds[s] = ctx->params.seed_base + s;
+  int total = ctx->n_controllers * ctx->params.seeds;
+  TrvCellSummary *cells = g_new0(TrvCellSummary, total);
+  TrvRunResult res = {.experiment = ctx->experiment, .params = &ctx->params, .world_class = wc, .layout = &layout,
+                      .steps = info.steps, .controllers = (const char *const *)ctx->controllers,
+                      .n_controllers = ctx->n_controllers, .n_seeds = ctx->params.seeds, .seeds = seeds,
+                      .platform = ctx->platform, .argv = argv, .argc = argc, .cells = cells};
+  char *json = g_build_filename(ctx->out, "run.json", NULL);
+  int code = trv_write_run_json(&res, json, "running", error) ? 0 : 1;
+  if (code == 0) code = run_cells(ctx, &layout, cells, totals, error);
   if (code == 0) {
-    char *csv = g_build_filename(ctx->out, "episodes.csv", NULL), *json = g_build_filename(ctx->out, "run.json", NULL);
-    if (!trv_write_episodes_csv(&res, csv, error) || !trv_write_run_json(&res, json, error) ||
-        !trv_write_summary(&res, ctx->out, table, error))
-      code = 1;
+    if (!trv_write_summary(&res, ctx->out, table, error) || !trv_write_run_json(&res, json, "complete", error)) code = 1;
     if (code == 0 && sweep) sweep_add(sweep, &res, label);
-    g_free(csv);
-    g_free(json);
   }
-  for (int i = 0; i < ctx->n_controllers * res.n_seeds; i++) {
-    if (!res.rows[i]) continue;
-    for (guint k = 0; k < res.rows[i]->len; k++) {
-      const TrvEpisodeRow *w = &g_array_index(res.rows[i], TrvEpisodeRow, k);
-      totals->probes += w->probes;
-      totals->controller_wall += w->controller_wall;
-      totals->agent_steps += (double)ctx->params.agents * res.steps;
-    }
-    g_array_free(res.rows[i], TRUE);
-  }
-  g_free(res.rows);
+  g_free(json);
+  g_free(cells);
   g_free(seeds);
+  wc->free(world);
   return code;
 }

@@ -30,6 +30,7 @@ typedef struct {
   TrvParams params;
   GArray *faults; /* TrvFaultSpec of the point (patterns borrowed) */
   TrvSimOptions sim;
+  int world_steps; /* T of the point's world */
 } RunCtx;
 
 /* Sweep results: one line per (point, controller). */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Layering (SPEC 2, STYLE): the layers of the library, from the bottom,
 #   core (plugin/core) <- log (plugin/log) <- scenario (plugin/scenario)
-#   <- sim (plugin/sim) <- worlds (envs) <- cli (src)
+#   <- sim (plugin/sim) <- worlds (envs) <- api (plugin/api) <- cli (src)
 # may use only what is at their own level or below.  Checked on the built
 # objects, not only on the includes: every symbol an object of a layer
 # leaves undefined must not be defined by a layer above it.  Worlds never
@@ -15,7 +15,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "1..4"
 
-layers="core:plugin/core log:plugin/log scenario:plugin/scenario sim:plugin/sim worlds:envs cli:src"
+layers="core:plugin/core log:plugin/log scenario:plugin/scenario sim:plugin/sim worlds:envs api:plugin/api cli:src"
 
 # objects of a directory: the non-PIC copies libtool leaves beside the .lo
 # files (the .libs/ copies hold the same code)

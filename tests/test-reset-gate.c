@@ -3,10 +3,9 @@
 #include <glib.h>
 #include <math.h>
 
-#include "core/controller.h"
+#include "core/protocol.h"
 #include "core/reset.h"
-
-extern const TrvWorldClass trv_world_causalbench;
+#include "worlds.h"
 
 static void partial_reset_resets_only_what_the_window_contradicts(void) {
   TrvGraph g; /* G_hat_e: C->X present (1.0), C->Y absent, X->Y present (1.0) */
@@ -35,6 +34,13 @@ static void partial_reset_resets_only_what_the_window_contradicts(void) {
   g_assert_cmpint(n, ==, 2);
 }
 
+static bool keep_records(void *ctx, TrvEpisode *ep, GArray *records, GError **error) {
+  (void)ep;
+  (void)error;
+  g_array_append_vals(ctx, records->data, records->len);
+  return true;
+}
+
 /* One episode of CausalBench-Seq under a plan that commits X->Y (kappa 1 >
  * c = 0.5: the head plays d = 1) with a snapshot at p = 0.5 everywhere: the
  * operational tally grows by -log P(G_hat) = 3 ln 2 = 2.079 nats per step,
@@ -61,14 +67,20 @@ static void gate_plays_safe_exactly_while_the_tally_exceeds_rho(void) {
     uint64_t seq = 0;
     TrvRng rng;
     trv_rng_init(&rng, 1, TRV_STREAM_PROBE);
-    int gated = trv_agent_run_episode(&trv_world_causalbench, world, plan, 0, &seq, &rng, recs, NULL);
+    TrvEpisodeSink sink = {keep_records, recs};
+    TrvEpisode *ep = trv_episode_new(plan, 0, p.steps, 0, &seq, &rng, &sink);
+    void *agent = trv_world_causalbench.agent->instance(world, 0);
+    trv_agent_play(trv_world_causalbench.agent, agent, ep, NULL);
+    int gated = trv_episode_gated(ep);
+    g_assert_true(trivium_episode_close(ep, NULL));
+    trv_world_causalbench.agent->free(agent);
     int played_one = 0;
     for (guint i = 0; i < recs->len; i++) played_one += g_array_index(recs, TrvRecord, i).a_disp == 1;
+    g_assert_cmpint(recs->len, ==, p.steps);
     g_assert_cmpint(gated, ==, k == 0 ? p.steps : 0);
     g_assert_cmpint(played_one, ==, k == 0 ? 0 : p.steps);
     g_array_free(recs, TRUE);
-    trv_plan_clear(plan);
-    g_free(plan);
+    trv_plan_free(plan);
   }
   trv_world_causalbench.free(world);
 }

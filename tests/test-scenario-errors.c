@@ -2,6 +2,7 @@
  * mistake gives its exact FILE:LINE:COLUMN message, and entities are never
  * expanded or loaded. */
 #include "test-scenario-util.h"
+#include "worlds.h"
 
 /* ---- the error classes of the acceptance, from files ---- */
 
@@ -229,6 +230,7 @@ static void unreadable_scenario_names_the_file(void) {
 
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
+  trv_worlds_register_builtin(); /* the loader checks world names against the registry */
   g_test_add_func("/scenario/errors/misspelt_element_is_named_with_a_suggestion",
                   misspelt_element_is_named_with_a_suggestion);
   g_test_add_func("/scenario/errors/misspelt_attribute_is_located_with_a_suggestion",

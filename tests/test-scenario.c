@@ -2,6 +2,7 @@
  * values, every element sets its field, the platforms, the DTD, and
  * `trivium validate`.  The error classes are in test-scenario-errors.c. */
 #include "test-scenario-util.h"
+#include "worlds.h"
 
 /* ---- shipped scenarios ---- */
 
@@ -442,6 +443,7 @@ static void validate_command_prints_one_line_per_file(void) {
 
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
+  trv_worlds_register_builtin(); /* the loader checks world names against the registry */
   g_test_add_func("/scenario/shipped/every_shipped_scenario_loads", every_shipped_scenario_loads);
   g_test_add_func("/scenario/shipped/default_scenario_is_the_run_defaults", default_scenario_is_the_run_defaults);
   g_test_add_func("/scenario/shipped/variant_scenarios_set_their_world", variant_scenarios_set_their_world);

@@ -10,12 +10,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/cell.h"
+#include "core/direct.h"
 #include "sim/sim.h"
+#include "worlds.h"
 
-extern const TrvWorldClass trv_world_causalbench;
-
-static GArray *run_in_child(const TrvCellSpec *spec, const TrvSimOptions *opt) {
+static GArray *run_in_child(const TrvSimCellSpec *spec, const TrvSimOptions *opt) {
   int fd[2];
   g_assert_cmpint(pipe(fd), ==, 0);
   fflush(NULL);
@@ -63,16 +62,17 @@ static void compare(const char *controller) {
   TrvParams p;
   trv_params_defaults(&p);
   p.episodes = 80;
-  TrvCellSpec spec = {.params = &p, .world_class = &trv_world_causalbench, .controller = controller, .seed = 7};
+  TrvSimCellSpec spec = {.params = &p, .world_class = &trv_world_causalbench, .controller = controller, .seed = 7};
+  TrvCellSpec dspec = {.params = &p, .world_class = &trv_world_causalbench, .controller = controller, .seed = 7};
   const char *platform = g_getenv("TRIVIUM_PLATFORM");
   g_assert_nonnull(platform);
   TrvSimOptions opt;
-  trv_sim_options_init(&opt);
+  trv_sim_options_init(&opt, &p);
   opt.platform = platform;
   GArray *sim = run_in_child(&spec, &opt);
   GArray *direct = g_array_new(FALSE, FALSE, sizeof(TrvEpisodeRow));
   GError *err = NULL;
-  g_assert_true(trv_cell_run_direct(&spec, direct, NULL, &err));
+  g_assert_true(trv_cell_run_direct(&dspec, direct, NULL, &err));
   g_assert_cmpuint(sim->len, ==, 80);
   g_assert_cmpuint(direct->len, ==, 80);
   double prev_time = 0;
@@ -100,9 +100,9 @@ static void simgrid_cell_equals_reference_loop_epistemic_reset(void) { compare("
 static void missing_role_is_an_input_error(void) {
   TrvParams p;
   trv_params_defaults(&p);
-  TrvCellSpec spec = {.params = &p, .world_class = &trv_world_causalbench, .controller = "trivium", .seed = 1};
+  TrvSimCellSpec spec = {.params = &p, .world_class = &trv_world_causalbench, .controller = "trivium", .seed = 1};
   TrvSimOptions opt;
-  trv_sim_options_init(&opt);
+  trv_sim_options_init(&opt, &p);
   opt.platform = "/nonexistent/platform.xml";
   GError *err = NULL;
   GArray *rows = g_array_new(FALSE, FALSE, sizeof(TrvEpisodeRow));

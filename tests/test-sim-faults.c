@@ -17,8 +17,7 @@
 
 #include "log/ctl.h"
 #include "sim/sim.h"
-
-extern const TrvWorldClass trv_world_causalbench;
+#include "worlds.h"
 
 typedef struct {
   uint64_t records, failures, commits, lost, orphans, restarts;
@@ -28,7 +27,7 @@ typedef struct {
 /* In the child: run, then check the log file against the live posterior. */
 static Outcome run_and_check(const TrvParams *p, TrvSimOptions *opt, const char *ctl_path) {
   Outcome o = {0};
-  TrvCellSpec spec = {.params = p, .world_class = &trv_world_causalbench, .controller = "trivium", .seed = 3};
+  TrvSimCellSpec spec = {.params = p, .world_class = &trv_world_causalbench, .controller = "trivium", .seed = 3};
   GArray *rows = g_array_new(FALSE, FALSE, sizeof(TrvEpisodeRow)), *log = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
   TrvSimReport rep;
   GError *err = NULL;
@@ -96,7 +95,7 @@ static Outcome in_child(const TrvParams *p, TrvSimOptions *opt) {
 static void base(TrvParams *p, TrvSimOptions *opt, int episodes) {
   trv_params_defaults(p);
   p->episodes = episodes;
-  trv_sim_options_init(opt);
+  trv_sim_options_init(opt, p);
   opt->platform = g_getenv("TRIVIUM_PLATFORM");
   g_assert_nonnull(opt->platform);
 }

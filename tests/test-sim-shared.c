@@ -1,4 +1,4 @@
-/* The shared-city protocol of world.h under SimGrid: with M agents, at every
+/* The shared-city protocol of trivium/world.h under SimGrid: with M agents, at every
  * step every agent acts before the city moves (step_end runs exactly once
  * per step, after the M-th act), and every agent reads its payoff only
  * after that.  A counting world checks it: step_end records how many agents
@@ -9,6 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/record.h"
+#include "core/rng.h"
 #include "sim/sim.h"
 
 #define AGENTS 6
@@ -81,10 +83,6 @@ static double c_act(void *w, int a) {
   city_of(w)->acted++;
   return 0;
 }
-static double c_expected(void *w, int a) {
-  (void)w, (void)a;
-  return 0;
-}
 static void c_truth(void *w, TrvGraph *g) {
   (void)w;
   trv_graph_clear(g, 1);
@@ -93,25 +91,12 @@ static double c_gap(void *w) {
   (void)w;
   return 0;
 }
-static bool c_relevant(void *w, int j) {
-  (void)w, (void)j;
-  return true;
-}
 static int c_plan(void *w, const TrvGraph *g) {
   (void)w, (void)g;
   return 0;
 }
-static int c_oracle(void *w) {
-  (void)w;
-  return 0;
-}
-static int c_pairs(void *w, const double *ctx, int n, int *j, double *z, double *v) {
-  (void)w, (void)ctx, (void)n, (void)j, (void)z, (void)v;
-  return 0;
-}
-static void c_free(void *w) {
-  if (city_of(w) == w) g_free(w); /* drivers live inside the city */
-}
+static void c_free(void *w) { g_free(w); }
+static void c_agent_free(void *w) { (void)w; /* drivers live inside the city */ }
 static void c_step_end(void *w, int t) {
   City *c = w;
   (void)t;
@@ -122,12 +107,15 @@ static void c_step_end(void *w, int t) {
 }
 static double c_payoff(void *w) { return city_of(w)->last_count; }
 
+static const TrvAgentClass counting_agents = {
+    .instance = c_agent, .free = c_agent_free, .episode_begin = c_begin, .observe = c_observe, .probe = c_probe,
+    .plan = c_plan, .act = c_act, .step_end = c_step_end, .step_payoff = c_payoff,
+};
+static const TrvRefereeClass counting_referee = {.truth = c_truth, .gap = c_gap, .change_points = c_cps};
 static const TrvWorldClass counting_world = {
-    .name = "counting", .init = c_init, .agent_instance = c_agent, .candidates = c_cand, .noise_var = c_s2,
-    .episodes = c_episodes, .steps = c_steps, .safe_action = 0, .change_points = c_cps, .episode_begin = c_begin,
-    .observe = c_observe, .probe = c_probe, .act = c_act, .expected_payoff = c_expected, .truth = c_truth,
-    .gap = c_gap, .task_relevant = c_relevant, .plan = c_plan, .oracle = c_oracle, .observational_pairs = c_pairs,
-    .free = c_free, .step_end = c_step_end, .step_payoff = c_payoff,
+    .name = "counting", .init = c_init, .free = c_free, .candidates = c_cand, .noise_var = c_s2,
+    .episodes = c_episodes, .steps = c_steps, .safe_action = 0, .episode_begin = c_begin,
+    .agent = &counting_agents, .referee = &counting_referee,
 };
 
 static void every_agent_acts_before_the_city_moves(void) {
@@ -141,9 +129,9 @@ static void every_agent_acts_before_the_city_moves(void) {
     trv_params_defaults(&p);
     p.episodes = 4;
     p.steps = 10;
-    TrvCellSpec spec = {.params = &p, .world_class = &counting_world, .controller = "trivium", .seed = 1};
+    TrvSimCellSpec spec = {.params = &p, .world_class = &counting_world, .controller = "trivium", .seed = 1};
     TrvSimOptions opt;
-    trv_sim_options_init(&opt);
+    trv_sim_options_init(&opt, &p);
     opt.platform = g_getenv("TRIVIUM_PLATFORM");
     opt.agents = AGENTS;
     GArray *rows = g_array_new(FALSE, FALSE, sizeof(TrvEpisodeRow)), *log = g_array_new(FALSE, FALSE, sizeof(TrvRecord));

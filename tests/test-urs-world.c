@@ -8,8 +8,9 @@
 
 #include "core/record.h"
 #include "urs/world-internal.h"
+#include "worlds.h"
+#include <trivium/results.h>
 
-extern const TrvWorldClass trv_world_urs;
 
 static UrsWorld *new_world(int drivers, int steps, uint64_t seed) {
   TrvParams p;
@@ -41,21 +42,21 @@ static double play_episode(UrsWorld *w, void **h, int m, int e, bool check, GArr
   const TrvWorldClass *wc = &trv_world_urs;
   wc->episode_begin(w, e);
   TrvGraph truth, empty;
-  wc->truth(w, &truth);
+  wc->referee->truth(w, &truth);
   trv_graph_clear(&empty, URS_NCONF);
   for (int d = 0; d < m; d++) {
     wc->episode_begin(h[d], e);
-    g_assert_cmpint(wc->plan(h[d], d % 2 ? &empty : &truth), ==, 1);
+    g_assert_cmpint(wc->agent->plan(h[d], d % 2 ? &empty : &truth), ==, 1);
   }
   double total = 0, ctx[TRV_RECORD_CONTEXT_MAX];
   for (int t = 0; t < wc->steps(w); t++) {
     for (int d = 0; d < m; d++) {
-      g_assert_cmpint(wc->observe(h[d], t, ctx), ==, 7);
-      g_assert_cmpfloat(wc->act(h[d], (d + t) % 3 != 0), ==, 0);
+      g_assert_cmpint(wc->agent->observe(h[d], t, ctx), ==, 7);
+      g_assert_cmpfloat(wc->agent->act(h[d], (d + t) % 3 != 0), ==, 0);
     }
-    wc->step_end(w, t);
+    wc->agent->step_end(w, t);
     for (int d = 0; d < m; d++) {
-      double pay = wc->step_payoff(h[d]);
+      double pay = wc->agent->step_payoff(h[d]);
       g_assert_true(pay == 0 || pay == 1);
       total += pay;
       if (trace) g_array_append_val(trace, pay);
@@ -69,7 +70,7 @@ static void test_conservation_of_requests_and_drivers(void) {
   enum { M = 16 };
   UrsWorld *w = new_world(M, 120, 7);
   void *h[M];
-  for (int d = 0; d < M; d++) h[d] = trv_world_urs.agent_instance(w, d);
+  for (int d = 0; d < M; d++) h[d] = trv_world_urs.agent->instance(w, d);
   int64_t created = 0, served = 0, expired = 0;
   double km = 0;
   for (int e = 0; e < 4; e++) {
@@ -77,13 +78,13 @@ static void test_conservation_of_requests_and_drivers(void) {
     const UrsFleet *f = &w->fleet[URS_FLEET_ACTUAL];
     g_assert_cmpfloat(total, ==, (double)f->served);
     double metrics[TRV_WORLD_METRICS_MAX];
-    g_assert_cmpint(trv_world_urs.episode_metrics(w, metrics, TRV_WORLD_METRICS_MAX), ==, 5);
+    g_assert_cmpint(trv_world_urs.referee->episode_metrics(w, metrics, TRV_WORLD_METRICS_MAX), ==, 5);
     g_assert_cmpfloat(metrics[0], ==, total);
     g_assert_cmpfloat(fabs(metrics[1] - (double)f->served / (double)w->created), <, 1e-12);
     /* a wait is at most 9 minutes in the queue plus 2 rings of driving */
     g_assert_cmpfloat(metrics[3], <=, URS_MAX_WAIT - 1 + URS_RINGS);
     g_assert_cmpfloat(metrics[2], <=, URS_MAX_WAIT - 1 + URS_RINGS);
-    g_assert_cmpfloat(trv_world_urs.episode_outcome_regret(w), ==,
+    g_assert_cmpfloat(trv_world_urs.referee->episode_outcome_regret(w), ==,
                       (double)(w->fleet[URS_FLEET_ORACLE].served - f->served));
     created += w->created, served += f->served, expired += f->expired, km += f->empty_km;
     g_test_message("episode %d: created %" G_GINT64_FORMAT " served %" G_GINT64_FORMAT " (oracle %" G_GINT64_FORMAT
@@ -98,14 +99,14 @@ static void test_conservation_of_requests_and_drivers(void) {
   g_assert_cmpint(expired, >, 0);
   g_assert_cmpfloat(km, >, 1.0);
   g_assert_cmpint(created, >, served);
-  for (int d = 0; d < M; d++) trv_world_urs.free(h[d]);
+  for (int d = 0; d < M; d++) trv_world_urs.agent->free(h[d]);
   trv_world_urs.free(w);
 }
 
 static void probe_stats(void *h, int j, int n, double *diff, double *se, double *var_minus) {
   double sp = 0, sp2 = 0, sm = 0, sm2 = 0;
   for (int i = 0; i < n; i++) {
-    double a = trv_world_urs.probe(h, j, 1.0), b = trv_world_urs.probe(h, j, -1.0);
+    double a = trv_world_urs.agent->probe(h, j, 1.0), b = trv_world_urs.agent->probe(h, j, -1.0);
     sp += a, sp2 += a * a, sm += b, sm2 += b * b;
   }
   double mp = sp / n, mm = sm / n, vp = sp2 / n - mp * mp, vm = sm2 / n - mm * mm;
@@ -148,7 +149,7 @@ static void observational_slope(int j, double *slope, double *se) {
     for (int t = 0; t < 120; t++) {
       double ctx[TRV_RECORD_CONTEXT_MAX], z[4], wv[4];
       int js[4];
-      int n = trv_world_urs.observe(w, t, ctx), m = trv_world_urs.observational_pairs(w, ctx, n, js, z, wv);
+      int n = trv_world_urs.agent->observe(w, t, ctx), m = trv_world_urs.observational_pairs(ctx, n, js, z, wv);
       g_assert_cmpint(m, ==, 4);
       for (int i = 0; i < m; i++)
         if (js[i] == j) g_array_append_val(zs, z[i]), g_array_append_val(ws, wv[i]), g_array_append_val(ep, e);
@@ -196,11 +197,11 @@ static void test_same_seed_same_stream_and_payoffs(void) {
   for (int k = 0; k < 3; k++) {
     w[k] = new_world(M, 60, k < 2 ? 99 : 100);
     void *h[M];
-    for (int d = 0; d < M; d++) h[d] = trv_world_urs.agent_instance(w[k], d);
+    for (int d = 0; d < M; d++) h[d] = trv_world_urs.agent->instance(w[k], d);
     trace[k] = g_array_new(FALSE, FALSE, sizeof(double));
     play_episode(w[k], h, M, 0, false, trace[k]);
     play_episode(w[k], h, M, 1, false, trace[k]);
-    for (int d = 0; d < M; d++) trv_world_urs.free(h[d]);
+    for (int d = 0; d < M; d++) trv_world_urs.agent->free(h[d]);
   }
   g_assert_cmpuint(w[0]->requests->len, ==, w[1]->requests->len);
   g_assert_cmpint(memcmp(w[0]->requests->data, w[1]->requests->data, sizeof(UrsRequest) * w[0]->requests->len), ==, 0);
@@ -222,14 +223,14 @@ static void test_change_point_switches_the_informative_set(void) {
   void *w = trv_world_urs.init(&p, 3, &err);
   g_assert_no_error(err);
   int cps[4];
-  g_assert_cmpint(trv_world_urs.change_points(w, cps, 4), ==, 1);
+  g_assert_cmpint(trv_world_urs.referee->change_points(w, cps, 4), ==, 1);
   g_assert_cmpint(cps[0], ==, 10);
   TrvGraph g;
   trv_world_urs.episode_begin(w, 9);
-  trv_world_urs.truth(w, &g);
+  trv_world_urs.referee->truth(w, &g);
   g_assert_cmphex(trv_graph_mask(&g), ==, 0x00f);
   trv_world_urs.episode_begin(w, 10);
-  trv_world_urs.truth(w, &g);
+  trv_world_urs.referee->truth(w, &g);
   g_assert_cmphex(trv_graph_mask(&g), ==, 0x0f0);
   g_assert_cmpfloat(g.kappa[4], ==, 0.5);
   trv_world_urs.free(w);
@@ -246,12 +247,12 @@ static void test_every_city_loads_and_steps(void) {
     UrsWorld *w = trv_world_urs.init(&p, 1, &err);
     g_assert_no_error(err);
     void *h[32];
-    for (int d = 0; d < 32; d++) h[d] = trv_world_urs.agent_instance(w, d);
+    for (int d = 0; d < 32; d++) h[d] = trv_world_urs.agent->instance(w, d);
     play_episode(w, h, 32, 1, true, NULL);
     g_test_message("city %d: %d zones, %d cells, %" G_GINT64_FORMAT " requests, %" G_GINT64_FORMAT " served in 120 min",
                    city, w->nzones, w->ncells, w->created, w->fleet[URS_FLEET_ACTUAL].served);
     g_assert_cmpint(w->created, >, 0);
-    for (int d = 0; d < 32; d++) trv_world_urs.free(h[d]);
+    for (int d = 0; d < 32; d++) trv_world_urs.agent->free(h[d]);
     trv_world_urs.free(w);
   }
 }

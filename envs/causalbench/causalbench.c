@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "core/rng.h"
+#include "core/params.h"
 #include "core/world.h"
 
 enum { VAR_C, VAR_X, VAR_Y };
@@ -190,8 +191,7 @@ static int cb_oracle(void *world) {
   return w->k > 0.5 * w->p.kappa;
 }
 
-static int cb_observational_pairs(void *world, const double *ctx, int n, int *j, double *z, double *wv) {
-  (void)world;
+static int cb_observational_pairs(const double *ctx, int n, int *j, double *z, double *wv) {
   if (n < 2) return 0;
   j[0] = COMP_XY;
   z[0] = ctx[0];
@@ -199,26 +199,37 @@ static int cb_observational_pairs(void *world, const double *ctx, int n, int *j,
   return 1;
 }
 
+static const TrvAgentClass agent_class = {
+    .instance = cb_agent_instance,
+    .free = g_free,
+    .episode_begin = cb_episode_begin,
+    .observe = cb_observe,
+    .probe = cb_probe,
+    .plan = cb_plan,
+    .act = cb_act,
+};
+
+static const TrvRefereeClass referee_class = {
+    .truth = cb_truth,
+    .gap = cb_gap,
+    .task_relevant = cb_task_relevant,
+    .change_points = cb_change_points,
+    .oracle = cb_oracle,
+    .expected_payoff = cb_expected,
+};
+
 const TrvWorldClass trv_world_causalbench = {
     .name = "causalbench",
     .init = cb_init,
-    .agent_instance = cb_agent_instance,
+    .free = g_free,
     .candidates = cb_candidates,
+    .likelihood = TRV_LIKELIHOOD_GAUSSIAN,
     .noise_var = cb_noise_var,
     .episodes = cb_episodes,
     .steps = cb_steps,
     .safe_action = 0,
-    .change_points = cb_change_points,
     .episode_begin = cb_episode_begin,
-    .observe = cb_observe,
-    .probe = cb_probe,
-    .act = cb_act,
-    .expected_payoff = cb_expected,
-    .truth = cb_truth,
-    .gap = cb_gap,
-    .task_relevant = cb_task_relevant,
-    .plan = cb_plan,
-    .oracle = cb_oracle,
     .observational_pairs = cb_observational_pairs,
-    .free = g_free,
+    .agent = &agent_class,
+    .referee = &referee_class,
 };

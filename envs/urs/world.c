@@ -204,8 +204,7 @@ static int urs_observe(void *world, int t, double *ctx) {
   return 7;
 }
 
-static int urs_observational_pairs(void *world, const double *ctx, int n, int *j, double *z, double *wv) {
-  (void)world;
+static int urs_observational_pairs(const double *ctx, int n, int *j, double *z, double *wv) {
   if (n < 7) return 0;
   int k = (int)ctx[2];
   if (k != 0 && k != 4 && k != 8) return 0;
@@ -265,10 +264,6 @@ static double served_per_driver_step(const UrsWorld *w, int fleet) {
   return (double)w->fleet[fleet].served / ((double)w->n_drivers * steps);
 }
 
-static double urs_expected_payoff(void *world, int a) {
-  UrsWorld *w = world_of(world);
-  return served_per_driver_step(w, a == 1 ? URS_FLEET_ORACLE : URS_FLEET_STAY);
-}
 
 static void urs_truth(void *world, TrvGraph *g) {
   UrsWorld *w = world_of(world);
@@ -296,10 +291,6 @@ static int urs_plan(void *world, const TrvGraph *ghat) {
   return 1;
 }
 
-static int urs_oracle(void *world) {
-  (void)world;
-  return 1;
-}
 
 static double urs_episode_outcome_regret(void *world) {
   UrsWorld *w = world_of(world);
@@ -316,31 +307,40 @@ static int urs_episode_metrics(void *world, double *values, int max) {
   return n;
 }
 
+static const TrvAgentClass agent_class = {
+    .instance = urs_agent_instance,
+    .free = urs_free,
+    .episode_begin = urs_episode_begin,
+    .observe = urs_observe,
+    .probe = urs_probe,
+    .plan = urs_plan,
+    .act = urs_act,
+    .step_end = urs_step_end,
+    .step_payoff = urs_step_payoff,
+};
+
+static const TrvRefereeClass referee_class = {
+    .truth = urs_truth,
+    .gap = urs_gap,
+    .task_relevant = urs_task_relevant,
+    .change_points = urs_change_points,
+    .episode_outcome_regret = urs_episode_outcome_regret,
+    .episode_metrics = urs_episode_metrics,
+    .metric_names = metric_names,
+};
+
 const TrvWorldClass trv_world_urs = {
     .name = "urs",
     .init = urs_init,
-    .agent_instance = urs_agent_instance,
+    .free = urs_free,
     .candidates = urs_candidates,
+    .likelihood = TRV_LIKELIHOOD_GAUSSIAN,
     .noise_var = urs_noise_var,
     .episodes = urs_episodes,
     .steps = urs_steps,
     .safe_action = 0,
-    .change_points = urs_change_points,
     .episode_begin = urs_episode_begin,
-    .observe = urs_observe,
-    .probe = urs_probe,
-    .act = urs_act,
-    .expected_payoff = urs_expected_payoff,
-    .truth = urs_truth,
-    .gap = urs_gap,
-    .task_relevant = urs_task_relevant,
-    .plan = urs_plan,
-    .oracle = urs_oracle,
     .observational_pairs = urs_observational_pairs,
-    .free = urs_free,
-    .step_end = urs_step_end,
-    .step_payoff = urs_step_payoff,
-    .episode_outcome_regret = urs_episode_outcome_regret,
-    .episode_metrics = urs_episode_metrics,
-    .metric_names = metric_names,
+    .agent = &agent_class,
+    .referee = &referee_class,
 };

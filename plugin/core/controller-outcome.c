@@ -23,8 +23,7 @@ enum { V_RLVR, V_MEMORY, V_REACTIVE };
 
 typedef struct {
   TrvParams p;
-  void *world;
-  const TrvWorldClass *wc;
+  const TrvWorldInfo *world; /* the declaration: candidates and the observational channel */
   const TrvCandidates *cand;
   int variant, steps;
   TrvPosterior *post;
@@ -32,16 +31,15 @@ typedef struct {
   double n_ep, mean_ep, m2_ep; /* Welford over episode mean rewards */
 } Outcome;
 
-static void *oc_create(const TrvParams *p, void *world, const TrvWorldClass *wc, uint64_t seed, int variant) {
+static void *oc_create(const TrvParams *p, const TrvWorldInfo *world, uint64_t seed, int variant) {
   (void)seed;
   Outcome *c = g_new0(Outcome, 1);
   c->p = *p;
   c->world = world;
-  c->wc = wc;
-  c->cand = wc->candidates(world);
+  c->cand = world->cand;
   c->variant = variant;
-  c->steps = wc->steps(world);
-  TrvPosteriorParams pp = trv_params_posterior(p, wc->noise_var(world));
+  c->steps = world->steps;
+  TrvPosteriorParams pp = trv_params_posterior(p, world->noise_var);
   pp.track = TRV_TRACK_NONE;
   pp.lambda = 1.0;
   pp.hazard = 0.0;
@@ -73,19 +71,19 @@ static bool readout_map(const Outcome *c, const TrvPosterior *post, int j) {
   return c->cand->components[j].observed && trv_posterior_map(post, j);
 }
 
-/* -log P(G) with unobserved components held at the prior; observed ones
- * from the exact log-odds (no clipping: a confident wrong model pays in full). */
-static double log_loss(const Outcome *c, const TrvPosterior *post, const bool *g) {
-  double l = 0;
-  for (int j = 0; j < c->cand->n_components; j++) {
-    if (c->cand->components[j].observed) {
-      double x = g[j] ? trv_posterior_log_odds(post, j) : -trv_posterior_log_odds(post, j);
-      l += x >= 0 ? log1p(exp(-x)) : -x + log1p(exp(x));
-    } else {
-      l -= log(g[j] ? c->p.pi0 : 1.0 - c->p.pi0);
-    }
+/* The loss terms of component j: -log P(j absent), -log P(j present);
+ * unobserved components held at the prior, observed ones from the exact
+ * log-odds (no clipping: a confident wrong model pays in full). */
+static void component_losses(const Outcome *c, const TrvPosterior *post, int j, double *absent, double *present) {
+  if (!c->cand->components[j].observed) {
+    *absent = -log(1.0 - c->p.pi0);
+    *present = -log(c->p.pi0);
+    return;
   }
-  return l;
+  for (int g = 0; g <= 1; g++) {
+    double x = g ? trv_posterior_log_odds(post, j) : -trv_posterior_log_odds(post, j);
+    *(g ? present : absent) = x >= 0 ? log1p(exp(-x)) : -x + log1p(exp(x));
+  }
 }
 
 static void oc_plan(void *self, int e, TrvPlan *plan) {
@@ -106,54 +104,47 @@ static void oc_plan(void *self, int e, TrvPlan *plan) {
   plan->ghat = c->ghat;
   plan->n_probes = 0;
   plan->zabs = c->p.zabs;
-  plan->observational = true;
   plan->gate = false;
   plan->rho = c->p.rho;
-  plan->snapshot = trv_posterior_copy(c->post);
+  plan->snapshot = NULL; /* no gate: the agents need no belief */
 }
 
-static void oc_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpisodeRow *row, GArray *out) {
+static void oc_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpisodeRow *row, TrvBeliefs *beliefs,
+                      GArray *out) {
   Outcome *c = self;
   (void)e;
   (void)out;
   int nc = c->cand->n_components;
-  TrvGraph truth;
-  c->wc->truth(c->world, &truth);
-  bool tf[TRV_MAX_COMPONENTS], gf[TRV_MAX_COMPONENTS];
-  for (int j = 0; j < nc; j++) tf[j] = truth.present[j], gf[j] = c->ghat.present[j];
   size_t *order = trv_records_fold_order(recs, n);
-  double r_epi = 0, r_hat = 0;
-  int tau = -1;
+  double r_hat = 0;
   for (size_t i = 0; i < n; i++) {
     const TrvRecord *r = &recs[order[i]];
     if (r->kind != TRV_RECORD_STEP) continue;
     int js[4];
     double z[4], w[4];
-    int m = c->wc->observational_pairs(c->world, r->context, r->n_context, js, z, w);
+    int m = c->world->observational_pairs ? c->world->observational_pairs(r->context, r->n_context, js, z, w) : 0;
+    g_assert(m >= 0 && m <= 4);
     for (int k = 0; k < m; k++) trv_posterior_observe(c->post, js[k], z[k], w[k]);
-    r_epi += log_loss(c, c->post, tf);
-    r_hat += log_loss(c, c->post, gf);
-    if (tau < 0) {
-      bool ok = observed_entropy(c, c->post) <= c->p.h_ent;
-      for (int j = 0; j < nc; j++)
-        if (c->wc->task_relevant(c->world, j) && readout_map(c, c->post, j) != truth.present[j]) ok = false;
-      if (ok) tau = (int)r->step;
+    /* one point per record: the belief changes with each observation */
+    uint64_t map = 0;
+    for (int j = 0; j < nc; j++)
+      if (readout_map(c, c->post, j)) map |= 1ULL << j;
+    double *loss = trv_beliefs_push(beliefs, (int)r->step, 1, map, observed_entropy(c, c->post) <= c->p.h_ent);
+    double l_hat = 0;
+    for (int j = 0; j < nc; j++) {
+      component_losses(c, c->post, j, &loss[j], &loss[nc + j]);
+      l_hat += c->ghat.present[j] ? loss[nc + j] : loss[j];
     }
-  }
-  bool map[TRV_MAX_COMPONENTS];
-  double p[TRV_MAX_COMPONENTS];
-  for (int j = 0; j < nc; j++) {
-    map[j] = readout_map(c, c->post, j);
-    p[j] = c->cand->components[j].observed ? trv_posterior_presence(c->post, j) : 0.0;
+    r_hat += l_hat;
   }
   g_free(order);
-  trv_row_set_beliefs(row, &c->ghat, map, p);
+  beliefs->ghat = c->ghat;
+  for (int j = 0; j < nc; j++) {
+    beliefs->map[j] = readout_map(c, c->post, j);
+    beliefs->p[j] = c->cand->components[j].observed ? trv_posterior_presence(c->post, j) : 0.0;
+  }
   row->entropy_bits = observed_entropy(c, c->post);
-  row->r_epi = r_epi;
   row->r_hat_epi = r_hat;
-  row->tau = tau < 0 ? c->steps : tau;
-  row->r_temp = trv_regret_temporal(trv_graph_wrong_on_task(c->wc, c->world, &c->ghat, &truth), c->wc->gap(c->world),
-                                    row->tau, c->steps);
 
   if (c->variant == V_REACTIVE) {
     double m = row->reward / (c->steps > 0 ? c->steps : 1);

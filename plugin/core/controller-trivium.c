@@ -30,8 +30,6 @@ enum { V_TRIVIUM, V_NOCUSUM, V_NOLRCP, V_IDEAL, V_ROUNDROBIN, V_EPI_RESET };
 
 typedef struct {
   TrvParams p;
-  void *world;
-  const TrvWorldClass *wc;
   const TrvCandidates *cand;
   int variant, steps, budget;
   double s2, m0;
@@ -56,15 +54,13 @@ typedef struct {
 
 #define RECENT_MAX 4096
 
-static void *tr_create(const TrvParams *p, void *world, const TrvWorldClass *wc, uint64_t seed, int variant) {
+static void *tr_create(const TrvParams *p, const TrvWorldInfo *world, uint64_t seed, int variant) {
   Trivium *c = g_new0(Trivium, 1);
   c->p = *p;
-  c->world = world;
-  c->wc = wc;
-  c->cand = wc->candidates(world);
+  c->cand = world->cand;
   c->variant = variant;
-  c->steps = wc->steps(world);
-  c->s2 = wc->noise_var(world);
+  c->steps = world->steps;
+  c->s2 = world->noise_var;
   c->m0 = p->m0 > 0 ? p->m0 : c->cand->n_components;
   c->sched = variant == V_ROUNDROBIN ? TRV_SCHED_ROUNDROBIN : (TrvSchedulerKind)p->scheduler;
   c->rule = variant == V_IDEAL ? TRV_COMMIT_IDEAL : TRV_COMMIT_EXECUTED;
@@ -118,18 +114,9 @@ static void tr_plan(void *self, int e, TrvPlan *plan) {
   plan->n_probes =
       trv_schedule_probes(c->sched, prior, c->cand, eligible, budget, c->p.zabs, c->eig_memo, &c->rr_cursor,
                           &c->sched_rng, plan->probes);
-  plan->observational = false;
   plan->gate = true;
   plan->rho = c->p.rho;
   plan->snapshot = prior;
-}
-
-/* Task-relevant part of the posterior's MAP equals the truth's, and the
- * posterior is sure enough to commit. */
-static bool commits_correctly(const Trivium *c, const TrvPosterior *post, const TrvGraph *truth) {
-  for (int j = 0; j < truth->n; j++)
-    if (c->wc->task_relevant(c->world, j) && trv_posterior_map(post, j) != truth->present[j]) return false;
-  return trv_posterior_entropy_bits(post) <= c->p.h_ent;
 }
 
 static void append_reset(Trivium *c, int e, int j, GArray *out) {
@@ -150,13 +137,13 @@ static int partial_reset(Trivium *c, int e, const TrvGraph *ghat_e, GArray *out)
   return resets;
 }
 
-static void tr_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpisodeRow *row, GArray *out) {
+static void tr_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpisodeRow *row, TrvBeliefs *beliefs,
+                      GArray *out) {
   Trivium *c = self;
   int nc = c->cand->n_components;
-  TrvGraph truth, ghat_e = c->ghat;
-  c->wc->truth(c->world, &truth);
-  bool truth_flags[TRV_MAX_COMPONENTS], ghat_flags[TRV_MAX_COMPONENTS];
-  for (int j = 0; j < nc; j++) truth_flags[j] = truth.present[j], ghat_flags[j] = ghat_e.present[j];
+  TrvGraph ghat_e = c->ghat;
+  bool ghat_flags[TRV_MAX_COMPONENTS];
+  for (int j = 0; j < nc; j++) ghat_flags[j] = ghat_e.present[j];
 
   /* The records the fold uses (probes and resets of known components), in
    * fold order; the rest, plain dispatch steps, only feed the readouts. */
@@ -167,12 +154,13 @@ static void tr_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpi
   const TrvRecord *f = (const TrvRecord *)fold->data;
 
   /* The in-episode trajectory P_{e,t}: the same fold, step by step.  The
-   * per-step readouts change only at steps with a probe. */
+   * belief changes only at steps with a probe: one point per change, held
+   * for the steps until the next. */
   TrvPosterior *traj = trv_posterior_copy(c->post);
   trv_posterior_episode_begin(traj);
   size_t i = 0;
-  int tau = -1, probes = 0;
-  double r_epi = 0, r_hat = 0, step_epi = 0, step_hat = 0;
+  int probes = 0;
+  double r_hat = 0, step_hat = 0;
   GArray *resid = g_array_new(FALSE, FALSE, sizeof(double));
   GArray *comp = g_array_new(FALSE, FALSE, sizeof(int));
   GArray *zs = g_array_new(FALSE, FALSE, sizeof(double));
@@ -192,12 +180,11 @@ static void tr_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpi
       changed = true;
     }
     if (changed) {
-      step_epi = trv_regret_epistemic_step(traj, truth_flags);
       step_hat = trv_regret_epistemic_step(traj, ghat_flags);
-      /* unchanged, the check gives the previous step's answer: false */
-      if (tau < 0 && commits_correctly(c, traj, &truth)) tau = t;
+      trv_beliefs_push_posterior(beliefs, traj, c->p.h_ent, t);
+    } else {
+      trv_beliefs_last(beliefs)->repeat++;
     }
-    r_epi += step_epi;
     r_hat += step_hat;
   }
   trv_replay_episode(c->post, (TrvRecord *)fold->data, fold->len);
@@ -207,17 +194,12 @@ static void tr_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpi
   trv_posterior_free(traj);
   if (c->recent->len > RECENT_MAX) g_array_remove_range(c->recent, 0, c->recent->len - RECENT_MAX);
 
-  bool map[TRV_MAX_COMPONENTS];
-  double p[TRV_MAX_COMPONENTS];
-  for (int j = 0; j < nc; j++) map[j] = trv_posterior_map(c->post, j), p[j] = trv_posterior_presence(c->post, j);
-  trv_row_set_beliefs(row, &ghat_e, map, p);
+  beliefs->ghat = ghat_e;
+  for (int j = 0; j < nc; j++) beliefs->map[j] = trv_posterior_map(c->post, j), beliefs->p[j] = trv_posterior_presence(c->post, j);
   row->entropy_bits = trv_posterior_entropy_bits(c->post);
   row->budget = c->budget;
   row->probes = probes;
-  row->r_epi = r_epi;
   row->r_hat_epi = r_hat;
-  row->tau = tau < 0 ? c->steps : tau;
-  row->r_temp = trv_regret_temporal(trv_graph_wrong_on_task(c->wc, c->world, &ghat_e, &truth), c->wc->gap(c->world), row->tau, c->steps);
 
   /* The detector tests the committed model: with nothing committed (before
    * the first commit, or after an alarm emptied G_hat until the next one)

@@ -27,15 +27,15 @@ const char *const trv_controller_names[] = {"trivium", "rlvr", "rlvr-memory", "r
                                             "trivium-nocusum", "trivium-nolrcp", "trivium-ideal-commit",
                                             "trivium-roundrobin", NULL};
 
-TrvController *trv_controller_new(const char *name, const TrvParams *params, void *world, const TrvWorldClass *wc,
-                                  uint64_t seed, GError **error) {
+TrvController *trv_controller_new(const char *name, const TrvParams *params, const TrvWorldInfo *world, uint64_t seed,
+                                  GError **error) {
   for (size_t i = 0; i < G_N_ELEMENTS(registry); i++) {
     g_assert(!strcmp(registry[i].name, trv_controller_names[i]));
     if (strcmp(registry[i].name, name)) continue;
     TrvController *c = g_new0(TrvController, 1);
     c->klass = registry[i].klass;
     c->variant = registry[i].variant;
-    c->self = c->klass->create(params, world, wc, seed, c->variant);
+    c->self = c->klass->create(params, world, seed, c->variant);
     return c;
   }
   char *all = g_strjoinv(", ", (char **)trv_controller_names);

@@ -1,25 +1,19 @@
-/* controller.h - controllers (SPEC 3.9) and the episode protocol.
+/* controller.h - controllers (SPEC 3.9): a table of functions, selected by
+ * name.
  *
- * One episode, whoever carries the messages (the SimGrid attachment, or the
- * direct loop of tests):
- *   1. controller->plan(e)      -> a TrvPlan: the committed graph G_hat_e,
- *                                  the probe list, a posterior snapshot;
- *   2. trv_agent_run_episode()  -> the agent plays T steps in the world and
- *                                  produces one record per step;
- *   3. the records are committed to the log; only committed ones go on;
- *   4. trv_row_fill_readouts() -> the readouts that need no controller
- *      (truth, reward, R_out, the world's metrics);
- *   5. controller->absorb(e, committed records) -> updates the posterior,
- *      detectors, G_hat_{e+1}, fills its part of the episode's readout row
- *      (beliefs, exposures, regrets of its trajectory), and returns the
- *      controller's own records (PartialReset) to commit.
- * A controller decides from committed records only; it reads the world's
- * truth solely to fill readouts. */
+ * A controller plans an episode (the committed graph G_hat_e, the probes,
+ * the snapshot of its belief that the agents' dispatch gate reads) and
+ * absorbs the episode's committed records (posterior, detectors, commit
+ * rule, LRCP: G_hat_{e+1}).  It is given the world's declaration
+ * (TrvWorldInfo) and never the world: it decides from committed records
+ * only.  What it believed during the episode it hands back as TrvBeliefs,
+ * which the referee (protocol.h) scores against the truth. */
 #ifndef TRV_CONTROLLER_H
 #define TRV_CONTROLLER_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <trivium/results.h>
 
 #include "graph.h"
 #include "lrcp.h"
@@ -28,60 +22,72 @@
 #include "record.h"
 #include "world.h"
 
+/* Most probes one episode's plan can carry. */
 #define TRV_PLAN_MAX_PROBES 4096
 
+/* A plan: for the whole episode (controller) or one agent's share. */
 typedef struct {
   int episode;
-  TrvGraph ghat;       /* G_hat_e the dispatch head plans with */
+  TrvGraph ghat;    /* G_hat_e the dispatch head plans with */
   int n_probes;
-  int probes[TRV_PLAN_MAX_PROBES]; /* component of each probe, in order */
-  double zabs;         /* |z| of every probe */
-  bool observational;  /* the agent's snapshot learns from observations */
-  bool gate;           /* apply the dispatch gate */
+  int *probes;      /* component of each probe, in order (n_probes of them) */
+  double zabs;      /* |z| of every probe */
+  bool gate;        /* apply the dispatch gate */
   double rho;
-  TrvPosterior *snapshot; /* posterior the agent starts from (owned by plan) */
+  TrvPosterior *snapshot; /* the belief the gate starts from, or NULL */
 } TrvPlan;
 
-void trv_plan_clear(TrvPlan *plan);
+TrvPlan *trv_plan_copy(const TrvPlan *plan);
+/* Frees what the plan owns (probes, snapshot) and the plan. */
+void trv_plan_free(TrvPlan *plan);
+/* Bytes of a plan in a message (sizes the simulated transfer). */
+long trv_plan_wire_bytes(const TrvPlan *plan);
 
-/* One row of episodes.csv: readouts of one (seed, controller, episode). */
+/* One point of the in-episode belief trajectory P_{e,t}: from step `step`
+ * on, for `repeat` accumulations of R_epi.  `map` is the task readout's
+ * MAP and `confident` says the belief is sure enough to commit (the two
+ * decide tau_e against the truth); its loss terms live in the beliefs'
+ * `losses` (trv_beliefs_losses). */
 typedef struct {
-  int seed, episode;
-  int n_components;
-  uint64_t truth, map, ghat; /* presence bitmasks */
-  double p[TRV_MAX_COMPONENTS];
-  int posterior_exposure, committed_exposure;
-  double entropy_bits;
-  int budget, probes, gated_steps;
-  double reward, r_out, r_epi, r_hat_epi, r_temp;
-  int tau;
-  int committed; /* a commit rule took or changed G_hat at this boundary */
-  int lrcp_status, lrcp_n;
-  int lrcp_eps[TRV_LRCP_MAX_ITER + 1];
-  double detector_stat;
-  int alarm, resets;
-  int commits;         /* commit operations (one per agent per episode) */
-  int commit_attempts; /* messages sent for them, retries included */
-  int commit_failures; /* commit operations never acknowledged by a majority */
-  int records_lost;    /* best effort: records that never reached the log */
-  double sim_time;
-  double soft_score;
-  int n_world_metrics;                           /* values of the world's metric_names */
-  double world_metrics[TRV_WORLD_METRICS_MAX];
-  double controller_wall; /* wall seconds in the controller's plan and absorb (benchmarks only, never written) */
-} TrvEpisodeRow;
+  int step, repeat;
+  uint64_t map;
+  bool confident;
+} TrvBeliefPoint;
 
-typedef struct TrvController TrvController;
+/* What a controller believed during an episode, for the referee. */
+typedef struct {
+  TrvGraph ghat;  /* G_hat_e: the graph the episode acted on */
+  bool map[TRV_MAX_COMPONENTS];
+  double p[TRV_MAX_COMPONENTS]; /* presence at the episode's end */
+  int n;          /* components */
+  GArray *points; /* TrvBeliefPoint, in order */
+  GArray *losses; /* double: per point, n terms -log P(j absent) then n terms -log P(j present) */
+} TrvBeliefs;
+
+void trv_beliefs_init(TrvBeliefs *b, int n);
+void trv_beliefs_clear(TrvBeliefs *b); /* empties the trajectory, keeps the arrays */
+void trv_beliefs_free(TrvBeliefs *b);
+/* Appends a point; returns its 2n loss slots (absent[0..n-1], present[0..n-1]),
+ * valid until the next push. */
+double *trv_beliefs_push(TrvBeliefs *b, int step, int repeat, uint64_t map, bool confident);
+/* The last point (NULL when empty). */
+TrvBeliefPoint *trv_beliefs_last(TrvBeliefs *b);
+/* A point of `post` over its components: loss terms from the exact
+ * log-odds, MAP, and confidence (entropy <= h_ent). */
+void trv_beliefs_push_posterior(TrvBeliefs *b, const TrvPosterior *post, double h_ent, int step);
 
 typedef struct {
   const char *name;
   const char *summary;
-  void *(*create)(const TrvParams *params, void *world, const TrvWorldClass *wc, uint64_t seed, int variant);
+  void *(*create)(const TrvParams *params, const TrvWorldInfo *world, uint64_t seed, int variant);
   void (*plan)(void *self, int episode, TrvPlan *plan);
   /* recs: the committed records of the episode, in any order (a controller
-   * reads them in fold order, replay.h).  Appends the controller's own
-   * records to *out (g_array of TrvRecord). */
-  void (*absorb)(void *self, int episode, const TrvRecord *recs, size_t n, TrvEpisodeRow *row, GArray *out);
+   * reads them in fold order, replay.h); row->reward is already filled.
+   * Fills its own readouts of the row (entropy, budget, probes, r_hat_epi,
+   * commit, LRCP, detector), *beliefs (given with an empty trajectory),
+   * and appends the controller's own records to *out (TrvRecord). */
+  void (*absorb)(void *self, int episode, const TrvRecord *recs, size_t n, TrvEpisodeRow *row, TrvBeliefs *beliefs,
+                 GArray *out);
   /* The posterior (NULL for controllers without one). */
   const TrvPosterior *(*posterior)(void *self);
   /* true when the posterior is the fold (replay.h) of the committed records,
@@ -90,49 +96,17 @@ typedef struct {
   void (*free)(void *self);
 } TrvControllerClass;
 
-struct TrvController {
+typedef struct {
   const TrvControllerClass *klass;
   int variant;
   void *self;
-};
+} TrvController;
 
 /* Registered controller names, NULL-terminated, in table order. */
 extern const char *const trv_controller_names[];
 /* Creates the controller called `name`; NULL with *error if unknown. */
-TrvController *trv_controller_new(const char *name, const TrvParams *params, void *world, const TrvWorldClass *wc,
-                                  uint64_t seed, GError **error);
+TrvController *trv_controller_new(const char *name, const TrvParams *params, const TrvWorldInfo *world, uint64_t seed,
+                                  GError **error);
 void trv_controller_free(TrvController *c);
-
-/* For worlds whose agents share one city (world.h): called by every agent
- * after it acted at step t; returns once step_end(t) has run on the world.
- * NULL for worlds whose agents are independent. */
-typedef struct {
-  void (*wait)(void *ctx, int step);
-  void *ctx;
-} TrvStepSync;
-
-/* Agent side of step 2: plays the episode's T steps.  Appends one record per
- * step to recs (seq numbers from *seq), returns the number of gated steps. */
-int trv_agent_run_episode(const TrvWorldClass *wc, void *world, const TrvPlan *plan, uint32_t agent, uint64_t *seq,
-                          TrvRng *probe_rng, GArray *recs, const TrvStepSync *sync);
-
-/* The controller's record closing episode e (its seq never collides with the
- * controller's PartialReset records). */
-TrvRecord trv_episode_end_record(int episode);
-
-/* true when g differs from the truth on a component the dispatch task depends
- * on (the episode then belongs to M, the set R_temp sums over). */
-bool trv_graph_wrong_on_task(const TrvWorldClass *wc, void *world, const TrvGraph *g, const TrvGraph *truth);
-
-/* The readouts that need no controller, filled by the protocol before
- * absorb from the world and the episode's records: truth, reward and R_out
- * (summed in fold order, replay.h, so that they do not depend on the order
- * records arrived in), the world's metrics. */
-void trv_row_fill_readouts(TrvEpisodeRow *row, const TrvWorldClass *wc, void *world, const TrvRecord *recs, size_t n);
-/* What a controller believed at the episode boundary, into its row (after
- * trv_row_fill_readouts): the committed graph G_hat_e, the MAP graph and the
- * presence probabilities, and the soft score and exposures against the
- * row's truth. */
-void trv_row_set_beliefs(TrvEpisodeRow *row, const TrvGraph *ghat, const bool *map, const double *p);
 
 #endif

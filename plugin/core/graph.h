@@ -10,28 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-
-#define TRV_MAX_COMPONENTS 48
-
-typedef struct {
-  const char *name; /* e.g. "C->X" */
-  int source, target; /* variable indices */
-  bool observed;      /* both ends observed: visible to outcome-only learners */
-} TrvComponent;
-
-typedef struct {
-  int n_vars;
-  const char *const *var_names;
-  int n_components;
-  const TrvComponent *components;
-} TrvCandidates;
-
-typedef struct {
-  int n;
-  bool present[TRV_MAX_COMPONENTS];
-  double kappa[TRV_MAX_COMPONENTS];
-  bool frozen[TRV_MAX_COMPONENTS];
-} TrvGraph;
+#include <trivium/world.h>
 
 void trv_graph_clear(TrvGraph *g, int n);
 /* Bitmask of present components (n <= 64). */

@@ -19,8 +19,7 @@
 
 #include "graph.h"
 #include "posterior.h"
-
-#define TRV_LRCP_MAX_ITER 8
+#include <trivium/results.h> /* TRV_LRCP_MAX_ITER, TrvLrcpStatus */
 
 typedef struct {
   int window;      /* probes kept per component (default 20) */
@@ -40,7 +39,6 @@ double trv_lrcp_residual_z(const TrvProbeWindows *pw, int j, const TrvGraph *gha
 /* Number of violated components; violated[] (may be NULL) receives flags. */
 int trv_constraint_violated(const TrvProbeWindows *pw, const TrvGraph *ghat, double s2, double z_max, bool *violated);
 
-typedef enum { TRV_LRCP_NONE = 0, TRV_LRCP_CONVERGED = 1, TRV_LRCP_FLAGGED = 2 } TrvLrcpStatus;
 
 typedef struct {
   TrvLrcpStatus status;

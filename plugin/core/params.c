@@ -212,3 +212,16 @@ TrvPosteriorParams trv_params_posterior(const TrvParams *p, double s2) {
                            .hazard = p->hazard, .lambda = p->lambda, .slab = p->slab, .track = p->track};
   return pp;
 }
+
+bool trivium_params_get(const TrvParams *p, const char *key, double *value, GError **error) {
+  const TrvParamSpec *s = key ? trv_param_lookup(key) : NULL;
+  if (!s) {
+    const char *hint = key ? trv_params_suggest(key) : NULL;
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "unknown parameter '%s'%s%s%s", key ? key : "(null)",
+                hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
+    return false;
+  }
+  const char *f = (const char *)p + s->offset;
+  *value = s->type == TRV_PARAM_DOUBLE ? *(const double *)f : (double)*(const int *)f;
+  return true;
+}

@@ -15,6 +15,7 @@
 #include "commit.h"
 #include "posterior.h"
 #include "schedule.h"
+#include <trivium/world.h> /* typedef struct TrvParams TrvParams */
 
 typedef enum {
   TRV_VARIANT_HEADLINE = 0,
@@ -24,7 +25,7 @@ typedef enum {
   TRV_VARIANT_SEPARATION = 4,
 } TrvVariant;
 
-typedef struct {
+struct TrvParams {
   /* run */
   int episodes, seeds, seed_base, steps;
   /* posterior (SPEC 3.2) */
@@ -63,7 +64,7 @@ typedef struct {
   /* the SimGrid attachment (SPEC 5) */
   int agents;
   double step_flops, probe_flops;
-} TrvParams;
+};
 
 /* Values of the ctl.mode parameter.  ctl.fsync holds a TrvCtlFsync (ctl.h:
  * always 0, group 1, none 2), whose names the table lists in that order. */

@@ -225,6 +225,11 @@ double trv_posterior_entropy_bits(const TrvPosterior *post) {
   return h;
 }
 
+void trv_posterior_losses(const TrvPosterior *post, int j, double *absent, double *present) {
+  *absent = -log_sigmoid(-post->log_odds[j]);
+  *present = -log_sigmoid(post->log_odds[j]);
+}
+
 double trv_posterior_log_prob_graph(const TrvPosterior *post, const bool *graph) {
   double lp = 0;
   for (int j = 0; j < post->n; j++)

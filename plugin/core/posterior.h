@@ -85,6 +85,9 @@ bool trv_posterior_map(const TrvPosterior *post, int j);
 double trv_posterior_entropy_bits(const TrvPosterior *post);
 /* log P(G) for a graph given as one presence flag per component (nats). */
 double trv_posterior_log_prob_graph(const TrvPosterior *post, const bool *graph);
+/* -log P(component j absent) and -log P(j present), from the exact
+ * log-odds: the terms whose sum over components is -log P(G). */
+void trv_posterior_losses(const TrvPosterior *post, int j, double *absent, double *present);
 /* Expected information gain, in bits, of k further probes of component j,
  * each at |z| = zabs (signs balanced), computed by Gauss-Hermite quadrature
  * over the sufficient statistic sum z_i w_i.  0 <= EIG <= h2(p_j). */

@@ -19,8 +19,8 @@
 #define TRV_RECORD_H
 
 #include <stdint.h>
+#include <trivium/world.h> /* TRV_RECORD_CONTEXT_MAX */
 
-#define TRV_RECORD_CONTEXT_MAX 8
 #define TRV_AGENT_CONTROLLER UINT32_MAX
 
 typedef enum {

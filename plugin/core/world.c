@@ -1,5 +1,112 @@
-/* world.c - the worlds' names, in the core so that the scenario loader can
- * check them; envs/worlds.c maps each name to its class. */
+/* world.c - the registry of worlds (trivium_world_register) and the checks
+ * a world's declaration must pass before a run uses it.
+ *
+ * The registry is a short array in registration order; lookups are by
+ * name.  A class is kept by pointer: the caller keeps it alive for the
+ * life of the process (the built-in classes are static). */
 #include "world.h"
 
-const char *const trv_world_names[] = {"causalbench", "urs", NULL};
+#include <math.h>
+#include <string.h>
+
+#define MAX_WORLDS 64
+
+static const TrvWorldClass *registry[MAX_WORLDS];
+static const char *names[MAX_WORLDS + 1];
+static int n_registered;
+
+static bool valid_name(const char *name) {
+  if (!name || !*name || strlen(name) > 64) return false;
+  for (const char *p = name; *p; p++)
+    if (!g_ascii_isalnum(*p) && *p != '-' && *p != '_') return false;
+  return true;
+}
+
+bool trivium_world_register(const TrvWorldClass *wc, GError **error) {
+  const char *missing = !wc                      ? "the class"
+                        : !valid_name(wc->name)   ? "a name of letters, digits, '-' and '_'"
+                        : !wc->init               ? "init"
+                        : !wc->free               ? "free"
+                        : !wc->candidates         ? "candidates"
+                        : !wc->noise_var          ? "noise_var"
+                        : !wc->episodes           ? "episodes"
+                        : !wc->steps              ? "steps"
+                        : !wc->episode_begin      ? "episode_begin"
+                        : !wc->referee            ? "a referee"
+                        : !wc->referee->truth     ? "the referee's truth"
+                                                  : NULL;
+  if (!missing && wc->agent) {
+    const TrvAgentClass *a = wc->agent;
+    if (!a->instance || !a->free || !a->episode_begin || !a->observe || !a->probe || !a->plan || !a->act)
+      missing = "every function of its agent class (or no agent class)";
+    else if (!a->step_end != !a->step_payoff)
+      missing = "both step_end and step_payoff, or neither";
+  }
+  if (!missing && wc->likelihood != TRV_LIKELIHOOD_GAUSSIAN) missing = "a supported likelihood (gaussian)";
+  if (missing) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "world %s: the class needs %s", wc && wc->name ? wc->name : "(unnamed)",
+                missing);
+    return false;
+  }
+  for (int i = 0; i < n_registered; i++) {
+    if (registry[i] == wc) return true;
+    if (!strcmp(registry[i]->name, wc->name)) {
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "world %s: another class is registered under that name",
+                  wc->name);
+      return false;
+    }
+  }
+  if (n_registered == MAX_WORLDS) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "world %s: at most %d worlds can be registered", wc->name,
+                MAX_WORLDS);
+    return false;
+  }
+  registry[n_registered] = wc;
+  names[n_registered++] = wc->name;
+  names[n_registered] = NULL;
+  return true;
+}
+
+const TrvWorldClass *trivium_world_lookup(const char *name) {
+  for (int i = 0; name && i < n_registered; i++)
+    if (!strcmp(registry[i]->name, name)) return registry[i];
+  return NULL;
+}
+
+const char *const *trv_world_names(void) { return names; }
+
+bool trv_world_info(const TrvWorldClass *wc, void *world, TrvWorldInfo *info, GError **error) {
+  memset(info, 0, sizeof *info);
+  info->cand = wc->candidates(world);
+  info->noise_var = wc->noise_var(world);
+  info->steps = wc->steps(world);
+  info->episodes = wc->episodes(world);
+  info->safe_action = wc->safe_action;
+  info->observational_pairs = wc->observational_pairs;
+  const TrvCandidates *c = info->cand;
+  const char *bad = !c                                                              ? "no candidate graph"
+                    : c->n_components < 1 || c->n_components > TRV_MAX_COMPONENTS ? "1 to 48 candidate components"
+                    : !c->components || c->n_vars < 1 || !c->var_names             ? "variables and components"
+                    : !(info->noise_var > 0) || !isfinite(info->noise_var)       ? "a positive, finite noise variance"
+                    : info->steps < 1                                              ? "at least one step per episode"
+                    : info->episodes < 1                                           ? "at least one episode"
+                                                                                   : NULL;
+  for (int j = 0; !bad && j < c->n_components; j++) {
+    const TrvComponent *k = &c->components[j];
+    if (!k->name || k->source < 0 || k->source >= c->n_vars || k->target < 0 || k->target >= c->n_vars)
+      bad = "components named and between declared variables";
+  }
+  if (bad) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "world %s: its declaration needs %s", wc->name, bad);
+    return false;
+  }
+  return true;
+}
+
+bool trv_graph_wrong_on_task(const TrvWorldClass *wc, void *world, const TrvGraph *g, const TrvGraph *truth) {
+  for (int j = 0; j < truth->n; j++) {
+    bool relevant = !wc->referee->task_relevant || wc->referee->task_relevant(world, j);
+    if (relevant && g->present[j] != truth->present[j]) return true;
+  }
+  return false;
+}

@@ -338,8 +338,9 @@ static void start_params(Loader *L, const char *el, const XML_Char **atts) {
   if (!strcmp(el, "world")) {
     const char *name = required(L, el, atts, "name", "<world name=\"causalbench\" ...>");
     if (!name) return;
-    if (!g_strv_contains(trv_world_names, name)) {
-      char *h = trv_scn_hint(name, trv_world_names), *all = g_strjoinv(", ", (char **)trv_world_names);
+    const char *const *worlds = trv_world_names(); /* the registered worlds */
+    if (!g_strv_contains(worlds, name)) {
+      char *h = trv_scn_hint(name, worlds), *all = g_strjoinv(", ", (char **)worlds);
       trv_scn_fail(L, trv_scn_attr_loc(L, "name"), "unknown world '%s'; expected one of: %s%s", name, all, h);
       g_free(h);
       g_free(all);

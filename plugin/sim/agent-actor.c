@@ -1,8 +1,11 @@
-/* sim-agent.c - a dispatch agent as a SimGrid actor.
+/* agent-actor.c - a dispatch agent as a SimGrid actor: the built-in
+ * agents' actor, and the transport of the agent's side of the protocol for
+ * every agent, built-in or a program's own (trivium/agent.h).
  *
- * Per plan: play the episode in the agent's own world instance
- * (trv_agent_run_episode), cost the compute on the agent's host (one
- * execution: T steps plus its probes), then
+ * Per plan: the agent gets a TrvEpisode; a built-in agent plays it in its
+ * own world instance (trv_agent_play) and costs the compute on its host
+ * (one execution: T steps plus its probes); a program's own actor does
+ * what it likes.  Closing the episode then
  *  - atomic mode: commit the episode's records in one message to every
  *    replica and wait for acknowledgements; committed once a majority
  *    acknowledged; otherwise retry (same record ids: replicas drop repeats)
@@ -15,6 +18,8 @@
 #include <stdlib.h>
 
 #include "sim-internal.h"
+
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(trivium_commit, trivium, "Trivium: the agents' commits to the log");
 
 static bool commit_atomic(Cell *cell, AgentState *a, int e, GArray *recs, int *attempts) {
   const TrvSimOptions *opt = cell->opt;
@@ -76,12 +81,6 @@ static void send_telemetry(Cell *cell, AgentState *a, int e, GArray *recs) {
   trv_msg_send(cell->replicas[0].mb, outcomes, cell->opt->commit_timeout);
 }
 
-void trv_sim_agent_actor(int argc, char **argv) {
-  g_assert(argc == 2);
-  sg_actor_daemonize(sg_actor_self());
-  trv_sim_agent_loop(&trv_sim_cell->agents[atoi(argv[1])]);
-}
-
 /* Shared-city worlds: the last agent to arrive after acting moves the city
  * (step_end), then all meet at the barrier, so nobody reads its payoff
  * before the city moved.  Actors are cooperative, so the arrival count is
@@ -91,41 +90,80 @@ static void step_barrier(void *ctx, int step) {
   Cell *cell = ctx;
   if (++cell->step_arrivals == cell->n_agents) {
     cell->step_arrivals = 0;
-    cell->spec->world_class->step_end(cell->world, step);
+    cell->wc->agent->step_end(trv_session_world(cell->session), step);
   }
   sg_barrier_wait(cell->step_barrier);
 }
 
-void trv_sim_agent_loop(AgentState *a) {
+/* The transport's close of an agent's episode, in the agent's actor:
+ * commit (or send the telemetry), then DONE to the controller. */
+static bool sim_close(void *ctx, TrvEpisode *ep, GArray *recs, GError **error) {
+  AgentState *a = ctx;
   Cell *cell = trv_sim_cell;
-  const TrvWorldClass *wc = cell->spec->world_class;
-  TrvStepSync sync = {step_barrier, cell};
-  GArray *recs = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
+  int e = trivium_episode_index(ep);
+  Msg *done = trv_msg_new(MSG_DONE, e);
+  done->agent = a->index;
+  done->tag = a->plan_tag;
+  done->gated = trv_episode_gated(ep);
+  done->commits = 1;
+  if (cell->opt->best_effort) send_telemetry(cell, a, e, recs);
+  else done->failures = !commit_atomic(cell, a, e, recs, &done->attempts);
+  bool ok = !done->failures;
+  if (!ok) {
+    XBT_INFO("agent %d: the records of episode %d were not committed (%d attempts)", a->index, e, done->attempts);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "agent %d: the records of episode %d were not committed after %d "
+                "attempts", a->index, e, done->attempts);
+  }
+  a->open = NULL;
+  trv_msg_send(cell->mb_controller, done, cell->opt->commit_timeout);
+  return ok;
+}
+
+TrvEpisode *trv_sim_agent_next(AgentState *a) {
+  Cell *cell = trv_sim_cell;
+  if (a->open) { /* the actor died with its host mid-episode: that episode is lost */
+    trv_episode_discard(a->open);
+    a->open = NULL;
+  }
   for (;;) {
     Msg *m = trv_msg_wait(a->mb);
     if (m->kind == MSG_STOP) {
       trv_msg_free(m);
-      break;
+      return NULL;
     }
     if (m->kind != MSG_PLAN) {
       trv_msg_free(m);
       continue;
     }
-    int e = m->episode;
-    wc->episode_begin(a->world, e);
-    g_array_set_size(recs, 0);
-    int gated = trv_agent_run_episode(wc, a->world, m->plan, (uint32_t)a->index, &a->seq, &a->probe_rng, recs,
-                                      wc->step_end ? &sync : NULL);
-    sg_actor_execute(wc->steps(a->world) * cell->opt->step_flops + m->plan->n_probes * cell->opt->probe_flops);
-    Msg *done = trv_msg_new(MSG_DONE, e);
-    done->agent = a->index;
-    done->tag = m->tag;
-    done->gated = gated;
-    done->commits = 1;
-    if (cell->opt->best_effort) send_telemetry(cell, a, e, recs);
-    else done->failures = !commit_atomic(cell, a, e, recs, &done->attempts);
+    if (a->world) cell->wc->agent->episode_begin(a->world, m->episode);
+    a->plan_tag = m->tag;
+    TrvEpisodeSink sink = {sim_close, a};
+    a->open = trv_episode_new(m->plan, a->index, cell->info->steps, cell->info->safe_action, &a->seq, &a->probe_rng,
+                              &sink);
     trv_msg_free(m);
-    trv_msg_send(cell->mb_controller, done, cell->opt->commit_timeout);
+    return a->open;
   }
-  g_array_free(recs, TRUE);
+}
+
+bool trivium_episode_play(TrvEpisode *ep) {
+  Cell *cell = trv_sim_cell;
+  g_return_val_if_fail(ep && cell, false);
+  AgentState *a = &cell->agents[trivium_episode_agent(ep)];
+  const TrvAgentClass *ac = cell->wc->agent;
+  if (!ac || !a->world) return false;
+  TrvStepSync sync = {step_barrier, cell};
+  trv_agent_play(ac, a->world, ep, ac->step_end ? &sync : NULL);
+  sg_actor_execute(cell->info->steps * cell->opt->step_flops + trivium_episode_n_probes(ep) * cell->opt->probe_flops);
+  return true;
+}
+
+void trv_sim_agent_actor(int argc, char **argv) {
+  g_assert(argc == 2);
+  sg_actor_daemonize(sg_actor_self());
+  AgentState *a = &trv_sim_cell->agents[atoi(argv[1])];
+  TrvEpisode *ep;
+  while ((ep = trv_sim_agent_next(a)) != NULL) {
+    trivium_episode_play(ep);
+    trivium_episode_close(ep, NULL);
+  }
 }

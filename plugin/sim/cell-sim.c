@@ -1,12 +1,12 @@
-/* sim-cell.c - one cell of a run (one seed, one controller) as a SimGrid
+/* cell-sim.c - one cell of a run (one seed, one controller) as a SimGrid
  * simulation: set-up, roles, messages, and the end-of-run checks.
  *
  * Roles map onto any platform SimGrid loads: by host-name globs given by the
  * scenario, or else by the hosts' `trivium.role` property (controller, ctl,
  * agent).  M agents go round-robin over the agent hosts, N log replicas over
  * the ctl hosts; the controller runs on the first controller host.  The
- * actors are in sim-controller.c, sim-agent.c and sim-log.c; fault
- * schedules in sim-faults.c.  A run that ends before the controller
+ * actors are in controller-actor.c, agent-actor.c and log-actor.c; fault
+ * processes in faults.c; the public plugin in plugin.c.  A run that ends before the controller
  * finished (simgrid_run() returns after logging a deadlock) is an error.
  * One simulation per process (SimGrid initialises once); the run command
  * forks a process per cell (SPEC section 10). */
@@ -18,20 +18,30 @@
 
 #include "sim-internal.h"
 
-XBT_LOG_NEW_DEFAULT_CATEGORY(trivium, "Trivium meta-controller");
+XBT_LOG_NEW_CATEGORY(trivium, "Trivium: the causal meta-controller plugin");
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(trivium_cell, trivium, "Trivium: set-up and end of a simulated cell");
 
 Cell *trv_sim_cell;
 
-void trv_sim_options_init(TrvSimOptions *opt) {
+void trv_sim_options_init(TrvSimOptions *opt, const TrvParams *p) {
   memset(opt, 0, sizeof *opt);
-  opt->agents = 1;
-  opt->replicas = 1;
-  opt->commit_timeout = 5.0;
-  opt->commit_retries = 3;
   opt->episode_timeout = 60.0;
-  opt->step_flops = 1e6;
-  opt->probe_flops = 2e7;
-  opt->ctl_fsync = TRV_CTL_FSYNC_NONE;
+  opt->agents = p->agents;
+  opt->replicas = p->ctl_replicas;
+  opt->best_effort = p->ctl_mode == TRV_CTL_MODE_BEST_EFFORT;
+  opt->commit_timeout = p->ctl_timeout;
+  opt->commit_retries = p->ctl_retries;
+  opt->ctl_fsync = p->ctl_fsync;
+  opt->step_flops = p->step_flops;
+  opt->probe_flops = p->probe_flops;
+}
+
+void trv_sim_log_defaults(void) {
+  /* SimGrid logs at info by default; Trivium's info lines (every change of
+   * G_hat, alarm, failed commit and fault) are for who asks for them, with
+   * --log=trivium.thres:info or a root threshold of their own */
+  if (_XBT_LOGV(trivium).isThreshInherited && _XBT_LOGV(root).threshold == xbt_log_priority_info)
+    xbt_log_threshold_set(&_XBT_LOGV(trivium), xbt_log_priority_warning);
 }
 
 /* ---- messages ----------------------------------------------------------- */
@@ -47,17 +57,14 @@ Msg *trv_msg_new(MsgKind kind, int episode) {
 void trv_msg_free(Msg *m) {
   if (!m) return;
   if (m->records) g_array_free(m->records, TRUE);
-  if (m->plan) {
-    trv_plan_clear(m->plan);
-    g_free(m->plan);
-  }
+  trv_plan_free(m->plan);
   g_free(m);
 }
 
 static long msg_bytes(const Msg *m) {
   long b = 64 + (long)m->n_carried * (long)sizeof(TrvRecord);
   if (m->records) b += (long)m->records->len * (long)sizeof(TrvRecord);
-  if (m->plan) b += 4L * m->plan->n_probes + 16L * m->plan->ghat.n + 80L * m->plan->ghat.n;
+  if (m->plan) b += trv_plan_wire_bytes(m->plan);
   return b;
 }
 
@@ -229,18 +236,21 @@ static void free_records(gpointer p) {
 }
 
 static void free_cell(Cell *cell) {
-  for (int a = 0; a < cell->n_agents; a++)
-    if (cell->agents[a].world) cell->spec->world_class->free(cell->agents[a].world);
-  for (int r = 0; r < cell->n_replicas; r++) {
+  for (int a = 0; cell->agents && a < cell->n_agents; a++) {
+    if (cell->agents[a].world) cell->wc->agent->free(cell->agents[a].world);
+    trv_episode_discard(cell->agents[a].open); /* an episode a program's actor never closed */
+  }
+  for (int r = 0; cell->replicas && r < cell->n_replicas; r++) {
     ReplicaState *rs = &cell->replicas[r];
     g_ptr_array_unref(rs->seen);
     g_ptr_array_unref(rs->pending);
     g_array_free(rs->intents, TRUE);
-    g_array_free(rs->decided, TRUE);
+    if (rs->decided) g_array_free(rs->decided, TRUE);
     if (rs->ctl) trv_ctl_close(rs->ctl, NULL);
   }
   for (guint e = 0; cell->decided && e < cell->decided->len; e++) {
     DecidedEpisode *d = g_ptr_array_index(cell->decided, e);
+    if (!d) continue;
     g_array_free(d->records, TRUE);
     trv_posterior_free(d->snapshot);
     g_free(d);
@@ -250,8 +260,11 @@ static void free_cell(Cell *cell) {
   g_free(cell->agents);
   g_free(cell->replicas);
   g_free(cell->replica_acked);
-  if (cell->ctl) trv_controller_free(cell->ctl);
-  if (cell->world) cell->spec->world_class->free(cell->world);
+  trv_session_free(cell->session);
+  cell->agents = NULL;
+  cell->replicas = NULL;
+  cell->decided = NULL;
+  cell->session = NULL;
 }
 
 /* Builds the cell on the loaded platform: world, controller, agents and
@@ -259,7 +272,7 @@ static void free_cell(Cell *cell) {
  * registered actors), the CTL file, the fault driver.  On error the cell
  * is freed. */
 bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {
-  const TrvCellSpec *spec = cell->spec;
+  const TrvSimCellSpec *spec = cell->spec;
   const TrvSimOptions *opt = cell->opt;
   GPtrArray *role_hosts[TRV_N_ROLES];
   for (int r = 0; r < TRV_N_ROLES; r++)
@@ -267,7 +280,10 @@ bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {
   bool ok = true;
   for (int r = 0; r < TRV_N_ROLES && ok; r++)
     if (role_hosts[r]->len == 0) {
-      if (opt->role_hosts[r])
+      if (r == TRV_ROLE_AGENT && agent_hosts)
+        g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "no Trivium agent: mark actors with the property "
+                                                       "trivium.agent or call trivium_agent_attach()");
+      else if (opt->role_hosts[r])
         g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: role %s: no host matches '%s'", opt->platform,
                     trv_role_names[r], opt->role_hosts[r]);
       else
@@ -275,11 +291,16 @@ bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {
                     opt->platform, trv_role_names[r], trv_role_names[r]);
       ok = false;
     }
-  if (ok) ok = (cell->world = spec->world_class->init(spec->params, spec->seed, error)) != NULL;
-  if (ok)
-    ok = (cell->ctl = trv_controller_new(spec->controller, spec->params, cell->world, spec->world_class, spec->seed,
-                                         error)) != NULL;
+  cell->wc = spec->world_class;
+  if (ok && !agent_hosts && !cell->wc->agent) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                "world %s has no agent class: its agents are a program's own actors (trivium/agent.h)", cell->wc->name);
+    ok = false;
+  }
+  if (ok) ok = (cell->session = trv_session_new(spec->params, cell->wc, spec->controller, spec->seed, error)) != NULL;
   if (ok) {
+    cell->info = trv_session_info(cell->session);
+    void *world = trv_session_world(cell->session);
     cell->controller_host = g_ptr_array_index(role_hosts[TRV_ROLE_CONTROLLER], 0);
     cell->mb_controller = sg_mailbox_by_name("trivium/controller");
     cell->mb_controller_reply = sg_mailbox_by_name("trivium/controller/reply");
@@ -291,14 +312,14 @@ bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {
       char name[64];
       as->index = a;
       as->host = g_ptr_array_index(role_hosts[TRV_ROLE_AGENT], a % role_hosts[TRV_ROLE_AGENT]->len);
-      as->world = spec->world_class->agent_instance(cell->world, a);
+      as->world = cell->wc->agent ? cell->wc->agent->instance(world, a) : NULL;
       trv_rng_init(&as->probe_rng, spec->seed, TRV_STREAM_PROBE + 100 * (uint64_t)a);
       snprintf(name, sizeof name, "trivium/agent/%d", a);
       as->mb = sg_mailbox_by_name(name);
       snprintf(name, sizeof name, "trivium/agent/%d/ack", a);
       as->mb_ack = sg_mailbox_by_name(name);
     }
-    if (spec->world_class->step_end) /* a shared city: the agents step together */
+    if (cell->wc->agent && cell->wc->agent->step_end) /* a shared city: the agents step together */
       cell->step_barrier = sg_barrier_init((unsigned)cell->n_agents);
     cell->n_replicas = opt->best_effort ? 1 : opt->replicas;
     cell->replicas = g_new0(ReplicaState, cell->n_replicas);
@@ -308,15 +329,15 @@ bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {
       char name[64];
       rs->index = r;
       rs->host = g_ptr_array_index(role_hosts[TRV_ROLE_CTL], r % role_hosts[TRV_ROLE_CTL]->len);
-      snprintf(name, sizeof name, "trivium/ctl/%d", r);
+      snprintf(name, sizeof name, "trivium/log/%d", r);
       rs->mb = sg_mailbox_by_name(name);
       rs->seen = g_ptr_array_new_with_free_func(free_set);
       rs->pending = g_ptr_array_new_with_free_func(free_records);
       rs->intents = g_array_new(FALSE, FALSE, sizeof(int));
-      rs->decided = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
+      if (r == 0 && cell->log_out) rs->decided = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
     }
-    const TrvPosterior *post = cell->ctl->klass->posterior(cell->ctl->self);
-    if (opt->ctl_path && cell->ctl->klass->event_sourced && post) {
+    const TrvPosterior *post = trv_session_replayable_posterior(cell->session);
+    if (opt->ctl_path && post) {
       TrvCtlOptions co = {.fsync = opt->ctl_fsync};
       cell->replicas[0].ctl = trv_ctl_create(opt->ctl_path, trv_posterior_n_components(post),
                                              trv_posterior_params(post), &co, error);
@@ -334,7 +355,7 @@ bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {
 void trv_sim_cell_start(Cell *cell, bool start_agents) {
   for (int r = 0; r < cell->n_replicas; r++) {
     char name[32];
-    snprintf(name, sizeof name, "trivium-ctl-%d", r);
+    snprintf(name, sizeof name, "trivium-log-%d", r);
     start_actor(name, cell->replicas[r].host, trv_sim_replica_actor, r);
   }
   for (int a = 0; start_agents && a < cell->n_agents; a++) {
@@ -355,10 +376,10 @@ void trv_sim_cell_start(Cell *cell, bool start_agents) {
   }
 }
 
-/* After simgrid_run(): the outcome (rows were appended as episodes ended),
- * the decided log, the final posterior.  Frees the cell. */
+/* After simgrid_run(): the outcome (rows were delivered as episodes
+ * closed), the decided log, the final posterior.  Frees the cell. */
 bool trv_sim_cell_finish(Cell *cell, GError **error) {
-  const TrvCellSpec *spec = cell->spec;
+  const TrvSimCellSpec *spec = cell->spec;
   TrvSimReport *report = cell->report;
   report->end_time = simgrid_get_clock();
   bool ok = cell->finished;
@@ -369,18 +390,19 @@ bool trv_sim_cell_finish(Cell *cell, GError **error) {
                   "simulation of seed %llu under %s ended at t=%g s after %d of %d episodes: deadlock (actors "
                   "still waiting)",
                   (unsigned long long)spec->seed, spec->controller, simgrid_get_clock(), cell->episode,
-                  spec->world_class->episodes(cell->world));
+                  cell->info ? cell->info->episodes : 0);
     cell->error = NULL;
-  } else if (cell->error) { /* a CTL write error: the run finished but the file is incomplete */
+  } else if (cell->error) { /* a log write error: the run finished but the file is incomplete */
     g_propagate_error(error, cell->error);
     cell->error = NULL;
     ok = false;
   }
   if (ok) {
     ReplicaState *r0 = &cell->replicas[0];
-    report->records_decided = r0->decided->len;
-    if (cell->log_out) g_array_append_vals(cell->log_out, r0->decided->data, r0->decided->len);
-    const TrvPosterior *post = cell->ctl->klass->posterior(cell->ctl->self);
+    report->records_decided = r0->n_decided;
+    if (cell->log_out && r0->decided) g_array_append_vals(cell->log_out, r0->decided->data, r0->decided->len);
+    const TrvController *c = trv_session_controller(cell->session);
+    const TrvPosterior *post = c->klass->posterior(c->self);
     report->final_posterior = post ? trv_posterior_copy(post) : NULL;
     if (r0->ctl && !trv_ctl_close(r0->ctl, error)) ok = false;
     r0->ctl = NULL;
@@ -390,7 +412,7 @@ bool trv_sim_cell_finish(Cell *cell, GError **error) {
   return ok;
 }
 
-bool trv_sim_run_cell(const TrvCellSpec *spec, const TrvSimOptions *opt, GArray *rows, GArray *log,
+bool trv_sim_run_cell(const TrvSimCellSpec *spec, const TrvSimOptions *opt, GArray *rows, GArray *log,
                       TrvSimReport *report, GError **error) {
   TrvSimReport scratch;
   if (!report) report = &scratch;
@@ -411,6 +433,7 @@ bool trv_sim_run_cell(const TrvCellSpec *spec, const TrvSimOptions *opt, GArray 
   argv[0] = g_strdup("trivium");
   for (size_t i = 0; i < opt->n_simgrid_args; i++) argv[i + 1] = g_strdup(opt->simgrid_args[i]);
   simgrid_init(&argc, argv);
+  trv_sim_log_defaults();
   simgrid_load_platform(opt->platform);
   g_strfreev(argv);
   trv_sim_cell = &cell;

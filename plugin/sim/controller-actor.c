@@ -1,18 +1,18 @@
 /* sim-controller.c - the meta-controller as a SimGrid actor.
  *
- * Episode e:
- *  1. plan (controller.h) and split the probes across the M agents: whole
- *     components go to one agent each (assignments are disjoint), the
- *     heaviest first to the least-loaded agent; every agent plays T steps;
+ * Episode e (the protocol of core/protocol.h over SimGrid):
+ *  1. plan (trv_session_plan: one share per agent, disjoint by component)
+ *     and deliver every agent its share; every agent plays T steps;
  *  2. wait for the agents' DONE until episode_timeout;
  *  3. CLOSE e on the replicas until a majority answered: the episode's
  *     committed records are the union of what that majority holds (a record
  *     a majority acknowledged is on at least one of them; records are whole,
  *     so a union never holds half of one), deduplicated by id;
- *  4. absorb them (posterior, detectors, G_hat), then DECIDE: send the
- *     decided episode (records, the controller's own records, EPISODE_END,
- *     the posterior snapshot) to every replica, with the backlog of episodes
- *     a replica missed while it was down.
+ *  4. close it (trv_session_close: absorb, the referee's readouts), then
+ *     DECIDE: send the decided episode (records, the controller's own
+ *     records, EPISODE_END, the posterior snapshot) to every replica, with
+ *     the backlog of episodes a replica missed while it was down.  An
+ *     episode every replica holds is dropped from memory.
  * Restart safety: the decided episodes live in the Cell; `closing` marks an
  * episode whose CLOSE began (it is never re-planned, only closed again); an
  * episode already absorbed is only re-decided.  DONE messages carry the
@@ -24,50 +24,28 @@
 
 #include "sim-internal.h"
 
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(trivium_controller, trivium, "Trivium: the meta-controller (commits, alarms, resets)");
+
 #define CLOSE_ROUNDS_MAX 600   /* one per simulated second: then the log is unreachable */
 #define CATCHUP_ROUNDS_MAX 120
 
-/* Splits plan into per-agent plans (out[a] allocated, snapshot copied). */
-static void split_plan(const TrvPlan *plan, int n_agents, TrvPlan **out) {
-  int n = plan->ghat.n, count[TRV_MAX_COMPONENTS] = {0}, owner[TRV_MAX_COMPONENTS], load[4096] = {0};
-  for (int i = 0; i < plan->n_probes; i++) count[plan->probes[i]]++;
-  bool done[TRV_MAX_COMPONENTS] = {false};
-  for (int k = 0; k < n; k++) { /* LPT: heaviest component to the least-loaded agent */
-    int j = -1;
-    for (int c = 0; c < n; c++)
-      if (!done[c] && (j < 0 || count[c] > count[j])) j = c;
-    done[j] = true;
-    int best = 0;
-    for (int a = 1; a < n_agents; a++)
-      if (load[a] < load[best]) best = a;
-    owner[j] = best;
-    load[best] += count[j];
-  }
-  for (int a = 0; a < n_agents; a++) {
-    out[a] = g_new0(TrvPlan, 1);
-    *out[a] = *plan;
-    out[a]->snapshot = plan->snapshot ? trv_posterior_copy(plan->snapshot) : NULL;
-    out[a]->n_probes = 0;
-    for (int i = 0; i < plan->n_probes; i++)
-      if (owner[plan->probes[i]] == a) out[a]->probes[out[a]->n_probes++] = plan->probes[i];
-  }
+/* Logs the committed graph an episode plans with, when it changed. */
+static void log_plan(Cell *cell, int e, const TrvGraph *ghat) {
+  static uint64_t last = UINT64_MAX;
+  uint64_t mask = trv_graph_mask(ghat);
+  if (mask == last) return;
+  last = mask;
+  GString *g = g_string_new(NULL);
+  for (int j = 0; j < ghat->n; j++)
+    if (ghat->present[j]) g_string_append_printf(g, "%s%s", g->len ? ", " : "", cell->info->cand->components[j].name);
+  XBT_INFO("episode %d: the committed graph G_hat is now {%s}", e, g->str);
+  g_string_free(g, TRUE);
 }
 
-typedef struct {
-  int commits, failures, attempts, gated;
-  gint64 controller_us; /* wall time in the controller's own calls */
-} EpisodeCounts;
-
-static void dispatch_and_wait(Cell *cell, int e, EpisodeCounts *counts) {
-  TrvController *ctl = cell->ctl;
-  TrvPlan *plan = g_new0(TrvPlan, 1);
-  gint64 t0 = g_get_monotonic_time();
-  ctl->klass->plan(ctl->self, e, plan);
-  counts->controller_us += g_get_monotonic_time() - t0;
+static void dispatch_and_wait(Cell *cell, int e, TrvEpisodeCounts *counts) {
   TrvPlan **parts = g_new(TrvPlan *, cell->n_agents);
-  split_plan(plan, cell->n_agents, parts);
-  trv_plan_clear(plan);
-  g_free(plan);
+  trv_session_plan(cell->session, e, cell->n_agents, parts);
+  log_plan(cell, e, &parts[0]->ghat);
   /* Deliver every agent its plan, to all at once, retrying the ones that
    * could not be reached (link or host down) until the episode deadline. */
   double deadline = simgrid_get_clock() + cell->opt->episode_timeout;
@@ -79,8 +57,7 @@ static void dispatch_and_wait(Cell *cell, int e, EpisodeCounts *counts) {
     for (int a = 0; a < cell->n_agents; a++) {
       if (sent[a]) continue;
       Msg *m = msgs[a] = trv_msg_new(MSG_PLAN, e);
-      m->plan = g_memdup2(parts[a], sizeof(TrvPlan));
-      m->plan->snapshot = parts[a]->snapshot ? trv_posterior_copy(parts[a]->snapshot) : NULL;
+      m->plan = trv_plan_copy(parts[a]);
       m->tag = cell->incarnation;
       comms[a] = trv_msg_post(cell->agents[a].mb, m);
     }
@@ -89,10 +66,7 @@ static void dispatch_and_wait(Cell *cell, int e, EpisodeCounts *counts) {
       if (!sent[a] && trv_msg_finish(comms[a], msgs[a], by - simgrid_get_clock())) sent[a] = true, waiting++;
     if (waiting < cell->n_agents && simgrid_get_clock() < deadline) sg_actor_sleep_for(fmin(1.0, deadline - simgrid_get_clock()));
   }
-  for (int a = 0; a < cell->n_agents; a++) {
-    trv_plan_clear(parts[a]);
-    g_free(parts[a]);
-  }
+  for (int a = 0; a < cell->n_agents; a++) trv_plan_free(parts[a]);
   g_free(sent);
   g_free(comms);
   g_free(msgs);
@@ -180,45 +154,55 @@ static bool decide_round(Cell *cell, int upto) {
   return all;
 }
 
-static void absorb(Cell *cell, int e, GArray *recs, int intents, const EpisodeCounts *counts) {
-  TrvController *ctl = cell->ctl;
-  TrvEpisodeRow row;
-  memset(&row, 0, sizeof row);
-  row.seed = (int)cell->spec->seed;
-  row.episode = e;
-  GArray *own = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
+/* Drops the decided episodes every replica holds: nothing reads them again. */
+static void forget_decided(Cell *cell) {
+  int held = cell->n_decided;
+  for (int r = 0; r < cell->n_replicas; r++) held = MIN(held, cell->replica_acked[r]);
+  for (int e = held - 1; e >= 0; e--) {
+    DecidedEpisode *d = g_ptr_array_index(cell->decided, e);
+    if (!d) break; /* earlier ones are gone already */
+    g_array_free(d->records, TRUE);
+    trv_posterior_free(d->snapshot);
+    g_free(d);
+    cell->decided->pdata[e] = NULL;
+  }
+}
+
+static void log_episode(const TrvEpisodeRow *row) {
+  if (row->committed)
+    XBT_VERB("episode %d: commit rule took the MAP graph (H = %.3g bits)", row->episode, row->entropy_bits);
+  if (row->alarm)
+    XBT_INFO("episode %d: drift alarm (statistic %.4g): %d component%s reset to the prior", row->episode,
+             row->detector_stat, row->resets, row->resets == 1 ? "" : "s");
+  if (row->lrcp_status == TRV_LRCP_FLAGGED) XBT_INFO("episode %d: local repair flagged (no contraction)", row->episode);
+  if (row->commit_failures)
+    XBT_INFO("episode %d: %d of %d commits failed", row->episode, row->commit_failures, row->commits);
+}
+
+static void absorb(Cell *cell, int e, GArray *recs, int intents, TrvEpisodeCounts *counts) {
   /* Best effort: a record whose outcome never arrived cannot be used, and an
    * intent without its record is an intervention without an outcome. */
-  int probe_outcomes = 0;
-  for (guint i = 0; i < recs->len; i++) probe_outcomes += g_array_index(recs, TrvRecord, i).a_int >= 0;
   if (cell->opt->best_effort) {
-    long expected = (long)cell->n_agents * cell->spec->world_class->steps(cell->world);
+    int probe_outcomes = 0;
+    for (guint i = 0; i < recs->len; i++) probe_outcomes += g_array_index(recs, TrvRecord, i).a_int >= 0;
+    long expected = (long)cell->n_agents * cell->info->steps;
     if ((long)recs->len < expected) cell->report->telemetry_lost += (uint64_t)(expected - (long)recs->len);
     if (intents > probe_outcomes) cell->report->orphan_interventions += (uint64_t)(intents - probe_outcomes);
-    row.records_lost = (int)MAX(0, expected - (long)recs->len);
+    counts->records_lost = (int)MAX(0, expected - (long)recs->len);
   }
-  GArray *decided = g_array_sized_new(FALSE, FALSE, sizeof(TrvRecord), recs->len + 8);
-  g_array_append_vals(decided, recs->data, recs->len);
-  trv_row_fill_readouts(&row, cell->spec->world_class, cell->world, (TrvRecord *)recs->data, recs->len);
-  gint64 t0 = g_get_monotonic_time();
-  ctl->klass->absorb(ctl->self, e, (TrvRecord *)recs->data, recs->len, &row, own);
-  row.controller_wall = (counts->controller_us + g_get_monotonic_time() - t0) / 1e6;
-  g_array_append_vals(decided, own->data, own->len);
-  TrvRecord end = trv_episode_end_record(e);
-  g_array_append_val(decided, end);
-  g_array_free(own, TRUE);
+  counts->sim_time = simgrid_get_clock();
+  TrvEpisodeRow row;
   DecidedEpisode *d = g_new0(DecidedEpisode, 1);
-  d->records = decided;
-  const TrvPosterior *post = ctl->klass->event_sourced ? ctl->klass->posterior(ctl->self) : NULL;
+  d->records = g_array_sized_new(FALSE, FALSE, sizeof(TrvRecord), recs->len + 8);
+  trv_session_close(cell->session, e, (TrvRecord *)recs->data, recs->len, counts, &row, d->records);
+  const TrvPosterior *post = trv_session_replayable_posterior(cell->session);
   d->snapshot = post ? trv_posterior_copy(post) : NULL;
   d->alarm = row.alarm;
   g_ptr_array_add(cell->decided, d);
-  row.gated_steps = counts->gated;
-  row.commits = counts->commits;
-  row.commit_attempts = counts->attempts;
-  row.commit_failures = counts->failures;
-  row.sim_time = simgrid_get_clock();
-  g_array_append_val(cell->rows, row);
+  cell->n_decided++;
+  log_episode(&row);
+  if (cell->rows) g_array_append_val(cell->rows, row);
+  if (cell->opt->sink.row) cell->opt->sink.row(cell->opt->sink.ctx, &row);
 }
 
 void trv_sim_controller_actor(int argc, char **argv) {
@@ -226,15 +210,13 @@ void trv_sim_controller_actor(int argc, char **argv) {
   (void)argv;
   Cell *cell = trv_sim_cell;
   if (++cell->incarnation > 1) cell->report->controller_restarts++;
-  const TrvWorldClass *wc = cell->spec->world_class;
-  int episodes = wc->episodes(cell->world);
-  static EpisodeCounts counts; /* survives a restart within the episode */
+  int episodes = cell->info->episodes;
+  static TrvEpisodeCounts counts; /* survives a restart within the episode */
   while (cell->episode < episodes) {
     int e = cell->episode;
-    if ((int)cell->decided->len <= e) {
+    if (cell->n_decided <= e) {
       if (!cell->closing) {
         memset(&counts, 0, sizeof counts);
-        wc->episode_begin(cell->world, e);
         dispatch_and_wait(cell, e, &counts);
         cell->closing = true;
       }
@@ -251,10 +233,13 @@ void trv_sim_controller_actor(int argc, char **argv) {
       cell->closing = false;
     }
     decide_round(cell, e);
+    forget_decided(cell);
     cell->episode = e + 1;
   }
   for (int round = 0; !cell->error && round < CATCHUP_ROUNDS_MAX; round++) {
-    if (decide_round(cell, episodes - 1)) break;
+    bool all = decide_round(cell, episodes - 1);
+    forget_decided(cell);
+    if (all) break;
     sg_actor_sleep_for(1.0);
   }
   /* Agents and replicas are daemons: they end with the controller. */

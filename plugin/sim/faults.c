@@ -23,9 +23,10 @@
 
 #include "sim-internal.h"
 
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(trivium_faults, trivium, "Trivium: the scenario's fault processes");
+
 #define HORIZON 1e5
 
-void trv_sim_link_set_on(sg_link_t link, int on);
 
 typedef struct {
   double t;
@@ -104,9 +105,14 @@ static void fault_driver(int argc, char **argv) {
   for (guint i = 0; i < events->len; i++) {
     const FaultEvent *ev = &g_array_index(events, FaultEvent, i);
     if (ev->t > simgrid_get_clock()) sg_actor_sleep_for(ev->t - simgrid_get_clock());
-    if (ev->link) trv_sim_link_set_on(ev->link, ev->on);
-    else if (ev->on) sg_host_turn_on(ev->host);
-    else sg_host_turn_off(ev->host);
+    if (ev->link) {
+      XBT_INFO("link %s %s", sg_link_get_name(ev->link), ev->on ? "up" : "down");
+      trv_sim_link_set_on(ev->link, ev->on);
+    } else {
+      XBT_INFO("host %s %s", sg_host_get_name(ev->host), ev->on ? "on" : "off");
+      if (ev->on) sg_host_turn_on(ev->host);
+      else sg_host_turn_off(ev->host);
+    }
   }
   trv_sim_cell->fault_driver = NULL; /* done: nothing left for the controller to stop */
 }

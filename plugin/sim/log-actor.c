@@ -16,6 +16,8 @@
 
 #include "sim-internal.h"
 
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(trivium_log, trivium, "Trivium: the log replicas");
+
 #define ACCEPT_RING 32
 
 /* The records received for episode e (created on first use; an episode
@@ -43,6 +45,7 @@ static void write_ctl(Cell *cell, ReplicaState *r, int e, const DecidedEpisode *
     trv_ctl_append_snapshot(r->ctl, (uint32_t)e, d->alarm ? TRV_CTL_SNAPSHOT_CHANGE_POINT : TRV_CTL_SNAPSHOT_EPISODE,
                             d->snapshot, NULL, &err);
   if (err) {
+    XBT_WARN("log replica %d: %s", r->index, err->message);
     if (!cell->error) cell->error = err;
     else g_error_free(err);
     trv_ctl_close(r->ctl, NULL);
@@ -99,7 +102,8 @@ static void on_decide(Cell *cell, ReplicaState *r, Msg *m) {
   for (int e = m->first; e <= m->episode; e++) {
     if (e < r->decided_upto) continue;
     const DecidedEpisode *d = g_ptr_array_index(cell->decided, e);
-    g_array_append_vals(r->decided, d->records->data, d->records->len);
+    if (r->decided) g_array_append_vals(r->decided, d->records->data, d->records->len);
+    r->n_decided += d->records->len;
     write_ctl(cell, r, e, d);
     r->decided_upto = e + 1;
     if (e < (int)r->pending->len) { /* decided: what was received for it is no longer needed */

@@ -1,41 +1,133 @@
-/* sim-plugin.c - the public plugin API of trivium.h, on top of the same
- * cell as `trivium run` (sim-cell.c).
+/* plugin.c - Trivium as a SimGrid plugin (trivium/trivium.h): settings,
+ * agents, the run's end and its results, on top of the same cell as
+ * `trivium run` (cell-sim.c).
  *
- * Agents are the actors attached with trivium_agent_attach() and, found by
- * the first agent to run at time 0 (when every deployed actor exists), the
- * actors whose deployment gives them the property trivium.agent, in pid
- * order; each gets its index as an extension of its actor (sim-s4u.cpp).
- * That first agent builds the cell on the loaded platform,
- * with one agent per registered actor on that actor's host, and starts the
- * controller and the log replicas; every agent then runs the agent loop in
- * its own actor.  The controller sends STOP to the agents when the run is
- * over, so trivium_agent_main() returns.  One simulation per process, so
- * the plugin's state is one static structure, like SimGrid's own plugins'
- * extension ids. */
+ * Settings are the keys of the parameter table (`trivium params`) and the
+ * plugin's own (world, controller, seed, role.*, ctl.file, below), each
+ * also a SimGrid configuration flag trivium/KEY (declared in s4u.cpp), so
+ * --cfg=trivium/run.episodes:50 on the program's command line and
+ * trivium_plugin_set("run.episodes", "50") do the same.  Settings are
+ * fixed once the cell is built.
+ *
+ * The cell is built at time 0 by a boot actor started when the platform
+ * is created (or by the first agent that asks for a plan, whichever runs
+ * first), once every deployed actor exists:
+ *  - the agents are the actors attached with trivium_agent_attach() and
+ *    the actors whose deployment gives them the property trivium.agent, in
+ *    pid order; each gets its index as an extension of its actor;
+ *  - a program with no such actor gets agents.count built-in agents, on
+ *    the hosts of the role agent, when its world has an agent class.
+ * The controller sends STOP to a program's own agents when the run is
+ * over, so trivium_agent_next_episode() returns NULL.  One simulation per
+ * process, so the plugin's state is one static structure, like the
+ * extension ids of SimGrid's own plugins. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "sim-internal.h"
 #include <trivium/trivium.h>
 
-extern const TrvWorldClass trv_world_causalbench;
-void trv_sim_actor_ext_init(void);
-void trv_sim_actor_set_agent(sg_actor_t actor, int index);
-int trv_sim_actor_agent(const_sg_actor_t actor);
+#include "core/results.h"
+#include "sim-internal.h"
+
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(trivium_plugin, trivium, "Trivium: the plugin's settings and agents");
+
+/* The plugin's own settings (the parameter table holds the others). */
+static const struct {
+  const char *key, *def, *doc;
+} settings[] = {
+    {"world", "causalbench", "the world, by name (the built-in causalbench and urs, or one registered by the program)"},
+    {"controller", "trivium", "the controller (trivium, rlvr, rlvr-memory, reactive, epistemic-reset, ...)"},
+    {"seed", "1", "the seed of every random stream of the run"},
+    {"role.controller", "", "hosts of the controller: comma-separated globs (empty: the hosts whose property "
+                            "trivium.role is controller)"},
+    {"role.ctl", "", "hosts of the log replicas: globs (empty: trivium.role=ctl)"},
+    {"role.agent", "", "hosts of the built-in agents: globs (empty: trivium.role=agent)"},
+    {"ctl.file", "", "write the decided log to this file, which must not exist (empty: no file)"},
+};
+enum { S_WORLD, S_CONTROLLER, S_SEED, S_ROLE_CONTROLLER, S_ROLE_CTL, S_ROLE_AGENT, S_CTL_FILE, S_COUNT };
 
 static struct {
-  bool initialised, built, failed, finished_called;
+  bool ready, initialised, building, built, failed, finished_called;
   TrvParams params;
-  char *controller, *role_controller, *role_ctl, *ctl_file;
+  bool agents_set; /* agents.count was given */
+  char *value[S_COUNT];
   uint64_t seed;
   GPtrArray *actors; /* registered agent actors, in index order */
-  TrvCellSpec spec;
+  TrvSimCellSpec spec;
   TrvSimOptions opt;
   TrvSimReport report;
-  GArray *rows;
   Cell cell;
-  GError *error;
+  GError *error; /* the first bad setting, or why the cell could not be built */
+  /* results */
+  TrvCellLayout layout;
+  TrvCellSummarizer summarizer;
+  TrvCellSummary summary;
+  GArray *rows;
 } plugin;
+
+static void ensure_state(void) {
+  if (plugin.ready) return;
+  plugin.ready = true;
+  trv_params_defaults(&plugin.params);
+  for (int k = 0; k < S_COUNT; k++) plugin.value[k] = g_strdup(settings[k].def);
+  plugin.seed = 1;
+  plugin.actors = g_ptr_array_new();
+}
+
+size_t trv_sim_plugin_settings(const char *const **keys, const char *const **defaults, const char *const **docs) {
+  static const char *k[S_COUNT], *d[S_COUNT], *o[S_COUNT];
+  for (int i = 0; i < S_COUNT; i++) k[i] = settings[i].key, d[i] = settings[i].def, o[i] = settings[i].doc;
+  *keys = k;
+  *defaults = d;
+  *docs = o;
+  return S_COUNT;
+}
+
+bool trivium_plugin_set(const char *key, const char *value, GError **error) {
+  ensure_state();
+  if (!key || !value) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "trivium_plugin_set: key and value are required");
+    return false;
+  }
+  if (plugin.built || plugin.building) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "setting %s: settings are fixed once the simulation runs", key);
+    return false;
+  }
+  for (int k = 0; k < S_COUNT; k++) {
+    if (strcmp(key, settings[k].key)) continue;
+    if (k == S_CONTROLLER && !g_strv_contains(trv_controller_names, value)) {
+      char *all = g_strjoinv(", ", (char **)trv_controller_names);
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "controller: unknown controller '%s'; known controllers: %s",
+                  value, all);
+      g_free(all);
+      return false;
+    }
+    if (k == S_SEED) {
+      char *end;
+      guint64 s = g_ascii_strtoull(value, &end, 10);
+      if (end == value || *end || value[0] == '-' || s > G_MAXINT32) {
+        g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "seed: '%s' is not an integer in [0, %d]", value, G_MAXINT32);
+        return false;
+      }
+      plugin.seed = s;
+    }
+    g_free(plugin.value[k]);
+    plugin.value[k] = g_strdup(value);
+    return true;
+  }
+  if (!trv_params_set(&plugin.params, key, value, error)) return false;
+  if (!strcmp(key, "agents.count")) plugin.agents_set = true;
+  return true;
+}
+
+/* A --cfg=trivium/KEY:VALUE (s4u.cpp; not called for the defaults). */
+void trv_sim_plugin_cfg(const char *key, const char *value) {
+  GError *err = NULL;
+  if (trivium_plugin_set(key, value, &err)) return;
+  XBT_CERROR(trivium_plugin, "--cfg=trivium/%s:%s: %s", key, value, err->message);
+  if (!plugin.error) g_propagate_prefixed_error(&plugin.error, err, "--cfg=trivium/%s:%s: ", key, value);
+  else g_error_free(err);
+}
 
 static void register_agent(sg_actor_t actor) {
   if (trv_sim_actor_agent(actor) >= 0) return;
@@ -43,49 +135,9 @@ static void register_agent(sg_actor_t actor) {
   g_ptr_array_add(plugin.actors, actor);
 }
 
-void trivium_plugin_init(void) {
-  if (plugin.initialised) return;
-  plugin.initialised = true;
-  trv_params_defaults(&plugin.params);
-  plugin.controller = g_strdup("trivium");
-  plugin.seed = 1;
-  plugin.actors = g_ptr_array_new();
-  trv_sim_actor_ext_init();
-}
-
-bool trivium_plugin_set(const char *key, const char *value, GError **error) {
-  g_return_val_if_fail(plugin.initialised, false);
-  char **slot = !strcmp(key, "controller")        ? &plugin.controller
-                : !strcmp(key, "role.controller") ? &plugin.role_controller
-                : !strcmp(key, "role.ctl")        ? &plugin.role_ctl
-                : !strcmp(key, "ctl.file")        ? &plugin.ctl_file
-                                                  : NULL;
-  if (slot) {
-    if (slot == &plugin.controller && !g_strv_contains(trv_controller_names, value)) {
-      char *all = g_strjoinv(", ", (char **)trv_controller_names);
-      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "unknown controller '%s'; known controllers: %s", value, all);
-      g_free(all);
-      return false;
-    }
-    g_free(*slot);
-    *slot = g_strdup(value);
-    return true;
-  }
-  if (!strcmp(key, "seed")) {
-    char *end;
-    guint64 s = g_ascii_strtoull(value, &end, 10);
-    if (end == value || *end) {
-      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "seed: '%s' is not a non-negative integer", value);
-      return false;
-    }
-    plugin.seed = s;
-    return true;
-  }
-  return trv_params_set(&plugin.params, key, value, error);
-}
-
 void trivium_agent_attach(sg_actor_t actor) {
-  g_return_if_fail(plugin.initialised && !plugin.built);
+  ensure_state();
+  g_return_if_fail(plugin.initialised && !plugin.built && actor);
   register_agent(actor);
 }
 
@@ -106,58 +158,130 @@ static void find_marked_agents(void) {
   g_free(all);
 }
 
-/* Builds the cell (first agent to run). */
-static void build(void) {
-  plugin.built = true;
-  find_marked_agents();
-  plugin.spec = (TrvCellSpec){.params = &plugin.params, .world_class = &trv_world_causalbench,
-                              .controller = plugin.controller, .seed = plugin.seed};
-  trv_sim_options_init(&plugin.opt);
-  plugin.opt.platform = "(the loaded platform)";
-  plugin.opt.role_hosts[TRV_ROLE_CONTROLLER] = plugin.role_controller;
-  plugin.opt.role_hosts[TRV_ROLE_CTL] = plugin.role_ctl;
-  plugin.opt.replicas = plugin.params.ctl_replicas;
-  plugin.opt.best_effort = plugin.params.ctl_mode == TRV_CTL_MODE_BEST_EFFORT;
-  plugin.opt.commit_timeout = plugin.params.ctl_timeout;
-  plugin.opt.commit_retries = plugin.params.ctl_retries;
-  plugin.opt.step_flops = plugin.params.step_flops;
-  plugin.opt.probe_flops = plugin.params.probe_flops;
-  plugin.opt.ctl_path = plugin.ctl_file;
-  plugin.opt.ctl_fsync = plugin.params.ctl_fsync;
-  plugin.rows = g_array_new(FALSE, FALSE, sizeof(TrvEpisodeRow));
-  plugin.cell = (Cell){.spec = &plugin.spec, .opt = &plugin.opt, .rows = plugin.rows, .report = &plugin.report};
-  GPtrArray *hosts = g_ptr_array_new();
-  for (guint i = 0; i < plugin.actors->len; i++) g_ptr_array_add(hosts, sg_actor_get_host(plugin.actors->pdata[i]));
-  trv_sim_cell = &plugin.cell;
-  if (!trv_sim_cell_build(&plugin.cell, hosts, &plugin.error)) {
-    plugin.failed = true;
-    trv_sim_cell = NULL;
-  } else {
-    plugin.cell.user_agents = true;
-    trv_sim_cell_start(&plugin.cell, false);
-  }
-  g_ptr_array_free(hosts, TRUE);
+static void row_sink(void *ctx, const TrvEpisodeRow *row) {
+  (void)ctx;
+  g_array_append_val(plugin.rows, *row);
+  trv_cell_summarizer_add(&plugin.summarizer, &plugin.layout, row);
 }
 
-void trivium_agent_main(void) {
-  g_return_if_fail(plugin.initialised);
+static const char *nonempty(const char *s) { return s && *s ? s : NULL; }
+
+static bool build_cell(GError **error) {
+  const TrvWorldClass *wc = trivium_world_lookup(plugin.value[S_WORLD]);
+  if (!wc) {
+    const char *const *names = trv_world_names();
+    char *all = g_strjoinv(", ", (char **)names);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "world: no world '%s' is registered; registered: %s",
+                plugin.value[S_WORLD], all);
+    g_free(all);
+    return false;
+  }
+  find_marked_agents();
+  int own = (int)plugin.actors->len;
+  if (own > 0 && plugin.agents_set && plugin.params.agents != own) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                "agents.count = %d, but %d actors are Trivium agents (property trivium.agent or "
+                "trivium_agent_attach): set one or the other",
+                plugin.params.agents, own);
+    return false;
+  }
+  if (own > 0) plugin.params.agents = own;
+  plugin.spec = (TrvSimCellSpec){.params = &plugin.params, .world_class = wc, .controller = plugin.value[S_CONTROLLER],
+                                 .seed = plugin.seed};
+  trv_sim_options_init(&plugin.opt, &plugin.params);
+  plugin.opt.platform = "(the loaded platform)";
+  plugin.opt.role_hosts[TRV_ROLE_CONTROLLER] = nonempty(plugin.value[S_ROLE_CONTROLLER]);
+  plugin.opt.role_hosts[TRV_ROLE_CTL] = nonempty(plugin.value[S_ROLE_CTL]);
+  plugin.opt.role_hosts[TRV_ROLE_AGENT] = nonempty(plugin.value[S_ROLE_AGENT]);
+  plugin.opt.ctl_path = nonempty(plugin.value[S_CTL_FILE]);
+  plugin.opt.sink = (TrvRowSink){row_sink, NULL};
+  plugin.rows = g_array_new(FALSE, FALSE, sizeof(TrvEpisodeRow));
+  plugin.cell = (Cell){.spec = &plugin.spec, .opt = &plugin.opt, .report = &plugin.report};
+  GPtrArray *hosts = NULL;
+  if (own > 0) {
+    hosts = g_ptr_array_new();
+    for (guint i = 0; i < plugin.actors->len; i++) g_ptr_array_add(hosts, sg_actor_get_host(plugin.actors->pdata[i]));
+  }
+  trv_sim_cell = &plugin.cell;
+  bool ok = trv_sim_cell_build(&plugin.cell, hosts, error);
+  if (hosts) g_ptr_array_free(hosts, TRUE);
+  if (!ok) {
+    trv_sim_cell = NULL;
+    return false;
+  }
+  TrvCellLayout *l = &plugin.layout;
+  l->cand = plugin.cell.info->cand;
+  l->metric_names = wc->referee->metric_names;
+  l->controller = plugin.value[S_CONTROLLER];
+  l->episodes = plugin.cell.info->episodes;
+  l->n_change_points = trv_session_change_points(plugin.cell.session, l->change_points, TRV_MAX_CHANGE_POINTS);
+  trv_cell_summarizer_init(&plugin.summarizer, l);
+  plugin.cell.user_agents = own > 0;
+  trv_sim_cell_start(&plugin.cell, own == 0);
+  XBT_INFO("world %s, controller %s, seed %llu: %d %s agents, %d log replicas", wc->name, plugin.value[S_CONTROLLER],
+           (unsigned long long)plugin.seed, plugin.cell.n_agents, own ? "of the program's" : "built-in",
+           plugin.cell.n_replicas);
+  return true;
+}
+
+/* Builds the cell once (the boot actor or the first agent to ask).
+ * Building makes simcalls (mailboxes, actors), which let other actors run:
+ * an agent that asks meanwhile waits until the cell is whole. */
+static void build(void) {
+  if (plugin.built) return;
+  if (plugin.building) {
+    while (plugin.building) sg_actor_yield();
+    return;
+  }
+  plugin.building = true;
+  if (plugin.error || !build_cell(&plugin.error)) {
+    plugin.failed = true;
+    XBT_CERROR(trivium_plugin, "%s", plugin.error->message);
+  }
+  plugin.building = false;
+  plugin.built = true;
+}
+
+static void boot_actor(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  build();
+}
+
+static void on_platform(void) {
+  sg_host_t *hosts = sg_host_list();
+  if (sg_host_count() > 0) sg_actor_start(sg_actor_init("trivium-boot", hosts[0]), boot_actor, 0, NULL);
+  g_free(hosts);
+}
+
+void trv_sim_plugin_init(void) {
+  ensure_state();
+  if (plugin.initialised) return;
+  plugin.initialised = true;
+  trv_sim_actor_ext_init();
+  trv_sim_log_defaults();
+  trv_sim_on_platform_created(on_platform);
+}
+
+TrvEpisode *trivium_agent_next_episode(void) {
+  g_return_val_if_fail(plugin.initialised, NULL);
   if (!plugin.built) build();
   int index = trv_sim_actor_agent(sg_actor_self());
   if (index < 0) {
-    g_warning("trivium_agent_main: actor %s is not a Trivium agent (no trivium.agent property, not attached)",
-              sg_actor_self_get_name());
-    return;
+    XBT_CWARN(trivium_plugin, "trivium_agent_next_episode: actor %s is not a Trivium agent (no trivium.agent "
+                              "property, not attached)", sg_actor_self_get_name());
+    return NULL;
   }
-  if (plugin.failed) return;
-  trv_sim_agent_loop(&plugin.cell.agents[index]);
+  if (plugin.failed || !trv_sim_cell || index >= plugin.cell.n_agents) return NULL;
+  return trv_sim_agent_next(&plugin.cell.agents[index]);
 }
 
 bool trivium_plugin_finished(GError **error) {
   g_return_val_if_fail(plugin.initialised && !plugin.finished_called, false);
   plugin.finished_called = true;
   if (!plugin.built) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "no Trivium agent ever ran: mark actors with the property "
-                                                   "trivium.agent or trivium_agent_attach()");
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "the simulation never started Trivium: call trivium_plugin_init() "
+                                                   "before simgrid_load_platform() and run the simulation");
     return false;
   }
   if (plugin.failed) {
@@ -165,15 +289,32 @@ bool trivium_plugin_finished(GError **error) {
     plugin.error = NULL;
     return false;
   }
-  return trv_sim_cell_finish(&plugin.cell, error);
+  bool ok = trv_sim_cell_finish(&plugin.cell, error);
+  trv_cell_summarizer_finish(&plugin.summarizer, &plugin.layout, &plugin.summary);
+  trv_posterior_free(plugin.report.final_posterior);
+  plugin.report.final_posterior = NULL;
+  return ok;
 }
 
-void trivium_plugin_write_episodes(FILE *out) {
-  fprintf(out, "episode,posterior_exposure,committed_exposure,probes,r_out,r_epi,r_temp,commits,commit_failures,"
-               "sim_time\n");
-  for (guint i = 0; plugin.rows && i < plugin.rows->len; i++) {
-    const TrvEpisodeRow *r = &g_array_index(plugin.rows, TrvEpisodeRow, i);
-    fprintf(out, "%d,%d,%d,%d,%.9g,%.9g,%.9g,%d,%d,%.9g\n", r->episode, r->posterior_exposure, r->committed_exposure,
-            r->probes, r->r_out, r->r_epi, r->r_temp, r->commits, r->commit_failures, r->sim_time);
+size_t trivium_results_n_episodes(void) { return plugin.rows ? plugin.rows->len : 0; }
+
+const TrvEpisodeRow *trivium_results_episode(size_t i) {
+  return plugin.rows && i < plugin.rows->len ? &g_array_index(plugin.rows, TrvEpisodeRow, i) : NULL;
+}
+
+const TrvCellSummary *trivium_results_summary(void) { return plugin.finished_called ? &plugin.summary : NULL; }
+
+bool trivium_results_write_csv(FILE *out, bool header, GError **error) {
+  if (!plugin.rows) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "no results: the run has not started");
+    return false;
   }
+  GString *s = g_string_new(NULL);
+  if (header) trv_results_csv_header(s, &plugin.layout);
+  for (guint i = 0; i < plugin.rows->len; i++)
+    trv_results_csv_row(s, &plugin.layout, &g_array_index(plugin.rows, TrvEpisodeRow, i));
+  bool ok = fwrite(s->str, 1, s->len, out) == s->len && fflush(out) == 0;
+  g_string_free(s, TRUE);
+  if (!ok) g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "writing the results failed");
+  return ok;
 }

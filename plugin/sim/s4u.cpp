@@ -1,16 +1,31 @@
-/* sim-s4u.cpp - the only C++ in Trivium: what SimGrid 3.32 offers only in
+/* s4u.cpp - the only C++ in Trivium: what SimGrid 3.32 offers only in
  * C++ (SPEC 2), wrapped for the C attachment.  Nothing else belongs here.
  *  - turning a link on or off, listing the links of a route;
- *  - the plugin's per-actor state, as an extension of the actor (the way
- *    SimGrid's own plugins attach state).  The actor-creation signal is no
- *    way to find agents: it fires before a deployment's properties are set,
- *    so sim-plugin.c scans the actors at time 0 instead.
+ *  - the plugin's per-actor state (an agent's index), as an extension of
+ *    the actor, the way SimGrid's own plugins attach state.  The
+ *    actor-creation signal is no way to find agents: it fires before a
+ *    deployment's properties are set, so plugin.c scans the actors at time
+ *    0 instead;
+ *  - running a function when the platform is created (the plugin's boot);
+ *  - the settings as SimGrid configuration flags: every key of the
+ *    parameter table and every plugin setting is declared as trivium/KEY
+ *    when the library loads (SimGrid parses --cfg= in simgrid_init(), so
+ *    the flags must exist before it), and a value given on the command
+ *    line goes to trivium_plugin_set().
  * (State profiles are no way around a fault actor either: 3.32 refuses them
  * on sealed resources, and its creation callbacks run after sealing.) */
+#include <glib.h>
 #include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
+#include <string>
 #include <vector>
+#include <xbt/config.hpp>
+
+extern "C" {
+#include "core/params.h"
+}
 
 extern "C" {
 void trv_sim_link_set_on(sg_link_t link, int on);
@@ -18,6 +33,10 @@ size_t trv_sim_route_links(sg_host_t from, sg_host_t to, sg_link_t* out, size_t 
 void trv_sim_actor_ext_init(void);
 void trv_sim_actor_set_agent(sg_actor_t actor, int index);
 int trv_sim_actor_agent(const_sg_actor_t actor);
+void trv_sim_on_platform_created(void (*fn)(void));
+/* plugin.c */
+size_t trv_sim_plugin_settings(const char* const** keys, const char* const** defaults, const char* const** docs);
+void trv_sim_plugin_cfg(const char* key, const char* value);
 }
 
 void trv_sim_link_set_on(sg_link_t link, int on)
@@ -44,6 +63,39 @@ struct AgentIndex {
   int index;
 };
 simgrid::xbt::Extension<simgrid::s4u::Actor, AgentIndex> agent_ext;
+
+/* Declares trivium/KEY for every setting.  SimGrid calls a flag's callback
+ * with its default when the flag is declared: those calls are skipped. */
+struct Flags {
+  bool declaring = true;
+  Flags()
+  {
+    size_t n;
+    const TrvParamSpec* specs = trv_param_specs(&n);
+    TrvParams defaults;
+    trv_params_defaults(&defaults);
+    for (size_t i = 0; i < n; i++) {
+      char* def = trv_params_format(&defaults, &specs[i]);
+      declare(specs[i].key, specs[i].doc, def);
+      g_free(def);
+    }
+    const char* const *keys, *const *defs, *const *docs;
+    size_t m = trv_sim_plugin_settings(&keys, &defs, &docs);
+    for (size_t i = 0; i < m; i++)
+      declare(keys[i], docs[i], defs[i]);
+    declaring = false;
+  }
+  void declare(const char* key, const char* doc, const char* def)
+  {
+    std::string k = key;
+    simgrid::config::declare_flag<std::string>("trivium/" + k, std::string("Trivium: ") + doc, def,
+                                               [this, k](const std::string& value) {
+                                                 if (not declaring)
+                                                   trv_sim_plugin_cfg(k.c_str(), value.c_str());
+                                               });
+  }
+};
+Flags flags;
 } // namespace
 
 /* Safe to call twice: the extension is created once. */
@@ -62,4 +114,9 @@ int trv_sim_actor_agent(const_sg_actor_t actor)
 {
   const AgentIndex* a = agent_ext.valid() ? actor->extension(agent_ext) : nullptr;
   return a ? a->index : -1;
+}
+
+void trv_sim_on_platform_created(void (*fn)(void))
+{
+  simgrid::s4u::Engine::on_platform_created_cb([fn]() { fn(); });
 }

@@ -1,13 +1,18 @@
 /* sim-internal.h - what the SimGrid attachment's files share: messages and
  * the state of one simulated cell.
  *
+ * Names: "controller" is the meta-controller (its actor, its session);
+ * "log" is the Causal Transaction Log (its replicas, its file).
+ *
  * Durable state (what a real system keeps on disk: a replica's records, an
- * agent's sequence number and world streams, the controller's decided log
- * and its posterior as of the last decided episode) lives in the Cell, not
- * in the actors.  Every actor is auto-restarting: when a fault turns its
- * host off it dies inside a wait, and when the host comes back it starts
- * again from that durable state.  One simulation per process (SimGrid
- * initialises once), so the Cell is reached through one static pointer. */
+ * agent's sequence number and world streams, the controller's decided
+ * episodes and its posterior) lives in the Cell, not in the actors.  The
+ * built-in actors are auto-restarting: when a fault turns their host off
+ * they die inside a wait, and when the host comes back they start again
+ * from that durable state.  An agent actor finds its AgentState through
+ * its index, an extension of the actor (s4u.cpp), the way SimGrid's own
+ * plugins attach state to actors.  One simulation per process (SimGrid initialises once),
+ * so the Cell is reached through one pointer. */
 #ifndef TRV_SIM_INTERNAL_H
 #define TRV_SIM_INTERNAL_H
 
@@ -18,9 +23,15 @@
 #include <simgrid/host.h>
 #include <simgrid/link.h>
 #include <simgrid/mailbox.h>
+#include <xbt/log.h>
 
+#include "core/protocol.h"
 #include "log/ctl.h"
 #include "sim.h"
+
+/* The log categories: `trivium` and its children (--log=trivium.thres:info). */
+XBT_LOG_EXTERNAL_CATEGORY(trivium);
+XBT_LOG_EXTERNAL_CATEGORY(root);
 
 typedef enum {
   MSG_PLAN, MSG_DONE, MSG_COMMIT, MSG_ACK, MSG_NACK, MSG_CLOSE, MSG_CLOSED, MSG_DECIDE, MSG_TELEMETRY, MSG_STOP
@@ -43,10 +54,12 @@ typedef struct {
 typedef struct {
   int index;
   sg_host_t host;
-  void *world; /* the agent's own instance (own noise streams) */
+  void *world;     /* the agent's own handle on the world (built-in agents), or NULL */
   TrvRng probe_rng;
   uint64_t seq;
   sg_mailbox_t mb, mb_ack;
+  int plan_tag;    /* the incarnation of the controller whose plan is open */
+  TrvEpisode *open; /* the episode handed to the agent and not yet closed */
 } AgentState;
 
 typedef struct {
@@ -58,24 +71,27 @@ typedef struct {
   GArray *intents;    /* per episode: intent-only telemetry count (int) */
   int closed_upto;    /* episodes < closed_upto take no more commits */
   int decided_upto;   /* episodes < decided_upto are in the decided log */
-  GArray *decided;    /* the decided log, in order */
-  TrvCtl *ctl;        /* the CTL file (replica 0, when asked) */
+  uint64_t n_decided; /* records in the decided log */
+  GArray *decided;    /* the decided log, in order, when the caller asked for it (replica 0), else NULL */
+  TrvCtl *ctl;        /* the log file (replica 0, when asked) */
 } ReplicaState;
 
+/* An episode the controller decided, kept until every replica holds it. */
 typedef struct {
-  GArray *records;        /* agents' decided records + controller's own + EPISODE_END */
+  GArray *records;        /* agents' committed records + controller's own + EPISODE_END */
   TrvPosterior *snapshot; /* posterior after the episode, or NULL */
   bool alarm;
 } DecidedEpisode;
 
 typedef struct {
-  const TrvCellSpec *spec;
+  const TrvSimCellSpec *spec;
   const TrvSimOptions *opt;
-  GArray *rows;
-  GArray *log_out;
+  GArray *rows;    /* may be NULL */
+  GArray *log_out; /* may be NULL */
   TrvSimReport *report;
-  void *world; /* the controller's instance: truth for readouts */
-  TrvController *ctl;
+  TrvSession *session; /* the world (the referee's instance) and the controller */
+  const TrvWorldClass *wc;
+  const TrvWorldInfo *info;
   AgentState *agents;
   int n_agents;
   ReplicaState *replicas;
@@ -84,23 +100,29 @@ typedef struct {
   sg_mailbox_t mb_controller, mb_controller_reply;
   /* controller durable state */
   int episode, incarnation;
-  GPtrArray *decided;   /* DecidedEpisode* per episode */
-  int *replica_acked;   /* per replica: episodes < value are decided there */
-  bool closing;         /* CLOSE of `episode` under way: do not re-plan it */
+  int n_decided;          /* episodes decided (absorbed); decided[e] is NULL once every replica holds e */
+  GPtrArray *decided;     /* DecidedEpisode* per episode */
+  int *replica_acked;     /* per replica: episodes < value are decided there */
+  bool closing;           /* CLOSE of `episode` under way: do not re-plan it */
   bool finished;
   sg_actor_t fault_driver; /* keeps the simulation alive while a crashed controller is down */
-  bool user_agents;        /* agents are a user's actors (plugin): STOP them at the end */
-  sg_bar_t step_barrier; /* shared-city worlds: every agent meets here at every step */
-  int step_arrivals;     /* agents that acted in the current step */
+  bool user_agents;        /* agents are a program's own actors: STOP them at the end */
+  sg_bar_t step_barrier;   /* shared-city worlds: every agent meets here at every step */
+  int step_arrivals;       /* agents that acted in the current step */
   GError *error;
 } Cell;
 
 extern Cell *trv_sim_cell;
 
-/* Set-up steps shared by trv_sim_run_cell and the plugin (sim-plugin.c). */
+/* Set-up steps shared by trv_sim_run_cell and the plugin (plugin.c).
+ * agent_hosts: the hosts of a program's own agent actors, or NULL to place
+ * opt->agents built-in agents by role. */
 bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error);
 void trv_sim_cell_start(Cell *cell, bool start_agents);
 bool trv_sim_cell_finish(Cell *cell, GError **error);
+/* Sets the `trivium` log categories to warnings unless the user chose
+ * their threshold (--log=trivium.thres:...). */
+void trv_sim_log_defaults(void);
 
 /* Record identities (agent, seq) as hash-table keys: a 64-bit key and a
  * hash that mixes all of it (GLib's int64 hash keeps the low 32 bits only,
@@ -126,14 +148,20 @@ int trv_msg_recv_many(sg_mailbox_t mb, int n, double timeout, Msg **out);
 /* actors */
 void trv_sim_controller_actor(int argc, char **argv);
 void trv_sim_agent_actor(int argc, char **argv);
-/* The agent's episodes, until STOP: the body of trv_sim_agent_actor, and of
- * a user's own actor through trivium_agent_main(). */
-void trv_sim_agent_loop(AgentState *a);
 void trv_sim_replica_actor(int argc, char **argv);
+/* The next episode of agent a (waits for its plan); NULL at the end of the
+ * run.  The body of trivium_agent_next_episode(). */
+TrvEpisode *trv_sim_agent_next(AgentState *a);
 
-/* faults (sim-faults.c) and the C++ wrapper (sim-s4u.cpp) */
-/* After the platform loads: precompute the fault events and start the driver. */
+/* faults (faults.c) and the C++ wrappers (s4u.cpp) */
+/* After the platform loads: the fault processes and their driver. */
 bool trv_sim_install_faults(Cell *cell, GError **error);
 size_t trv_sim_route_links(sg_host_t from, sg_host_t to, sg_link_t *out, size_t max);
+void trv_sim_link_set_on(sg_link_t link, int on);
+void trv_sim_actor_ext_init(void);
+void trv_sim_actor_set_agent(sg_actor_t actor, int index);
+int trv_sim_actor_agent(const_sg_actor_t actor); /* -1: not an agent */
+/* Runs fn once the platform is loaded (SimGrid's on_platform_created). */
+void trv_sim_on_platform_created(void (*fn)(void));
 
 #endif

@@ -1,19 +1,34 @@
-/* sim.h - the SimGrid attachment: run one cell as a simulation.
- * This header is SimGrid-free so that the command line can include it; only
- * sim-*.c (and sim-s4u.cpp) include SimGrid's headers. */
+/* sim.h - the SimGrid attachment seen from the command line and the
+ * tests: run one cell (one seed of one world under one controller) as a
+ * simulation.  This header is SimGrid-free; only the files of plugin/sim (and
+ * s4u.cpp) include SimGrid's headers.
+ *
+ * A cell is built on a loaded platform: the world and the controller (a
+ * TrvSession, core/protocol.h), M agents on the hosts of the role agent,
+ * N log replicas on the hosts of the role ctl, the controller on the first
+ * host of the role controller, and the fault processes.  The public plugin
+ * (trivium/trivium.h) and trv_sim_run_cell() build the same cell. */
 #ifndef TRV_SIM_H
 #define TRV_SIM_H
 
 #include <glib.h>
 #include <stdbool.h>
+#include <trivium/results.h>
 
-#include "core/cell.h"
+#include "core/params.h"
+#include "core/posterior.h"
 #include "scenario/scenario.h" /* TrvFaultSpec, TrvRole, trv_role_names */
 
 #define TRV_N_ROLES 3
 
+/* Called with every row as its episode closes. */
 typedef struct {
-  const char *platform;            /* SimGrid platform XML */
+  void (*row)(void *ctx, const TrvEpisodeRow *row);
+  void *ctx;
+} TrvRowSink;
+
+typedef struct {
+  const char *platform;            /* SimGrid platform XML, for messages (and loading, trv_sim_run_cell) */
   const char *const *simgrid_args; /* --cfg=... / --log=... passed to SimGrid */
   size_t n_simgrid_args;
   /* Hosts of each role: comma-separated globs, or NULL to use the hosts'
@@ -30,6 +45,7 @@ typedef struct {
   size_t n_faults;
   const char *ctl_path; /* write the decided log (replica 0's) here, or NULL */
   int ctl_fsync;        /* TrvCtlFsync of that file */
+  TrvRowSink sink;      /* optional: rows as they come */
 } TrvSimOptions;
 
 /* What the simulation measured beyond the rows. */
@@ -43,15 +59,25 @@ typedef struct {
   double end_time;
 } TrvSimReport;
 
-/* Defaults for everything but the platform. */
-void trv_sim_options_init(TrvSimOptions *opt);
+/* Defaults for everything but the platform, then the transport's
+ * parameters of p (agents, replicas, mode, timeout, retries, fsync, flops). */
+void trv_sim_options_init(TrvSimOptions *opt, const TrvParams *p);
+
+/* One cell: what to simulate. */
+typedef struct {
+  const TrvParams *params;
+  const TrvWorldClass *world_class;
+  const char *controller;
+  uint64_t seed;
+} TrvSimCellSpec;
 
 /* Runs the cell in this process (SimGrid can be initialised once per
- * process: call at most once).  Rows as trv_cell_run_direct; the decided
- * records, in decision order, to log if not NULL; report may be NULL.
+ * process: call at most once).  Rows are appended to `rows` if not NULL
+ * (and passed to opt->sink); the decided records, in decision order, to
+ * `log` if not NULL; report may be NULL.
  * Errors: TRV_ERROR_INPUT for bad input (platform, roles), TRV_ERROR_IO when
  * the simulation ended before the controller finished (a deadlock). */
-bool trv_sim_run_cell(const TrvCellSpec *spec, const TrvSimOptions *opt, GArray *rows, GArray *log,
+bool trv_sim_run_cell(const TrvSimCellSpec *spec, const TrvSimOptions *opt, GArray *rows, GArray *log,
                       TrvSimReport *report, GError **error);
 
 #endif

@@ -1,27 +1,37 @@
-/* trivium.h - Trivium as a SimGrid plugin, for your own simulation.
+/* trivium.h - Trivium as a SimGrid plugin, for a simulation of your own.
  *
  * Like SimGrid's own plugins (sg_host_load_plugin_init), one call attaches
- * the meta-controller: every actor whose deployment gives it the property
- * `trivium.agent` (or that you pass to trivium_agent_attach) becomes a
- * dispatch agent.  Your agent actors do whatever they like and, when they
- * are ready to be driven, call trivium_agent_main(), which plays the
- * episodes the controller assigns them and returns when the run is over.
- * The controller and the log run as actors on the hosts whose property
- * `trivium.role` is `controller` / `ctl` (or the hosts named by the
- * `role.controller` / `role.ctl` settings).
+ * the meta-controller.  The world the agents act in is chosen by name
+ * (setting `world`): a built-in one (causalbench, urs) or one the program
+ * declares and registers (trivium/world.h).  Its agents are either
+ *  - the program's own actors: those whose deployment gives them the
+ *    property trivium.agent, or that are passed to trivium_agent_attach();
+ *    each keeps its own dispatch logic and asks for its plans through
+ *    trivium/agent.h; or
+ *  - when no actor is marked, agents.count agents that Trivium starts on
+ *    the hosts of the role agent, for worlds with an agent class.
+ * The controller and the log replicas run as actors on the hosts whose
+ * property trivium.role is `controller` / `ctl` (or the hosts the settings
+ * role.controller / role.ctl name); agents commit their records to the
+ * log over the platform's network.
  *
- *   simgrid_init(&argc, argv);
+ *   simgrid_init(&argc, argv);                  // --cfg=trivium/KEY:VALUE work here
  *   trivium_plugin_init();
- *   trivium_plugin_set("run.episodes", "100", &err);
+ *   trivium_world_register(&my_world, &err);    // optional: a world of your own
+ *   trivium_plugin_set("world", "my-world", &err);
  *   simgrid_load_platform("my-platform.xml");
- *   simgrid_register_function("driver", my_driver);   // calls trivium_agent_main()
+ *   simgrid_register_function("courier", my_courier); // calls trivium_agent_next_episode()
  *   simgrid_load_deployment("my-deployment.xml");     // <prop id="trivium.agent" value="1"/>
  *   simgrid_run();
- *   if (!trivium_plugin_finished(&err)) ...            // deadlock, or bad settings
+ *   if (!trivium_plugin_finished(&err)) ...      // deadlock, bad settings, a failed log
+ *   trivium_results_write_csv(stdout, true, &err);
  *
- * The world is CausalBench-Seq (SPEC 7.1); settings are the keys of
- * `trivium params` plus `controller`, `seed`, `role.controller`, `role.ctl`
- * and `ctl.file`. */
+ * Settings are the keys of `trivium params` (the parameter table) and the
+ * plugin's own: world, controller, seed, role.controller, role.ctl,
+ * role.agent, ctl.file.  Each is also the SimGrid flag trivium/KEY
+ * (--cfg=trivium/run.episodes:50).  Trivium logs under the XBT category
+ * `trivium` (at warning by default; --log=trivium.thres:info shows
+ * commits, alarms, resets, failed commits and faults). */
 #ifndef TRIVIUM_H
 #define TRIVIUM_H
 
@@ -30,21 +40,30 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* Safe to call twice.  Call before simgrid_load_deployment(). */
+#include <trivium/agent.h>
+#include <trivium/error.h>
+#include <trivium/results.h>
+#include <trivium/world.h>
+
+G_BEGIN_DECLS
+
+/* Safe to call twice.  Call before simgrid_load_platform(); registers the
+ * built-in worlds. */
 void trivium_plugin_init(void);
-/* A setting (see above); false with *error when the key or value is wrong.
- * Call before simgrid_run(). */
+/* A setting (see above); false with *error when the key or the value is
+ * wrong, or once the simulation runs. */
 bool trivium_plugin_set(const char *key, const char *value, GError **error);
 /* Marks an actor as a dispatch agent, from code (before simgrid_run()). */
 void trivium_agent_attach(sg_actor_t actor);
-/* In an agent actor: play the assigned episodes until the run is over. */
-void trivium_agent_main(void);
 /* After simgrid_run(): true when the controller finished every episode;
- * false with *error on a deadlock or a setting that could not be honoured.
- * Call once. */
+ * false with *error on a deadlock, a setting that could not be honoured
+ * or a log that could not be written.  Call once; the results
+ * (trivium/results.h) are then available. */
 bool trivium_plugin_finished(GError **error);
-/* After trivium_plugin_finished(): hard posterior exposure and regrets per
- * episode, as `trivium run` writes them (one line per episode, CSV). */
-void trivium_plugin_write_episodes(FILE *out);
+
+/* "0.1.0": the library's version. */
+const char *trivium_version(void);
+
+G_END_DECLS
 
 #endif

@@ -1,0 +1,19 @@
+/* api.c - the entry point of the public plugin: trivium_plugin_init()
+ * brings in the built-in worlds (envs/) and attaches the plugin to
+ * SimGrid (plugin/sim).  It is the one layer above the worlds inside the
+ * library; everything else of trivium/trivium.h lives in the SimGrid
+ * attachment, which knows no world by name. */
+#include <config.h>
+
+#include <trivium/trivium.h>
+
+#include "worlds.h"
+
+void trv_sim_plugin_init(void); /* plugin/sim/plugin.c */
+
+void trivium_plugin_init(void) {
+  trv_worlds_register_builtin();
+  trv_sim_plugin_init();
+}
+
+const char *trivium_version(void) { return PACKAGE_VERSION; }

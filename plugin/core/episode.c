@@ -1,0 +1,197 @@
+/* episode.c - a dispatch agent's episode: its share of the plan, the
+ * dispatch gate, and the records it commits (the agent's side of
+ * protocol.h; the public calls of trivium/agent.h but the one that waits
+ * for a plan, which belongs to a transport).
+ *
+ * Invariants:
+ *  - probe i of the share runs at step i; its sign is drawn from the
+ *    agent's probe stream when the episode is created, one draw per probe
+ *    in order, so the draws do not depend on how the agent calls us;
+ *  - the gate is a running tally over steps 0..t of -log P_t(G_hat_e)
+ *    under the plan's snapshot, which takes in each probe outcome at its
+ *    step; it is advanced in step order, once per step, whoever asks;
+ *  - closing emits exactly one record per step, in step order, with the
+ *    agent's next sequence numbers: retries of a commit carry the same
+ *    (agent, seq) identities. */
+#include <math.h>
+#include <string.h>
+
+#include "protocol.h"
+
+enum { HAS_STEP = 1, HAS_OUTCOME = 2 };
+
+struct TrvEpisode {
+  TrvPlan *plan;
+  int agent, steps, safe_action;
+  uint64_t *seq;
+  double *z;       /* per probe: its signed intervention value */
+  TrvRecord *recs; /* per step */
+  guint8 *has;     /* per step: HAS_* */
+  bool *closed;    /* per step: the gate's answer */
+  bool ghat_flags[TRV_MAX_COMPONENTS];
+  int gate_upto;   /* steps the gate has taken in */
+  double tally;
+  int gated;
+  TrvEpisodeSink sink;
+};
+
+TrvPlan *trv_plan_copy(const TrvPlan *plan) {
+  TrvPlan *c = g_memdup2(plan, sizeof *plan);
+  c->probes = plan->n_probes ? g_memdup2(plan->probes, sizeof(int) * (size_t)plan->n_probes) : NULL;
+  c->snapshot = plan->snapshot ? trv_posterior_copy(plan->snapshot) : NULL;
+  return c;
+}
+
+void trv_plan_free(TrvPlan *plan) {
+  if (!plan) return;
+  g_free(plan->probes);
+  trv_posterior_free(plan->snapshot);
+  g_free(plan);
+}
+
+long trv_plan_wire_bytes(const TrvPlan *plan) {
+  return 4L * plan->n_probes + 16L * plan->ghat.n + 80L * plan->ghat.n;
+}
+
+TrvRecord trv_episode_end_record(int episode) {
+  TrvRecord r = {.seq = (1ULL << 40) + (uint64_t)episode, .agent = TRV_AGENT_CONTROLLER, .episode = (uint32_t)episode,
+                 .kind = TRV_RECORD_EPISODE_END, .a_int = -1, .snapshot_ref = (uint32_t)episode,
+                 .commit_status = TRV_COMMIT_COMMITTED};
+  return r;
+}
+
+TrvEpisode *trv_episode_new(const TrvPlan *plan, int agent, int steps, int safe_action, uint64_t *seq,
+                            TrvRng *probe_rng, const TrvEpisodeSink *sink) {
+  g_assert(steps > 0 && plan->n_probes >= 0);
+  TrvEpisode *ep = g_new0(TrvEpisode, 1);
+  ep->plan = trv_plan_copy(plan);
+  ep->agent = agent;
+  ep->steps = steps;
+  ep->safe_action = safe_action;
+  ep->seq = seq;
+  ep->sink = *sink;
+  /* a probe runs at step i < T: a share longer than the episode keeps its
+   * first T probes */
+  if (ep->plan->n_probes > steps) ep->plan->n_probes = steps;
+  ep->z = g_new(double, ep->plan->n_probes + 1);
+  for (int i = 0; i < ep->plan->n_probes; i++) ep->z[i] = trv_rng_sign(probe_rng) * plan->zabs;
+  ep->recs = g_new0(TrvRecord, steps);
+  ep->has = g_new0(guint8, steps);
+  ep->closed = g_new0(bool, steps);
+  for (int j = 0; j < plan->ghat.n; j++) ep->ghat_flags[j] = plan->ghat.present[j];
+  return ep;
+}
+
+static void episode_free(TrvEpisode *ep) {
+  trv_plan_free(ep->plan);
+  g_free(ep->z);
+  g_free(ep->recs);
+  g_free(ep->has);
+  g_free(ep->closed);
+  g_free(ep);
+}
+
+void trv_episode_discard(TrvEpisode *ep) {
+  if (ep) episode_free(ep);
+}
+
+int trivium_episode_index(const TrvEpisode *ep) { return ep->plan->episode; }
+int trivium_episode_agent(const TrvEpisode *ep) { return ep->agent; }
+int trivium_episode_steps(const TrvEpisode *ep) { return ep->steps; }
+const TrvGraph *trivium_episode_graph(const TrvEpisode *ep) { return &ep->plan->ghat; }
+int trivium_episode_n_probes(const TrvEpisode *ep) { return ep->plan->n_probes; }
+int trv_episode_gated(const TrvEpisode *ep) { return ep->gated; }
+
+bool trivium_episode_probe(const TrvEpisode *ep, int step, int *component, double *z) {
+  if (step < 0 || step >= ep->plan->n_probes) return false;
+  if (component) *component = ep->plan->probes[step];
+  if (z) *z = ep->z[step];
+  return true;
+}
+
+void trivium_episode_record_probe(TrvEpisode *ep, int step, double outcome) {
+  g_return_if_fail(step >= 0 && step < ep->plan->n_probes);
+  ep->recs[step].outcome = outcome;
+  ep->has[step] |= HAS_OUTCOME;
+}
+
+/* Takes steps gate_upto..upto into the gate. */
+static void gate_advance(TrvEpisode *ep, int upto) {
+  const TrvPlan *p = ep->plan;
+  for (; ep->gate_upto <= upto; ep->gate_upto++) {
+    int t = ep->gate_upto;
+    if (!p->snapshot) continue;
+    if (t < p->n_probes && (ep->has[t] & HAS_OUTCOME))
+      trv_posterior_observe(p->snapshot, p->probes[t], ep->z[t], ep->recs[t].outcome);
+    if (!p->gate) continue;
+    ep->tally += -trv_posterior_log_prob_graph(p->snapshot, ep->ghat_flags);
+    ep->closed[t] = ep->tally / (t + 1) > p->rho;
+    ep->gated += ep->closed[t];
+  }
+}
+
+bool trivium_episode_gate(TrvEpisode *ep, int step) {
+  g_return_val_if_fail(step >= 0 && step < ep->steps, false);
+  gate_advance(ep, step);
+  return ep->closed[step];
+}
+
+void trivium_episode_record_step(TrvEpisode *ep, int step, int action, double reward, const double *context,
+                                 int n_context) {
+  g_return_if_fail(step >= 0 && step < ep->steps);
+  g_return_if_fail(n_context >= 0 && n_context <= TRV_RECORD_CONTEXT_MAX && (context || n_context == 0));
+  TrvRecord *r = &ep->recs[step];
+  r->a_disp = action;
+  r->reward = reward;
+  r->n_context = (uint16_t)n_context;
+  if (n_context) memcpy(r->context, context, sizeof(double) * (size_t)n_context);
+  ep->has[step] |= HAS_STEP;
+}
+
+bool trivium_episode_close(TrvEpisode *ep, GError **error) {
+  g_return_val_if_fail(ep != NULL, false);
+  gate_advance(ep, ep->steps - 1);
+  GArray *records = g_array_sized_new(FALSE, FALSE, sizeof(TrvRecord), (guint)ep->steps);
+  for (int t = 0; t < ep->steps; t++) {
+    TrvRecord r = ep->recs[t];
+    r.seq = (*ep->seq)++;
+    r.agent = (uint32_t)ep->agent;
+    r.episode = (uint32_t)ep->plan->episode;
+    r.step = (uint32_t)t;
+    r.snapshot_ref = (uint32_t)ep->plan->episode;
+    r.kind = TRV_RECORD_STEP;
+    r.commit_status = TRV_COMMIT_PENDING;
+    if (!(ep->has[t] & HAS_STEP)) r.a_disp = ep->safe_action, r.reward = 0, r.n_context = 0;
+    r.a_int = -1;
+    if (t < ep->plan->n_probes && (ep->has[t] & HAS_OUTCOME)) { /* a probe never run gives no measurement */
+      r.a_int = ep->plan->probes[t];
+      r.z = ep->z[t];
+    } else {
+      r.z = r.outcome = 0;
+    }
+    g_array_append_val(records, r);
+  }
+  bool ok = ep->sink.close(ep->sink.ctx, ep, records, error);
+  g_array_free(records, TRUE);
+  episode_free(ep);
+  return ok;
+}
+
+void trv_agent_play(const TrvAgentClass *ac, void *aw, TrvEpisode *ep, const TrvStepSync *sync) {
+  int planned = ac->plan(aw, &ep->plan->ghat);
+  for (int t = 0; t < ep->steps; t++) {
+    double context[TRV_RECORD_CONTEXT_MAX];
+    int n = ac->observe(aw, t, context);
+    g_assert(n >= 0 && n <= TRV_RECORD_CONTEXT_MAX);
+    int j;
+    double z;
+    if (trivium_episode_probe(ep, t, &j, &z)) trivium_episode_record_probe(ep, t, ac->probe(aw, j, z));
+    int a = trivium_episode_gate(ep, t) ? ep->safe_action : planned;
+    double reward = ac->act(aw, a);
+    if (sync) { /* a shared city moves once every agent acted */
+      sync->wait(sync->ctx, t);
+      reward = ac->step_payoff(aw);
+    }
+    trivium_episode_record_step(ep, t, a, reward, context, n);
+  }
+}

@@ -1,0 +1,143 @@
+/* protocol.c - the controller's side of the episode protocol (see
+ * protocol.h): a session holds one world for one seed, its controller and
+ * the scratch space of an episode's close.
+ *
+ * Plan: the world's episode_begin(e), the controller's plan, and the split
+ * of its probes across the agents: whole components go to one agent each
+ * (assignments are disjoint), the heaviest first to the least-loaded agent
+ * (LPT), ties to the lower index; every agent plays every step.
+ * Close: the reward of the committed records (summed in fold order, so it
+ * does not depend on the order records arrived in), the controller's
+ * absorb, the referee's score, the transport's counts, and the decided
+ * records in the order the log stores them. */
+#include <string.h>
+
+#include "protocol.h"
+#include "replay.h"
+
+struct TrvSession {
+  TrvParams params;
+  const TrvWorldClass *wc;
+  void *world;
+  TrvWorldInfo info;
+  TrvController *controller;
+  uint64_t seed;
+  TrvBeliefs beliefs;
+  GArray *own;   /* the controller's own records of an episode */
+  gint64 plan_us; /* wall time of the last plan */
+};
+
+TrvSession *trv_session_new(const TrvParams *params, const TrvWorldClass *wc, const char *controller, uint64_t seed,
+                            GError **error) {
+  TrvSession *s = g_new0(TrvSession, 1);
+  s->params = *params;
+  s->wc = wc;
+  s->seed = seed;
+  s->world = wc->init(&s->params, seed, error);
+  if (!s->world || !trv_world_info(wc, s->world, &s->info, error) ||
+      !(s->controller = trv_controller_new(controller, &s->params, &s->info, seed, error))) {
+    trv_session_free(s);
+    return NULL;
+  }
+  trv_beliefs_init(&s->beliefs, s->info.cand->n_components);
+  s->own = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
+  return s;
+}
+
+void trv_session_free(TrvSession *s) {
+  if (!s) return;
+  trv_controller_free(s->controller);
+  if (s->world) s->wc->free(s->world);
+  if (s->own) {
+    trv_beliefs_free(&s->beliefs);
+    g_array_free(s->own, TRUE);
+  }
+  g_free(s);
+}
+
+const TrvWorldInfo *trv_session_info(const TrvSession *s) { return &s->info; }
+const TrvWorldClass *trv_session_world_class(const TrvSession *s) { return s->wc; }
+void *trv_session_world(TrvSession *s) { return s->world; }
+const TrvController *trv_session_controller(const TrvSession *s) { return s->controller; }
+
+const TrvPosterior *trv_session_replayable_posterior(const TrvSession *s) {
+  const TrvControllerClass *k = s->controller->klass;
+  return k->event_sourced ? k->posterior(s->controller->self) : NULL;
+}
+
+int trv_session_change_points(TrvSession *s, int *out, int max) {
+  const TrvRefereeClass *ref = s->wc->referee;
+  return ref->change_points ? ref->change_points(s->world, out, max) : 0;
+}
+
+/* Splits plan into per-agent shares (LPT by probe count per component). */
+static void split_plan(const TrvPlan *plan, int n_agents, TrvPlan **out) {
+  int n = plan->ghat.n, count[TRV_MAX_COMPONENTS] = {0}, owner[TRV_MAX_COMPONENTS];
+  int *load = g_new0(int, n_agents);
+  for (int i = 0; i < plan->n_probes; i++) count[plan->probes[i]]++;
+  bool done[TRV_MAX_COMPONENTS] = {false};
+  for (int k = 0; k < n; k++) {
+    int j = -1;
+    for (int c = 0; c < n; c++)
+      if (!done[c] && (j < 0 || count[c] > count[j])) j = c;
+    done[j] = true;
+    int best = 0;
+    for (int a = 1; a < n_agents; a++)
+      if (load[a] < load[best]) best = a;
+    owner[j] = best;
+    load[best] += count[j];
+  }
+  for (int a = 0; a < n_agents; a++) {
+    TrvPlan *p = out[a] = g_memdup2(plan, sizeof *plan);
+    p->snapshot = plan->snapshot ? trv_posterior_copy(plan->snapshot) : NULL;
+    p->probes = g_new(int, load[a] + 1);
+    p->n_probes = 0;
+    for (int i = 0; i < plan->n_probes; i++)
+      if (owner[plan->probes[i]] == a) p->probes[p->n_probes++] = plan->probes[i];
+  }
+  g_free(load);
+}
+
+void trv_session_plan(TrvSession *s, int e, int n_agents, TrvPlan **parts) {
+  g_assert(n_agents >= 1);
+  gint64 t0 = g_get_monotonic_time();
+  s->wc->episode_begin(s->world, e);
+  TrvPlan plan;
+  memset(&plan, 0, sizeof plan);
+  plan.probes = g_new(int, TRV_PLAN_MAX_PROBES);
+  s->controller->klass->plan(s->controller->self, e, &plan);
+  g_assert(plan.n_probes >= 0 && plan.n_probes <= TRV_PLAN_MAX_PROBES);
+  split_plan(&plan, n_agents, parts);
+  g_free(plan.probes);
+  trv_posterior_free(plan.snapshot);
+  s->plan_us = g_get_monotonic_time() - t0;
+}
+
+void trv_session_close(TrvSession *s, int e, const TrvRecord *recs, size_t n, const TrvEpisodeCounts *counts,
+                       TrvEpisodeRow *row, GArray *decided) {
+  memset(row, 0, sizeof *row);
+  row->seed = (int)s->seed;
+  row->episode = e;
+  size_t *order = trv_records_fold_order(recs, n);
+  for (size_t i = 0; i < n; i++) {
+    const TrvRecord *r = &recs[order[i]];
+    if (r->kind == TRV_RECORD_STEP) row->reward += r->reward;
+  }
+  trv_beliefs_clear(&s->beliefs);
+  g_array_set_size(s->own, 0);
+  gint64 t0 = g_get_monotonic_time();
+  s->controller->klass->absorb(s->controller->self, e, recs, n, row, &s->beliefs, s->own);
+  row->controller_wall = (double)(s->plan_us + g_get_monotonic_time() - t0) / 1e6;
+  trv_referee_score_ordered(s->wc, s->world, &s->beliefs, recs, order, n, s->info.steps, row);
+  g_free(order);
+  row->gated_steps = counts->gated;
+  row->commits = counts->commits;
+  row->commit_attempts = counts->attempts;
+  row->commit_failures = counts->failures;
+  row->records_lost = counts->records_lost;
+  row->sim_time = counts->sim_time;
+  g_array_append_vals(decided, recs, (guint)n);
+  g_array_append_vals(decided, s->own->data, s->own->len);
+  TrvRecord end = trv_episode_end_record(e);
+  g_array_append_val(decided, end);
+}

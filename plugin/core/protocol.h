@@ -1,0 +1,115 @@
+/* protocol.h - the one episode protocol, written once for every world and
+ * every transport (SPEC 5; the agent's side is public: trivium/agent.h).
+ *
+ *   plan    trv_session_plan(): the world's episode_begin, the controller's
+ *           plan, split into one share per agent (disjoint by component);
+ *   act     each agent plays its share in a TrvEpisode (episode.c): the
+ *           built-in agents through trv_agent_play(), a program's own
+ *           actors through trivium/agent.h;
+ *   commit  the transport carries each agent's records to the log; only
+ *           committed ones go on;
+ *   close   trv_session_close(): the readouts the records give (reward),
+ *           the controller's absorb, the referee's scoring against the
+ *           truth (referee.c), and the decided records (the agents', the
+ *           controller's own, the EPISODE_END marker) for the log.
+ * Transports: the direct loop of direct.c (no simulator; every commit
+ * succeeds at once) and the SimGrid attachment (plugin/sim: actors,
+ * messages, log replicas, faults).  Both must give identical readouts for
+ * the same seed when nothing fails (tested).  No SimGrid here. */
+#ifndef TRV_PROTOCOL_H
+#define TRV_PROTOCOL_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <trivium/agent.h>
+#include <trivium/results.h>
+
+#include "controller.h"
+#include "rng.h"
+
+/* ---- controller side ---------------------------------------------------- */
+
+typedef struct TrvSession TrvSession;
+
+/* The world for `seed`, checked, and the controller called `controller`
+ * on it.  NULL with *error (TRV_ERROR_INPUT) on bad parameters. */
+TrvSession *trv_session_new(const TrvParams *params, const TrvWorldClass *wc, const char *controller, uint64_t seed,
+                            GError **error);
+void trv_session_free(TrvSession *s);
+
+const TrvWorldInfo *trv_session_info(const TrvSession *s);
+const TrvWorldClass *trv_session_world_class(const TrvSession *s);
+/* The world itself (the instance the referee reads; agents get their own). */
+void *trv_session_world(TrvSession *s);
+const TrvController *trv_session_controller(const TrvSession *s);
+/* The controller's posterior when the log can replay it (event-sourced),
+ * else NULL. */
+const TrvPosterior *trv_session_replayable_posterior(const TrvSession *s);
+/* The referee's change-points (at most max). */
+int trv_session_change_points(TrvSession *s, int *out, int max);
+
+/* Begins episode e and plans it: fills parts[0..n_agents-1] with each
+ * agent's share (caller frees them with trv_plan_free). */
+void trv_session_plan(TrvSession *s, int e, int n_agents, TrvPlan **parts);
+
+/* What the transport measured of an episode's commits. */
+typedef struct {
+  int commits, attempts, failures; /* commit operations due, messages sent, never acknowledged */
+  int gated;                       /* steps the agents' gates held closed */
+  int records_lost;                /* best effort: records that never reached the log */
+  double sim_time;                 /* when the episode closed (0 without a clock) */
+} TrvEpisodeCounts;
+
+/* Closes episode e with the records the log committed for it (any order):
+ * fills *row (every readout), and appends the decided records (the
+ * committed ones, the controller's own, the EPISODE_END marker) to
+ * *decided.  row->controller_wall is the wall time the controller spent
+ * on e (plan and absorb), for benchmarks. */
+void trv_session_close(TrvSession *s, int e, const TrvRecord *recs, size_t n, const TrvEpisodeCounts *counts,
+                       TrvEpisodeRow *row, GArray *decided);
+
+/* The record closing episode e (written by the controller once every
+ * record of e is in; its seq never collides with the controller's
+ * PartialReset records). */
+TrvRecord trv_episode_end_record(int episode);
+
+/* The referee's scoring of a closed episode: truth, R_out, the world's
+ * metrics, exposures, soft score, R_epi, tau and R_temp from the
+ * controller's beliefs (referee.c). */
+void trv_referee_score(const TrvWorldClass *wc, void *world, const TrvBeliefs *beliefs, const TrvRecord *recs,
+                       size_t n, int steps, TrvEpisodeRow *row);
+/* The same with the records' fold order already computed (replay.h). */
+void trv_referee_score_ordered(const TrvWorldClass *wc, void *world, const TrvBeliefs *beliefs, const TrvRecord *recs,
+                               const size_t *order, size_t n, int steps, TrvEpisodeRow *row);
+
+/* ---- agent side ---------------------------------------------------------- */
+
+/* What a transport does when an agent closes its episode: commit the
+ * records (TrvRecord, in step order, seq already assigned) and report;
+ * returns whether they were committed. */
+typedef struct {
+  bool (*close)(void *ctx, TrvEpisode *ep, GArray *records, GError **error);
+  void *ctx;
+} TrvEpisodeSink;
+
+/* Agent `agent`'s episode from its share of the plan (copied).  Record
+ * sequence numbers continue from *seq (the agent's durable counter);
+ * probe signs come from probe_rng, one draw per probe in order. */
+TrvEpisode *trv_episode_new(const TrvPlan *plan, int agent, int steps, int safe_action, uint64_t *seq,
+                            TrvRng *probe_rng, const TrvEpisodeSink *sink);
+/* Frees an episode that will never be closed (its agent died with it):
+ * nothing is committed. */
+void trv_episode_discard(TrvEpisode *ep);
+/* Steps the gate held closed so far (the gate is brought up to date
+ * through the last step when the episode closes). */
+int trv_episode_gated(const TrvEpisode *ep);
+/* Plays the built-in agent class through the episode: per step observe,
+ * probe, gate, act (and, for a shared city, sync then read the payoff).
+ * The episode stays open: the caller closes it. */
+typedef struct {
+  void (*wait)(void *ctx, int step); /* returns once step_end(step) ran */
+  void *ctx;
+} TrvStepSync;
+void trv_agent_play(const TrvAgentClass *ac, void *agent_world, TrvEpisode *ep, const TrvStepSync *sync);
+
+#endif

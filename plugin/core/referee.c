@@ -1,0 +1,126 @@
+/* referee.c - scoring what a controller believed against the truth
+ * (SPEC 3.8).  The referee of a world is the only code that reads G_true_e,
+ * the oracle and the gap; this file turns its answers and the controller's
+ * TrvBeliefs into the truth-relative readouts of an episode's row:
+ *   truth, R_out (per step against the oracle's expected payoff, in fold
+ *   order, or the world's own episode total), the world's metrics, the
+ *   committed and MAP graphs with the exposures and the legacy soft score,
+ *   R_epi = sum over the trajectory of -log P_{e,t}(G_true_e), tau_e (the
+ *   first point whose MAP is right on the task-relevant components while
+ *   the belief is sure enough to commit) and R_temp.
+ * Sums run in the order the controller produced its trajectory, so a
+ * replay of the same records gives the same bits. */
+#include <math.h>
+
+#include "protocol.h"
+#include "regret.h"
+#include "replay.h"
+
+void trv_beliefs_init(TrvBeliefs *b, int n) {
+  memset(b, 0, sizeof *b);
+  b->n = n;
+  b->points = g_array_new(FALSE, FALSE, sizeof(TrvBeliefPoint));
+  b->losses = g_array_new(FALSE, FALSE, sizeof(double));
+}
+
+void trv_beliefs_clear(TrvBeliefs *b) {
+  g_array_set_size(b->points, 0);
+  g_array_set_size(b->losses, 0);
+}
+
+void trv_beliefs_free(TrvBeliefs *b) {
+  if (b->points) g_array_free(b->points, TRUE);
+  if (b->losses) g_array_free(b->losses, TRUE);
+  b->points = b->losses = NULL;
+}
+
+double *trv_beliefs_push(TrvBeliefs *b, int step, int repeat, uint64_t map, bool confident) {
+  TrvBeliefPoint pt = {step, repeat, map, confident};
+  g_array_append_val(b->points, pt);
+  guint at = b->losses->len;
+  g_array_set_size(b->losses, at + 2 * (guint)b->n);
+  return &g_array_index(b->losses, double, at);
+}
+
+TrvBeliefPoint *trv_beliefs_last(TrvBeliefs *b) {
+  return b->points->len ? &g_array_index(b->points, TrvBeliefPoint, b->points->len - 1) : NULL;
+}
+
+void trv_beliefs_push_posterior(TrvBeliefs *b, const TrvPosterior *post, double h_ent, int step) {
+  uint64_t map = 0;
+  for (int j = 0; j < b->n; j++)
+    if (trv_posterior_map(post, j)) map |= 1ULL << j;
+  double *loss = trv_beliefs_push(b, step, 1, map, trv_posterior_entropy_bits(post) <= h_ent);
+  for (int j = 0; j < b->n; j++) trv_posterior_losses(post, j, &loss[j], &loss[b->n + j]);
+}
+
+static bool relevant(const TrvRefereeClass *ref, void *world, int j) {
+  return !ref->task_relevant || ref->task_relevant(world, j);
+}
+
+void trv_referee_score_ordered(const TrvWorldClass *wc, void *world, const TrvBeliefs *b, const TrvRecord *recs,
+                               const size_t *order, size_t n, int steps, TrvEpisodeRow *row) {
+  const TrvRefereeClass *ref = wc->referee;
+  TrvGraph truth;
+  trv_graph_clear(&truth, b->n);
+  ref->truth(world, &truth);
+  g_assert(truth.n == b->n); /* the referee answers over G_inf */
+  int nc = truth.n;
+  row->n_components = nc;
+  row->truth = trv_graph_mask(&truth);
+
+  row->r_out = 0;
+  if (ref->episode_outcome_regret) {
+    row->r_out = ref->episode_outcome_regret(world);
+  } else if (ref->oracle && ref->expected_payoff) {
+    double best = ref->expected_payoff(world, ref->oracle(world));
+    for (size_t i = 0; i < n; i++) {
+      const TrvRecord *r = &recs[order[i]];
+      if (r->kind == TRV_RECORD_STEP) row->r_out += trv_regret_outcome_step(best, ref->expected_payoff(world, r->a_disp));
+    }
+  }
+  row->n_world_metrics = ref->episode_metrics ? ref->episode_metrics(world, row->world_metrics, TRV_WORLD_METRICS_MAX) : 0;
+
+  /* beliefs at the boundary: committed and MAP graphs, soft score, exposures */
+  g_assert(b->ghat.n == nc);
+  row->ghat = trv_graph_mask(&b->ghat);
+  row->map = 0;
+  double err = 0;
+  for (int j = 0; j < nc; j++) {
+    if (b->map[j]) row->map |= 1ULL << j;
+    row->p[j] = b->p[j];
+    /* legacy soft score: beliefs clipped to [0.01, 0.99] */
+    double c = b->p[j] < 0.01 ? 0.01 : b->p[j] > 0.99 ? 0.99 : b->p[j];
+    err += fabs(c - ((row->truth >> j & 1) ? 1.0 : 0.0));
+  }
+  row->soft_score = err / nc; /* 1 - acc, acc = 1 - mean |clip(p) - y| */
+  row->posterior_exposure = row->map != row->truth;
+  row->committed_exposure = row->ghat != row->truth;
+
+  /* the trajectory: R_epi and tau */
+  double r_epi = 0;
+  int tau = -1;
+  const double *loss = (const double *)b->losses->data;
+  for (guint i = 0; i < b->points->len; i++, loss += 2 * nc) {
+    const TrvBeliefPoint *pt = &g_array_index(b->points, TrvBeliefPoint, i);
+    double v = 0;
+    for (int j = 0; j < nc; j++) v += loss[(truth.present[j] ? nc : 0) + j];
+    for (int k = 0; k < pt->repeat; k++) r_epi += v;
+    if (tau >= 0 || !pt->confident) continue;
+    bool right = true;
+    for (int j = 0; j < nc && right; j++)
+      if (relevant(ref, world, j) && (bool)(pt->map >> j & 1) != truth.present[j]) right = false;
+    if (right) tau = pt->step;
+  }
+  row->r_epi = r_epi;
+  row->tau = tau < 0 ? steps : tau;
+  row->r_temp = trv_regret_temporal(trv_graph_wrong_on_task(wc, world, &b->ghat, &truth),
+                                    ref->gap ? ref->gap(world) : 0.0, row->tau, steps);
+}
+
+void trv_referee_score(const TrvWorldClass *wc, void *world, const TrvBeliefs *beliefs, const TrvRecord *recs,
+                       size_t n, int steps, TrvEpisodeRow *row) {
+  size_t *order = trv_records_fold_order(recs, n);
+  trv_referee_score_ordered(wc, world, beliefs, recs, order, n, steps, row);
+  g_free(order);
+}

@@ -1,0 +1,98 @@
+/* trivium/results.h - what a run measured: one row per episode and a
+ * summary of the run, as C values.
+ *
+ * A row holds the readouts of SPEC 3.8 for one episode of one (seed,
+ * controller) cell: what the controller believed (presence probabilities,
+ * MAP graph, committed graph G_hat_e), how wrong that was against the
+ * referee's truth (exposures, the three regrets), what the episode cost
+ * (probes, commits, simulated time) and the world's own metrics.  The
+ * columns of episodes.csv are these fields, in this order, documented in
+ * docs/outputs.md; trivium_results_write_csv() writes exactly the lines
+ * `trivium run` writes.  The summary reduces the rows of the cell to one
+ * number per metric (the per-seed numbers that summary.csv then averages
+ * across seeds). */
+#ifndef TRIVIUM_RESULTS_H
+#define TRIVIUM_RESULTS_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <trivium/world.h>
+
+G_BEGIN_DECLS
+
+#define TRV_LRCP_MAX_ITER 8
+#define TRV_WORLD_METRICS_MAX 8
+
+typedef enum { TRV_LRCP_NONE = 0, TRV_LRCP_CONVERGED = 1, TRV_LRCP_FLAGGED = 2 } TrvLrcpStatus;
+
+/* One row of episodes.csv: readouts of one (seed, controller, episode). */
+typedef struct {
+  int seed, episode;
+  int n_components;
+  uint64_t truth, map, ghat; /* presence bitmasks (component j = bit j) */
+  double p[TRV_MAX_COMPONENTS]; /* presence probabilities at the episode's end */
+  int posterior_exposure, committed_exposure; /* MAP != truth, G_hat_e != truth */
+  double entropy_bits;
+  int budget, probes, gated_steps;
+  double reward, r_out, r_epi, r_hat_epi, r_temp;
+  int tau;       /* step at which the posterior committed to the truth (T: never) */
+  int committed; /* a commit rule took or changed G_hat at this boundary */
+  int lrcp_status, lrcp_n; /* TrvLrcpStatus; residual trace eps_0 .. eps_{n-1} */
+  int lrcp_eps[TRV_LRCP_MAX_ITER + 1];
+  double detector_stat;
+  int alarm, resets;
+  int commits;         /* commit operations due (one per agent per episode) */
+  int commit_attempts; /* messages sent for them, retries included */
+  int commit_failures; /* commit operations never acknowledged by a majority */
+  int records_lost;    /* best effort: records that never reached the log */
+  double sim_time;     /* simulated seconds when the episode closed */
+  double soft_score;   /* legacy 1 - acc with beliefs clipped to [0.01, 0.99] */
+  int n_world_metrics; /* values of the referee's metric_names */
+  double world_metrics[TRV_WORLD_METRICS_MAX];
+  double controller_wall; /* wall seconds in the controller's plan and absorb (benchmarks; never written) */
+} TrvEpisodeRow;
+
+/* The per-cell metrics of summary.csv, each one number per (seed,
+ * controller).  Phases: init is e < 50, recovery the 50 episodes after a
+ * change-point, stationary the rest. */
+typedef enum {
+  TRV_METRIC_EXPOSURE_INIT, TRV_METRIC_EXPOSURE_RECOVERY, TRV_METRIC_EXPOSURE_STATIONARY, TRV_METRIC_EXPOSURE_TOTAL,
+  TRV_METRIC_COMMITTED_EXPOSURE, TRV_METRIC_R_OUT, TRV_METRIC_R_EPI, TRV_METRIC_R_HAT_EPI, TRV_METRIC_R_TEMP,
+  TRV_METRIC_PROBES, TRV_METRIC_ALARMS, TRV_METRIC_DETECTIONS, TRV_METRIC_FALSE_ALARMS, TRV_METRIC_DETECTION_DELAY,
+  TRV_METRIC_SOFT_SCORE, TRV_METRIC_P_F, TRV_METRIC_SIM_TIME, TRV_METRIC_T_ID, TRV_METRIC_E_ID,
+  TRV_METRIC_COUNT
+} TrvMetric;
+
+/* The metric's name in summary.csv ("exposure_total", ...) and meaning. */
+const char *trivium_metric_name(TrvMetric metric);
+const char *trivium_metric_doc(TrvMetric metric);
+/* The metric called `name`, or -1. */
+int trivium_metric_lookup(const char *name);
+
+/* One cell reduced: the metrics (NAN where undefined, e.g. a detection
+ * delay with no detection), the per-episode means of the world's metrics
+ * and the presence probabilities of the last episode. */
+typedef struct {
+  int episodes; /* rows summarised */
+  double metric[TRV_METRIC_COUNT];
+  int n_world_metrics;
+  double world_metric_mean[TRV_WORLD_METRICS_MAX];
+  int n_components;
+  double final_p[TRV_MAX_COMPONENTS];
+} TrvCellSummary;
+
+/* After trivium_plugin_finished(): the rows of the run, in episode order
+ * (NULL past the end), and its summary. */
+size_t trivium_results_n_episodes(void);
+const TrvEpisodeRow *trivium_results_episode(size_t i);
+const TrvCellSummary *trivium_results_summary(void);
+/* Writes the rows as episodes.csv lines (with the header line when
+ * `header`), exactly as `trivium run` does for the same cell. */
+bool trivium_results_write_csv(FILE *out, bool header, GError **error);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,167 @@
+/* trivium/world.h - declaring a world to Trivium.
+ *
+ * A world is what the dispatch agents act in: its variables and the
+ * candidate causal components G_inf (edges between variables), the
+ * likelihood of a probe outcome, how many episodes of how many steps it
+ * runs, and three tables of functions:
+ *
+ *  - the world itself (TrvWorldClass): built once per seed by init(), told
+ *    when an episode begins;
+ *  - its agents (TrvAgentClass), for worlds whose agents Trivium starts and
+ *    drives itself (the built-in worlds).  A world without one is played by
+ *    the program's own actors, which ask for their plans and record what
+ *    they did through trivium/agent.h;
+ *  - its referee (TrvRefereeClass): the only part that knows the truth.
+ *    It holds the true graph G_true_e of every episode, the oracle and the
+ *    gap Delta_e, and is read solely to score what the controllers
+ *    believed (exposures, the three regrets).  Controllers and agents never
+ *    reach it: a controller sees the declaration (candidates, noise, steps)
+ *    and the committed records, an agent sees its plan.
+ *
+ * Register a world with trivium_world_register() before the run; it is
+ * then selected by name, like the built-in ones (causalbench, urs), with
+ * the setting `world` (trivium_plugin_set, --cfg=trivium/world:NAME, or a
+ * scenario's <world name=...>).  Everything here is plain data and
+ * function pointers: no SimGrid type, so a world can be tested alone. */
+#ifndef TRIVIUM_WORLD_H
+#define TRIVIUM_WORLD_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <trivium/error.h>
+
+G_BEGIN_DECLS
+
+/* Most candidate components a world may declare. */
+#define TRV_MAX_COMPONENTS 48
+/* Most context values an agent records per step. */
+#define TRV_RECORD_CONTEXT_MAX 8
+
+/* One candidate component: an edge source -> target between two of the
+ * world's variables.  Its id is its index in TrvCandidates.components.
+ * `observed`: both ends are observed, so outcome-only learners can see it;
+ * an edge out of a hidden variable is absent in their readout. */
+typedef struct {
+  const char *name; /* e.g. "C->X"; becomes a column name in episodes.csv */
+  int source, target; /* indices into var_names */
+  bool observed;
+} TrvComponent;
+
+/* The candidate graph G_inf. */
+typedef struct {
+  int n_vars;
+  const char *const *var_names;
+  int n_components; /* 1 .. TRV_MAX_COMPONENTS */
+  const TrvComponent *components;
+} TrvCandidates;
+
+/* A graph over G_inf: one presence flag per component, an effect size
+ * kappa for the present ones, and (committed graphs of the ideal commit
+ * rule) which components are frozen. */
+typedef struct {
+  int n;
+  bool present[TRV_MAX_COMPONENTS];
+  double kappa[TRV_MAX_COMPONENTS];
+  bool frozen[TRV_MAX_COMPONENTS];
+} TrvGraph;
+
+/* The family of a probe outcome w given do(Z_j = z):
+ *   GAUSSIAN  w = beta_j z + noise, noise ~ N(0, s^2), s^2 = noise_var(). */
+typedef enum { TRV_LIKELIHOOD_GAUSSIAN = 0 } TrvLikelihood;
+
+/* The run's parameters (the table of `trivium params`), read-only to a
+ * world: trivium_params_get() gives any of them by key. */
+typedef struct TrvParams TrvParams;
+/* The value of parameter `key` ("run.episodes", "world.kappa", ...) as a
+ * double (an enum gives its index); false with *error for an unknown key. */
+bool trivium_params_get(const TrvParams *params, const char *key, double *value, GError **error);
+
+typedef struct TrvAgentClass TrvAgentClass;
+typedef struct TrvRefereeClass TrvRefereeClass;
+
+typedef struct {
+  const char *name; /* selects the world; letters, digits, '-' and '_' */
+  /* The world for one seed; NULL with *error (TRV_ERROR_INPUT) when the
+   * parameters do not fit it. */
+  void *(*init)(const TrvParams *params, uint64_t seed, GError **error);
+  void (*free)(void *world);
+  const TrvCandidates *(*candidates)(void *world);
+  TrvLikelihood likelihood;
+  /* s^2 of a probe outcome, as the world declares it to the controller. */
+  double (*noise_var)(void *world);
+  int (*episodes)(void *world);
+  int (*steps)(void *world); /* steps T per episode */
+  int safe_action;           /* the dispatch gate's default action */
+  /* Called once per episode, before the controller plans it, on the world
+   * itself (the instance the referee reads). */
+  void (*episode_begin)(void *world, int episode);
+  /* Optional, for outcome-only learners: the (component, z, w) pairs one
+   * observation (a step's recorded context) shows; returns how many
+   * (at most 4).  A pure function of the context. */
+  int (*observational_pairs)(const double *context, int n_context, int *component, double *z, double *w);
+  const TrvAgentClass *agent;     /* NULL: the program's own actors are the agents */
+  const TrvRefereeClass *referee; /* required */
+} TrvWorldClass;
+
+/* The agents of a world that Trivium drives itself.  Per step t the agent
+ * observes, runs the probe its plan assigns to step t (if any), then the
+ * dispatch head acts: plan() once per episode with the committed graph,
+ * or the safe action while the dispatch gate is closed. */
+struct TrvAgentClass {
+  /* Agent a's own handle on the world (its own noise streams). */
+  void *(*instance)(void *world, int agent);
+  void (*free)(void *agent);
+  void (*episode_begin)(void *agent, int episode);
+  /* Fills context (at most TRV_RECORD_CONTEXT_MAX values), returns how many. */
+  int (*observe)(void *agent, int step, double *context);
+  /* The intervention do(Z_component = z); returns the outcome w. */
+  double (*probe)(void *agent, int component, double z);
+  /* The dispatch head: the action planned with the committed graph. */
+  int (*plan)(void *agent, const TrvGraph *ghat);
+  /* Plays action a at the current step; returns the payoff. */
+  double (*act)(void *agent, int action);
+  /* Worlds whose agents share one state (a city): NULL for the others.
+   * Once every agent acted at step t, step_end(world, t) runs exactly once,
+   * and each agent's payoff for the step is then step_payoff(agent). */
+  void (*step_end)(void *world, int step);
+  double (*step_payoff)(void *agent);
+};
+
+/* The referee: called on the world after episode_begin(e), it answers for
+ * episode e.  Only truth is required. */
+struct TrvRefereeClass {
+  /* G_true_e with its effect sizes (kappa = 0 for an absent component). */
+  void (*truth)(void *world, TrvGraph *g);
+  /* Delta_e, the per-step cost of acting on a wrong model (R_temp); NULL: 0. */
+  double (*gap)(void *world);
+  /* Components the dispatch task depends on (R_temp's set M); NULL: all. */
+  bool (*task_relevant)(void *world, int component);
+  /* Episodes where the truth changes; returns how many (at most max).
+   * Called on a world fresh from init(), before any episode.  NULL: none. */
+  int (*change_points)(void *world, int *out, int max);
+  /* Outcome regret R_out, either per step against the oracle's action ... */
+  int (*oracle)(void *world);
+  double (*expected_payoff)(void *world, int action);
+  /* ... or for the whole episode (an oracle of the world's own); when
+   * neither is given R_out is 0. */
+  double (*episode_outcome_regret)(void *world);
+  /* Per-episode metrics of the world (at most 8), named by metric_names
+   * (NULL-terminated); they become columns of episodes.csv. */
+  int (*episode_metrics)(void *world, double *values, int max);
+  const char *const *metric_names;
+};
+
+/* Makes a world selectable by name.  False with *error when the class is
+ * incomplete (no name, init, candidates, referee or truth; more than
+ * TRV_MAX_COMPONENTS components is checked when the world is built) or the
+ * name is taken by another class.  Registering the same class twice is a
+ * no-op. */
+bool trivium_world_register(const TrvWorldClass *world, GError **error);
+/* The class registered under `name`, or NULL. */
+const TrvWorldClass *trivium_world_lookup(const char *name);
+
+G_END_DECLS
+
+#endif
