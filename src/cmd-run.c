@@ -18,21 +18,8 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "core/datadir.h"
 #include "run.h"
-
-/* A shipped file (scenarios/, platforms/): $TRIVIUM_DATADIR, the source tree,
- * then the installed data directory. */
-static char *find_data(const char *dir, const char *name) {
-  const char *env = g_getenv("TRIVIUM_DATADIR");
-  const char *dirs[] = {env, TRV_SRCDIR, TRV_DATADIR};
-  for (size_t i = 0; i < G_N_ELEMENTS(dirs); i++) {
-    if (!dirs[i]) continue;
-    char *p = g_build_filename(dirs[i], dir, name, NULL);
-    if (g_file_test(p, G_FILE_TEST_IS_REGULAR)) return p;
-    g_free(p);
-  }
-  return NULL;
-}
 
 /* --fault KIND:GLOB:A:B[:C:D]
  *   link-flap:GLOB:MTBF:MTTR[:START[:STOP]]   host-crash:GLOB:AT:DURATION
@@ -143,7 +130,7 @@ static bool input_error(GError **error, const char *fmt, const char *a) {
 
 static bool parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **error) {
   char **faults = NULL, **roles = NULL, *controllers = NULL, *experiment = NULL;
-  int jobs = 0;
+  int jobs = -1; /* not given: the number of cores */
   gboolean quiet = FALSE;
   GOptionEntry entries[] = {
       {"out", 'o', 0, G_OPTION_ARG_FILENAME, &ctx->out, "output directory (default: the scenario's, else results/<time>)", "DIR"},
@@ -163,6 +150,7 @@ static bool parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **
   ctx->simgrid_args = g_ptr_array_new_with_free_func(g_free);
   ctx->cli_faults = g_array_new(FALSE, FALSE, sizeof(TrvFaultSpec));
   GPtrArray *rest = g_ptr_array_new(), *cfg_sets = g_ptr_array_new_with_free_func(g_free);
+  GPtrArray *glued = g_ptr_array_new_with_free_func(g_free); /* the strings split from -jN */
   for (int i = 0; i < argc; i++) {
     if (i > 0 && g_str_has_prefix(argv[i], "--cfg=trivium/")) { /* Trivium's own flag: --set KEY=VALUE */
       const char *kv = argv[i] + strlen("--cfg=trivium/");
@@ -170,6 +158,13 @@ static bool parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **
       g_ptr_array_add(cfg_sets, colon ? g_strdup_printf("%.*s=%s", (int)(colon - kv), kv, colon + 1) : g_strdup(kv));
     } else if (i > 0 && (g_str_has_prefix(argv[i], "--cfg=") || g_str_has_prefix(argv[i], "--log="))) {
       g_ptr_array_add(ctx->simgrid_args, g_strdup(argv[i]));
+    } else if (i > 0 && argv[i][0] == '-' && argv[i][1] && argv[i][1] != '-' && argv[i][2] &&
+               strchr("ojcserf", argv[i][1])) {
+      /* -j2 as well as -j 2: a short option glued to its value */
+      g_ptr_array_add(rest, g_strndup(argv[i], 2));
+      g_ptr_array_add(rest, g_strdup(argv[i] + 2));
+      g_ptr_array_add(glued, rest->pdata[rest->len - 2]);
+      g_ptr_array_add(glued, rest->pdata[rest->len - 1]);
     } else {
       g_ptr_array_add(rest, argv[i]);
     }
@@ -196,11 +191,12 @@ static bool parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **
   if (ok && rc > 2) ok = input_error(error, "unexpected argument '%s' (one scenario at most)", rv[2]);
   else if (ok && rc == 2) file = g_strdup(rv[1]);
   g_ptr_array_free(rest, TRUE);
+  g_ptr_array_free(glued, TRUE);
   if (ok && file && experiment) ok = input_error(error, "give a scenario file or --experiment %s, not both", experiment);
   if (ok && !file) {
     const char *name = experiment ? experiment : "default";
     char *base = g_strdup_printf("%s.xml", name);
-    file = find_data("scenarios", base);
+    file = trv_find_data("scenarios", base, NULL);
     g_free(base);
     if (!file) ok = input_error(error, "no shipped scenario '%s' (see the scenarios/ directory)", name);
   }
@@ -231,8 +227,8 @@ static bool parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **
     else ctx->role_hosts[r] = g_strdup(eq + 1);
   }
   g_strfreev(roles);
-  if (ok && jobs < 0) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--jobs %d: expected a positive number of parallel cells", jobs);
+  if (ok && (jobs == 0 || jobs < -1 || jobs > 4096)) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--jobs %d: expected a number of parallel cells in [1, 4096]", jobs);
     ok = false;
   }
   ctx->jobs = jobs > 0 ? jobs : (int)g_get_num_processors();

@@ -38,6 +38,7 @@ int main(int argc, char **argv) {
     usage(stderr);
     return 2;
   }
+  if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) return trv_cmd_version(argc - 1, argv + 1);
   if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
     usage(stdout);
     return 0;

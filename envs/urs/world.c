@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/datadir.h"
 #include "urs/world-internal.h"
 
 static const char *const var_names[] = {"surge", "event_proximity", "weather", "time_of_day", "road_closure",
@@ -71,27 +72,21 @@ static void handle_init(UrsDriverHandle *h, UrsWorld *w, int driver) {
   trv_rng_init(&h->obs_rng, w->seed, TRV_STREAM_DISPATCH + 100 * (uint64_t)driver);
 }
 
-/* The calibration table of the city: $TRIVIUM_DATADIR/data/urs, the source
- * tree, then the installed data directory. */
+/* The calibration table of the city (core/datadir.h: $TRIVIUM_DATADIR,
+ * the installed data directory, the source tree). */
 static TrvCalTable *load_table(const char *city, GError **error) {
-  char *name = g_strdup_printf("%s.cal", city);
-  const char *env = g_getenv("TRIVIUM_DATADIR");
-  char *tried[3] = {env ? g_build_filename(env, "data", "urs", name, NULL) : NULL,
-                    g_build_filename(TRV_SRCDIR, "data", "urs", name, NULL),
-                    g_build_filename(TRV_DATADIR, "data", "urs", name, NULL)};
+  char *name = g_strdup_printf("%s.cal", city), *tried = NULL;
+  char *path = trv_find_data("data/urs", name, &tried);
   TrvCalTable *t = NULL;
-  bool found = false;
-  for (int i = 0; i < 3 && !found; i++)
-    if (tried[i] && g_file_test(tried[i], G_FILE_TEST_IS_REGULAR)) {
-      found = true;
-      t = trv_cal_table_read(tried[i], error);
-    }
-  if (!found)
+  if (path)
+    t = trv_cal_table_read(path, error);
+  else
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-                "calibration table %s not found (tried %s%s%s, %s); set TRIVIUM_DATADIR to the directory holding "
-                "data/urs/ or regenerate it with `trivium trace import` (docs/urs.md)",
-                name, tried[0] ? tried[0] : "", tried[0] ? ", " : "", tried[1], tried[2]);
-  for (int i = 0; i < 3; i++) g_free(tried[i]);
+                "calibration table %s not found (tried %s); set TRIVIUM_DATADIR to the directory holding data/urs/ or "
+                "regenerate it with `trivium trace import` (docs/urs.md)",
+                name, tried);
+  g_free(path);
+  g_free(tried);
   g_free(name);
   return t;
 }

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -197,11 +198,23 @@ bool trv_params_set_assignment(TrvParams *p, const char *assignment, GError **er
   return ok;
 }
 
+char *trv_format_double(double v) {
+  /* the shortest decimal that reads back as the same double: 0.9, not
+   * 0.90000000000000002 */
+  char buf[G_ASCII_DTOSTR_BUF_SIZE], fmt[8];
+  for (int prec = 1; prec <= 17; prec++) {
+    snprintf(fmt, sizeof fmt, "%%.%dg", prec);
+    g_ascii_formatd(buf, sizeof buf, fmt, v);
+    if (g_ascii_strtod(buf, NULL) == v) break;
+  }
+  return g_strdup(buf);
+}
+
 char *trv_params_format(const TrvParams *p, const TrvParamSpec *s) {
   const char *f = (const char *)p + s->offset;
   switch (s->type) {
     case TRV_PARAM_INT: return g_strdup_printf("%d", *(const int *)f);
-    case TRV_PARAM_DOUBLE: return g_strdup_printf("%.17g", *(const double *)f);
+    case TRV_PARAM_DOUBLE: return trv_format_double(*(const double *)f);
     case TRV_PARAM_ENUM: return g_strdup(s->choices[*(const int *)f]);
   }
   g_assert_not_reached();

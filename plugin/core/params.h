@@ -89,8 +89,11 @@ const TrvParamSpec *trv_param_lookup(const char *key);
  * key, the closest known key. */
 bool trv_params_set(TrvParams *p, const char *key, const char *value, GError **error);
 bool trv_params_set_assignment(TrvParams *p, const char *assignment, GError **error);
-/* Value of one parameter as text ("%.17g" for doubles, the name for enums). */
+/* Value of one parameter as text (the shortest decimal that reads back as
+ * the same double, the name for enums).  Caller frees. */
 char *trv_params_format(const TrvParams *p, const TrvParamSpec *spec);
+/* The shortest decimal text of v that g_ascii_strtod reads back as v. */
+char *trv_format_double(double v);
 /* The posterior parameters of p for a world with probe noise variance s2. */
 TrvPosteriorParams trv_params_posterior(const TrvParams *p, double s2);
 /* Closest key by edit distance, or NULL when nothing is close. */

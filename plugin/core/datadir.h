@@ -1,0 +1,20 @@
+/* datadir.h - where Trivium's shipped files are found: scenarios,
+ * platforms, calibration tables.
+ *
+ * Candidates, in order: $TRIVIUM_DATADIR; then, for an installed library,
+ * the installed data directory before the source tree it was built from,
+ * and for a library run from its build tree the other way round (so the
+ * installed `trivium` reads its installed scenarios even when the source
+ * tree is still there, and a developer's build reads the files being
+ * edited).  A candidate is used when the file exists there. */
+#ifndef TRV_DATADIR_H
+#define TRV_DATADIR_H
+
+#include <glib.h>
+
+/* The path of DIR/NAME (e.g. "scenarios", "default.xml"), or NULL; caller
+ * frees.  If tried is not NULL it receives the candidates, "; "-separated
+ * (caller frees), for a message. */
+char *trv_find_data(const char *dir, const char *name, char **tried);
+
+#endif
