@@ -32,13 +32,14 @@ static bool parse_fault(const char *text, TrvFaultSpec *f, GError **error) {
   for (int i = 2; ok && i < n; i++) {
     char *end;
     v[i - 2] = g_ascii_strtod(part[i], &end);
-    ok = end != part[i] && !*end && v[i - 2] >= 0;
+    ok = end != part[i] && !*end && isfinite(v[i - 2]) && v[i - 2] >= 0 && v[i - 2] <= 1e9;
   }
   memset(f, 0, sizeof *f);
   if (ok && !strcmp(part[0], "link-flap")) {
     f->kind = TRV_FAULT_LINK_FLAP;
     f->mtbf = v[0], f->mttr = v[1], f->start = v[2], f->stop = n == 6 ? v[3] : INFINITY;
-    ok = f->mtbf > 0 && f->mttr > 0;
+    /* a millisecond at least: faster flapping would only spin the simulator */
+    ok = f->mtbf >= 1e-3 && f->mttr >= 1e-3;
   } else if (ok && n == 4 && (!strcmp(part[0], "host-crash") || !strcmp(part[0], "partition"))) {
     f->kind = !strcmp(part[0], "host-crash") ? TRV_FAULT_HOST_CRASH : TRV_FAULT_PARTITION;
     f->at = v[0], f->duration = v[1];
@@ -49,7 +50,7 @@ static bool parse_fault(const char *text, TrvFaultSpec *f, GError **error) {
   else
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                 "--fault '%s': expected link-flap:GLOB:MTBF:MTTR[:START[:STOP]], host-crash:GLOB:AT:DURATION or "
-                "partition:GLOB[,GLOB]:AT:DURATION with non-negative seconds (MTBF, MTTR > 0)",
+                "partition:GLOB[,GLOB]:AT:DURATION with seconds in [0, 1e9] (MTBF and MTTR at least 0.001)",
                 text);
   g_strfreev(part);
   return ok;

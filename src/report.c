@@ -79,7 +79,15 @@ bool trv_write_run_json(const TrvRunResult *r, const char *path, const char *sta
   for (int s = 0; s < r->n_seeds; s++) fprintf(f, "%s%d", s ? ", " : "", r->seeds[s]);
   fprintf(f, "],\n  \"change_points\": [");
   for (int i = 0; i < r->layout->n_change_points; i++) fprintf(f, "%s%d", i ? ", " : "", r->layout->change_points[i]);
-  fprintf(f, "],\n  \"parameters\": {");
+  fprintf(f, "],\n  \"uncommitted_episodes\": ");
+  if (r->cells) {
+    double lost = 0;
+    for (int i = 0; i < r->n_controllers * r->n_seeds; i++) lost += r->cells[i].metric[TRV_METRIC_UNCOMMITTED_EPISODES];
+    fprintf(f, "%.0f", lost);
+  } else {
+    fprintf(f, "null");
+  }
+  fprintf(f, ",\n  \"parameters\": {");
   size_t n;
   const TrvParamSpec *specs = trv_param_specs(&n);
   for (size_t i = 0; i < n; i++) {
@@ -174,8 +182,9 @@ static void separation_table(const TrvRunResult *r, FILE *f) {
   g_free(first);
 }
 
-static void cell_fmt(char *buf, size_t n, TrvSummary s) {
+static void cell_fmt(char *buf, size_t n, TrvSummary s, int metric) {
   if (s.n == 0) snprintf(buf, n, "-");
+  else if (metric == TRV_METRIC_P_F) snprintf(buf, n, "%.4f ± %.4f", s.mean, s.sd); /* small rates matter */
   else if (fabs(s.mean) >= 1000) snprintf(buf, n, "%.0f ± %.0f", s.mean, s.sd);
   else snprintf(buf, n, "%.2f ± %.2f", s.mean, s.sd);
 }
@@ -186,7 +195,7 @@ static void table_rows(const TrvRunResult *r, FILE *f, const int *cols, size_t n
     fprintf(f, "| %s", r->controllers[c]);
     for (size_t k = 0; k < n_cols; k++) {
       char b[64];
-      cell_fmt(b, sizeof b, summarize_metric(r, c, cols[k]));
+      cell_fmt(b, sizeof b, summarize_metric(r, c, cols[k]), cols[k]);
       fprintf(f, " | %s", b);
     }
     fprintf(f, " |\n");
@@ -215,7 +224,7 @@ static void world_table(const TrvRunResult *r, FILE *f) {
     fprintf(f, "| %s", r->controllers[c]);
     for (int k = 0; k < n; k++) {
       char b[64];
-      cell_fmt(b, sizeof b, world_metric(r, c, k));
+      cell_fmt(b, sizeof b, world_metric(r, c, k), -1);
       fprintf(f, " | %s", b);
     }
     fprintf(f, " |\n");
@@ -233,10 +242,11 @@ static void main_table(const TrvRunResult *r, FILE *f) {
   table_rows(r, f, cols, G_N_ELEMENTS(cols));
   fprintf(f, "\nDetectors (change-points at");
   for (int i = 0; i < r->layout->n_change_points; i++) fprintf(f, " %d", r->layout->change_points[i]);
-  fprintf(f, "), probes, commits\n\n| controller | alarms | detections | false alarms | delay | probes | p_f |\n");
-  fprintf(f, "|---|---|---|---|---|---|---|\n");
-  const int cols2[] = {TRV_METRIC_ALARMS,          TRV_METRIC_DETECTIONS, TRV_METRIC_FALSE_ALARMS,
-                       TRV_METRIC_DETECTION_DELAY, TRV_METRIC_PROBES,     TRV_METRIC_P_F};
+  fprintf(f, "), probes, commits\n\n| controller | alarms | detections | false alarms | delay | probes | p_f | "
+             "uncommitted episodes |\n");
+  fprintf(f, "|---|---|---|---|---|---|---|---|\n");
+  const int cols2[] = {TRV_METRIC_ALARMS, TRV_METRIC_DETECTIONS, TRV_METRIC_FALSE_ALARMS, TRV_METRIC_DETECTION_DELAY,
+                       TRV_METRIC_PROBES, TRV_METRIC_P_F,      TRV_METRIC_UNCOMMITTED_EPISODES};
   table_rows(r, f, cols2, G_N_ELEMENTS(cols2));
   world_table(r, f);
 }

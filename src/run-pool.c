@@ -138,6 +138,23 @@ static void progress(const RunCtx *ctx, int done, int total, gint64 t0) {
   if (done == total) fprintf(stderr, "\n");
 }
 
+/* Logs are never overwritten: a cell's log file that exists already (an
+ * earlier run's, or anything else) stops the run before it starts. */
+static bool check_ctl_files(const RunCtx *ctx, GError **error) {
+  int n_seeds = ctx->params.seeds;
+  for (int c = 0; c < ctx->n_controllers * n_seeds; c++) {
+    char *path = ctl_file_for(ctx, ctx->controllers[c / n_seeds], (uint64_t)(ctx->params.seed_base + c % n_seeds));
+    bool exists = path && g_file_test(path, G_FILE_TEST_EXISTS);
+    if (exists)
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                  "%s exists: Trivium never overwrites or deletes a log; move it away or choose another --ctl directory",
+                  path);
+    g_free(path);
+    if (exists) return false;
+  }
+  return true;
+}
+
 /* Runs every cell; fills cells[] and writes OUT/episodes.csv.  Returns
  * the exit code. */
 static int run_cells(RunCtx *ctx, const TrvCellLayout *layout, TrvCellSummary *cells, TrvRunTotals *totals,
@@ -326,6 +343,7 @@ static void sweep_add(TrvSweepTable *sw, const TrvRunResult *res, const char *la
 int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals *totals, TrvSweepTable *sweep,
                   const char *label, GError **error) {
   const TrvWorldClass *wc = ctx->world_class;
+  if (!check_ctl_files(ctx, error)) return 2;
   /* the layout every cell shares: a world of seed 0 declares it */
   void *world = wc->init(&ctx->params, 0, error);
   TrvWorldInfo info;
@@ -347,10 +365,17 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
                       .n_controllers = ctx->n_controllers, .n_seeds = ctx->params.seeds, .seeds = seeds,
                       .platform = ctx->platform, .argv = argv, .argc = argc, .cells = cells};
   char *json = g_build_filename(ctx->out, "run.json", NULL);
+  res.cells = NULL; /* nothing measured yet */
   int code = trv_write_run_json(&res, json, "running", error) ? 0 : 1;
+  res.cells = cells;
   if (code == 0) code = run_cells(ctx, &layout, cells, totals, error);
   if (code == 0) {
     if (!trv_write_summary(&res, ctx->out, table, error) || !trv_write_run_json(&res, json, "complete", error)) code = 1;
+    for (int i = 0; i < total; i++) /* lost work is never silent */
+      if (cells[i].metric[TRV_METRIC_UNCOMMITTED_EPISODES] > 0)
+        fprintf(stderr, "trivium: warning: %s, seed %d: in %.0f of %d episodes no agent's records were committed\n",
+                ctx->controllers[i / ctx->params.seeds], seeds[i % ctx->params.seeds],
+                cells[i].metric[TRV_METRIC_UNCOMMITTED_EPISODES], layout.episodes);
     if (code == 0 && sweep) sweep_add(sweep, &res, label);
   }
   g_free(json);

@@ -26,11 +26,12 @@ static const struct {
     {"false_alarms", "alarms not within 50 episodes after a change-point"},
     {"detection_delay", "mean episodes from change-point to its first alarm (detected ones)"},
     {"soft_score", "legacy soft score 1 - acc, mean over episodes"},
-    {"p_f", "commit operations never acknowledged by a majority / commit operations"},
+    {"p_f", "due commits whose records are not in the committed log / due commits (one per agent and episode)"},
     {"sim_time", "simulated seconds at the end of the run"},
     {"t_id", "simulated seconds to identification: end of the first episode from which the MAP stays right up to "
              "the first change-point (or the end)"},
     {"e_id", "episodes to identification (the episode count of t_id)"},
+    {"uncommitted_episodes", "episodes in which no agent's records were committed (every due commit failed)"},
 };
 
 const char *trivium_metric_name(TrvMetric m) { return m >= 0 && m < TRV_METRIC_COUNT ? metrics[m].name : NULL; }
@@ -136,6 +137,7 @@ void trv_cell_summarizer_add(TrvCellSummarizer *z, const TrvCellLayout *l, const
   m[TRV_METRIC_SOFT_SCORE] += w->soft_score / l->episodes;
   z->attempts += w->commits;
   z->failures += w->commit_failures;
+  if (w->commits > 0 && w->commit_failures == w->commits) m[TRV_METRIC_UNCOMMITTED_EPISODES] += 1;
   m[TRV_METRIC_SIM_TIME] = w->sim_time;
   for (int k = 0; k < TRV_WORLD_METRICS_MAX; k++) z->world_sum[k] += w->world_metrics[k];
   for (int j = 0; j < l->cand->n_components; j++) z->sum.final_p[j] = w->p[j];

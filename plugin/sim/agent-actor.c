@@ -105,10 +105,9 @@ static bool sim_close(void *ctx, TrvEpisode *ep, GArray *recs, GError **error) {
   done->agent = a->index;
   done->tag = a->plan_tag;
   done->gated = trv_episode_gated(ep);
-  done->commits = 1;
+  bool ok = true;
   if (cell->opt->best_effort) send_telemetry(cell, a, e, recs);
-  else done->failures = !commit_atomic(cell, a, e, recs, &done->attempts);
-  bool ok = !done->failures;
+  else ok = commit_atomic(cell, a, e, recs, &done->attempts);
   if (!ok) {
     XBT_INFO("agent %d: the records of episode %d were not committed (%d attempts)", a->index, e, done->attempts);
     g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "agent %d: the records of episode %d were not committed after %d "

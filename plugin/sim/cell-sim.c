@@ -337,7 +337,12 @@ bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {
       if (r == 0 && cell->log_out) rs->decided = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
     }
     const TrvPosterior *post = trv_session_replayable_posterior(cell->session);
-    if (opt->ctl_path && post) {
+    if (opt->ctl_path && post && g_file_test(opt->ctl_path, G_FILE_TEST_EXISTS)) {
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                  "%s exists: Trivium never overwrites or deletes a log; move it away or name another file",
+                  opt->ctl_path);
+      ok = false;
+    } else if (opt->ctl_path && post) {
       TrvCtlOptions co = {.fsync = opt->ctl_fsync};
       cell->replicas[0].ctl = trv_ctl_create(opt->ctl_path, trv_posterior_n_components(post),
                                              trv_posterior_params(post), &co, error);

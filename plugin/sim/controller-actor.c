@@ -26,7 +26,7 @@
 
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(trivium_controller, trivium, "Trivium: the meta-controller (commits, alarms, resets)");
 
-#define CLOSE_ROUNDS_MAX 600   /* one per simulated second: then the log is unreachable */
+#define LOG_OUTAGE_MAX 600.0   /* simulated seconds without a majority of replicas: the log is unreachable */
 #define CATCHUP_ROUNDS_MAX 120
 
 /* Logs the committed graph an episode plans with, when it changed. */
@@ -78,8 +78,6 @@ static void dispatch_and_wait(Cell *cell, int e, TrvEpisodeCounts *counts) {
     for (int i = 0; i < got; i++) {
       Msg *d = done[i];
       if (d->kind == MSG_DONE && d->episode == e && d->tag == cell->incarnation) {
-        counts->commits += d->commits;
-        counts->failures += d->failures;
         counts->attempts += d->attempts;
         counts->gated += d->gated;
         waiting--;
@@ -91,20 +89,24 @@ static void dispatch_and_wait(Cell *cell, int e, TrvEpisodeCounts *counts) {
 }
 
 /* CLOSE e until a majority of replicas answered; returns the union of their
- * records (deduplicated), or NULL when the log stayed unreachable. */
+ * records (deduplicated), or NULL when no majority answered for
+ * LOG_OUTAGE_MAX simulated seconds (the log is unreachable). */
 static GArray *close_episode(Cell *cell, int e, int *intents) {
   int n = cell->n_replicas, need = n / 2 + 1, answered = 0;
   bool *got = g_new0(bool, n);
   GArray *all = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
   GHashTable *ids = trv_record_key_set_new();
   *intents = 0;
-  for (int round = 0; answered < need && round < CLOSE_ROUNDS_MAX; round++) {
-    for (int r = 0; r < n && answered < need; r++) {
+  double deadline = simgrid_get_clock() + LOG_OUTAGE_MAX;
+  while (answered < need && simgrid_get_clock() < deadline) {
+    for (int r = 0; r < n && answered < need && simgrid_get_clock() < deadline; r++) {
       if (got[r]) continue;
       Msg *m = trv_msg_new(MSG_CLOSE, e);
       m->reply = cell->mb_controller_reply;
-      if (!trv_msg_send(cell->replicas[r].mb, m, cell->opt->commit_timeout)) continue;
-      Msg *rep = trv_msg_recv(cell->mb_controller_reply, cell->opt->commit_timeout);
+      double wait = fmin(cell->opt->commit_timeout, deadline - simgrid_get_clock());
+      if (!trv_msg_send(cell->replicas[r].mb, m, wait)) continue;
+      wait = fmin(cell->opt->commit_timeout, deadline - simgrid_get_clock());
+      Msg *rep = trv_msg_recv(cell->mb_controller_reply, wait);
       if (rep && rep->kind == MSG_CLOSED && rep->episode == e && rep->agent == r) {
         got[r] = true;
         answered++;
@@ -122,7 +124,7 @@ static GArray *close_episode(Cell *cell, int e, int *intents) {
       }
       trv_msg_free(rep);
     }
-    if (answered < need) sg_actor_sleep_for(1.0);
+    if (answered < need && simgrid_get_clock() < deadline) sg_actor_sleep_for(fmin(1.0, deadline - simgrid_get_clock()));
   }
   g_hash_table_destroy(ids);
   g_free(got);
@@ -190,6 +192,19 @@ static void absorb(Cell *cell, int e, GArray *recs, int intents, TrvEpisodeCount
     if (intents > probe_outcomes) cell->report->orphan_interventions += (uint64_t)(intents - probe_outcomes);
     counts->records_lost = (int)MAX(0, expected - (long)recs->len);
   }
+  /* p_f counts every due commit, one per agent and episode, whether the
+   * agent got its plan, committed, or reported back or not: a commit
+   * failed when none of the agent's records is in the episode's committed
+   * set.  DONE reports give the attempts and the gate's counts only. */
+  bool *in = g_new0(bool, cell->n_agents);
+  for (guint i = 0; i < recs->len; i++) {
+    const TrvRecord *r = &g_array_index(recs, TrvRecord, i);
+    if (r->kind == TRV_RECORD_STEP && r->agent < (uint32_t)cell->n_agents) in[r->agent] = true;
+  }
+  counts->commits = cell->n_agents;
+  counts->failures = 0;
+  for (int a = 0; a < cell->n_agents; a++) counts->failures += !in[a];
+  g_free(in);
   counts->sim_time = simgrid_get_clock();
   TrvEpisodeRow row;
   DecidedEpisode *d = g_new0(DecidedEpisode, 1);
@@ -224,8 +239,8 @@ void trv_sim_controller_actor(int argc, char **argv) {
       GArray *recs = close_episode(cell, e, &intents);
       if (!recs) {
         g_set_error(&cell->error, TRV_ERROR, TRV_ERROR_IO,
-                    "episode %d: no majority of the %d log replicas answered for %d simulated seconds", e,
-                    cell->n_replicas, CLOSE_ROUNDS_MAX);
+                    "episode %d: no majority of the %d log replicas answered for %g simulated seconds", e,
+                    cell->n_replicas, LOG_OUTAGE_MAX);
         break;
       }
       absorb(cell, e, recs, intents, &counts);

@@ -1,20 +1,25 @@
-/* sim-faults.c - scenario fault processes turned into SimGrid state changes.
+/* faults.c - scenario fault processes turned into SimGrid state changes.
  *
- * Every fault is precomputed, from the seed's fault stream, into intervals
- * during which a link or a host is off; the intervals of one resource are
- * merged, and one daemon actor, the fault driver, walks the resulting
- * events in time order, turning links off and on (Link::turn_off/turn_on
- * through sim-s4u.cpp) and hosts off and on (sg_host_turn_off/on; actors
- * on a host die with it and auto-restart when it comes back).  A schedule
- * is a pure function of (seed, scenario, resource name): runs reproduce.
+ * Each fault process gives, per resource it touches, a sequence of
+ * off-intervals; one actor, the fault driver, plays them in time order,
+ * turning links off and on (Link::turn_off/turn_on through s4u.cpp) and
+ * hosts off and on (sg_host_turn_off/on; actors on a host die with it and
+ * auto-restart when it comes back).
  *  - link-flap: per matching link, up for Exp(mtbf), down for Exp(mttr),
- *    from `start` to `stop` (0 or +inf: a horizon of 1e5 s);
+ *    from `start` to `stop` (0 or +inf: to the end of the run).  Its
+ *    intervals are drawn as the run goes, one at a time, so a process
+ *    costs the same memory however long the run is;
  *  - host-crash: per matching host, off on [at, at + duration);
  *  - partition: off on [at, at + duration), the links that carry traffic
  *    between the matching hosts and the others and none within either side.
- * The driver runs on a host no host-crash targets (it must outlive what it
- * turns off); a scenario in which every host may crash is refused.  A
- * pattern that matches nothing is an input error. */
+ * A resource is off while at least one of its intervals is open (a count
+ * per resource); at equal times intervals open before they close, so
+ * touching intervals never flicker.  A schedule is a pure function of
+ * (seed, scenario, resource name): runs reproduce whatever the platform's
+ * order.  The driver runs on a host no host-crash targets (it must outlive
+ * what it turns off); a scenario in which every host may crash is refused.
+ * A pattern that matches nothing is an input error.  The controller stops
+ * the driver when the run is over. */
 #include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
@@ -25,33 +30,24 @@
 
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(trivium_faults, trivium, "Trivium: the scenario's fault processes");
 
-#define HORIZON 1e5
-
-
+/* One source of off-intervals on one resource. */
 typedef struct {
-  double t;
-  bool on;
   sg_link_t link; /* one of link, host */
   sg_host_t host;
-  int order; /* ties: stable by creation */
-} FaultEvent;
+  int resource;   /* index into the driver's down counts */
+  bool flapping;  /* draws its intervals as it goes */
+  TrvRng rng;     /* link-flap */
+  double mtbf, mttr, stop;
+  double from, to; /* the next (or open) interval */
+  bool open;       /* the interval [from, to) has begun */
+  bool done;
+  int order;       /* ties: stable by creation */
+} Source;
 
-typedef struct {
-  double from, to;
-} Interval;
+static GArray *sources; /* Source */
+static int *down;       /* per resource: intervals open */
 
-static GArray *events; /* FaultEvent, sorted */
-
-static int cmp_interval(const void *a, const void *b) {
-  const Interval *x = a, *y = b;
-  return x->from < y->from ? -1 : x->from > y->from;
-}
-
-static int cmp_event(const void *a, const void *b) {
-  const FaultEvent *x = a, *y = b;
-  if (x->t != y->t) return x->t < y->t ? -1 : 1;
-  return x->order - y->order;
-}
+static double exponential(TrvRng *rng, double mean) { return -mean * log1p(-trv_rng_uniform(rng)); }
 
 static int cmp_link_name(const void *a, const void *b) {
   return strcmp(sg_link_get_name(*(const sg_link_t *)a), sg_link_get_name(*(const sg_link_t *)b));
@@ -65,24 +61,23 @@ static bool name_matches(const char *globs, const char *name) {
   return hit;
 }
 
-static double exponential(TrvRng *rng, double mean) { return -mean * log1p(-trv_rng_uniform(rng)); }
+/* The next event of a source: its interval's start, or its end once open. */
+static double next_time(const Source *s) { return s->open ? s->to : s->from; }
 
-/* Merges a resource's off-intervals into off/on events. */
-static void add_events(GArray *iv, sg_link_t link, sg_host_t host) {
-  if (iv->len == 0) return;
-  qsort(iv->data, iv->len, sizeof(Interval), cmp_interval);
-  double from = g_array_index(iv, Interval, 0).from, to = g_array_index(iv, Interval, 0).to;
-  for (guint k = 1; k <= iv->len; k++) {
-    Interval *i = k < iv->len ? &g_array_index(iv, Interval, k) : NULL;
-    if (i && i->from <= to) {
-      if (i->to > to) to = i->to;
-      continue;
-    }
-    FaultEvent off = {from, false, link, host, (int)events->len}, on = {to, true, link, host, (int)events->len + 1};
-    g_array_append_val(events, off);
-    g_array_append_val(events, on);
-    if (i) from = i->from, to = i->to;
+/* Draws a flapping source's next interval, starting after `after`. */
+static void draw_flap(Source *s, double after) {
+  s->from = after + exponential(&s->rng, s->mtbf);
+  if (s->from >= s->stop) {
+    s->done = true;
+    return;
   }
+  s->to = fmin(s->from + exponential(&s->rng, s->mttr), s->stop);
+}
+
+static void add_source(Source s) {
+  s.order = (int)sources->len;
+  if (!s.done && !(s.to > s.from)) s.done = true; /* an empty interval turns nothing off */
+  g_array_append_val(sources, s);
 }
 
 /* Links on some route between a host of `a` and a host of `b`. */
@@ -96,22 +91,47 @@ static void links_between(GPtrArray *a, GPtrArray *b, GHashTable *out) {
     }
 }
 
+static void set_state(const Source *s, bool on) {
+  if (s->link) {
+    XBT_INFO("link %s %s", sg_link_get_name(s->link), on ? "up" : "down");
+    trv_sim_link_set_on(s->link, on);
+  } else {
+    XBT_INFO("host %s %s", sg_host_get_name(s->host), on ? "on" : "off");
+    if (on) sg_host_turn_on(s->host);
+    else sg_host_turn_off(s->host);
+  }
+}
+
 /* Not a daemon: while the controller's host is down (its actor dead until
  * the host returns) the driver is what keeps the simulation going.  The
  * controller kills it when the run is over. */
 static void fault_driver(int argc, char **argv) {
   (void)argc;
   (void)argv;
-  for (guint i = 0; i < events->len; i++) {
-    const FaultEvent *ev = &g_array_index(events, FaultEvent, i);
-    if (ev->t > simgrid_get_clock()) sg_actor_sleep_for(ev->t - simgrid_get_clock());
-    if (ev->link) {
-      XBT_INFO("link %s %s", sg_link_get_name(ev->link), ev->on ? "up" : "down");
-      trv_sim_link_set_on(ev->link, ev->on);
+  for (;;) {
+    /* the earliest event; at equal times openings first, then creation order */
+    Source *next = NULL;
+    for (guint i = 0; i < sources->len; i++) {
+      Source *s = &g_array_index(sources, Source, i);
+      if (s->done) continue;
+      if (!next) {
+        next = s;
+        continue;
+      }
+      double a = next_time(s), b = next_time(next);
+      if (a < b || (a == b && (!s->open && next->open))) next = s;
+    }
+    if (!next) break;
+    double t = next_time(next);
+    if (t > simgrid_get_clock()) sg_actor_sleep_for(t - simgrid_get_clock());
+    if (!next->open) {
+      next->open = true;
+      if (down[next->resource]++ == 0) set_state(next, false);
     } else {
-      XBT_INFO("host %s %s", sg_host_get_name(ev->host), ev->on ? "on" : "off");
-      if (ev->on) sg_host_turn_on(ev->host);
-      else sg_host_turn_off(ev->host);
+      next->open = false;
+      if (--down[next->resource] == 0) set_state(next, true);
+      if (next->flapping) draw_flap(next, next->to);
+      else next->done = true;
     }
   }
   trv_sim_cell->fault_driver = NULL; /* done: nothing left for the controller to stop */
@@ -124,36 +144,35 @@ bool trv_sim_install_faults(Cell *cell, GError **error) {
   sg_link_t *links = sg_link_list();
   sg_host_t *hosts = sg_host_list();
   qsort(links, n_links, sizeof *links, cmp_link_name);
-  if (events) g_array_free(events, TRUE);
-  events = g_array_new(FALSE, FALSE, sizeof(FaultEvent));
-  GArray **link_iv = g_new(GArray *, n_links), **host_iv = g_new(GArray *, n_hosts);
-  for (size_t l = 0; l < n_links; l++) link_iv[l] = g_array_new(FALSE, FALSE, sizeof(Interval));
-  for (size_t h = 0; h < n_hosts; h++) host_iv[h] = g_array_new(FALSE, FALSE, sizeof(Interval));
+  if (sources) g_array_free(sources, TRUE);
+  sources = g_array_new(FALSE, FALSE, sizeof(Source));
+  g_free(down);
+  down = g_new0(int, n_links + n_hosts); /* links first, then hosts */
+  bool *crashes = g_new0(bool, n_hosts);
   bool ok = true;
   for (size_t f = 0; f < opt->n_faults && ok; f++) {
     const TrvFaultSpec *fs = &opt->faults[f];
     int matched = 0;
     if (fs->kind == TRV_FAULT_LINK_FLAP) {
-      double stop = fs->stop > 0 && fs->stop < HORIZON ? fs->stop : HORIZON;
+      double stop = fs->stop > 0 ? fs->stop : INFINITY;
       for (size_t l = 0; l < n_links; l++) {
         const char *name = sg_link_get_name(links[l]);
         if (!name_matches(fs->pattern, name)) continue;
         matched++;
-        TrvRng rng; /* keyed by the link's name: independent of the platform's order */
-        trv_rng_init(&rng, cell->spec->seed, TRV_STREAM_FAULTS + ((uint64_t)(f + 1) << 32) + g_str_hash(name));
-        for (double t = fs->start + exponential(&rng, fs->mtbf); t < stop; t += exponential(&rng, fs->mtbf)) {
-          double down = exponential(&rng, fs->mttr);
-          Interval i = {t, fmin(t + down, stop)};
-          g_array_append_val(link_iv[l], i);
-          t += down;
-        }
+        Source s = {.link = links[l], .resource = (int)l, .flapping = true, .mtbf = fs->mtbf, .mttr = fs->mttr,
+                    .stop = stop};
+        /* keyed by the link's name: independent of the platform's order */
+        trv_rng_init(&s.rng, cell->spec->seed, TRV_STREAM_FAULTS + ((uint64_t)(f + 1) << 32) + g_str_hash(name));
+        draw_flap(&s, fs->start);
+        add_source(s);
       }
     } else if (fs->kind == TRV_FAULT_HOST_CRASH) {
       for (size_t h = 0; h < n_hosts; h++)
         if (name_matches(fs->pattern, sg_host_get_name(hosts[h]))) {
           matched++;
-          Interval i = {fs->at, fs->at + fs->duration};
-          if (i.to > i.from) g_array_append_val(host_iv[h], i);
+          crashes[h] = true;
+          add_source((Source){.host = hosts[h], .resource = (int)(n_links + h), .from = fs->at,
+                              .to = fs->at + fs->duration});
         }
     } else {
       GPtrArray *in = g_ptr_array_new(), *out = g_ptr_array_new();
@@ -166,8 +185,7 @@ bool trv_sim_install_faults(Cell *cell, GError **error) {
       for (size_t l = 0; in->len && l < n_links; l++)
         if (g_hash_table_contains(cross, links[l]) && !g_hash_table_contains(inside, links[l])) {
           matched++;
-          Interval i = {fs->at, fs->at + fs->duration};
-          if (i.to > i.from) g_array_append_val(link_iv[l], i);
+          add_source((Source){.link = links[l], .resource = (int)l, .from = fs->at, .to = fs->at + fs->duration});
         }
       g_hash_table_destroy(cross);
       g_hash_table_destroy(inside);
@@ -188,25 +206,18 @@ bool trv_sim_install_faults(Cell *cell, GError **error) {
     }
   }
   sg_host_t driver = NULL;
-  for (size_t l = 0; ok && l < n_links; l++) add_events(link_iv[l], links[l], NULL);
-  for (size_t h = 0; ok && h < n_hosts; h++) {
-    add_events(host_iv[h], NULL, hosts[h]);
-    if (!driver && host_iv[h]->len == 0) driver = hosts[h];
-  }
+  for (size_t h = 0; ok && h < n_hosts && !driver; h++)
+    if (!crashes[h]) driver = hosts[h];
   if (ok && !driver) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                 "%s: every host is the target of a host-crash: none is left to run the fault processes", opt->platform);
     ok = false;
   }
   if (ok) {
-    qsort(events->data, events->len, sizeof(FaultEvent), cmp_event);
     cell->fault_driver = sg_actor_init("trivium-faults", driver);
     sg_actor_start(cell->fault_driver, fault_driver, 0, NULL);
   }
-  for (size_t l = 0; l < n_links; l++) g_array_free(link_iv[l], TRUE);
-  for (size_t h = 0; h < n_hosts; h++) g_array_free(host_iv[h], TRUE);
-  g_free(link_iv);
-  g_free(host_iv);
+  g_free(crashes);
   g_free(links);
   g_free(hosts);
   return ok;

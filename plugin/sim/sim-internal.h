@@ -47,7 +47,7 @@ typedef struct {
   int n_intents;   /* TELEMETRY/CLOSED: intent-only records (best effort) */
   TrvPlan *plan;
   sg_mailbox_t reply;
-  int commits, failures, attempts, gated; /* DONE */
+  int attempts, gated; /* DONE: commit messages sent, steps the gate held closed */
   size_t n_carried; /* DECIDE: records carried (sizes the message) */
 } Msg;
 

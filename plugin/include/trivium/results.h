@@ -45,8 +45,8 @@ typedef struct {
   double detector_stat;
   int alarm, resets;
   int commits;         /* commit operations due (one per agent per episode) */
-  int commit_attempts; /* messages sent for them, retries included */
-  int commit_failures; /* commit operations never acknowledged by a majority */
+  int commit_attempts; /* messages sent for them, retries included (as the agents reported) */
+  int commit_failures; /* due commits none of whose records is in the committed log */
   int records_lost;    /* best effort: records that never reached the log */
   double sim_time;     /* simulated seconds when the episode closed */
   double soft_score;   /* legacy 1 - acc with beliefs clipped to [0.01, 0.99] */
@@ -63,6 +63,7 @@ typedef enum {
   TRV_METRIC_COMMITTED_EXPOSURE, TRV_METRIC_R_OUT, TRV_METRIC_R_EPI, TRV_METRIC_R_HAT_EPI, TRV_METRIC_R_TEMP,
   TRV_METRIC_PROBES, TRV_METRIC_ALARMS, TRV_METRIC_DETECTIONS, TRV_METRIC_FALSE_ALARMS, TRV_METRIC_DETECTION_DELAY,
   TRV_METRIC_SOFT_SCORE, TRV_METRIC_P_F, TRV_METRIC_SIM_TIME, TRV_METRIC_T_ID, TRV_METRIC_E_ID,
+  TRV_METRIC_UNCOMMITTED_EPISODES,
   TRV_METRIC_COUNT
 } TrvMetric;
 
