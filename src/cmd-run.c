@@ -15,6 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <simgrid/engine.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -122,6 +125,63 @@ static char *default_out_dir(void) {
   g_free(stamp);
   g_free(base);
   return out;
+}
+
+/* SimGrid's own options and the platform, tried once in a child before
+ * any cell runs: SimGrid aborts on a bad --cfg, --log or platform, and
+ * that must be one line and exit 2, not a dump per cell.  The child's
+ * stderr is read back for SimGrid's reason. */
+static bool check_simgrid(const RunCtx *ctx, GError **error) {
+  int fd[2];
+  if (pipe(fd) != 0) return true; /* cannot check: the cells will tell */
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fd[0]);
+    close(fd[1]);
+    return true;
+  }
+  if (pid == 0) {
+    close(fd[0]);
+    dup2(fd[1], STDERR_FILENO);
+    dup2(fd[1], STDOUT_FILENO);
+    int argc = 1 + (int)ctx->simgrid_args->len;
+    char **argv = g_new0(char *, argc + 1);
+    argv[0] = g_strdup("trivium");
+    for (guint i = 0; i < ctx->simgrid_args->len; i++) argv[i + 1] = g_strdup(ctx->simgrid_args->pdata[i]);
+    simgrid_init(&argc, argv);
+    simgrid_load_platform(ctx->platform);
+    _exit(0);
+  }
+  close(fd[1]);
+  GString *out = g_string_new(NULL);
+  char buf[4096];
+  ssize_t n;
+  while ((n = read(fd[0], buf, sizeof buf)) > 0 && out->len < (1 << 20)) g_string_append_len(out, buf, n);
+  close(fd[0]);
+  int status;
+  waitpid(pid, &status, 0);
+  bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (!ok) {
+    /* SimGrid's reason: the first CRITICAL or error line, without its prefix */
+    char *why = NULL;
+    char **lines = g_strsplit(out->str, "\n", -1);
+    for (int i = 0; lines[i] && !why; i++)
+      if (strstr(lines[i], "CRITICAL] ") || strstr(lines[i], "ERROR] ")) {
+        const char *p = strstr(lines[i], "CRITICAL] ");
+        p = p ? p + strlen("CRITICAL] ") : strstr(lines[i], "ERROR] ") + strlen("ERROR] ");
+        why = g_strdup(g_strstrip((char *)p));
+      }
+    g_strfreev(lines);
+    GString *args = g_string_new(NULL);
+    for (guint i = 0; i < ctx->simgrid_args->len; i++) g_string_append_printf(args, " %s", (char *)ctx->simgrid_args->pdata[i]);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "SimGrid refused the platform %s%s%s: %s", ctx->platform,
+                args->len ? " or the options" : "", args->str, why ? why : "(no reason given)");
+    g_string_free(args, TRUE);
+    g_free(why);
+  }
+  g_string_free(out, TRUE);
+  return ok;
 }
 
 static bool input_error(GError **error, const char *fmt, const char *a) {
@@ -257,6 +317,7 @@ static bool parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **
     for (int r = 0; r < TRV_N_ROLES; r++)
       if (!ctx->role_hosts[r] && ctx->scenario->role_hosts[r]) ctx->role_hosts[r] = g_strdup(ctx->scenario->role_hosts[r]);
     ok = load_point(ctx, 0, NULL, NULL, error); /* checks --set and the faults once, up front */
+    if (ok) ok = check_simgrid(ctx, error);
   }
   return ok;
 }
@@ -384,6 +445,11 @@ int trv_cmd_bench(int argc, char **argv) {
            totals.agent_steps, totals.agent_steps / wall);
     printf("bench: controller (posterior, scheduling, commit checks) %.3f s = %.2f%% of the cells' time\n",
            totals.controller_wall, 100.0 * totals.controller_wall / (ctx.jobs == 1 ? wall : cpu));
+    struct rusage self, cells;
+    getrusage(RUSAGE_SELF, &self);
+    getrusage(RUSAGE_CHILDREN, &cells); /* ru_maxrss: the largest cell process */
+    printf("bench: max RSS %.1f MB (the largest cell), %.1f MB (the parent)\n", cells.ru_maxrss / 1024.0,
+           self.ru_maxrss / 1024.0);
   }
   if (tmp) {
     char *cmd[] = {"rm", "-rf", tmp, NULL};

@@ -2,6 +2,7 @@
  * Adding a subcommand: write its function (commands.h) and add a row here. */
 #include <config.h>
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,6 +34,8 @@ static void usage(FILE *f) {
 }
 
 int main(int argc, char **argv) {
+  /* a file-size limit is a full disk to us: a failed write, reported, not a signal */
+  signal(SIGXFSZ, SIG_IGN);
   trv_worlds_register_builtin();
   if (argc < 2) {
     usage(stderr);

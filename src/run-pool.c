@@ -123,7 +123,9 @@ static G_NORETURN void run_cell_child(RunCtx *ctx, const TrvCellLayout *base, in
   }
   if (err) {
     char *ep = cell_path(ctx, cell, "err");
-    g_file_set_contents(ep, err->message, -1, NULL);
+    if (!g_file_set_contents(ep, err->message, -1, NULL)) /* a full disk: say it here, once */
+      fprintf(stderr, "trivium: cell %d (%s, seed %llu): %s\n", cell, spec.controller, (unsigned long long)spec.seed,
+              err->message);
     code = err->code == TRV_ERROR_INPUT ? 2 : 1;
   }
   fflush(NULL);
@@ -246,6 +248,11 @@ static int run_cells(RunCtx *ctx, const TrvCellLayout *layout, TrvCellSummary *c
     }
     unlink(path);
     unlink(sum);
+    for (int k = 0; k < 2; k++) { /* what a failed cell left half written */
+      char *tmp = cell_path(ctx, c, k ? "sum.tmp" : "csv.tmp");
+      unlink(tmp);
+      g_free(tmp);
+    }
     g_free(path);
     g_free(sum);
   }

@@ -1,0 +1,86 @@
+#!/bin/sh
+# trivium run against hostile or careless input and a failing machine:
+# every bad value is one line and exit 2, lost work is never silent, a run
+# never overwrites or deletes a log, an interrupted or failed run is
+# recognisable and leaves no half-written file under a final name, and
+# memory does not grow with the episodes.  TAP.
+set -u
+top=${srcdir:-..}
+T=${TRIVIUM:-./trivium}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "1..11"
+n=0
+# $1 description, then the command; passes when it exits 2 with one line on stderr
+exit2() {
+  d=$1
+  shift
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  n=$((n + 1))
+  lines=$(grep -c . "$tmp/err")
+  if [ $rc -eq 2 ] && [ "$lines" -eq 1 ]; then echo "ok $n - $d: exit 2, one line"
+  else echo "not ok $n - $d: exit $rc, $lines lines"; head -5 "$tmp/err" | sed 's/^/# /'; fi
+}
+small="-q -c trivium --set run.seeds=1 --set run.episodes=5"
+# shellcheck disable=SC2086
+exit2 "--jobs 0" "$T" run $small -j0 -o "$tmp/a"
+# shellcheck disable=SC2086
+exit2 "a link-flap faster than a millisecond" "$T" run $small --fault 'link-flap:*:1e-300:1e-300' -o "$tmp/b"
+# shellcheck disable=SC2086
+exit2 "an unknown SimGrid --cfg" "$T" run $small --cfg=bogus/key:1 -o "$tmp/c"
+# shellcheck disable=SC2086
+exit2 "an invalid SimGrid model" "$T" run $small --cfg=network/model:Foo -o "$tmp/d"
+# shellcheck disable=SC2086
+exit2 "a platform SimGrid cannot read" "$T" run $small --platform "$top/README.md" -o "$tmp/e"
+
+# a log is never overwritten: a second run into the same --ctl directory stops before running
+# shellcheck disable=SC2086
+"$T" run $small --ctl "$tmp/ctl" -o "$tmp/f1" >/dev/null 2>&1
+sum1=$(cksum < "$tmp/ctl/trivium-seed1.ctl")
+# shellcheck disable=SC2086
+exit2 "a second run into the same --ctl directory" "$T" run $small --ctl "$tmp/ctl" -o "$tmp/f2"
+n=$((n + 1))
+if [ "$(cksum < "$tmp/ctl/trivium-seed1.ctl")" = "$sum1" ] && [ ! -e "$tmp/f2/run.json" ]; then
+  echo "ok $n - the earlier log is untouched and nothing ran"
+else echo "not ok $n - the earlier log changed or the run started"; fi
+
+# lost work is never silent: every commit lost gives p_f = 1, a warning and run.json's count
+"$T" run -q -c trivium --set run.seeds=1 --set run.episodes=20 --fault 'link-flap:*:0.05:0.05' -o "$tmp/g" \
+  >/dev/null 2>"$tmp/g.err"
+n=$((n + 1))
+pf=$(awk -F, '$2 == "p_f" {print $3}' "$tmp/g/summary.csv")
+if [ "$pf" = 1 ] && grep -q 'in 20 of 20 episodes no agent' "$tmp/g.err" &&
+   grep -q '"uncommitted_episodes": 20' "$tmp/g/run.json"; then
+  echo "ok $n - an unreachable log: p_f = 1, a warning, and run.json counts 20 uncommitted episodes"
+else echo "not ok $n - p_f '$pf'"; sed 's/^/# /' "$tmp/g.err"; fi
+
+# a full disk (a file-size limit): one line naming the file, exit 1, no half file left
+( ulimit -f 20; "$T" run -q -c trivium --set run.seeds=1 --set run.episodes=400 -o "$tmp/h" >/dev/null 2>"$tmp/h.err" )
+rc=$?
+n=$((n + 1))
+if [ $rc -eq 1 ] && grep -q 'too large\|No space' "$tmp/h.err" && [ ! -e "$tmp/h/episodes.csv" ] &&
+   [ ! -e "$tmp/h/.cells" ] && grep -q '"status": "running"' "$tmp/h/run.json"; then
+  echo "ok $n - a full disk: one message, exit 1, run.json says the run never completed, no partial outputs"
+else echo "not ok $n - exit $rc"; sed 's/^/# /' "$tmp/h.err"; ls -a "$tmp/h" | sed 's/^/# /'; fi
+
+# an interrupted run is recognisable: killed mid-way, no output under its final name but run.json "running"
+"$T" run -q -c trivium,rlvr --set run.seeds=20 -j1 -o "$tmp/k" >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ ! -e "$tmp/k/run.json" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+sleep 0.5
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+n=$((n + 1))
+if grep -q '"status": "running"' "$tmp/k/run.json" && [ ! -e "$tmp/k/episodes.csv" ] && [ ! -e "$tmp/k/summary.csv" ]; then
+  echo "ok $n - a killed run: run.json says running, no episodes.csv or summary under their names"
+else echo "not ok $n - a killed run looks complete"; ls -a "$tmp/k" | sed 's/^/# /'; fi
+
+# memory does not grow with the run (a shortened form of scripts/memory-bench.sh)
+r1=$("$T" bench -c trivium --set run.seeds=1 --set run.episodes=300 -j1 | sed -n 's/^bench: max RSS \([0-9.]*\) MB (the largest cell).*/\1/p')
+r2=$("$T" bench -c trivium --set run.seeds=1 --set run.episodes=6000 -j1 | sed -n 's/^bench: max RSS \([0-9.]*\) MB (the largest cell).*/\1/p')
+n=$((n + 1))
+if awk -v a="$r1" -v b="$r2" 'BEGIN {exit !(a > 0 && b < 1.25 * a && b < 100)}'; then
+  echo "ok $n - a cell's max RSS: $r1 MB at 300 episodes, $r2 MB at 6000"
+else echo "not ok $n - max RSS $r1 MB at 300 episodes, $r2 MB at 6000"; fi
