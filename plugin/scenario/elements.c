@@ -1,18 +1,21 @@
-/* scenario-elements.c - the scenario language: which elements exist, where
- * each may appear, which attributes it takes, and what each one does to the
- * TrvScenario.  The driver (scenario.c) locates each start tag and calls
- * trv_scn_start_element(); everything here reports through trv_scn_fail(),
- * which keeps the first error and stops the parser.
+/* elements.c - the scenario language: which elements exist, where each may
+ * appear, which attributes it takes, and what each one does to the
+ * TrvScenario.  The driver (scenario.c) locates each start tag, bounds its
+ * name and value lengths, and calls trv_scn_start_element(); everything
+ * here reports through trv_scn_fail(), which keeps the first error and
+ * stops the parser.
  *
  * Parameter elements are derived from the parameter table: an element E
  * takes the attributes X of every key E.X, so a new parameter is settable
  * from XML without touching this file (tests/test-scenario.c then checks
- * that the DTD declares it too). */
+ * that the DTD declares it too).
+ *
+ * Counts are bounded as they grow (scenario.h): glob items over the whole
+ * scenario, faults, values per sweep and points of the sweep grid, so that
+ * nothing later (pattern matching, the grid's mixed-radix index, the runs
+ * themselves) can be made to work without end. */
 #include <math.h>
 #include <string.h>
-#include <unistd.h>
-
-#include <glib/gstdio.h>
 
 #include "core/controller.h"
 #include "scenario-internal.h"
@@ -204,35 +207,87 @@ static char *patterns(Loader *L, const char *el, const XML_Char **atts, const ch
   char **items = split_list(L, el, attr, v, what);
   g_free(what);
   if (!items) return NULL;
+  int n = (int)g_strv_length(items);
+  for (int i = 0; i < n; i++)
+    if (strlen(items[i]) > TRV_SCENARIO_MAX_PATTERN) {
+      trv_scn_fail(L, trv_scn_attr_loc(L, attr), "pattern of %zu bytes in %s on <%s>; expected at most %d bytes (no "
+                   "host or link name is longer)", strlen(items[i]), attr, el, TRV_SCENARIO_MAX_PATTERN);
+      g_strfreev(items);
+      return NULL;
+    }
+  if (n > TRV_SCENARIO_MAX_PATTERNS - L->n_patterns) {
+    trv_scn_fail(L, trv_scn_attr_loc(L, attr), "%s on <%s> brings the scenario to %d patterns; expected at most %d "
+                 "patterns in all", attr, el, L->n_patterns + n, TRV_SCENARIO_MAX_PATTERNS);
+    g_strfreev(items);
+    return NULL;
+  }
+  L->n_patterns += n;
   char *joined = g_strjoinv(",", items);
   g_strfreev(items);
   return joined;
 }
 
-/* Simulated seconds: a finite number >= 0, or > 0 when `positive`. */
-static bool seconds(Loader *L, const char *el, const char *attr, const char *value, bool positive, double *out) {
-  char *end;
-  double v = g_ascii_strtod(value, &end);
-  if (end == value || *end || !isfinite(v) || v < 0 || (positive && v == 0)) {
-    trv_scn_fail(L, trv_scn_attr_loc(L, attr), "%s=\"%s\" on <%s>; expected a number of simulated seconds %s", attr, value, el,
-         positive ? "> 0" : ">= 0");
-    return false;
+/* A plain decimal number: [+-]digits[.digits][(e|E)[+-]digits], at least
+ * one digit before the exponent.  No blanks, hexadecimal, "inf" or "nan",
+ * which strtod would take. */
+static bool is_decimal(const char *t) {
+  const char *p = t + (*t == '+' || *t == '-');
+  bool digits = false;
+  while (g_ascii_isdigit(*p)) p++, digits = true;
+  if (*p == '.')
+    for (p++; g_ascii_isdigit(*p); p++) digits = true;
+  if (!digits) return false;
+  if (*p == 'e' || *p == 'E') {
+    p += 1 + (p[1] == '+' || p[1] == '-');
+    if (!g_ascii_isdigit(*p)) return false;
+    while (g_ascii_isdigit(*p)) p++;
   }
+  return *p == '\0';
+}
+
+/* The range of fault attribute `attr`: mtbf and mttr at least
+ * TRV_FAULT_MIN_PERIOD (a shorter period makes a run of endless events),
+ * every time at most TRV_FAULT_MAX_SECONDS (so that at + duration and the
+ * flap schedule stay finite). */
+static double fault_min(const char *attr) {
+  return !strcmp(attr, "mtbf") || !strcmp(attr, "mttr") ? TRV_FAULT_MIN_PERIOD : 0;
+}
+
+static bool fault_seconds(const char *attr, const char *text, double *out) {
+  if (!is_decimal(text)) return false;
+  double v = g_ascii_strtod(text, NULL);
+  if (!isfinite(v) || v < fault_min(attr) || v > TRV_FAULT_MAX_SECONDS) return false;
   *out = v;
   return true;
 }
 
-static char *resolve(const Loader *L, const char *path) {
-  return g_canonicalize_filename(path, L->base_dir);
+static char *fault_range(const char *attr) {
+  char lo[G_ASCII_DTOSTR_BUF_SIZE], hi[G_ASCII_DTOSTR_BUF_SIZE];
+  g_ascii_formatd(lo, sizeof lo, "%g", fault_min(attr));
+  g_ascii_formatd(hi, sizeof hi, "%g", TRV_FAULT_MAX_SECONDS);
+  return g_strdup_printf("a number of simulated seconds in [%s, %s]", lo, hi);
 }
 
-/* A relative path attribute resolved against the scenario's directory. */
-static char *path_attr(Loader *L, const char *el, const char *attr, const char *value) {
-  if (!value[0]) {
-    trv_scn_fail(L, trv_scn_attr_loc(L, attr), "%s=\"\" on <%s>; expected a path relative to the scenario file", attr, el);
-    return NULL;
+/* Simulated seconds for attribute `attr` of fault element `el`. */
+static bool seconds(Loader *L, const char *el, const char *attr, const char *value, double *out) {
+  if (fault_seconds(attr, value, out)) return true;
+  char *range = fault_range(attr);
+  trv_scn_fail(L, trv_scn_attr_loc(L, attr), "%s=\"%s\" on <%s>; expected %s", attr, value, el, range);
+  g_free(range);
+  return false;
+}
+
+/* An output path attribute (<run out>, <ctl file>): see paths.c.
+ * `expected` says where the path leads and what it looks like. */
+static char *output_path(Loader *L, const char *el, const char *attr, const char *value, const char *suffix,
+                         const char *expected) {
+  char *found, *p = trv_scn_output_path(value, suffix, &found);
+  if (!p) {
+    trv_scn_fail(L, trv_scn_attr_loc(L, attr), "%s=\"%s\" on <%s> %s; expected %s (a scenario never chooses where "
+                 "outside it the run writes)", attr, value, el, found, expected);
+    g_free(found);
   }
-  return resolve(L, value);
+  return p;
 }
 
 /* ---- elements ---- */
@@ -265,18 +320,24 @@ static void set_agent_hosts(Loader *L, char *globs, Loc at, bool from_role) {
   else L->agents_hosts_given = true;
 }
 
+/* The platform is an input: any path, relative to the scenario or
+ * absolute, which must pass trv_platform_file_check() (the reader that
+ * collects its names applies it). */
 static void start_platform(Loader *L, const XML_Char **atts) {
   const char *v = required(L, "platform", atts, "file", "<platform file=\"PLATFORM.xml\"> (relative to the scenario)");
   if (!v) return;
   L->platform = trv_scn_attr_loc(L, "file");
-  char *abs = path_attr(L, "platform", "file", v);
-  if (!abs) return;
-  if (!g_file_test(abs, G_FILE_TEST_IS_REGULAR) || g_access(abs, R_OK) != 0) {
-    const char *why = g_file_test(abs, G_FILE_TEST_IS_DIR) ? "it is a directory"
-                      : g_file_test(abs, G_FILE_TEST_EXISTS) ? "permission denied"
-                                                             : "no such file";
-    trv_scn_fail(L, L->platform, "platform file '%s' (resolved to %s) cannot be read: %s; expected a SimGrid platform file, "
-         "its path relative to the scenario file", v, abs, why);
+  if (!v[0]) {
+    trv_scn_fail(L, L->platform, "file=\"\" on <platform>; expected the path of a SimGrid platform file (.xml), "
+                 "relative to the scenario file");
+    return;
+  }
+  char *abs = g_canonicalize_filename(v, L->base_dir);
+  GError *e = NULL;
+  L->platform_names = trv_platform_names_read(abs, &e);
+  if (!L->platform_names) {
+    trv_scn_fail(L, L->platform, "platform file '%s' refused: %s", v, e->message);
+    g_error_free(e);
     g_free(abs);
     return;
   }
@@ -351,10 +412,12 @@ static void start_params(Loader *L, const char *el, const XML_Char **atts) {
     const char *attr = atts[i], *value = atts[i + 1];
     if (!strcmp(el, "world") && !strcmp(attr, "name")) continue;
     if (!strcmp(el, "ctl") && !strcmp(attr, "file")) {
-      char *p = path_attr(L, el, attr, value);
+      char *p = output_path(L, el, attr, value, ".ctl", "a path ending in .ctl inside the run's output directory, "
+                            "relative and without '..', e.g. file=\"log.ctl\"");
       if (p) g_free(s->ctl_file), s->ctl_file = p;
     } else if (!strcmp(el, "run") && !strcmp(attr, "out")) {
-      char *p = path_attr(L, el, attr, value);
+      char *p = output_path(L, el, attr, value, NULL, "a directory inside the one the run starts in, relative and "
+                            "without '..', e.g. out=\"results/flips\"");
       if (p) g_free(s->out_dir), s->out_dir = p;
     } else if (!strcmp(el, "agents") && !strcmp(attr, "hosts")) {
       Loc at = trv_scn_attr_loc(L, attr);
@@ -390,6 +453,10 @@ static void start_set(Loader *L, const XML_Char **atts) {
 }
 
 static void start_fault(Loader *L, const char *el, const XML_Char **atts) {
+  if (L->s->faults->len >= TRV_SCENARIO_MAX_FAULTS) {
+    trv_scn_fail(L, L->tag, "fault number %u; expected at most %d faults", L->s->faults->len + 1, TRV_SCENARIO_MAX_FAULTS);
+    return;
+  }
   TrvFaultSpec f = {0};
   const char *pattern_attr;
   if (!strcmp(el, "link-flap")) {
@@ -405,16 +472,15 @@ static void start_fault(Loader *L, const char *el, const XML_Char **atts) {
   if (!globs) return;
   const char *names[4];
   double *fields[4];
-  bool positive[4];
   int n;
   if (f.kind == TRV_FAULT_LINK_FLAP) {
     const char *nm[] = {"mtbf", "mttr", "start", "stop"};
     double *fd[] = {&f.mtbf, &f.mttr, &f.start, &f.stop};
-    for (n = 0; n < 4; n++) names[n] = nm[n], fields[n] = fd[n], positive[n] = n < 2;
+    for (n = 0; n < 4; n++) names[n] = nm[n], fields[n] = fd[n];
   } else {
     const char *nm[] = {"at", "duration"};
     double *fd[] = {&f.at, &f.duration};
-    for (n = 0; n < 2; n++) names[n] = nm[n], fields[n] = fd[n], positive[n] = false;
+    for (n = 0; n < 2; n++) names[n] = nm[n], fields[n] = fd[n];
   }
   bool ok = true;
   for (int i = 0; ok && i < n; i++) {
@@ -428,7 +494,7 @@ static void start_fault(Loader *L, const char *el, const XML_Char **atts) {
       g_free(usage);
       ok = false;
     } else if (v) {
-      ok = seconds(L, el, names[i], v, positive[i], fields[i]);
+      ok = seconds(L, el, names[i], v, fields[i]);
     }
   }
   if (ok && f.kind == TRV_FAULT_LINK_FLAP && f.stop <= f.start) {
@@ -444,6 +510,21 @@ static void start_fault(Loader *L, const char *el, const XML_Char **atts) {
   f.line = L->tag.line;
   g_array_append_val(L->s->faults, f);
   g_array_append_val(L->fault_locs, at);
+}
+
+/* A sweep of n values: at most TRV_SCENARIO_MAX_SWEEP_VALUES, and the grid
+ * with it at most TRV_SCENARIO_MAX_POINTS points (the grid so far is within
+ * the bound, so neither product below can overflow). */
+static void check_grid_size(Loader *L, const char *key, guint n) {
+  if (n > TRV_SCENARIO_MAX_SWEEP_VALUES) {
+    trv_scn_fail(L, trv_scn_attr_loc(L, "values"), "sweep over %s has %u values; expected at most %d values per sweep",
+                 key, n, TRV_SCENARIO_MAX_SWEEP_VALUES);
+    return;
+  }
+  size_t points = trv_scenario_n_points(L->s);
+  if (points * n > TRV_SCENARIO_MAX_POINTS)
+    trv_scn_fail(L, trv_scn_attr_loc(L, "values"), "sweep over %s makes a grid of %zu points (%zu x %u); expected at "
+                 "most %d points", key, points * n, points, n, TRV_SCENARIO_MAX_POINTS);
 }
 
 static void start_sweep(Loader *L, const XML_Char **atts) {
@@ -467,16 +548,16 @@ static void start_sweep(Loader *L, const XML_Char **atts) {
       return;
     }
   char **values = split_list(L, "sweep", "values", v, "values");
+  if (values) check_grid_size(L, key, g_strv_length(values));
   for (int i = 0; values && values[i] && !L->error; i++) {
     if (is_fault) {
       double x;
-      const char *dot = strchr(key, '.') + 1;
-      bool positive = !strcmp(dot, "mtbf") || !strcmp(dot, "mttr");
-      char *end;
-      x = g_ascii_strtod(values[i], &end);
-      if (end == values[i] || *end || !isfinite(x) || x < 0 || (positive && x == 0))
-        trv_scn_fail(L, trv_scn_attr_loc(L, "values"), "sweep value '%s' of %s; expected a number of simulated seconds %s", values[i],
-             key, positive ? "> 0" : ">= 0");
+      const char *attr = strchr(key, '.') + 1;
+      if (!fault_seconds(attr, values[i], &x)) {
+        char *range = fault_range(attr);
+        trv_scn_fail(L, trv_scn_attr_loc(L, "values"), "sweep value '%s' of %s; expected %s", values[i], key, range);
+        g_free(range);
+      }
     } else {
       TrvParams scratch = L->s->params;
       GError *e = NULL;
