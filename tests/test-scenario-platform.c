@@ -157,6 +157,12 @@ static void actors_and_configs_that_choose_files_are_refused(void) {
                                      "<actor host=\"a\" function=\"f\"/>\n" PLATFORM_TAIL,
                         "@P@:3:1: <actor> in a platform; expected resources only (Trivium starts the actors of a run "
                         "itself)");
+  /* nesting does not hide a setting (this reader does not validate) */
+  assert_platform_fails("nested.xml", "<platform version=\"4.1\"><config><config/><prop id=\"plugin\" value=\"x\"/>"
+                                      "</config></platform>\n",
+                        "@P@:1:48: <config> setting 'plugin'; expected only model settings (network/, cpu/, host/, "
+                        "disk/, maxmin/, precision/, bmf/, surf/): a platform never sets output files, plugins, "
+                        "search paths or Trivium's settings (give them on the command line)");
   /* model settings are fine */
   TrvPlatformNames *pn = read_ok("<platform version=\"4.1\"><config><prop id=\"network/model\" value=\"CM02\"/>"
                                  "<prop id=\"maxmin/precision\" value=\"1e-9\"/></config><zone id=\"z\" "
@@ -185,6 +191,19 @@ static void profile_files_must_be_regular_files(void) {
   g_free(missing);
   g_unlink(profile);
   g_free(profile);
+}
+
+/* A trivium.role property is its <host>'s, whatever else the host holds
+ * (this reader does not validate SimGrid's DTD). */
+static void role_property_belongs_to_its_host(void) {
+  TrvPlatformNames *pn = read_ok(PLATFORM_HEAD "<host id=\"a\" speed=\"1f\"><peer id=\"p\"/><host id=\"b\"/>"
+                                 "<prop id=\"trivium.role\" value=\"ctl\"/></host>" PLATFORM_TAIL);
+  g_assert_cmpuint(pn->hosts->len, ==, 3);
+  g_assert_cmpstr(pn->hosts->pdata[0], ==, "a");
+  g_assert_cmpstr(pn->roles->pdata[0], ==, "ctl");
+  g_assert_null(pn->roles->pdata[1]);
+  g_assert_null(pn->roles->pdata[2]);
+  trv_platform_names_free(pn);
 }
 
 /* ---- counts are bounded before they are expanded ---- */
@@ -307,6 +326,7 @@ int main(int argc, char **argv) {
   g_test_add_func("/scenario/platform/actors_and_configs_that_choose_files_are_refused",
                   actors_and_configs_that_choose_files_are_refused);
   g_test_add_func("/scenario/platform/profile_files_must_be_regular_files", profile_files_must_be_regular_files);
+  g_test_add_func("/scenario/platform/role_property_belongs_to_its_host", role_property_belongs_to_its_host);
   g_test_add_func("/scenario/platform/huge_radical_is_refused_before_expansion",
                   huge_radical_is_refused_before_expansion);
   g_test_add_func("/scenario/platform/cluster_and_link_counts_are_bounded", cluster_and_link_counts_are_bounded);

@@ -43,7 +43,9 @@ typedef struct {
   GError *error;
   XML_Index tag_offset;   /* byte offset of the current start tag */
   Loc tag;
-  int depth, host_depth, config_depth; /* depth of the open <host>, <config>, or -1 */
+  int depth;
+  int host_depth, config_depth; /* depth of the outermost open <host>, <config>, or -1 */
+  guint host_index;             /* that <host>'s index in names->hosts */
   unsigned generators;    /* cluster and cabinet elements so far */
 } PlatformReader;
 
@@ -268,7 +270,11 @@ static void XMLCALL on_start(void *data, const XML_Char *el, const XML_Char **at
     }
     if (!name_ok(R, el, id) || !room_for_hosts(R, R->tag, el, 1)) return;
     add_host(R, g_strdup(id), el);
-    if (!strcmp(el, "host")) R->host_depth = R->depth;
+    if (R->error) return;
+    if (!strcmp(el, "host") && R->host_depth < 0) {
+      R->host_depth = R->depth;
+      R->host_index = R->names->hosts->len - 1;
+    }
   } else if (!strcmp(el, "cluster") || !strcmp(el, "cabinet")) {
     R->names->links_complete = false;
     add_generated_hosts(R, el, atts);
@@ -281,15 +287,14 @@ static void XMLCALL on_start(void *data, const XML_Char *el, const XML_Char **at
     }
     g_ptr_array_add(R->names->links, g_strdup(id));
   } else if (!strcmp(el, "config")) {
-    R->config_depth = R->depth;
-  } else if (!strcmp(el, "prop") && R->config_depth >= 0 && R->depth == R->config_depth + 1) {
-    check_config_setting(R, atts);
+    if (R->config_depth < 0) R->config_depth = R->depth;
+  } else if (!strcmp(el, "prop") && R->config_depth >= 0) {
+    check_config_setting(R, atts); /* at any depth: SimGrid's DTD nests nothing there, but this reader does not validate */
   } else if (!strcmp(el, "prop") && R->host_depth >= 0 && R->depth == R->host_depth + 1 && id &&
              !strcmp(id, "trivium.role")) {
     const char *value = attr(atts, "value");
-    guint last = R->names->roles->len - 1;
-    g_free(R->names->roles->pdata[last]);
-    R->names->roles->pdata[last] = g_strdup(value ? value : "");
+    g_free(R->names->roles->pdata[R->host_index]);
+    R->names->roles->pdata[R->host_index] = g_strdup(value ? value : "");
   } else if (!strcmp(el, "actor") || !strcmp(el, "process")) {
     reader_fail(R, R->tag, "<%s> in a platform; expected resources only (Trivium starts the actors of a run itself)",
                 el);
