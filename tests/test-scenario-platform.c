@@ -309,6 +309,11 @@ static void control_characters_never_reach_a_message(void) {
   g_assert_nonnull(strstr(err->message, "bad\\x1b[31mname\\x0a.so"));
   g_clear_error(&err);
   g_free(path);
+  /* and when the file cannot be opened */
+  g_assert_false(trv_platform_file_check("/no/such/\033]0;x\a.xml", &err));
+  g_assert_cmpstr(err->message, ==, "/no/such/\\x1b]0;x\\x07.xml: cannot read the platform (No such file or directory); "
+                                    "expected a readable file");
+  g_clear_error(&err);
 }
 
 int main(int argc, char **argv) {

@@ -16,6 +16,7 @@
  * reach a terminal raw. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -32,6 +33,20 @@ static const char *file_kind(mode_t mode) {
   return "not a regular file";
 }
 
+/* Sets *error to the message, control characters escaped (a path may hold
+ * any byte but '/' and NUL). */
+static void input_fail(GError **error, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static void input_fail(GError **error, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  char *printable = trv_scn_printable(msg);
+  g_set_error_literal(error, TRV_ERROR, TRV_ERROR_INPUT, printable);
+  g_free(printable);
+  g_free(msg);
+}
+
 const char *trv_scn_stat_kind(const struct stat *st) {
   return S_ISREG(st->st_mode) ? NULL : file_kind(st->st_mode);
 }
@@ -42,19 +57,19 @@ bool trv_scn_read_input(const char *path, size_t max_bytes, const char *what, ch
   struct stat st;
   if (fd < 0 || fstat(fd, &st) != 0) {
     int e = errno;
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: cannot read the %s (%s); expected a readable file", path, what,
+    input_fail(error, "%s: cannot read the %s (%s); expected a readable file", path, what,
                 g_strerror(e));
     if (fd >= 0) close(fd);
     return false;
   }
   if (!S_ISREG(st.st_mode)) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: the %s is %s; expected a regular file", path, what,
+    input_fail(error, "%s: the %s is %s; expected a regular file", path, what,
                 file_kind(st.st_mode));
     close(fd);
     return false;
   }
   if (st.st_size < 0 || (unsigned long long)st.st_size > max_bytes) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: the %s is %lld bytes; expected at most %zu bytes", path, what,
+    input_fail(error, "%s: the %s is %lld bytes; expected at most %zu bytes", path, what,
                 (long long)st.st_size, max_bytes);
     close(fd);
     return false;
@@ -73,7 +88,7 @@ bool trv_scn_read_input(const char *path, size_t max_bytes, const char *what, ch
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       int e = errno;
-      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: cannot read the %s (%s); expected a readable file", path,
+      input_fail(error, "%s: cannot read the %s (%s); expected a readable file", path,
                   what, g_strerror(e));
       g_free(buf);
       close(fd);
@@ -84,7 +99,7 @@ bool trv_scn_read_input(const char *path, size_t max_bytes, const char *what, ch
   }
   close(fd);
   if (len > max_bytes) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: the %s is more than %zu bytes; expected at most %zu bytes",
+    input_fail(error, "%s: the %s is more than %zu bytes; expected at most %zu bytes",
                 path, what, max_bytes, max_bytes);
     g_free(buf);
     return false;
