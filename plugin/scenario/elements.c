@@ -10,11 +10,9 @@
  * from XML without touching this file (tests/test-scenario.c then checks
  * that the DTD declares it too).
  *
- * Counts are bounded as they grow (scenario.h): glob items over the whole
- * scenario, faults, values per sweep and points of the sweep grid, so that
- * nothing later (pattern matching, the grid's mixed-radix index, the runs
- * themselves) can be made to work without end. */
-#include <math.h>
+ * Glob items are counted over the whole scenario as they come
+ * (TRV_SCENARIO_MAX_PATTERNS), so that matching them against a platform's
+ * hosts stays bounded.  Faults and sweeps are faults.c. */
 #include <string.h>
 
 #include "core/controller.h"
@@ -22,12 +20,6 @@
 #include "core/world.h"
 
 const char *const trv_role_names[] = {"controller", "ctl", "agent", NULL};
-const char *const trv_scn_fault_elements[] = {"link-flap", "host-crash", "partition", NULL};
-/* Numeric fault attributes a <sweep> may name as KIND.ATTR. */
-const char *const trv_scn_fault_sweep_keys[] = {"link-flap.mtbf", "link-flap.mttr", "link-flap.start", "link-flap.stop",
-                                               "host-crash.at", "host-crash.duration", "partition.at",
-                                               "partition.duration", NULL};
-
 /* Elements with a fixed attribute list (the parameter elements are not here). */
 static const struct {
   const char *element, *parent;
@@ -148,7 +140,7 @@ static char *element_list(char **names) {
 
 /* ---- attribute helpers ---- */
 
-static const char *attr_value(const XML_Char **atts, const char *name) {
+const char *trv_scn_attr_value(const XML_Char **atts, const char *name) {
   for (int i = 0; atts[i]; i += 2)
     if (!strcmp(atts[i], name)) return atts[i + 1];
   return NULL;
@@ -172,15 +164,15 @@ static bool check_attributes(Loader *L, const char *el, const XML_Char **atts) {
 }
 
 /* The value of a required attribute, or NULL after failing with `usage`. */
-static const char *required(Loader *L, const char *el, const XML_Char **atts, const char *attr, const char *usage) {
-  const char *v = attr_value(atts, attr);
+const char *trv_scn_required(Loader *L, const char *el, const XML_Char **atts, const char *attr, const char *usage) {
+  const char *v = trv_scn_attr_value(atts, attr);
   if (!v) trv_scn_fail(L, L->tag, "<%s> without %s; expected %s", el, attr, usage);
   return v;
 }
 
 /* Splits a comma-separated list, trimming blanks.  Fails (NULL) on an empty
  * list or an empty item. */
-static char **split_list(Loader *L, const char *el, const char *attr, const char *value, const char *what) {
+char **trv_scn_split_list(Loader *L, const char *el, const char *attr, const char *value, const char *what) {
   char **items = g_strsplit(value, ",", -1);
   bool ok = items[0] != NULL;
   for (int i = 0; items[i]; i++) {
@@ -198,13 +190,13 @@ static char **split_list(Loader *L, const char *el, const char *attr, const char
 }
 
 /* A comma-separated list of host or link name globs, normalised to "a,b". */
-static char *patterns(Loader *L, const char *el, const XML_Char **atts, const char *attr, const char *example) {
+char *trv_scn_patterns(Loader *L, const char *el, const XML_Char **atts, const char *attr, const char *example) {
   char *usage = g_strdup_printf("%s=\"%s\"", attr, example);
-  const char *v = required(L, el, atts, attr, usage);
+  const char *v = trv_scn_required(L, el, atts, attr, usage);
   g_free(usage);
   if (!v) return NULL;
   char *what = g_strdup_printf("name patterns (globs), e.g. %s=\"%s\"", attr, example);
-  char **items = split_list(L, el, attr, v, what);
+  char **items = trv_scn_split_list(L, el, attr, v, what);
   g_free(what);
   if (!items) return NULL;
   int n = (int)g_strv_length(items);
@@ -225,56 +217,6 @@ static char *patterns(Loader *L, const char *el, const XML_Char **atts, const ch
   char *joined = g_strjoinv(",", items);
   g_strfreev(items);
   return joined;
-}
-
-/* A plain decimal number: [+-]digits[.digits][(e|E)[+-]digits], at least
- * one digit before the exponent.  No blanks, hexadecimal, "inf" or "nan",
- * which strtod would take. */
-static bool is_decimal(const char *t) {
-  const char *p = t + (*t == '+' || *t == '-');
-  bool digits = false;
-  while (g_ascii_isdigit(*p)) p++, digits = true;
-  if (*p == '.')
-    for (p++; g_ascii_isdigit(*p); p++) digits = true;
-  if (!digits) return false;
-  if (*p == 'e' || *p == 'E') {
-    p += 1 + (p[1] == '+' || p[1] == '-');
-    if (!g_ascii_isdigit(*p)) return false;
-    while (g_ascii_isdigit(*p)) p++;
-  }
-  return *p == '\0';
-}
-
-/* The range of fault attribute `attr`: mtbf and mttr at least
- * TRV_FAULT_MIN_PERIOD (a shorter period makes a run of endless events),
- * every time at most TRV_FAULT_MAX_SECONDS (so that at + duration and the
- * flap schedule stay finite). */
-static double fault_min(const char *attr) {
-  return !strcmp(attr, "mtbf") || !strcmp(attr, "mttr") ? TRV_FAULT_MIN_PERIOD : 0;
-}
-
-static bool fault_seconds(const char *attr, const char *text, double *out) {
-  if (!is_decimal(text)) return false;
-  double v = g_ascii_strtod(text, NULL);
-  if (!isfinite(v) || v < fault_min(attr) || v > TRV_FAULT_MAX_SECONDS) return false;
-  *out = v;
-  return true;
-}
-
-static char *fault_range(const char *attr) {
-  char lo[G_ASCII_DTOSTR_BUF_SIZE], hi[G_ASCII_DTOSTR_BUF_SIZE];
-  g_ascii_formatd(lo, sizeof lo, "%g", fault_min(attr));
-  g_ascii_formatd(hi, sizeof hi, "%g", TRV_FAULT_MAX_SECONDS);
-  return g_strdup_printf("a number of simulated seconds in [%s, %s]", lo, hi);
-}
-
-/* Simulated seconds for attribute `attr` of fault element `el`. */
-static bool seconds(Loader *L, const char *el, const char *attr, const char *value, double *out) {
-  if (fault_seconds(attr, value, out)) return true;
-  char *range = fault_range(attr);
-  trv_scn_fail(L, trv_scn_attr_loc(L, attr), "%s=\"%s\" on <%s>; expected %s", attr, value, el, range);
-  g_free(range);
-  return false;
 }
 
 /* An output path attribute (<run out>, <ctl file>): see paths.c.
@@ -302,7 +244,7 @@ static void start_root(Loader *L, const char *el, const XML_Char **atts) {
     return;
   }
   if (!check_attributes(L, el, atts)) return;
-  const char *v = required(L, el, atts, "version", "<trivium-scenario version=\"1\">");
+  const char *v = trv_scn_required(L, el, atts, "version", "<trivium-scenario version=\"1\">");
   if (v && strcmp(v, "1"))
     trv_scn_fail(L, trv_scn_attr_loc(L, "version"), "version=\"%s\"; expected version=\"1\" (the only version this trivium reads)",
          v);
@@ -324,7 +266,7 @@ static void set_agent_hosts(Loader *L, char *globs, Loc at, bool from_role) {
  * absolute, which must pass trv_platform_file_check() (the reader that
  * collects its names applies it). */
 static void start_platform(Loader *L, const XML_Char **atts) {
-  const char *v = required(L, "platform", atts, "file", "<platform file=\"PLATFORM.xml\"> (relative to the scenario)");
+  const char *v = trv_scn_required(L, "platform", atts, "file", "<platform file=\"PLATFORM.xml\"> (relative to the scenario)");
   if (!v) return;
   L->platform = trv_scn_attr_loc(L, "file");
   if (!v[0]) {
@@ -345,7 +287,7 @@ static void start_platform(Loader *L, const XML_Char **atts) {
 }
 
 static void start_role(Loader *L, const XML_Char **atts) {
-  const char *name = required(L, "role", atts, "name", "<role name=\"controller|ctl|agent\" hosts=\"GLOB,...\">");
+  const char *name = trv_scn_required(L, "role", atts, "name", "<role name=\"controller|ctl|agent\" hosts=\"GLOB,...\">");
   if (!name) return;
   int r = -1;
   for (int i = 0; trv_role_names[i]; i++)
@@ -362,7 +304,7 @@ static void start_role(Loader *L, const XML_Char **atts) {
     return;
   }
   Loc at = trv_scn_attr_loc(L, "hosts");
-  char *globs = patterns(L, "role", atts, "hosts", r == TRV_ROLE_AGENT ? "agent-*" : trv_role_names[r]);
+  char *globs = trv_scn_patterns(L, "role", atts, "hosts", r == TRV_ROLE_AGENT ? "agent-*" : trv_role_names[r]);
   if (!globs) return;
   if (r == TRV_ROLE_AGENT) {
     set_agent_hosts(L, globs, at, true);
@@ -374,9 +316,9 @@ static void start_role(Loader *L, const XML_Char **atts) {
 }
 
 static void start_controllers(Loader *L, const XML_Char **atts) {
-  const char *v = required(L, "controllers", atts, "names", "<controllers names=\"trivium,rlvr,...\">");
+  const char *v = trv_scn_required(L, "controllers", atts, "names", "<controllers names=\"trivium,rlvr,...\">");
   if (!v) return;
-  char **names = split_list(L, "controllers", "names", v, "controller names");
+  char **names = trv_scn_split_list(L, "controllers", "names", v, "controller names");
   for (int i = 0; names && names[i]; i++) {
     if (!g_strv_contains(trv_controller_names, names[i])) {
       char *h = trv_scn_hint(names[i], trv_controller_names), *all = g_strjoinv(", ", (char **)trv_controller_names);
@@ -397,7 +339,7 @@ static void start_controllers(Loader *L, const XML_Char **atts) {
 static void start_params(Loader *L, const char *el, const XML_Char **atts) {
   TrvScenario *s = L->s;
   if (!strcmp(el, "world")) {
-    const char *name = required(L, el, atts, "name", "<world name=\"causalbench\" ...>");
+    const char *name = trv_scn_required(L, el, atts, "name", "<world name=\"causalbench\" ...>");
     if (!name) return;
     if (!g_strv_contains(trv_world_names, name)) {
       char *h = trv_scn_hint(name, trv_world_names), *all = g_strjoinv(", ", (char **)trv_world_names);
@@ -421,7 +363,7 @@ static void start_params(Loader *L, const char *el, const XML_Char **atts) {
       if (p) g_free(s->out_dir), s->out_dir = p;
     } else if (!strcmp(el, "agents") && !strcmp(attr, "hosts")) {
       Loc at = trv_scn_attr_loc(L, attr);
-      char *globs = patterns(L, el, atts, attr, "agent-*");
+      char *globs = trv_scn_patterns(L, el, atts, attr, "agent-*");
       if (globs) set_agent_hosts(L, globs, at, false);
     } else {
       char *key = g_strdup_printf("%s.%s", el, attr);
@@ -436,8 +378,8 @@ static void start_params(Loader *L, const char *el, const XML_Char **atts) {
 }
 
 static void start_set(Loader *L, const XML_Char **atts) {
-  const char *key = required(L, "set", atts, "param", "<set param=\"KEY\" value=\"V\"> (keys: `trivium params`)");
-  const char *value = key ? required(L, "set", atts, "value", "<set param=\"KEY\" value=\"V\">") : NULL;
+  const char *key = trv_scn_required(L, "set", atts, "param", "<set param=\"KEY\" value=\"V\"> (keys: `trivium params`)");
+  const char *value = key ? trv_scn_required(L, "set", atts, "value", "<set param=\"KEY\" value=\"V\">") : NULL;
   if (!value) return;
   if (!trv_param_lookup(key)) {
     const char *best = trv_params_suggest(key);
@@ -450,130 +392,6 @@ static void start_set(Loader *L, const XML_Char **atts) {
     trv_scn_fail(L, trv_scn_attr_loc(L, "value"), "%s", e->message);
     g_error_free(e);
   }
-}
-
-static void start_fault(Loader *L, const char *el, const XML_Char **atts) {
-  if (L->s->faults->len >= TRV_SCENARIO_MAX_FAULTS) {
-    trv_scn_fail(L, L->tag, "fault number %u; expected at most %d faults", L->s->faults->len + 1, TRV_SCENARIO_MAX_FAULTS);
-    return;
-  }
-  TrvFaultSpec f = {0};
-  const char *pattern_attr;
-  if (!strcmp(el, "link-flap")) {
-    f.kind = TRV_FAULT_LINK_FLAP, pattern_attr = "links";
-    f.stop = INFINITY;
-  } else if (!strcmp(el, "host-crash")) {
-    f.kind = TRV_FAULT_HOST_CRASH, pattern_attr = "host";
-  } else {
-    f.kind = TRV_FAULT_PARTITION, pattern_attr = "hosts";
-  }
-  Loc at = trv_scn_attr_loc(L, pattern_attr);
-  char *globs = patterns(L, el, atts, pattern_attr, f.kind == TRV_FAULT_LINK_FLAP ? "agent-*-uplink" : "agent-*");
-  if (!globs) return;
-  const char *names[4];
-  double *fields[4];
-  int n;
-  if (f.kind == TRV_FAULT_LINK_FLAP) {
-    const char *nm[] = {"mtbf", "mttr", "start", "stop"};
-    double *fd[] = {&f.mtbf, &f.mttr, &f.start, &f.stop};
-    for (n = 0; n < 4; n++) names[n] = nm[n], fields[n] = fd[n];
-  } else {
-    const char *nm[] = {"at", "duration"};
-    double *fd[] = {&f.at, &f.duration};
-    for (n = 0; n < 2; n++) names[n] = nm[n], fields[n] = fd[n];
-  }
-  bool ok = true;
-  for (int i = 0; ok && i < n; i++) {
-    const char *v = attr_value(atts, names[i]);
-    bool optional = f.kind == TRV_FAULT_LINK_FLAP && i >= 2;
-    if (!v && !optional) {
-      char *usage = f.kind == TRV_FAULT_LINK_FLAP
-                        ? g_strdup("<link-flap links=\"GLOB\" mtbf=\"S\" mttr=\"S\" [start=\"S\"] [stop=\"S\"]>")
-                        : g_strdup_printf("<%s %s=\"GLOB\" at=\"S\" duration=\"S\">", el, pattern_attr);
-      trv_scn_fail(L, L->tag, "<%s> without %s; expected %s", el, names[i], usage);
-      g_free(usage);
-      ok = false;
-    } else if (v) {
-      ok = seconds(L, el, names[i], v, fields[i]);
-    }
-  }
-  if (ok && f.kind == TRV_FAULT_LINK_FLAP && f.stop <= f.start) {
-    trv_scn_fail(L, trv_scn_attr_loc(L, "stop"), "stop=\"%s\" on <link-flap> is not after start=\"%s\"; expected stop > start",
-         attr_value(atts, "stop"), attr_value(atts, "start") ? attr_value(atts, "start") : "0");
-    ok = false;
-  }
-  if (!ok) {
-    g_free(globs);
-    return;
-  }
-  f.pattern = globs;
-  f.line = L->tag.line;
-  g_array_append_val(L->s->faults, f);
-  g_array_append_val(L->fault_locs, at);
-}
-
-/* A sweep of n values: at most TRV_SCENARIO_MAX_SWEEP_VALUES, and the grid
- * with it at most TRV_SCENARIO_MAX_POINTS points (the grid so far is within
- * the bound, so neither product below can overflow). */
-static void check_grid_size(Loader *L, const char *key, guint n) {
-  if (n > TRV_SCENARIO_MAX_SWEEP_VALUES) {
-    trv_scn_fail(L, trv_scn_attr_loc(L, "values"), "sweep over %s has %u values; expected at most %d values per sweep",
-                 key, n, TRV_SCENARIO_MAX_SWEEP_VALUES);
-    return;
-  }
-  size_t points = trv_scenario_n_points(L->s);
-  if (points * n > TRV_SCENARIO_MAX_POINTS)
-    trv_scn_fail(L, trv_scn_attr_loc(L, "values"), "sweep over %s makes a grid of %zu points (%zu x %u); expected at "
-                 "most %d points", key, points * n, points, n, TRV_SCENARIO_MAX_POINTS);
-}
-
-static void start_sweep(Loader *L, const XML_Char **atts) {
-  const char *key = required(L, "sweep", atts, "param", "<sweep param=\"KEY\" values=\"V1,V2,...\">");
-  const char *v = key ? required(L, "sweep", atts, "values", "<sweep param=\"KEY\" values=\"V1,V2,...\">") : NULL;
-  if (!v) return;
-  Loc at = trv_scn_attr_loc(L, "param");
-  bool is_fault = g_strv_contains(trv_scn_fault_sweep_keys, key);
-  if (!is_fault && !trv_param_lookup(key)) {
-    const char *best = trv_params_suggest(key);
-    if (!best) best = trv_suggest(key, trv_scn_fault_sweep_keys);
-    trv_scn_fail(L, at, "unknown sweep parameter '%s'; expected a key of the parameter table (`trivium params`) or a fault "
-         "attribute (link-flap.mtbf, ...)%s%s%s", key, best ? "; did you mean '" : "", best ? best : "",
-         best ? "'?" : "");
-    return;
-  }
-  for (guint i = 0; i < L->s->sweeps->len; i++)
-    if (!strcmp(g_array_index(L->s->sweeps, TrvSweepSpec, i).param, key)) {
-      trv_scn_fail(L, at, "second <sweep param=\"%s\">; expected one sweep per parameter (the first is at line %d)", key,
-           g_array_index(L->sweep_locs, Loc, i).line);
-      return;
-    }
-  char **values = split_list(L, "sweep", "values", v, "values");
-  if (values) check_grid_size(L, key, g_strv_length(values));
-  for (int i = 0; values && values[i] && !L->error; i++) {
-    if (is_fault) {
-      double x;
-      const char *attr = strchr(key, '.') + 1;
-      if (!fault_seconds(attr, values[i], &x)) {
-        char *range = fault_range(attr);
-        trv_scn_fail(L, trv_scn_attr_loc(L, "values"), "sweep value '%s' of %s; expected %s", values[i], key, range);
-        g_free(range);
-      }
-    } else {
-      TrvParams scratch = L->s->params;
-      GError *e = NULL;
-      if (!trv_params_set(&scratch, key, values[i], &e)) {
-        trv_scn_fail(L, trv_scn_attr_loc(L, "values"), "%s", e->message);
-        g_error_free(e);
-      }
-    }
-  }
-  if (L->error) {
-    g_strfreev(values);
-    return;
-  }
-  TrvSweepSpec sw = {g_strdup(key), values};
-  g_array_append_val(L->s->sweeps, sw);
-  g_array_append_val(L->sweep_locs, at);
 }
 
 /* A child of the root. */
@@ -591,7 +409,7 @@ static void start_top(Loader *L, const char *el, const XML_Char **atts) {
   if (!strcmp(el, "platform")) start_platform(L, atts);
   else if (!strcmp(el, "controllers")) start_controllers(L, atts);
   else if (!strcmp(el, "set")) start_set(L, atts);
-  else if (!strcmp(el, "sweep")) start_sweep(L, atts);
+  else if (!strcmp(el, "sweep")) trv_scn_start_sweep(L, atts);
   else if (!strcmp(el, "faults")) return;
   else start_params(L, el, atts);
 }
@@ -629,7 +447,7 @@ void trv_scn_start_element(Loader *L, const char *el, const XML_Char **atts) {
     start_top(L, el, atts);
   } else if (check_attributes(L, el, atts)) {
     if (!strcmp(parent, "platform")) start_role(L, atts);
-    else start_fault(L, el, atts);
+    else trv_scn_start_fault(L, el, atts);
   }
 }
 

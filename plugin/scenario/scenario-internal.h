@@ -1,7 +1,7 @@
 /* scenario-internal.h - shared by the files of the scenario layer only
  * (scenario.c: the Expat driver, errors and whole-file checks; elements.c:
- * the language and its element handlers; paths.c: the rule for output
- * paths; input.c: reading input files and the raw-text helpers that
+ * the language and its element handlers; faults.c: faults and sweeps;
+ * paths.c: the rule for output paths; input.c: reading input files and the raw-text helpers that
  * scenario.c and the platform reader, platform-names.c, both use).  Not part
  * of the API; see scenario.h. */
 #ifndef TRV_SCENARIO_INTERNAL_H
@@ -51,6 +51,20 @@ void trv_scn_fail(Loader *L, Loc at, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 char *trv_scn_hint(const char *word, const char *const *choices);
 /* elements.c: checks and applies one start tag. */
 void trv_scn_start_element(Loader *L, const char *el, const XML_Char **atts);
+/* elements.c: attribute helpers.  The value of `name` or NULL; the value of
+ * a required attribute, or NULL after failing with `usage`; a
+ * comma-separated list, blanks trimmed (NULL after failing on an empty list
+ * or item; g_strfreev); a list of globs normalised to "a,b" and counted
+ * against TRV_SCENARIO_MAX_PATTERNS (NULL after failing). */
+const char *trv_scn_attr_value(const XML_Char **atts, const char *name);
+const char *trv_scn_required(Loader *L, const char *el, const XML_Char **atts, const char *attr, const char *usage);
+char **trv_scn_split_list(Loader *L, const char *el, const char *attr, const char *value, const char *what);
+char *trv_scn_patterns(Loader *L, const char *el, const XML_Char **atts, const char *attr, const char *example);
+/* faults.c: a fault element inside <faults>, a <sweep>, and the checks of
+ * the sweeps that need the whole file (run by finish()). */
+void trv_scn_start_fault(Loader *L, const char *el, const XML_Char **atts);
+void trv_scn_start_sweep(Loader *L, const XML_Char **atts);
+void trv_scn_finish_sweeps(Loader *L);
 
 /* paths.c: an output path a scenario gives (see TrvScenario in scenario.h).
  * Returns the normalised path, or NULL with *found set to what is wrong

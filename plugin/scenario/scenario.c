@@ -12,8 +12,8 @@
  * reference other than the predefined ones.  The platform is read (and
  * checked, trv_platform_names_read) when <platform> is met.  After the
  * parse, the checks that need the whole file run: required elements, sweeps
- * over faults, and the roles and fault patterns against the platform's
- * host and link names.
+ * over faults (faults.c), and the roles and fault patterns against the
+ * platform's host and link names.
  *
  * Invariants: an error is set at most once (the first one wins, later
  * handler calls return at once); every message starts with FILE:LINE:COLUMN
@@ -242,48 +242,6 @@ static void check_platform(Loader *L) {
   }
 }
 
-/* The sweep over link-flap.start or link-flap.stop (index, or -1) and its
- * extreme value: the largest start, the smallest stop. */
-static int window_sweep(const TrvScenario *s, const char *key, bool largest, double *extreme) {
-  for (guint i = 0; i < s->sweeps->len; i++) {
-    const TrvSweepSpec *sw = &g_array_index(s->sweeps, TrvSweepSpec, i);
-    if (strcmp(sw->param, key)) continue;
-    *extreme = g_ascii_strtod(sw->values[0], NULL);
-    for (int v = 1; sw->values[v]; v++) {
-      double x = g_ascii_strtod(sw->values[v], NULL);
-      if (largest ? x > *extreme : x < *extreme) *extreme = x;
-    }
-    return (int)i;
-  }
-  return -1;
-}
-
-/* Every point of the grid keeps stop > start on every <link-flap>: start
- * and stop each come from the fault or from a sweep, and the grid holds
- * every combination, so the largest start must be below the smallest stop. */
-static void check_flap_window_sweeps(Loader *L) {
-  const TrvScenario *s = L->s;
-  double max_start = 0, min_stop = 0;
-  int si = window_sweep(s, "link-flap.start", true, &max_start), ti = window_sweep(s, "link-flap.stop", false, &min_stop);
-  if (si < 0 && ti < 0) return;
-  for (guint k = 0; k < s->faults->len && !L->error; k++) {
-    const TrvFaultSpec *f = &g_array_index(s->faults, TrvFaultSpec, k);
-    if (f->kind != TRV_FAULT_LINK_FLAP) continue;
-    double start = si >= 0 ? max_start : f->start, stop = ti >= 0 ? min_stop : f->stop;
-    if (start < stop) continue;
-    char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
-    g_ascii_formatd(a, sizeof a, "%g", start);
-    g_ascii_formatd(b, sizeof b, "%g", stop);
-    if (si >= 0 && ti >= 0)
-      trv_scn_fail(L, g_array_index(L->sweep_locs, Loc, (guint)MAX(si, ti)), "sweeps give the <link-flap> at line %d "
-                   "a point with start=%s and stop=%s; expected every stop value above every start value", f->line, a, b);
-    else
-      trv_scn_fail(L, g_array_index(L->sweep_locs, Loc, (guint)MAX(si, ti)), "sweep value %s=%s against the <link-flap> "
-                   "at line %d; expected stop > start", si >= 0 ? "link-flap.start" : "link-flap.stop",
-                   si >= 0 ? a : b, f->line);
-  }
-}
-
 static void finish(Loader *L) {
   TrvScenario *s = L->s;
   if (!s->platform)
@@ -291,20 +249,7 @@ static void finish(Loader *L) {
          "SimGrid platform");
   else if (!s->world)
     trv_scn_fail(L, L->root, "<trivium-scenario> without <world>; expected <world name=\"causalbench\" ...>");
-  for (guint i = 0; i < s->sweeps->len && !L->error; i++) {
-    const char *key = g_array_index(s->sweeps, TrvSweepSpec, i).param;
-    if (!g_strv_contains(trv_scn_fault_sweep_keys, key)) continue;
-    size_t kind_len = (size_t)(strchr(key, '.') - key);
-    bool found = false;
-    for (guint k = 0; k < s->faults->len && !found; k++) {
-      const char *kind = trv_scn_fault_elements[g_array_index(s->faults, TrvFaultSpec, k).kind];
-      found = strlen(kind) == kind_len && !strncmp(kind, key, kind_len);
-    }
-    if (!found)
-      trv_scn_fail(L, g_array_index(L->sweep_locs, Loc, i), "sweep over %s but the scenario has no <%.*s>; expected a <%.*s> "
-           "inside <faults>", key, (int)kind_len, key, (int)kind_len, key);
-  }
-  if (!L->error) check_flap_window_sweeps(L);
+  if (!L->error) trv_scn_finish_sweeps(L);
   if (!L->error) check_platform(L);
 }
 
