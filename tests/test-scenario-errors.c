@@ -269,7 +269,7 @@ static void oversized_scenario_is_refused_before_reading(void) {
   gint64 t0 = g_get_monotonic_time();
   GError *err = NULL;
   g_assert_null(trv_scenario_load(big, &err));
-  g_assert_cmpint(g_get_monotonic_time() - t0, <, G_USEC_PER_SEC / 10); /* not read */
+  g_assert_cmpint(g_get_monotonic_time() - t0, <, G_USEC_PER_SEC / 2); /* not read */
   char *want = g_strdup_printf("%s: the scenario is 3221225472 bytes; expected at most 1048576 bytes", big);
   assert_error_message(err, want);
   g_clear_error(&err);
@@ -308,7 +308,7 @@ static void huge_cluster_is_refused_before_expansion(void) {
                                "the platform to 4294967296 hosts; expected at most 100000 hosts", platform);
   gint64 t0 = g_get_monotonic_time();
   assert_file_fails("huge-radical.xml", want);
-  g_assert_cmpint(g_get_monotonic_time() - t0, <, G_USEC_PER_SEC / 10);
+  g_assert_cmpint(g_get_monotonic_time() - t0, <, G_USEC_PER_SEC / 2);
   g_free(want);
   g_free(platform);
 }

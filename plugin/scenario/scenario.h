@@ -126,7 +126,8 @@ TrvScenario *trv_scenario_load_from_memory(const char *xml, size_t len, const ch
 void trv_scenario_free(TrvScenario *s);
 
 /* Sweeps combine as a grid, the last sweep varying fastest; a scenario
- * without sweeps has one point, a loaded one at most TRV_SCENARIO_MAX_POINTS.  trv_scenario_point() fills *params with the
+ * without sweeps has one point, and a loaded one has at most
+ * TRV_SCENARIO_MAX_POINTS.  trv_scenario_point() fills *params with the
  * parameters of point k (0 <= k < n_points) and returns that point's faults:
  * a new GArray of TrvFaultSpec whose patterns belong to s (free the array
  * with g_array_free(a, TRUE), not the patterns). */
