@@ -1,6 +1,10 @@
 /* cmd-validate.c - `trivium validate FILE...`: load each scenario without
  * running it and say what it would run, or print its one error
- * (FILE:LINE:COLUMN: found; expected[; did you mean 'X'?]).
+ * (FILE:LINE:COLUMN: found; expected[; did you mean 'X'?]).  Loading is
+ * the whole check: the loader refuses a file that is not a regular file or
+ * is too large before reading it, checks the platform as SimGrid would be
+ * handed it (trv_platform_file_check) and bounds every count, so validate
+ * returns promptly on any input.
  * Exit codes: 0 when every file is valid, 2 otherwise (SPEC section 9). */
 #include <stdio.h>
 #include <string.h>
@@ -11,8 +15,9 @@
 
 static void usage(FILE *f) {
   fprintf(f, "usage: trivium validate SCENARIO.xml...\n\n"
-             "Checks each scenario (structure, names, values, paths, roles and fault patterns against\n"
-             "its platform) without running it.  Reference: docs/scenarios.md.\n");
+             "Checks each scenario (structure, names, values, output paths, limits) and the platform\n"
+             "it names (what SimGrid may load, its hosts and links, roles and fault patterns) without\n"
+             "running anything.  Reference: docs/scenarios.md.\n");
 }
 
 /* "9 controllers" / "1 controller". */

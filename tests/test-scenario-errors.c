@@ -1,6 +1,12 @@
-/* The scenario loader (SPEC 6, issue 4 acceptance 6): every class of
- * mistake gives its exact FILE:LINE:COLUMN message, and entities are never
- * expanded or loaded. */
+/* The scenario loader (SPEC 6): every class of mistake gives its exact
+ * FILE:LINE:COLUMN message, entities are never expanded or loaded, a
+ * scenario never names a platform SimGrid would run as code nor an output
+ * outside the run's directories, files are checked before they are read,
+ * and every count is bounded. */
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "test-scenario-util.h"
 #include "worlds.h"
 
@@ -21,9 +27,8 @@ static void misspelt_attribute_is_located_with_a_suggestion(void) {
 
 static void missing_platform_file_names_the_resolved_path(void) {
   char *resolved = src_path("tests/scenarios/no-such-platform.xml");
-  char *want = g_strdup_printf(":3:15: platform file 'no-such-platform.xml' (resolved to %s) cannot be read: no such "
-                               "file; expected a SimGrid platform file, its path relative to the scenario file",
-                               resolved);
+  char *want = g_strdup_printf(":3:15: platform file 'no-such-platform.xml' refused: %s: cannot read the platform (No "
+                               "such file or directory); expected a readable file", resolved);
   assert_file_fails("missing-platform.xml", want);
   g_free(want);
   g_free(resolved);
@@ -161,12 +166,13 @@ static void roles_and_agent_hosts_are_checked(void) {
 
 static void faults_are_checked(void) {
   assert_string_fails(HEAD "  <faults>\n    <link-flap links=\"agent-*-uplink\" mtbf=\"10\" mttr=\"0\"/>\n  </faults>\n" TAIL,
-                      "mem.xml:5:49: mttr=\"0\" on <link-flap>; expected a number of simulated seconds > 0");
+                      "mem.xml:5:49: mttr=\"0\" on <link-flap>; expected a number of simulated seconds in [0.001, "
+                      "1e+09]");
   assert_string_fails(HEAD "  <faults>\n    <host-crash host=\"agent-0\" at=\"3\"/>\n  </faults>\n" TAIL,
                       "mem.xml:5:5: <host-crash> without duration; expected <host-crash host=\"GLOB\" at=\"S\" "
                       "duration=\"S\">");
   assert_string_fails(HEAD "  <faults>\n    <partition hosts=\"agent-0\" at=\"-1\" duration=\"2\"/>\n  </faults>\n" TAIL,
-                      "mem.xml:5:32: at=\"-1\" on <partition>; expected a number of simulated seconds >= 0");
+                      "mem.xml:5:32: at=\"-1\" on <partition>; expected a number of simulated seconds in [0, 1e+09]");
   assert_string_fails(HEAD "  <faults>\n    <link-flap links=\"uplink-*\" mtbf=\"1\" mttr=\"1\"/>\n  </faults>\n" TAIL,
                       "mem.xml:5:16: link-flap pattern 'uplink-*' matches no link of @PLATFORM@; expected one of its "
                       "links: centre-lan, agent-0-uplink");
@@ -228,6 +234,224 @@ static void unreadable_scenario_names_the_file(void) {
   g_error_free(err);
 }
 
+/* ---- inputs are data: what is read, and how much ---- */
+
+static void scenario_that_is_not_a_regular_file_is_refused_unread(void) {
+  alarm(10); /* reading /dev/urandom or opening a FIFO without O_NONBLOCK would hang here */
+  GError *err = NULL;
+  g_assert_null(trv_scenario_load("/dev/urandom", &err));
+  assert_error_message(err, "/dev/urandom: the scenario is a character device; expected a regular file");
+  g_clear_error(&err);
+  char *dir = g_dir_make_tmp("trivium-scenario-XXXXXX", NULL), *fifo = g_build_filename(dir, "s.xml", NULL);
+  g_assert_cmpint(mkfifo(fifo, 0600), ==, 0);
+  g_assert_null(trv_scenario_load(fifo, &err));
+  char *want = g_strdup_printf("%s: the scenario is a FIFO; expected a regular file", fifo);
+  assert_error_message(err, want);
+  g_clear_error(&err);
+  g_free(want);
+  g_assert_null(trv_scenario_load(dir, &err));
+  want = g_strdup_printf("%s: the scenario is a directory; expected a regular file", dir);
+  assert_error_message(err, want);
+  g_clear_error(&err);
+  g_free(want);
+  alarm(0);
+  g_unlink(fifo);
+  g_rmdir(dir);
+  g_free(fifo);
+  g_free(dir);
+}
+
+static void oversized_scenario_is_refused_before_reading(void) {
+  char *dir = g_dir_make_tmp("trivium-scenario-XXXXXX", NULL), *big = g_build_filename(dir, "big.xml", NULL);
+  int fd = open(big, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  g_assert_cmpint(fd, >=, 0);
+  g_assert_cmpint(ftruncate(fd, (off_t)3 << 30), ==, 0); /* 3 GiB, sparse */
+  close(fd);
+  gint64 t0 = g_get_monotonic_time();
+  GError *err = NULL;
+  g_assert_null(trv_scenario_load(big, &err));
+  g_assert_cmpint(g_get_monotonic_time() - t0, <, G_USEC_PER_SEC / 2); /* not read */
+  char *want = g_strdup_printf("%s: the scenario is 3221225472 bytes; expected at most 1048576 bytes", big);
+  assert_error_message(err, want);
+  g_clear_error(&err);
+  g_free(want);
+  /* one byte over the limit, from a file and from memory */
+  char *text = g_strnfill(TRV_SCENARIO_MAX_BYTES + 1, ' ');
+  g_assert_true(g_file_set_contents(big, text, -1, NULL));
+  g_assert_null(trv_scenario_load(big, &err));
+  want = g_strdup_printf("%s: the scenario is 1048577 bytes; expected at most 1048576 bytes", big);
+  assert_error_message(err, want);
+  g_clear_error(&err);
+  g_free(want);
+  g_assert_null(trv_scenario_load_from_memory(text, strlen(text), "mem.xml", NULL, &err));
+  assert_error_message(err, "mem.xml: the scenario is 1048577 bytes; expected at most 1048576 bytes");
+  g_clear_error(&err);
+  g_free(text);
+  g_unlink(big);
+  g_rmdir(dir);
+  g_free(big);
+  g_free(dir);
+}
+
+static void platform_simgrid_would_load_as_a_library_is_refused(void) {
+  char *so = src_path("tests/scenarios/payload.so");
+  char *want = g_strdup_printf(":5:13: platform file 'payload.so' refused: %s: the platform's name does not end in "
+                               ".xml; expected a SimGrid platform in XML (SimGrid would load any other file as a "
+                               "shared library)", so);
+  assert_file_fails("platform-library.xml", want);
+  g_free(want);
+  g_free(so);
+}
+
+static void huge_cluster_is_refused_before_expansion(void) {
+  char *platform = src_path("tests/scenarios/huge-radical-platform.xml");
+  char *want = g_strdup_printf(":4:13: platform file 'huge-radical-platform.xml' refused: %s:5:46: <cluster> brings "
+                               "the platform to 4294967296 hosts; expected at most 100000 hosts", platform);
+  gint64 t0 = g_get_monotonic_time();
+  assert_file_fails("huge-radical.xml", want);
+  g_assert_cmpint(g_get_monotonic_time() - t0, <, G_USEC_PER_SEC / 2);
+  g_free(want);
+  g_free(platform);
+}
+
+/* ---- outputs stay inside the run's directories ---- */
+
+#define CTL_EXPECTED                                                                                                 \
+  "expected a path ending in .ctl inside the run's output directory, relative and without '..', e.g. "              \
+  "file=\"log.ctl\" (a scenario never chooses where outside it the run writes)"
+#define OUT_EXPECTED                                                                                                 \
+  "expected a directory inside the one the run starts in, relative and without '..', e.g. out=\"results/flips\" " \
+  "(a scenario never chooses where outside it the run writes)"
+
+static void output_paths_are_confined_to_the_run(void) {
+  assert_file_fails("ctl-outside.xml", ":7:8: file=\"/home/user/.bashrc.ctl\" on <ctl> is an absolute path; " CTL_EXPECTED);
+  assert_file_fails("out-outside.xml", ":6:8: out=\"results/../../elsewhere\" on <run> has a '..' component; " OUT_EXPECTED);
+  assert_string_fails(HEAD "  <ctl file=\"../x.ctl\"/>\n" TAIL,
+                      "mem.xml:4:8: file=\"../x.ctl\" on <ctl> has a '..' component; " CTL_EXPECTED);
+  assert_string_fails(HEAD "  <ctl file=\"run.json\"/>\n" TAIL,
+                      "mem.xml:4:8: file=\"run.json\" on <ctl> does not end in .ctl; " CTL_EXPECTED);
+  assert_string_fails(HEAD "  <ctl file=\"logs/\"/>\n" TAIL,
+                      "mem.xml:4:8: file=\"logs/\" on <ctl> does not end in .ctl; " CTL_EXPECTED);
+  assert_string_fails(HEAD "  <ctl file=\"\"/>\n" TAIL, "mem.xml:4:8: file=\"\" on <ctl> is empty; " CTL_EXPECTED);
+  assert_string_fails(HEAD "  <run out=\"/tmp/r\"/>\n" TAIL,
+                      "mem.xml:4:8: out=\"/tmp/r\" on <run> is an absolute path; " OUT_EXPECTED);
+  assert_string_fails(HEAD "  <run out=\"a&#10;b\"/>\n" TAIL,
+                      "mem.xml:4:8: out=\"a\\x0ab\" on <run> holds a control character; " OUT_EXPECTED);
+  char *name = g_strnfill(256, 'n');
+  char *xml = g_strdup_printf(HEAD "  <run out=\"r/%s\"/>\n" TAIL, name);
+  char *want = g_strdup_printf("mem.xml:4:8: out=\"r/%s\" on <run> has a name of 256 bytes (at most 255); " OUT_EXPECTED,
+                               name);
+  assert_string_fails(xml, want);
+  g_free(want);
+  g_free(xml);
+  g_free(name);
+  /* what is allowed is stored normalised */
+  GError *err = NULL;
+  TrvScenario *s = load_string(HEAD "  <run out=\"./results//flips/\"/>\n  <ctl file=\"logs/./a.ctl\"/>\n" TAIL, &err);
+  g_assert_no_error(err);
+  g_assert_cmpstr(s->out_dir, ==, "results/flips");
+  g_assert_cmpstr(s->ctl_file, ==, "logs/a.ctl");
+  trv_scenario_free(s);
+  s = load_string(HEAD "  <run out=\".\"/>\n" TAIL, &err);
+  g_assert_no_error(err);
+  g_assert_cmpstr(s->out_dir, ==, ".");
+  trv_scenario_free(s);
+}
+
+/* ---- numbers and counts ---- */
+
+static void fault_times_are_plain_bounded_numbers(void) {
+  assert_string_fails(HEAD "  <faults><host-crash host=\"ctl\" at=\"0x10\" duration=\"1\"/></faults>\n" TAIL,
+                      "mem.xml:4:34: at=\"0x10\" on <host-crash>; expected a number of simulated seconds in [0, 1e+09]");
+  assert_string_fails(HEAD "  <faults><host-crash host=\"ctl\" at=\" 5\" duration=\"1\"/></faults>\n" TAIL,
+                      "mem.xml:4:34: at=\" 5\" on <host-crash>; expected a number of simulated seconds in [0, 1e+09]");
+  assert_string_fails(HEAD "  <faults><host-crash host=\"ctl\" at=\"1\" duration=\"1e308\"/></faults>\n" TAIL,
+                      "mem.xml:4:41: duration=\"1e308\" on <host-crash>; expected a number of simulated seconds in [0, "
+                      "1e+09]");
+  assert_string_fails(HEAD "  <faults><link-flap links=\"centre-lan\" mtbf=\"1e-300\" mttr=\"1\"/></faults>\n" TAIL,
+                      "mem.xml:4:41: mtbf=\"1e-300\" on <link-flap>; expected a number of simulated seconds in [0.001, "
+                      "1e+09]");
+  assert_string_fails(HEAD "  <faults><link-flap links=\"centre-lan\" mtbf=\"1\" mttr=\"1\"/></faults>\n"
+                           "  <sweep param=\"link-flap.mttr\" values=\"1,inf\"/>\n" TAIL,
+                      "mem.xml:5:33: sweep value 'inf' of link-flap.mttr; expected a number of simulated seconds in "
+                      "[0.001, 1e+09]");
+}
+
+static void swept_flap_windows_keep_stop_after_start(void) {
+  assert_string_fails(HEAD "  <faults><link-flap links=\"centre-lan\" mtbf=\"1\" mttr=\"1\"/></faults>\n"
+                           "  <sweep param=\"link-flap.start\" values=\"0,50\"/>\n"
+                           "  <sweep param=\"link-flap.stop\" values=\"10,100\"/>\n" TAIL,
+                      "mem.xml:6:10: sweeps give the <link-flap> at line 4 a point with start=50 and stop=10; expected "
+                      "every stop value above every start value");
+}
+
+/* A scenario with `n` copies of `item` (printf with the index) inside `wrap`. */
+static char *repeated(const char *before, const char *item, int n, const char *after) {
+  GString *s = g_string_new(HEAD);
+  g_string_append(s, before);
+  for (int i = 0; i < n; i++) g_string_append_printf(s, item, i);
+  g_string_append(s, after);
+  g_string_append(s, TAIL);
+  return g_string_free(s, FALSE);
+}
+
+static void counts_are_bounded(void) {
+  char *xml = repeated("  <faults>\n", "    <host-crash host=\"ctl\" at=\"%d\" duration=\"1\"/>\n", 1001, "  </faults>\n");
+  assert_string_fails(xml, "mem.xml:1005:5: fault number 1001; expected at most 1000 faults");
+  g_free(xml);
+  xml = repeated("  <sweep param=\"run.seeds\" values=\"1", ",%d", 1000, "\"/>\n");
+  assert_string_fails(xml, "mem.xml:4:28: sweep over run.seeds has 1001 values; expected at most 1000 values per sweep");
+  g_free(xml);
+  xml = repeated("  <sweep param=\"run.seeds\" values=\"1", ",1%d", 399, "\"/>\n"
+                 "  <sweep param=\"run.steps\" values=\"1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,"
+                 "26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,"
+                 "59,60,61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,80,81,82,83,84,85,86,87,88,89,90,91,"
+                 "92,93,94,95,96,97,98,99,100,101,102,103,104,105,106,107,108,109,110,111,112,113,114,115,116,117,118,"
+                 "119,120,121,122,123,124,125,126,127,128,129,130,131,132,133,134,135,136,137,138,139,140,141,142,143,"
+                 "144,145,146,147,148,149,150,151,152,153,154,155,156,157,158,159,160,161,162,163,164,165,166,167,168,"
+                 "169,170,171,172,173,174,175,176,177,178,179,180,181,182,183,184,185,186,187,188,189,190,191,192,193,"
+                 "194,195,196,197,198,199,200,201,202,203,204,205,206,207,208,209,210,211,212,213,214,215,216,217,218,"
+                 "219,220,221,222,223,224,225,226,227,228,229,230,231,232,233,234,235,236,237,238,239,240,241,242,243,"
+                 "244,245,246,247,248,249,250,251\"/>\n");
+  assert_string_fails(xml, "mem.xml:5:28: sweep over run.steps makes a grid of 100400 points (400 x 251); expected at "
+                           "most 100000 points");
+  g_free(xml);
+  /* patterns count over the whole scenario: 600 + 425 */
+  GString *g = g_string_new(HEAD "  <agents hosts=\"a");
+  for (int i = 1; i < 600; i++) g_string_append(g, ",a");
+  g_string_append(g, "\"/>\n  <faults><partition hosts=\"b");
+  for (int i = 1; i < 425; i++) g_string_append(g, ",b");
+  g_string_append(g, "\" at=\"1\" duration=\"1\"/></faults>\n" TAIL);
+  assert_string_fails(g->str, "mem.xml:5:22: hosts on <partition> brings the scenario to 1025 patterns; expected at "
+                              "most 1024 patterns in all");
+  g_string_free(g, TRUE);
+  char *long_glob = g_strnfill(256, '*');
+  xml = g_strdup_printf(HEAD "  <agents hosts=\"%s\"/>\n" TAIL, long_glob);
+  assert_string_fails(xml, "mem.xml:4:11: pattern of 256 bytes in hosts on <agents>; expected at most 255 bytes (no "
+                           "host or link name is longer)");
+  g_free(xml);
+  g_free(long_glob);
+  char *value = g_strnfill(4097, '1');
+  xml = g_strdup_printf(HEAD "  <run seeds=\"%s\"/>\n" TAIL, value);
+  assert_string_fails(xml, "mem.xml:4:8: value of seeds on <run> is 4097 bytes long; expected at most 4096 bytes");
+  g_free(xml);
+  g_free(value);
+  char *name = g_strnfill(65, 'e');
+  xml = g_strdup_printf(HEAD "  <%s/>\n" TAIL, name);
+  assert_string_fails(xml, "mem.xml:4:3: element name of 65 bytes; expected an element of the scenario language (names "
+                           "of at most 64 bytes)");
+  g_free(xml);
+  g_free(name);
+}
+
+static void control_characters_are_escaped_in_messages(void) {
+  /* XML allows only these three control characters, as references */
+  assert_string_fails(HEAD "  <controllers names=\"tri&#13;&#10;&#9;vium\"/>\n" TAIL,
+                      "mem.xml:4:16: unknown controller 'tri\\x0d\\x0a\\x09vium'; expected one of: trivium, rlvr, "
+                      "rlvr-memory, reactive, epistemic-reset, trivium-nocusum, trivium-nolrcp, trivium-ideal-commit, "
+                      "trivium-roundrobin; did you mean 'trivium'?");
+}
+
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   trv_worlds_register_builtin(); /* the loader checks world names against the registry */
@@ -256,5 +480,19 @@ int main(int argc, char **argv) {
   g_test_add_func("/scenario/errors/undeclared_entity_is_refused", undeclared_entity_is_refused);
   g_test_add_func("/scenario/errors/columns_count_characters_not_bytes", columns_count_characters_not_bytes);
   g_test_add_func("/scenario/errors/unreadable_scenario_names_the_file", unreadable_scenario_names_the_file);
+  g_test_add_func("/scenario/errors/scenario_that_is_not_a_regular_file_is_refused_unread",
+                  scenario_that_is_not_a_regular_file_is_refused_unread);
+  g_test_add_func("/scenario/errors/oversized_scenario_is_refused_before_reading",
+                  oversized_scenario_is_refused_before_reading);
+  g_test_add_func("/scenario/errors/platform_simgrid_would_load_as_a_library_is_refused",
+                  platform_simgrid_would_load_as_a_library_is_refused);
+  g_test_add_func("/scenario/errors/huge_cluster_is_refused_before_expansion", huge_cluster_is_refused_before_expansion);
+  g_test_add_func("/scenario/errors/output_paths_are_confined_to_the_run", output_paths_are_confined_to_the_run);
+  g_test_add_func("/scenario/errors/fault_times_are_plain_bounded_numbers", fault_times_are_plain_bounded_numbers);
+  g_test_add_func("/scenario/errors/swept_flap_windows_keep_stop_after_start",
+                  swept_flap_windows_keep_stop_after_start);
+  g_test_add_func("/scenario/errors/counts_are_bounded", counts_are_bounded);
+  g_test_add_func("/scenario/errors/control_characters_are_escaped_in_messages",
+                  control_characters_are_escaped_in_messages);
   return g_test_run();
 }

@@ -155,8 +155,6 @@ static void every_element_sets_its_field(void) {
   GError *err = NULL;
   TrvScenario *s = load_string(xml, &err);
   g_assert_no_error(err);
-  char *dir = src_path("tests/scenarios"), *out = g_build_filename(dir, "out", "run1", NULL),
-       *ctl = g_build_filename(dir, "logs", "a.ctl", NULL);
   g_assert_cmpstr(s->file, ==, "mem.xml");
   g_assert_cmpstr(s->role_hosts[TRV_ROLE_CONTROLLER], ==, "controller");
   g_assert_cmpstr(s->role_hosts[TRV_ROLE_CTL], ==, "ctl,controller");
@@ -171,7 +169,7 @@ static void every_element_sets_its_field(void) {
   g_assert_cmpint(s->params.seeds, ==, 3);
   g_assert_cmpint(s->params.seed_base, ==, 11);
   g_assert_cmpint(s->params.steps, ==, 20);
-  g_assert_cmpstr(s->out_dir, ==, out);
+  g_assert_cmpstr(s->out_dir, ==, "out/run1"); /* outputs stay relative: see the path rules */
   g_assert_cmpint(s->params.slab, ==, TRV_SLAB_GAUSSIAN);
   g_assert_cmpfloat(s->params.hazard, ==, 0.01);
   g_assert_cmpfloat(s->params.alpha, ==, 2);
@@ -182,7 +180,7 @@ static void every_element_sets_its_field(void) {
   g_assert_cmpint(s->params.detector, ==, 1);
   g_assert_cmpint(s->params.rr_window, ==, 40);
   g_assert_cmpfloat(s->params.rho, ==, 0.25);
-  g_assert_cmpstr(s->ctl_file, ==, ctl);
+  g_assert_cmpstr(s->ctl_file, ==, "logs/a.ctl");
   g_assert_cmpint(s->params.ctl_mode, ==, TRV_CTL_MODE_BEST_EFFORT);
   g_assert_cmpint(s->params.ctl_replicas, ==, 3);
   g_assert_cmpfloat(s->params.ctl_timeout, ==, 0.5);
@@ -217,9 +215,6 @@ static void every_element_sets_its_field(void) {
   char *label = trv_scenario_point_label(s, 4);
   g_assert_cmpstr(label, ==, "gate.rho=1 host-crash.duration=2");
   g_free(label);
-  g_free(dir);
-  g_free(out);
-  g_free(ctl);
   trv_scenario_free(s);
 }
 
@@ -441,6 +436,28 @@ static void validate_command_prints_one_line_per_file(void) {
   g_free(bad);
 }
 
+/* `trivium validate /dev/urandom` used to read forever: the device is
+ * refused before any read, with exit code 2. */
+static void validate_refuses_a_device_at_once(void) {
+  const char *trivium = g_getenv("TRIVIUM");
+  if (!trivium || !g_file_test(trivium, G_FILE_TEST_IS_EXECUTABLE)) {
+    g_test_skip("TRIVIUM (the built program) not set");
+    return;
+  }
+  char *argv[] = {(char *)trivium, "validate", "/dev/urandom", NULL};
+  char *out = NULL, *err = NULL;
+  int status;
+  gint64 t0 = g_get_monotonic_time();
+  g_assert_true(g_spawn_sync(NULL, argv, NULL, 0, NULL, NULL, &out, &err, &status, NULL));
+  g_assert_cmpint(g_get_monotonic_time() - t0, <, 5 * G_USEC_PER_SEC);
+  g_assert_true(WIFEXITED(status));
+  g_assert_cmpint(WEXITSTATUS(status), ==, 2);
+  g_assert_cmpstr(out, ==, "");
+  g_assert_cmpstr(err, ==, "/dev/urandom: the scenario is a character device; expected a regular file\n");
+  g_free(out);
+  g_free(err);
+}
+
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   trv_worlds_register_builtin(); /* the loader checks world names against the registry */
@@ -462,5 +479,6 @@ int main(int argc, char **argv) {
                   simgrid_example_platforms_take_mapped_roles);
   g_test_add_func("/scenario/dtd_attributes_match_the_loader", dtd_attributes_match_the_loader);
   g_test_add_func("/scenario/validate_command_prints_one_line_per_file", validate_command_prints_one_line_per_file);
+  g_test_add_func("/scenario/validate_refuses_a_device_at_once", validate_refuses_a_device_at_once);
   return g_test_run();
 }

@@ -1,30 +1,25 @@
-/* scenario-elements.c - the scenario language: which elements exist, where
- * each may appear, which attributes it takes, and what each one does to the
- * TrvScenario.  The driver (scenario.c) locates each start tag and calls
- * trv_scn_start_element(); everything here reports through trv_scn_fail(),
- * which keeps the first error and stops the parser.
+/* elements.c - the scenario language: which elements exist, where each may
+ * appear, which attributes it takes, and what each one does to the
+ * TrvScenario.  The driver (scenario.c) locates each start tag, bounds its
+ * name and value lengths, and calls trv_scn_start_element(); everything
+ * here reports through trv_scn_fail(), which keeps the first error and
+ * stops the parser.
  *
  * Parameter elements are derived from the parameter table: an element E
  * takes the attributes X of every key E.X, so a new parameter is settable
  * from XML without touching this file (tests/test-scenario.c then checks
- * that the DTD declares it too). */
-#include <math.h>
+ * that the DTD declares it too).
+ *
+ * Glob items are counted over the whole scenario as they come
+ * (TRV_SCENARIO_MAX_PATTERNS), so that matching them against a platform's
+ * hosts stays bounded.  Faults and sweeps are faults.c. */
 #include <string.h>
-#include <unistd.h>
-
-#include <glib/gstdio.h>
 
 #include "core/controller.h"
 #include "scenario-internal.h"
 #include "core/world.h"
 
 const char *const trv_role_names[] = {"controller", "ctl", "agent", NULL};
-const char *const trv_scn_fault_elements[] = {"link-flap", "host-crash", "partition", NULL};
-/* Numeric fault attributes a <sweep> may name as KIND.ATTR. */
-const char *const trv_scn_fault_sweep_keys[] = {"link-flap.mtbf", "link-flap.mttr", "link-flap.start", "link-flap.stop",
-                                               "host-crash.at", "host-crash.duration", "partition.at",
-                                               "partition.duration", NULL};
-
 /* Elements with a fixed attribute list (the parameter elements are not here). */
 static const struct {
   const char *element, *parent;
@@ -145,7 +140,7 @@ static char *element_list(char **names) {
 
 /* ---- attribute helpers ---- */
 
-static const char *attr_value(const XML_Char **atts, const char *name) {
+const char *trv_scn_attr_value(const XML_Char **atts, const char *name) {
   for (int i = 0; atts[i]; i += 2)
     if (!strcmp(atts[i], name)) return atts[i + 1];
   return NULL;
@@ -169,15 +164,15 @@ static bool check_attributes(Loader *L, const char *el, const XML_Char **atts) {
 }
 
 /* The value of a required attribute, or NULL after failing with `usage`. */
-static const char *required(Loader *L, const char *el, const XML_Char **atts, const char *attr, const char *usage) {
-  const char *v = attr_value(atts, attr);
+const char *trv_scn_required(Loader *L, const char *el, const XML_Char **atts, const char *attr, const char *usage) {
+  const char *v = trv_scn_attr_value(atts, attr);
   if (!v) trv_scn_fail(L, L->tag, "<%s> without %s; expected %s", el, attr, usage);
   return v;
 }
 
 /* Splits a comma-separated list, trimming blanks.  Fails (NULL) on an empty
  * list or an empty item. */
-static char **split_list(Loader *L, const char *el, const char *attr, const char *value, const char *what) {
+char **trv_scn_split_list(Loader *L, const char *el, const char *attr, const char *value, const char *what) {
   char **items = g_strsplit(value, ",", -1);
   bool ok = items[0] != NULL;
   for (int i = 0; items[i]; i++) {
@@ -195,44 +190,46 @@ static char **split_list(Loader *L, const char *el, const char *attr, const char
 }
 
 /* A comma-separated list of host or link name globs, normalised to "a,b". */
-static char *patterns(Loader *L, const char *el, const XML_Char **atts, const char *attr, const char *example) {
+char *trv_scn_patterns(Loader *L, const char *el, const XML_Char **atts, const char *attr, const char *example) {
   char *usage = g_strdup_printf("%s=\"%s\"", attr, example);
-  const char *v = required(L, el, atts, attr, usage);
+  const char *v = trv_scn_required(L, el, atts, attr, usage);
   g_free(usage);
   if (!v) return NULL;
   char *what = g_strdup_printf("name patterns (globs), e.g. %s=\"%s\"", attr, example);
-  char **items = split_list(L, el, attr, v, what);
+  char **items = trv_scn_split_list(L, el, attr, v, what);
   g_free(what);
   if (!items) return NULL;
+  int n = (int)g_strv_length(items);
+  for (int i = 0; i < n; i++)
+    if (strlen(items[i]) > TRV_SCENARIO_MAX_PATTERN) {
+      trv_scn_fail(L, trv_scn_attr_loc(L, attr), "pattern of %zu bytes in %s on <%s>; expected at most %d bytes (no "
+                   "host or link name is longer)", strlen(items[i]), attr, el, TRV_SCENARIO_MAX_PATTERN);
+      g_strfreev(items);
+      return NULL;
+    }
+  if (n > TRV_SCENARIO_MAX_PATTERNS - L->n_patterns) {
+    trv_scn_fail(L, trv_scn_attr_loc(L, attr), "%s on <%s> brings the scenario to %d patterns; expected at most %d "
+                 "patterns in all", attr, el, L->n_patterns + n, TRV_SCENARIO_MAX_PATTERNS);
+    g_strfreev(items);
+    return NULL;
+  }
+  L->n_patterns += n;
   char *joined = g_strjoinv(",", items);
   g_strfreev(items);
   return joined;
 }
 
-/* Simulated seconds: a finite number >= 0, or > 0 when `positive`. */
-static bool seconds(Loader *L, const char *el, const char *attr, const char *value, bool positive, double *out) {
-  char *end;
-  double v = g_ascii_strtod(value, &end);
-  if (end == value || *end || !isfinite(v) || v < 0 || (positive && v == 0)) {
-    trv_scn_fail(L, trv_scn_attr_loc(L, attr), "%s=\"%s\" on <%s>; expected a number of simulated seconds %s", attr, value, el,
-         positive ? "> 0" : ">= 0");
-    return false;
+/* An output path attribute (<run out>, <ctl file>): see paths.c.
+ * `expected` says where the path leads and what it looks like. */
+static char *output_path(Loader *L, const char *el, const char *attr, const char *value, const char *suffix,
+                         const char *expected) {
+  char *found, *p = trv_scn_output_path(value, suffix, &found);
+  if (!p) {
+    trv_scn_fail(L, trv_scn_attr_loc(L, attr), "%s=\"%s\" on <%s> %s; expected %s (a scenario never chooses where "
+                 "outside it the run writes)", attr, value, el, found, expected);
+    g_free(found);
   }
-  *out = v;
-  return true;
-}
-
-static char *resolve(const Loader *L, const char *path) {
-  return g_canonicalize_filename(path, L->base_dir);
-}
-
-/* A relative path attribute resolved against the scenario's directory. */
-static char *path_attr(Loader *L, const char *el, const char *attr, const char *value) {
-  if (!value[0]) {
-    trv_scn_fail(L, trv_scn_attr_loc(L, attr), "%s=\"\" on <%s>; expected a path relative to the scenario file", attr, el);
-    return NULL;
-  }
-  return resolve(L, value);
+  return p;
 }
 
 /* ---- elements ---- */
@@ -247,7 +244,7 @@ static void start_root(Loader *L, const char *el, const XML_Char **atts) {
     return;
   }
   if (!check_attributes(L, el, atts)) return;
-  const char *v = required(L, el, atts, "version", "<trivium-scenario version=\"1\">");
+  const char *v = trv_scn_required(L, el, atts, "version", "<trivium-scenario version=\"1\">");
   if (v && strcmp(v, "1"))
     trv_scn_fail(L, trv_scn_attr_loc(L, "version"), "version=\"%s\"; expected version=\"1\" (the only version this trivium reads)",
          v);
@@ -265,18 +262,24 @@ static void set_agent_hosts(Loader *L, char *globs, Loc at, bool from_role) {
   else L->agents_hosts_given = true;
 }
 
+/* The platform is an input: any path, relative to the scenario or
+ * absolute, which must pass trv_platform_file_check() (the reader that
+ * collects its names applies it). */
 static void start_platform(Loader *L, const XML_Char **atts) {
-  const char *v = required(L, "platform", atts, "file", "<platform file=\"PLATFORM.xml\"> (relative to the scenario)");
+  const char *v = trv_scn_required(L, "platform", atts, "file", "<platform file=\"PLATFORM.xml\"> (relative to the scenario)");
   if (!v) return;
   L->platform = trv_scn_attr_loc(L, "file");
-  char *abs = path_attr(L, "platform", "file", v);
-  if (!abs) return;
-  if (!g_file_test(abs, G_FILE_TEST_IS_REGULAR) || g_access(abs, R_OK) != 0) {
-    const char *why = g_file_test(abs, G_FILE_TEST_IS_DIR) ? "it is a directory"
-                      : g_file_test(abs, G_FILE_TEST_EXISTS) ? "permission denied"
-                                                             : "no such file";
-    trv_scn_fail(L, L->platform, "platform file '%s' (resolved to %s) cannot be read: %s; expected a SimGrid platform file, "
-         "its path relative to the scenario file", v, abs, why);
+  if (!v[0]) {
+    trv_scn_fail(L, L->platform, "file=\"\" on <platform>; expected the path of a SimGrid platform file (.xml), "
+                 "relative to the scenario file");
+    return;
+  }
+  char *abs = g_canonicalize_filename(v, L->base_dir);
+  GError *e = NULL;
+  L->platform_names = trv_platform_names_read(abs, &e);
+  if (!L->platform_names) {
+    trv_scn_fail(L, L->platform, "platform file '%s' refused: %s", v, e->message);
+    g_error_free(e);
     g_free(abs);
     return;
   }
@@ -284,7 +287,7 @@ static void start_platform(Loader *L, const XML_Char **atts) {
 }
 
 static void start_role(Loader *L, const XML_Char **atts) {
-  const char *name = required(L, "role", atts, "name", "<role name=\"controller|ctl|agent\" hosts=\"GLOB,...\">");
+  const char *name = trv_scn_required(L, "role", atts, "name", "<role name=\"controller|ctl|agent\" hosts=\"GLOB,...\">");
   if (!name) return;
   int r = -1;
   for (int i = 0; trv_role_names[i]; i++)
@@ -301,7 +304,7 @@ static void start_role(Loader *L, const XML_Char **atts) {
     return;
   }
   Loc at = trv_scn_attr_loc(L, "hosts");
-  char *globs = patterns(L, "role", atts, "hosts", r == TRV_ROLE_AGENT ? "agent-*" : trv_role_names[r]);
+  char *globs = trv_scn_patterns(L, "role", atts, "hosts", r == TRV_ROLE_AGENT ? "agent-*" : trv_role_names[r]);
   if (!globs) return;
   if (r == TRV_ROLE_AGENT) {
     set_agent_hosts(L, globs, at, true);
@@ -313,9 +316,9 @@ static void start_role(Loader *L, const XML_Char **atts) {
 }
 
 static void start_controllers(Loader *L, const XML_Char **atts) {
-  const char *v = required(L, "controllers", atts, "names", "<controllers names=\"trivium,rlvr,...\">");
+  const char *v = trv_scn_required(L, "controllers", atts, "names", "<controllers names=\"trivium,rlvr,...\">");
   if (!v) return;
-  char **names = split_list(L, "controllers", "names", v, "controller names");
+  char **names = trv_scn_split_list(L, "controllers", "names", v, "controller names");
   for (int i = 0; names && names[i]; i++) {
     if (!g_strv_contains(trv_controller_names, names[i])) {
       char *h = trv_scn_hint(names[i], trv_controller_names), *all = g_strjoinv(", ", (char **)trv_controller_names);
@@ -336,7 +339,7 @@ static void start_controllers(Loader *L, const XML_Char **atts) {
 static void start_params(Loader *L, const char *el, const XML_Char **atts) {
   TrvScenario *s = L->s;
   if (!strcmp(el, "world")) {
-    const char *name = required(L, el, atts, "name", "<world name=\"causalbench\" ...>");
+    const char *name = trv_scn_required(L, el, atts, "name", "<world name=\"causalbench\" ...>");
     if (!name) return;
     const char *const *worlds = trv_world_names(); /* the registered worlds */
     if (!g_strv_contains(worlds, name)) {
@@ -352,14 +355,16 @@ static void start_params(Loader *L, const char *el, const XML_Char **atts) {
     const char *attr = atts[i], *value = atts[i + 1];
     if (!strcmp(el, "world") && !strcmp(attr, "name")) continue;
     if (!strcmp(el, "ctl") && !strcmp(attr, "file")) {
-      char *p = path_attr(L, el, attr, value);
+      char *p = output_path(L, el, attr, value, ".ctl", "a path ending in .ctl inside the run's output directory, "
+                            "relative and without '..', e.g. file=\"log.ctl\"");
       if (p) g_free(s->ctl_file), s->ctl_file = p;
     } else if (!strcmp(el, "run") && !strcmp(attr, "out")) {
-      char *p = path_attr(L, el, attr, value);
+      char *p = output_path(L, el, attr, value, NULL, "a directory inside the one the run starts in, relative and "
+                            "without '..', e.g. out=\"results/flips\"");
       if (p) g_free(s->out_dir), s->out_dir = p;
     } else if (!strcmp(el, "agents") && !strcmp(attr, "hosts")) {
       Loc at = trv_scn_attr_loc(L, attr);
-      char *globs = patterns(L, el, atts, attr, "agent-*");
+      char *globs = trv_scn_patterns(L, el, atts, attr, "agent-*");
       if (globs) set_agent_hosts(L, globs, at, false);
     } else {
       char *key = g_strdup_printf("%s.%s", el, attr);
@@ -374,8 +379,8 @@ static void start_params(Loader *L, const char *el, const XML_Char **atts) {
 }
 
 static void start_set(Loader *L, const XML_Char **atts) {
-  const char *key = required(L, "set", atts, "param", "<set param=\"KEY\" value=\"V\"> (keys: `trivium params`)");
-  const char *value = key ? required(L, "set", atts, "value", "<set param=\"KEY\" value=\"V\">") : NULL;
+  const char *key = trv_scn_required(L, "set", atts, "param", "<set param=\"KEY\" value=\"V\"> (keys: `trivium params`)");
+  const char *value = key ? trv_scn_required(L, "set", atts, "value", "<set param=\"KEY\" value=\"V\">") : NULL;
   if (!value) return;
   if (!trv_param_lookup(key)) {
     const char *best = trv_params_suggest(key);
@@ -388,112 +393,6 @@ static void start_set(Loader *L, const XML_Char **atts) {
     trv_scn_fail(L, trv_scn_attr_loc(L, "value"), "%s", e->message);
     g_error_free(e);
   }
-}
-
-static void start_fault(Loader *L, const char *el, const XML_Char **atts) {
-  TrvFaultSpec f = {0};
-  const char *pattern_attr;
-  if (!strcmp(el, "link-flap")) {
-    f.kind = TRV_FAULT_LINK_FLAP, pattern_attr = "links";
-    f.stop = INFINITY;
-  } else if (!strcmp(el, "host-crash")) {
-    f.kind = TRV_FAULT_HOST_CRASH, pattern_attr = "host";
-  } else {
-    f.kind = TRV_FAULT_PARTITION, pattern_attr = "hosts";
-  }
-  Loc at = trv_scn_attr_loc(L, pattern_attr);
-  char *globs = patterns(L, el, atts, pattern_attr, f.kind == TRV_FAULT_LINK_FLAP ? "agent-*-uplink" : "agent-*");
-  if (!globs) return;
-  const char *names[4];
-  double *fields[4];
-  bool positive[4];
-  int n;
-  if (f.kind == TRV_FAULT_LINK_FLAP) {
-    const char *nm[] = {"mtbf", "mttr", "start", "stop"};
-    double *fd[] = {&f.mtbf, &f.mttr, &f.start, &f.stop};
-    for (n = 0; n < 4; n++) names[n] = nm[n], fields[n] = fd[n], positive[n] = n < 2;
-  } else {
-    const char *nm[] = {"at", "duration"};
-    double *fd[] = {&f.at, &f.duration};
-    for (n = 0; n < 2; n++) names[n] = nm[n], fields[n] = fd[n], positive[n] = false;
-  }
-  bool ok = true;
-  for (int i = 0; ok && i < n; i++) {
-    const char *v = attr_value(atts, names[i]);
-    bool optional = f.kind == TRV_FAULT_LINK_FLAP && i >= 2;
-    if (!v && !optional) {
-      char *usage = f.kind == TRV_FAULT_LINK_FLAP
-                        ? g_strdup("<link-flap links=\"GLOB\" mtbf=\"S\" mttr=\"S\" [start=\"S\"] [stop=\"S\"]>")
-                        : g_strdup_printf("<%s %s=\"GLOB\" at=\"S\" duration=\"S\">", el, pattern_attr);
-      trv_scn_fail(L, L->tag, "<%s> without %s; expected %s", el, names[i], usage);
-      g_free(usage);
-      ok = false;
-    } else if (v) {
-      ok = seconds(L, el, names[i], v, positive[i], fields[i]);
-    }
-  }
-  if (ok && f.kind == TRV_FAULT_LINK_FLAP && f.stop <= f.start) {
-    trv_scn_fail(L, trv_scn_attr_loc(L, "stop"), "stop=\"%s\" on <link-flap> is not after start=\"%s\"; expected stop > start",
-         attr_value(atts, "stop"), attr_value(atts, "start") ? attr_value(atts, "start") : "0");
-    ok = false;
-  }
-  if (!ok) {
-    g_free(globs);
-    return;
-  }
-  f.pattern = globs;
-  f.line = L->tag.line;
-  g_array_append_val(L->s->faults, f);
-  g_array_append_val(L->fault_locs, at);
-}
-
-static void start_sweep(Loader *L, const XML_Char **atts) {
-  const char *key = required(L, "sweep", atts, "param", "<sweep param=\"KEY\" values=\"V1,V2,...\">");
-  const char *v = key ? required(L, "sweep", atts, "values", "<sweep param=\"KEY\" values=\"V1,V2,...\">") : NULL;
-  if (!v) return;
-  Loc at = trv_scn_attr_loc(L, "param");
-  bool is_fault = g_strv_contains(trv_scn_fault_sweep_keys, key);
-  if (!is_fault && !trv_param_lookup(key)) {
-    const char *best = trv_params_suggest(key);
-    if (!best) best = trv_suggest(key, trv_scn_fault_sweep_keys);
-    trv_scn_fail(L, at, "unknown sweep parameter '%s'; expected a key of the parameter table (`trivium params`) or a fault "
-         "attribute (link-flap.mtbf, ...)%s%s%s", key, best ? "; did you mean '" : "", best ? best : "",
-         best ? "'?" : "");
-    return;
-  }
-  for (guint i = 0; i < L->s->sweeps->len; i++)
-    if (!strcmp(g_array_index(L->s->sweeps, TrvSweepSpec, i).param, key)) {
-      trv_scn_fail(L, at, "second <sweep param=\"%s\">; expected one sweep per parameter (the first is at line %d)", key,
-           g_array_index(L->sweep_locs, Loc, i).line);
-      return;
-    }
-  char **values = split_list(L, "sweep", "values", v, "values");
-  for (int i = 0; values && values[i] && !L->error; i++) {
-    if (is_fault) {
-      double x;
-      const char *dot = strchr(key, '.') + 1;
-      bool positive = !strcmp(dot, "mtbf") || !strcmp(dot, "mttr");
-      char *end;
-      x = g_ascii_strtod(values[i], &end);
-      if (end == values[i] || *end || !isfinite(x) || x < 0 || (positive && x == 0))
-        trv_scn_fail(L, trv_scn_attr_loc(L, "values"), "sweep value '%s' of %s; expected a number of simulated seconds %s", values[i],
-             key, positive ? "> 0" : ">= 0");
-    } else {
-      TrvParams scratch = L->s->params;
-      GError *e = NULL;
-      if (!trv_params_set(&scratch, key, values[i], &e)) {
-        trv_scn_fail(L, trv_scn_attr_loc(L, "values"), "%s", e->message);
-        g_error_free(e);
-      }
-    }
-  }
-  if (L->error) {
-    g_strfreev(values);
-    return;
-  }
-  TrvSweepSpec sw = {g_strdup(key), values};
-  g_array_append_val(L->s->sweeps, sw);
-  g_array_append_val(L->sweep_locs, at);
 }
 
 /* A child of the root. */
@@ -511,7 +410,7 @@ static void start_top(Loader *L, const char *el, const XML_Char **atts) {
   if (!strcmp(el, "platform")) start_platform(L, atts);
   else if (!strcmp(el, "controllers")) start_controllers(L, atts);
   else if (!strcmp(el, "set")) start_set(L, atts);
-  else if (!strcmp(el, "sweep")) start_sweep(L, atts);
+  else if (!strcmp(el, "sweep")) trv_scn_start_sweep(L, atts);
   else if (!strcmp(el, "faults")) return;
   else start_params(L, el, atts);
 }
@@ -549,7 +448,7 @@ void trv_scn_start_element(Loader *L, const char *el, const XML_Char **atts) {
     start_top(L, el, atts);
   } else if (check_attributes(L, el, atts)) {
     if (!strcmp(parent, "platform")) start_role(L, atts);
-    else start_fault(L, el, atts);
+    else trv_scn_start_fault(L, el, atts);
   }
 }
 

@@ -1,11 +1,14 @@
-/* scenario-internal.h - shared by the scenario loader's files only
- * (scenario.c: the Expat driver, locations, errors and whole-file checks;
- * scenario-elements.c: the language and its element handlers).  Not part of
- * the API; see scenario.h. */
+/* scenario-internal.h - shared by the files of the scenario layer only
+ * (scenario.c: the Expat driver, errors and whole-file checks; elements.c:
+ * the language and its element handlers; faults.c: faults and sweeps;
+ * paths.c: the rule for output paths; input.c: reading input files and the raw-text helpers that
+ * scenario.c and the platform reader, platform-names.c, both use).  Not part
+ * of the API; see scenario.h. */
 #ifndef TRV_SCENARIO_INTERNAL_H
 #define TRV_SCENARIO_INTERNAL_H
 
 #include <expat.h>
+#include <sys/stat.h>
 
 #include "scenario.h"
 
@@ -26,6 +29,8 @@ typedef struct {
   XML_Index tag_offset; /* byte offset of the current start tag */
   Loc tag;
   GHashTable *seen; /* element -> line of its first occurrence, for the ones allowed once */
+  TrvPlatformNames *platform_names; /* read when <platform> is met */
+  int n_patterns;                   /* glob items so far (TRV_SCENARIO_MAX_PATTERNS) */
   Loc root, platform, role[3];
   bool role_given[3], agents_hosts_given;
   GArray *fault_locs; /* Loc of each fault's pattern attribute */
@@ -44,7 +49,54 @@ Loc trv_scn_attr_loc(const Loader *L, const char *attr);
 void trv_scn_fail(Loader *L, Loc at, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 /* "; did you mean 'X'?" or "" (caller frees). */
 char *trv_scn_hint(const char *word, const char *const *choices);
-/* scenario-elements.c: checks and applies one start tag. */
+/* elements.c: checks and applies one start tag. */
 void trv_scn_start_element(Loader *L, const char *el, const XML_Char **atts);
+/* elements.c: attribute helpers.  The value of `name` or NULL; the value of
+ * a required attribute, or NULL after failing with `usage`; a
+ * comma-separated list, blanks trimmed (NULL after failing on an empty list
+ * or item; g_strfreev); a list of globs normalised to "a,b" and counted
+ * against TRV_SCENARIO_MAX_PATTERNS (NULL after failing). */
+const char *trv_scn_attr_value(const XML_Char **atts, const char *name);
+const char *trv_scn_required(Loader *L, const char *el, const XML_Char **atts, const char *attr, const char *usage);
+char **trv_scn_split_list(Loader *L, const char *el, const char *attr, const char *value, const char *what);
+char *trv_scn_patterns(Loader *L, const char *el, const XML_Char **atts, const char *attr, const char *example);
+/* faults.c: a fault element inside <faults>, a <sweep>, and the checks of
+ * the sweeps that need the whole file (run by finish()). */
+void trv_scn_start_fault(Loader *L, const char *el, const XML_Char **atts);
+void trv_scn_start_sweep(Loader *L, const XML_Char **atts);
+void trv_scn_finish_sweeps(Loader *L);
+
+/* paths.c: an output path a scenario gives (see TrvScenario in scenario.h).
+ * Returns the normalised path, or NULL with *found set to what is wrong
+ * with it ("is an absolute path", ...; caller frees).  With `suffix`, the
+ * last name must end in it. */
+char *trv_scn_output_path(const char *value, const char *suffix, char **found);
+
+/* ---- input.c ---- */
+
+/* Reads the regular file `path` of at most `max_bytes` into *out (NUL
+ * added; caller frees) after checking it with fstat on the opened
+ * descriptor.  False with a "PATH: found; expected" TRV_ERROR_INPUT error,
+ * `what` naming the file's role ("scenario", "platform"). */
+bool trv_scn_read_input(const char *path, size_t max_bytes, const char *what, char **out, size_t *out_len,
+                        GError **error);
+/* NULL for a regular file, else what it is ("a directory", "a FIFO", ...). */
+const char *trv_scn_stat_kind(const struct stat *st);
+/* Location of byte `offset` of buf. */
+Loc trv_scn_offset_loc(const char *buf, size_t len, size_t offset);
+/* Location of attribute `attr` in the start tag at byte `tag_offset`, which
+ * is at `tag`; `tag` itself when the attribute is not in the text. */
+Loc trv_scn_tag_attr_loc(const char *buf, size_t len, long long tag_offset, Loc tag, const char *attr);
+/* False when an attribute value of the start tag at `tag_offset` holds an
+ * entity reference other than the five predefined ones and character
+ * references; then *bad_offset is the '&' and *bad_name the name (caller
+ * frees, cut after TRV_SCENARIO_MAX_NAME bytes). */
+bool trv_scn_tag_references_ok(const char *buf, size_t len, long long tag_offset, size_t *bad_offset,
+                               char **bad_name);
+/* `msg` with every control character written as \xNN (caller frees). */
+char *trv_scn_printable(const char *msg);
+/* `s` cut to at most `max` bytes on a character boundary, "..." added when
+ * cut: for names a message quotes that nothing else bounds (caller frees). */
+char *trv_scn_shorten(const char *s, size_t max);
 
 #endif

@@ -1,25 +1,29 @@
 /* scenario.c - the scenario XML loader (SPEC 6): the Expat driver.  See
  * scenario.h; the language itself (elements, attributes, what each does) is
- * scenario-elements.c.
+ * elements.c, the rule for output paths paths.c, file reading input.c.
  *
- * One pass of Expat over the whole file held in memory.  This file locates
- * each start tag and hands it to trv_scn_start_element(); the first mistake
- * stops the parser and is kept as the one error of the load.  It refuses
- * every entity declaration and external entity, and any reference other
- * than the predefined ones.  After the parse, the checks that need the
- * whole file run: required elements, sweeps over faults, and the roles and
- * fault patterns against the platform's host and link names.
+ * One pass of Expat over the whole file held in memory (at most
+ * TRV_SCENARIO_MAX_BYTES, read as UTF-8 whatever the XML declaration says,
+ * so that the raw text and Expat agree on every position).  This file
+ * locates each start tag, applies the checks every tag gets (name and value
+ * lengths, entity references) and hands it to trv_scn_start_element(); the
+ * first mistake stops the parser and is kept as the one error of the load.
+ * It refuses every entity declaration and external entity, and any
+ * reference other than the predefined ones.  The platform is read (and
+ * checked, trv_platform_names_read) when <platform> is met.  After the
+ * parse, the checks that need the whole file run: required elements, sweeps
+ * over faults (faults.c), and the roles and fault patterns against the
+ * platform's host and link names.
  *
  * Invariants: an error is set at most once (the first one wins, later
  * handler calls return at once); every message starts with FILE:LINE:COLUMN
- * (1-based, columns in characters like Expat's); attribute errors point at
- * the attribute, which Expat does not locate, so trv_scn_attr_loc() finds it
- * in the raw text of the start tag. */
+ * (1-based, columns in characters like Expat's) and holds no control
+ * character; attribute errors point at the attribute, which Expat does not
+ * locate, so trv_scn_attr_loc() finds it in the raw text of the start tag. */
 #include "scenario.h"
 
 #include <expat.h>
 #include <fnmatch.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -31,19 +35,8 @@ static Loc here(const Loader *L) {
   return (Loc){(int)XML_GetCurrentLineNumber(L->parser), (int)XML_GetCurrentColumnNumber(L->parser) + 1};
 }
 
-/* Location of byte `offset` of the input, counted from its start. */
 static Loc offset_loc(const Loader *L, size_t offset) {
-  Loc at = {1, 1};
-  for (size_t i = 0; i < offset && i < L->len; i++) {
-    char c = L->buf[i];
-    if (c == '\n' || (c == '\r' && (i + 1 == L->len || L->buf[i + 1] != '\n'))) {
-      at.line++;
-      at.col = 1;
-    } else if (c != '\r' && ((unsigned char)c & 0xC0) != 0x80) {
-      at.col++; /* one column per character, like Expat: UTF-8 continuation bytes do not count */
-    }
-  }
-  return at;
+  return trv_scn_offset_loc(L->buf, L->len, offset);
 }
 
 /* Location of the declaration the parser is in: Expat reports its last
@@ -58,34 +51,7 @@ static Loc declaration_loc(const Loader *L) {
 /* Location of attribute `attr` of the current start tag, found in the raw
  * text; the tag's own location when it is not there (a DTD default). */
 Loc trv_scn_attr_loc(const Loader *L, const char *attr) {
-  if (L->tag_offset < 0 || (size_t)L->tag_offset >= L->len) return L->tag;
-  const char *p = L->buf + L->tag_offset, *end = L->buf + L->len;
-  Loc at = L->tag;
-  size_t alen = strlen(attr);
-  bool in_value = false, at_name_start = false;
-  char quote = 0;
-  for (; p < end && (in_value || *p != '>'); p++) {
-    if (in_value) {
-      if (*p == quote) in_value = false;
-    } else if (*p == '"' || *p == '\'') {
-      in_value = true, quote = *p;
-    } else if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
-      at_name_start = true;
-    } else if (at_name_start) {
-      at_name_start = false;
-      const char *q = p + alen;
-      if ((size_t)(end - p) > alen && !strncmp(p, attr, alen) &&
-          (*q == '=' || *q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'))
-        return at;
-    }
-    if (*p == '\n' || (*p == '\r' && (p + 1 == end || p[1] != '\n'))) {
-      at.line++;
-      at.col = 1;
-    } else if (*p != '\r' && ((unsigned char)*p & 0xC0) != 0x80) {
-      at.col++; /* one column per character: UTF-8 continuation bytes do not count */
-    }
-  }
-  return L->tag;
+  return trv_scn_tag_attr_loc(L->buf, L->len, L->tag_offset, L->tag, attr);
 }
 
 void trv_scn_fail(Loader *L, Loc at, const char *fmt, ...) {
@@ -94,36 +60,46 @@ void trv_scn_fail(Loader *L, Loc at, const char *fmt, ...) {
   va_start(ap, fmt);
   char *msg = g_strdup_vprintf(fmt, ap);
   va_end(ap);
-  L->error = g_error_new(TRV_ERROR, TRV_ERROR_INPUT, "%s:%d:%d: %s", L->name, at.line, at.col, msg);
+  char *line = g_strdup_printf("%s:%d:%d: %s", L->name, at.line, at.col, msg);
+  char *printable = trv_scn_printable(line);
+  L->error = g_error_new_literal(TRV_ERROR, TRV_ERROR_INPUT, printable);
+  g_free(printable);
+  g_free(line);
   g_free(msg);
   if (L->parsing) XML_StopParser(L->parser, XML_FALSE);
 }
 
-/* With an external DTD subset (which it never reads) Expat silently drops an
- * undeclared entity reference inside an attribute value.  No entity can be
- * declared here, so any reference in the current start tag other than the
- * five predefined ones and character references is refused. */
+/* The entity references of the current start tag (see
+ * trv_scn_tag_references_ok: Expat may drop an undeclared one silently). */
 static bool check_attribute_references(Loader *L) {
-  static const char *const predefined[] = {"amp", "lt", "gt", "quot", "apos", NULL};
-  if (L->tag_offset < 0) return true;
-  char quote = 0;
-  for (size_t i = (size_t)L->tag_offset; i < L->len; i++) {
-    char c = L->buf[i];
-    if (!quote && c == '>') break;
-    if (!quote && (c == '"' || c == '\'')) {
-      quote = c;
-    } else if (quote && c == quote) {
-      quote = 0;
-    } else if (quote && c == '&') {
-      size_t j = i + 1;
-      while (j < L->len && L->buf[j] != ';' && L->buf[j] != quote) j++;
-      char *name = g_strndup(L->buf + i + 1, j - i - 1);
-      bool ok = name[0] == '#' || g_strv_contains(predefined, name);
-      if (!ok)
-        trv_scn_fail(L, offset_loc(L, i), "reference to undeclared entity '%s'; expected only the predefined entities and "
-             "character references", name);
-      g_free(name);
-      if (!ok) return false;
+  size_t at;
+  char *name;
+  if (trv_scn_tag_references_ok(L->buf, L->len, L->tag_offset, &at, &name)) return true;
+  trv_scn_fail(L, offset_loc(L, at), "reference to undeclared entity '%s'; expected only the predefined entities and "
+               "character references", name);
+  g_free(name);
+  return false;
+}
+
+/* Bounds every start tag gets before its meaning is looked at: names are
+ * short, values at most TRV_SCENARIO_MAX_VALUE bytes (every message may
+ * quote a value, and lists are split from them). */
+static bool check_lengths(Loader *L, const char *el, const XML_Char **atts) {
+  if (strlen(el) > TRV_SCENARIO_MAX_NAME) {
+    trv_scn_fail(L, L->tag, "element name of %zu bytes; expected an element of the scenario language (names of at "
+                 "most %d bytes)", strlen(el), TRV_SCENARIO_MAX_NAME);
+    return false;
+  }
+  for (int i = 0; atts[i]; i += 2) {
+    if (strlen(atts[i]) > TRV_SCENARIO_MAX_NAME) {
+      trv_scn_fail(L, trv_scn_attr_loc(L, atts[i]), "attribute name of %zu bytes on <%s>; expected an attribute of "
+                   "the scenario language (names of at most %d bytes)", strlen(atts[i]), el, TRV_SCENARIO_MAX_NAME);
+      return false;
+    }
+    if (strlen(atts[i + 1]) > TRV_SCENARIO_MAX_VALUE) {
+      trv_scn_fail(L, trv_scn_attr_loc(L, atts[i]), "value of %s on <%s> is %zu bytes long; expected at most %d bytes",
+                   atts[i], el, strlen(atts[i + 1]), TRV_SCENARIO_MAX_VALUE);
+      return false;
     }
   }
   return true;
@@ -134,7 +110,7 @@ static void XMLCALL on_start(void *data, const XML_Char *el, const XML_Char **at
   if (L->error) return;
   L->tag = here(L);
   L->tag_offset = XML_GetCurrentByteIndex(L->parser);
-  if (!check_attribute_references(L)) return;
+  if (!check_attribute_references(L) || !check_lengths(L, el, atts)) return;
   trv_scn_start_element(L, el, atts);
 }
 
@@ -150,7 +126,13 @@ static void XMLCALL on_text(void *data, const XML_Char *text, int len) {
   if (L->error) return;
   for (int i = 0; i < len; i++)
     if (!g_ascii_isspace(text[i])) {
-      char *found = g_strndup(text + i, (gsize)MIN(len - i, 20));
+      /* show at most 20 characters, cut on a character boundary */
+      const char *cut = text + i, *end = text + len;
+      for (int n = 0; n < 20 && cut < end; n++) {
+        const char *next = g_utf8_find_next_char(cut, end);
+        cut = next ? next : end;
+      }
+      char *found = g_strndup(text + i, (gsize)(cut - (text + i)));
       trv_scn_fail(L, here(L), "text '%s' inside <%s>; expected only elements and attributes", g_strstrip(found),
            L->depth ? L->stack[L->depth - 1] : "trivium-scenario");
       g_free(found);
@@ -163,22 +145,28 @@ static void XMLCALL on_entity_decl(void *data, const XML_Char *name, int is_para
                                    const XML_Char *public_id, const XML_Char *notation) {
   Loader *L = data;
   (void)value, (void)value_length, (void)base, (void)public_id, (void)notation;
+  char *shown = trv_scn_shorten(name, TRV_SCENARIO_MAX_NAME);
   trv_scn_fail(L, declaration_loc(L), "declaration of %s%s entity '%s'; expected no entity declarations (a scenario never defines or "
-       "loads entities)", system_id ? "external " : "", is_parameter ? "parameter" : "general", name);
+       "loads entities)", system_id ? "external " : "", is_parameter ? "parameter" : "general", shown);
+  g_free(shown);
 }
 
 static void XMLCALL on_skipped_entity(void *data, const XML_Char *name, int is_parameter) {
   Loader *L = data;
+  char *shown = trv_scn_shorten(name, TRV_SCENARIO_MAX_NAME);
   trv_scn_fail(L, here(L), "reference to undeclared %sentity '%s'; expected only the predefined entities and character "
-       "references", is_parameter ? "parameter " : "", name);
+       "references", is_parameter ? "parameter " : "", shown);
+  g_free(shown);
 }
 
 static int XMLCALL on_external_entity(XML_Parser parser, const XML_Char *context, const XML_Char *base,
                                       const XML_Char *system_id, const XML_Char *public_id) {
   Loader *L = XML_GetUserData(parser);
   (void)context, (void)base, (void)public_id;
+  char *shown = trv_scn_shorten(system_id ? system_id : "", TRV_SCENARIO_MAX_NAME);
   trv_scn_fail(L, here(L), "reference to external entity '%s'; expected no external entities (they are never loaded)",
-       system_id ? system_id : "");
+       shown);
+  g_free(shown);
   return XML_STATUS_ERROR;
 }
 
@@ -193,6 +181,24 @@ static char *name_list(GPtrArray *names) {
   return g_string_free(s, FALSE);
 }
 
+/* "; did you mean 'X'?" for a pattern that matches none of `names`, or "".
+ * A platform has up to TRV_PLATFORM_MAX_HOSTS names, so only those within
+ * the suggestion's reach (at most 3 edits: the lengths differ by at most 3)
+ * are compared, and only for a short pattern, which a typo makes. */
+static char *name_hint(const char *word, GPtrArray *names) {
+  size_t wlen = strlen(word);
+  if (wlen > TRV_SCENARIO_MAX_NAME) return g_strdup("");
+  GPtrArray *near = g_ptr_array_new();
+  for (guint k = 0; k < names->len; k++) {
+    size_t n = strlen(names->pdata[k]);
+    if (n + 3 >= wlen && n <= wlen + 3) g_ptr_array_add(near, names->pdata[k]);
+  }
+  g_ptr_array_add(near, NULL);
+  char *h = trv_scn_hint(word, (const char *const *)near->pdata);
+  g_ptr_array_free(near, TRUE);
+  return h;
+}
+
 /* Fails unless every glob of `globs` matches one of `names`. */
 static void check_globs(Loader *L, Loc at, const char *what, const char *globs, GPtrArray *names, const char *kind) {
   char **items = g_strsplit(globs, ",", -1);
@@ -200,10 +206,7 @@ static void check_globs(Loader *L, Loc at, const char *what, const char *globs, 
     bool hit = false;
     for (guint k = 0; k < names->len && !hit; k++) hit = fnmatch(items[i], names->pdata[k], 0) == 0;
     if (hit) continue;
-    char *all = name_list(names);
-    g_ptr_array_add(names, NULL);
-    char *h = trv_scn_hint(items[i], (const char *const *)names->pdata);
-    g_ptr_array_set_size(names, names->len - 1);
+    char *all = name_list(names), *h = name_hint(items[i], names);
     trv_scn_fail(L, at, "%s pattern '%s' matches no %s of %s; expected one of its %ss: %s%s", what, items[i], kind,
          L->s->platform, kind, all, h);
     g_free(h);
@@ -214,14 +217,8 @@ static void check_globs(Loader *L, Loc at, const char *what, const char *globs, 
 
 static void check_platform(Loader *L) {
   TrvScenario *s = L->s;
-  if (!g_str_has_suffix(s->platform, ".xml")) return; /* not read here; SimGrid will say */
-  GError *e = NULL;
-  TrvPlatformNames *pn = trv_platform_names_read(s->platform, &e);
-  if (!pn) {
-    trv_scn_fail(L, L->platform, "platform file: %s; expected a SimGrid platform", e->message);
-    g_error_free(e);
-    return;
-  }
+  TrvPlatformNames *pn = L->platform_names;
+  g_assert(pn); /* read with <platform>, which finish() found */
   for (int r = 0; r < 3 && !L->error; r++) {
     if (s->role_hosts[r]) {
       char *what = g_strdup_printf("role '%s'", trv_role_names[r]);
@@ -243,7 +240,6 @@ static void check_platform(Loader *L) {
     if (f->kind != TRV_FAULT_LINK_FLAP) check_globs(L, at, trv_scn_fault_elements[f->kind], f->pattern, pn->hosts, "host");
     else if (pn->links_complete) check_globs(L, at, "link-flap", f->pattern, pn->links, "link");
   }
-  trv_platform_names_free(pn);
 }
 
 static void finish(Loader *L) {
@@ -253,30 +249,7 @@ static void finish(Loader *L) {
          "SimGrid platform");
   else if (!s->world)
     trv_scn_fail(L, L->root, "<trivium-scenario> without <world>; expected <world name=\"causalbench\" ...>");
-  for (guint i = 0; i < s->sweeps->len && !L->error; i++) {
-    const char *key = g_array_index(s->sweeps, TrvSweepSpec, i).param;
-    if (!g_strv_contains(trv_scn_fault_sweep_keys, key)) continue;
-    size_t kind_len = (size_t)(strchr(key, '.') - key);
-    bool found = false;
-    for (guint k = 0; k < s->faults->len && !found; k++) {
-      const char *kind = trv_scn_fault_elements[g_array_index(s->faults, TrvFaultSpec, k).kind];
-      found = strlen(kind) == kind_len && !strncmp(kind, key, kind_len);
-    }
-    if (!found)
-      trv_scn_fail(L, g_array_index(L->sweep_locs, Loc, i), "sweep over %s but the scenario has no <%.*s>; expected a <%.*s> "
-           "inside <faults>", key, (int)kind_len, key, (int)kind_len, key);
-    bool start = !strcmp(key, "link-flap.start"), stop = !strcmp(key, "link-flap.stop");
-    char **values = g_array_index(s->sweeps, TrvSweepSpec, i).values;
-    for (guint k = 0; (start || stop) && k < s->faults->len; k++) {
-      const TrvFaultSpec *f = &g_array_index(s->faults, TrvFaultSpec, k);
-      for (int v = 0; f->kind == TRV_FAULT_LINK_FLAP && values[v] && !L->error; v++) {
-        double x = g_ascii_strtod(values[v], NULL);
-        if ((start && x >= f->stop) || (stop && x <= f->start))
-          trv_scn_fail(L, g_array_index(L->sweep_locs, Loc, i), "sweep value %s=%s against the <link-flap> at line %d; "
-               "expected stop > start", key, values[v], f->line);
-      }
-    }
-  }
+  if (!L->error) trv_scn_finish_sweeps(L);
   if (!L->error) check_platform(L);
 }
 
@@ -299,7 +272,7 @@ TrvScenario *trv_scenario_load_from_memory(const char *xml, size_t len, const ch
   L.seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
   L.fault_locs = g_array_new(FALSE, FALSE, sizeof(Loc));
   L.sweep_locs = g_array_new(FALSE, FALSE, sizeof(Loc));
-  L.parser = XML_ParserCreate(NULL);
+  L.parser = XML_ParserCreate("UTF-8"); /* whatever the declaration says: positions assume UTF-8 */
   XML_SetUserData(L.parser, &L);
   XML_SetElementHandler(L.parser, on_start, on_end);
   XML_SetCharacterDataHandler(L.parser, on_text);
@@ -307,8 +280,9 @@ TrvScenario *trv_scenario_load_from_memory(const char *xml, size_t len, const ch
   XML_SetSkippedEntityHandler(L.parser, on_skipped_entity);
   XML_SetExternalEntityRefHandler(L.parser, on_external_entity);
   XML_SetParamEntityParsing(L.parser, XML_PARAM_ENTITY_PARSING_NEVER);
-  if (len > INT_MAX) {
-    trv_scn_fail(&L, (Loc){1, 1}, "file of %zu bytes; expected a scenario below 2 GiB", len);
+  if (len > TRV_SCENARIO_MAX_BYTES) {
+    g_set_error(&L.error, TRV_ERROR, TRV_ERROR_INPUT, "%s: the scenario is %zu bytes; expected at most %d bytes", name,
+                len, TRV_SCENARIO_MAX_BYTES);
   } else {
     L.parsing = true;
     enum XML_Status st = XML_Parse(L.parser, xml, (int)len, XML_TRUE);
@@ -323,6 +297,7 @@ TrvScenario *trv_scenario_load_from_memory(const char *xml, size_t len, const ch
   g_hash_table_destroy(L.seen);
   g_array_free(L.fault_locs, TRUE);
   g_array_free(L.sweep_locs, TRUE);
+  trv_platform_names_free(L.platform_names);
   g_free(L.base_dir);
   if (L.error) {
     g_propagate_error(error, L.error);
@@ -334,14 +309,8 @@ TrvScenario *trv_scenario_load_from_memory(const char *xml, size_t len, const ch
 
 TrvScenario *trv_scenario_load(const char *path, GError **error) {
   char *xml;
-  gsize len;
-  GError *e = NULL;
-  if (!g_file_get_contents(path, &xml, &len, &e)) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: cannot read the scenario (%s); expected a readable file",
-                path, e->message);
-    g_error_free(e);
-    return NULL;
-  }
+  size_t len;
+  if (!trv_scn_read_input(path, TRV_SCENARIO_MAX_BYTES, "scenario", &xml, &len, error)) return NULL;
   char *dir = g_path_get_dirname(path);
   TrvScenario *s = trv_scenario_load_from_memory(xml, len, path, dir, error);
   g_free(dir);

@@ -8,9 +8,18 @@
  * every mistake a user can make is reported as one GError (TRV_ERROR,
  * TRV_ERROR_INPUT) of the form
  *     FILE:LINE:COLUMN: what was found; what was expected[; did you mean 'X'?]
- * External entities are never loaded and entity declarations are refused
- * (no XXE, no billion laughs).  The element and attribute reference is
- * docs/scenarios.md.
+ * or, for a file refused before any of it is read (not a regular file, too
+ * large, unreadable), FILE: what was found; what was expected.
+ *
+ * A scenario and the platform it names are data, never code and never a
+ * destination chosen for the run: external entities are never loaded and
+ * entity declarations are refused (no XXE, no billion laughs); files are
+ * opened without blocking and refused unless they are regular files within
+ * the size limits below; the platform must be SimGrid XML (SimGrid loads a
+ * file of any other name as a shared library); the paths a scenario gives
+ * for outputs are confined to the run's directories (see TrvScenario).
+ * Every count the readers expand is bounded before it is expanded.  The
+ * element and attribute reference is docs/scenarios.md.
  *
  * No SimGrid header here: the platform is read as plain XML (host and link
  * names, trivium.role properties) only to check the scenario's patterns
@@ -23,6 +32,25 @@
 #include <stddef.h>
 
 #include "core/params.h"
+
+/* Limits of the readers.  Each is checked before anything it bounds is
+ * allocated or expanded, and each is named in the message that refuses it. */
+#define TRV_SCENARIO_MAX_BYTES (1024 * 1024)       /* a scenario file */
+#define TRV_SCENARIO_MAX_VALUE 4096                /* bytes of one attribute value */
+#define TRV_SCENARIO_MAX_NAME 64                   /* bytes of an element or attribute name */
+#define TRV_SCENARIO_MAX_PATTERNS 1024             /* glob items in one scenario, all attributes together */
+#define TRV_SCENARIO_MAX_PATTERN 255               /* bytes of one glob item */
+#define TRV_SCENARIO_MAX_FAULTS 1000               /* fault elements */
+#define TRV_SCENARIO_MAX_SWEEP_VALUES 1000         /* values of one sweep */
+#define TRV_SCENARIO_MAX_POINTS 100000             /* points of the sweep grid */
+#define TRV_SCENARIO_MAX_PATH 1024                 /* bytes of an output path */
+#define TRV_FAULT_MAX_SECONDS 1e9                  /* any fault time (about 31 years) */
+#define TRV_FAULT_MIN_PERIOD 1e-3                  /* mtbf and mttr, seconds */
+#define TRV_PLATFORM_MAX_BYTES (64 * 1024 * 1024)  /* a platform file or one of its profile files */
+#define TRV_PLATFORM_MAX_HOSTS 100000              /* hosts, declared and generated */
+#define TRV_PLATFORM_MAX_LINKS 100000              /* link and backbone elements */
+#define TRV_PLATFORM_MAX_GENERATORS 10000          /* cluster and cabinet elements */
+#define TRV_PLATFORM_MAX_NAME 255                  /* bytes of a host or link name (a DNS name is at most 253) */
 
 typedef enum { TRV_FAULT_LINK_FLAP, TRV_FAULT_HOST_CRASH, TRV_FAULT_PARTITION } TrvFaultKind;
 
@@ -54,6 +82,22 @@ typedef struct {
 typedef enum { TRV_ROLE_CONTROLLER = 0, TRV_ROLE_CTL = 1, TRV_ROLE_AGENT = 2 } TrvRole;
 extern const char *const trv_role_names[]; /* "controller", "ctl", "agent", NULL */
 
+/* Paths.  The platform is an input: relative to the scenario's directory
+ * or absolute, stored absolute, and it passed trv_platform_file_check().
+ * ctl_file and out_dir are outputs, so the scenario may only name places
+ * inside the run's own directories: each is a relative path without '..'
+ * components, control characters or names longer than 255 bytes, at most
+ * TRV_SCENARIO_MAX_PATH bytes, stored normalised ("a/./b//c" -> "a/b/c").
+ *   out_dir:  the run's output directory, relative to the directory the
+ *             run is started in (never to the scenario's, which may be an
+ *             installed, read-only or foreign directory); "." is that
+ *             directory itself.
+ *   ctl_file: the CTL file, relative to the run's output directory (which
+ *             --out may replace); it ends in ".ctl", because the run
+ *             replaces the file it names.
+ * A symbolic link on the way can still lead outside: the runner resolves
+ * each path when it creates it and must refuse one that leaves its
+ * directory (the loader cannot: the directories may not exist yet). */
 typedef struct {
   char *file;          /* the scenario path as given (or the name given to _from_memory) */
   char *platform;      /* absolute path */
@@ -61,24 +105,29 @@ typedef struct {
   char *world;         /* "causalbench" */
   TrvParams params;    /* the table's defaults + everything the file set */
   char **controllers;  /* NULL-terminated; NULL = all of trv_controller_names */
-  char *ctl_file;      /* absolute or NULL */
-  char *out_dir;       /* absolute or NULL */
+  char *ctl_file;      /* relative to the run's output directory, or NULL (see Paths above) */
+  char *out_dir;       /* relative to the directory the run starts in, or NULL (see Paths above) */
   GArray *faults;      /* TrvFaultSpec, in document order */
   GArray *sweeps;      /* TrvSweepSpec, in document order */
 } TrvScenario;
 
-/* Reads and checks the scenario at `path`.  Relative paths inside it are
- * resolved against the scenario file's directory.  NULL with *error
- * (TRV_ERROR_INPUT) on any problem; free the result with trv_scenario_free. */
+/* Reads and checks the scenario at `path`: a regular file of at most
+ * TRV_SCENARIO_MAX_BYTES, checked with fstat on the opened file before it is
+ * read (a FIFO, device or directory is refused without reading).  The
+ * platform path inside it is resolved against the scenario file's
+ * directory.  NULL with *error (TRV_ERROR_INPUT) on any problem; free the
+ * result with trv_scenario_free. */
 TrvScenario *trv_scenario_load(const char *path, GError **error);
-/* The same from a buffer: `name` is used in messages and as s->file,
- * `base_dir` (NULL: the current directory) resolves relative paths. */
+/* The same from a buffer (any bytes; at most TRV_SCENARIO_MAX_BYTES): `name`
+ * is used in messages and as s->file, `base_dir` (NULL: the current
+ * directory) resolves the platform path. */
 TrvScenario *trv_scenario_load_from_memory(const char *xml, size_t len, const char *name, const char *base_dir,
                                            GError **error);
 void trv_scenario_free(TrvScenario *s);
 
 /* Sweeps combine as a grid, the last sweep varying fastest; a scenario
- * without sweeps has one point.  trv_scenario_point() fills *params with the
+ * without sweeps has one point, and a loaded one has at most
+ * TRV_SCENARIO_MAX_POINTS.  trv_scenario_point() fills *params with the
  * parameters of point k (0 <= k < n_points) and returns that point's faults:
  * a new GArray of TrvFaultSpec whose patterns belong to s (free the array
  * with g_array_free(a, TRUE), not the patterns). */
@@ -98,7 +147,8 @@ char **trv_scenario_element_attributes(const char *element);
  * peer, and the hosts a cluster or cabinet generates), the trivium.role
  * property of each host (NULL when it has none), links (link, backbone).
  * links_complete is false when the platform also generates links (cluster,
- * cabinet) whose names this reader does not reproduce. */
+ * cabinet) whose names this reader does not reproduce.  Host names are
+ * unique. */
 typedef struct {
   GPtrArray *hosts; /* char * */
   GPtrArray *roles; /* char * or NULL, parallel to hosts */
@@ -106,7 +156,42 @@ typedef struct {
   bool links_complete;
 } TrvPlatformNames;
 
+/* Whether `path` may be handed to SimGrid's simgrid_load_platform(), which
+ * loads any file whose name does not end in .xml as a shared library (its
+ * constructors run).  True when the path
+ *   - ends in ".xml" (checked first, without opening anything);
+ *   - names a regular file (not a directory, device, FIFO or socket: it is
+ *     opened without blocking and checked with fstat before any read) of at
+ *     most TRV_PLATFORM_MAX_BYTES;
+ *   - holds a well-formed UTF-8 XML document whose root element is
+ *     SimGrid's <platform>, read with Expat under the scenario loader's
+ *     rules: no entity declarations, no external entity, no reference but
+ *     the predefined ones and character references;
+ *   - declares no actor (<actor>, <process>: actors come from the run) and
+ *     no <config> setting outside the model settings (network/, cpu/,
+ *     host/, disk/, maxmin/, precision/, bmf/, surf/): a platform may not
+ *     set output files, plugins, search paths or Trivium's own settings;
+ *   - names, in every "file" or "*_file" attribute, a regular file of at
+ *     most TRV_PLATFORM_MAX_BYTES (relative to the platform's directory, as
+ *     SimGrid resolves it, or absolute);
+ *   - stays within the counts above (hosts, links, clusters, name lengths),
+ *     counted before any cluster is expanded, and declares no host twice.
+ * Otherwise false with *error (TRV_ERROR_INPUT):
+ *   "PATH: what was found; what was expected" (name, type, size, open), or
+ *   "PATH:LINE:COLUMN: what was found; what was expected" (contents).
+ * It checks the file as it is now: whoever loads it later should load the
+ * same path at once (or the file the check read). */
+bool trv_platform_file_check(const char *path, GError **error);
+
+/* The names of the platform at `path`, after every check of
+ * trv_platform_file_check() (it is the same reader): NULL with *error when
+ * that check fails.  Free with trv_platform_names_free(). */
 TrvPlatformNames *trv_platform_names_read(const char *path, GError **error);
+/* The same from a buffer of at most TRV_PLATFORM_MAX_BYTES: `name` is used
+ * in messages, `base_dir` (NULL: the current directory) resolves profile
+ * file attributes.  The name is not checked for ".xml" (no file is loaded). */
+TrvPlatformNames *trv_platform_names_read_from_memory(const char *xml, size_t len, const char *name,
+                                                      const char *base_dir, GError **error);
 void trv_platform_names_free(TrvPlatformNames *names);
 
 #endif

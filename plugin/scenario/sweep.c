@@ -1,16 +1,23 @@
-/* scenario-sweep.c - the points of a scenario's sweep grid.  See scenario.h.
+/* sweep.c - the points of a scenario's sweep grid.  See scenario.h.
  *
  * Sweeps combine as a grid in document order, the last one varying fastest,
  * so point k is a mixed-radix number whose digits index each sweep's
  * values.  Every value was checked when the scenario was loaded, so
- * applying one cannot fail. */
+ * applying one cannot fail, and the loader bounded the grid at
+ * TRV_SCENARIO_MAX_POINTS, so the product below cannot overflow (asserted:
+ * a TrvScenario built by hand must keep the bound too). */
 #include "scenario.h"
 
+#include <stdint.h>
 #include <string.h>
 
 size_t trv_scenario_n_points(const TrvScenario *s) {
   size_t n = 1;
-  for (guint i = 0; i < s->sweeps->len; i++) n *= g_strv_length(g_array_index(s->sweeps, TrvSweepSpec, i).values);
+  for (guint i = 0; i < s->sweeps->len; i++) {
+    size_t values = g_strv_length(g_array_index(s->sweeps, TrvSweepSpec, i).values);
+    g_assert(values > 0 && n <= SIZE_MAX / values);
+    n *= values;
+  }
   return n;
 }
 

@@ -1,0 +1,260 @@
+/* faults.c - the fault processes of a scenario (<link-flap>, <host-crash>,
+ * <partition> inside <faults>) and its sweeps (<sweep param values>): their
+ * numbers, their counts, and the checks of the sweep grid that need the
+ * whole file.  See TrvFaultSpec and TrvSweepSpec in scenario.h.
+ *
+ * A fault time is a plain decimal number (no blanks, hexadecimal, inf or
+ * nan, which strtod would take) within [0, TRV_FAULT_MAX_SECONDS], and a
+ * period (mtbf, mttr) at least TRV_FAULT_MIN_PERIOD, so that every fault
+ * schedule the runner builds is finite.  Counts are bounded as they grow:
+ * TRV_SCENARIO_MAX_FAULTS faults, TRV_SCENARIO_MAX_SWEEP_VALUES values per
+ * sweep, TRV_SCENARIO_MAX_POINTS points in the grid, which keeps the grid's
+ * mixed-radix index (sweep.c) from overflowing.  Every point of the grid
+ * is valid: a value checked alone must also be valid with every value of
+ * the other sweeps (link-flap start and stop). */
+#include <math.h>
+#include <string.h>
+
+#include "scenario-internal.h"
+
+const char *const trv_scn_fault_elements[] = {"link-flap", "host-crash", "partition", NULL};
+/* Numeric fault attributes a <sweep> may name as KIND.ATTR. */
+const char *const trv_scn_fault_sweep_keys[] = {"link-flap.mtbf", "link-flap.mttr", "link-flap.start", "link-flap.stop",
+                                               "host-crash.at", "host-crash.duration", "partition.at",
+                                               "partition.duration", NULL};
+
+/* A plain decimal number: [+-]digits[.digits][(e|E)[+-]digits], at least
+ * one digit before the exponent.  No blanks, hexadecimal, "inf" or "nan",
+ * which strtod would take. */
+static bool is_decimal(const char *t) {
+  const char *p = t + (*t == '+' || *t == '-');
+  bool digits = false;
+  while (g_ascii_isdigit(*p)) p++, digits = true;
+  if (*p == '.')
+    for (p++; g_ascii_isdigit(*p); p++) digits = true;
+  if (!digits) return false;
+  if (*p == 'e' || *p == 'E') {
+    p += 1 + (p[1] == '+' || p[1] == '-');
+    if (!g_ascii_isdigit(*p)) return false;
+    while (g_ascii_isdigit(*p)) p++;
+  }
+  return *p == '\0';
+}
+
+/* The range of fault attribute `attr`: mtbf and mttr at least
+ * TRV_FAULT_MIN_PERIOD (a shorter period makes a run of endless events),
+ * every time at most TRV_FAULT_MAX_SECONDS (so that at + duration and the
+ * flap schedule stay finite). */
+static double fault_min(const char *attr) {
+  return !strcmp(attr, "mtbf") || !strcmp(attr, "mttr") ? TRV_FAULT_MIN_PERIOD : 0;
+}
+
+static bool fault_seconds(const char *attr, const char *text, double *out) {
+  if (!is_decimal(text)) return false;
+  double v = g_ascii_strtod(text, NULL);
+  if (!isfinite(v) || v < fault_min(attr) || v > TRV_FAULT_MAX_SECONDS) return false;
+  *out = v;
+  return true;
+}
+
+static char *fault_range(const char *attr) {
+  char lo[G_ASCII_DTOSTR_BUF_SIZE], hi[G_ASCII_DTOSTR_BUF_SIZE];
+  g_ascii_formatd(lo, sizeof lo, "%g", fault_min(attr));
+  g_ascii_formatd(hi, sizeof hi, "%g", TRV_FAULT_MAX_SECONDS);
+  return g_strdup_printf("a number of simulated seconds in [%s, %s]", lo, hi);
+}
+
+/* Simulated seconds for attribute `attr` of fault element `el`. */
+static bool seconds(Loader *L, const char *el, const char *attr, const char *value, double *out) {
+  if (fault_seconds(attr, value, out)) return true;
+  char *range = fault_range(attr);
+  trv_scn_fail(L, trv_scn_attr_loc(L, attr), "%s=\"%s\" on <%s>; expected %s", attr, value, el, range);
+  g_free(range);
+  return false;
+}
+
+void trv_scn_start_fault(Loader *L, const char *el, const XML_Char **atts) {
+  if (L->s->faults->len >= TRV_SCENARIO_MAX_FAULTS) {
+    trv_scn_fail(L, L->tag, "fault number %u; expected at most %d faults", L->s->faults->len + 1, TRV_SCENARIO_MAX_FAULTS);
+    return;
+  }
+  TrvFaultSpec f = {0};
+  const char *pattern_attr;
+  if (!strcmp(el, "link-flap")) {
+    f.kind = TRV_FAULT_LINK_FLAP, pattern_attr = "links";
+    f.stop = INFINITY;
+  } else if (!strcmp(el, "host-crash")) {
+    f.kind = TRV_FAULT_HOST_CRASH, pattern_attr = "host";
+  } else {
+    f.kind = TRV_FAULT_PARTITION, pattern_attr = "hosts";
+  }
+  Loc at = trv_scn_attr_loc(L, pattern_attr);
+  char *globs = trv_scn_patterns(L, el, atts, pattern_attr, f.kind == TRV_FAULT_LINK_FLAP ? "agent-*-uplink" : "agent-*");
+  if (!globs) return;
+  const char *names[4];
+  double *fields[4];
+  int n;
+  if (f.kind == TRV_FAULT_LINK_FLAP) {
+    const char *nm[] = {"mtbf", "mttr", "start", "stop"};
+    double *fd[] = {&f.mtbf, &f.mttr, &f.start, &f.stop};
+    for (n = 0; n < 4; n++) names[n] = nm[n], fields[n] = fd[n];
+  } else {
+    const char *nm[] = {"at", "duration"};
+    double *fd[] = {&f.at, &f.duration};
+    for (n = 0; n < 2; n++) names[n] = nm[n], fields[n] = fd[n];
+  }
+  bool ok = true;
+  for (int i = 0; ok && i < n; i++) {
+    const char *v = trv_scn_attr_value(atts, names[i]);
+    bool optional = f.kind == TRV_FAULT_LINK_FLAP && i >= 2;
+    if (!v && !optional) {
+      char *usage = f.kind == TRV_FAULT_LINK_FLAP
+                        ? g_strdup("<link-flap links=\"GLOB\" mtbf=\"S\" mttr=\"S\" [start=\"S\"] [stop=\"S\"]>")
+                        : g_strdup_printf("<%s %s=\"GLOB\" at=\"S\" duration=\"S\">", el, pattern_attr);
+      trv_scn_fail(L, L->tag, "<%s> without %s; expected %s", el, names[i], usage);
+      g_free(usage);
+      ok = false;
+    } else if (v) {
+      ok = seconds(L, el, names[i], v, fields[i]);
+    }
+  }
+  if (ok && f.kind == TRV_FAULT_LINK_FLAP && f.stop <= f.start) {
+    trv_scn_fail(L, trv_scn_attr_loc(L, "stop"), "stop=\"%s\" on <link-flap> is not after start=\"%s\"; expected stop > start",
+         trv_scn_attr_value(atts, "stop"), trv_scn_attr_value(atts, "start") ? trv_scn_attr_value(atts, "start") : "0");
+    ok = false;
+  }
+  if (!ok) {
+    g_free(globs);
+    return;
+  }
+  f.pattern = globs;
+  f.line = L->tag.line;
+  g_array_append_val(L->s->faults, f);
+  g_array_append_val(L->fault_locs, at);
+}
+
+/* A sweep of n values: at most TRV_SCENARIO_MAX_SWEEP_VALUES, and the grid
+ * with it at most TRV_SCENARIO_MAX_POINTS points (the grid so far is within
+ * the bound, so neither product below can overflow). */
+static void check_grid_size(Loader *L, const char *key, guint n) {
+  if (n > TRV_SCENARIO_MAX_SWEEP_VALUES) {
+    trv_scn_fail(L, trv_scn_attr_loc(L, "values"), "sweep over %s has %u values; expected at most %d values per sweep",
+                 key, n, TRV_SCENARIO_MAX_SWEEP_VALUES);
+    return;
+  }
+  size_t points = trv_scenario_n_points(L->s);
+  if (points * n > TRV_SCENARIO_MAX_POINTS)
+    trv_scn_fail(L, trv_scn_attr_loc(L, "values"), "sweep over %s makes a grid of %zu points (%zu x %u); expected at "
+                 "most %d points", key, points * n, points, n, TRV_SCENARIO_MAX_POINTS);
+}
+
+void trv_scn_start_sweep(Loader *L, const XML_Char **atts) {
+  const char *key = trv_scn_required(L, "sweep", atts, "param", "<sweep param=\"KEY\" values=\"V1,V2,...\">");
+  const char *v = key ? trv_scn_required(L, "sweep", atts, "values", "<sweep param=\"KEY\" values=\"V1,V2,...\">") : NULL;
+  if (!v) return;
+  Loc at = trv_scn_attr_loc(L, "param");
+  bool is_fault = g_strv_contains(trv_scn_fault_sweep_keys, key);
+  if (!is_fault && !trv_param_lookup(key)) {
+    const char *best = trv_params_suggest(key);
+    if (!best) best = trv_suggest(key, trv_scn_fault_sweep_keys);
+    trv_scn_fail(L, at, "unknown sweep parameter '%s'; expected a key of the parameter table (`trivium params`) or a fault "
+         "attribute (link-flap.mtbf, ...)%s%s%s", key, best ? "; did you mean '" : "", best ? best : "",
+         best ? "'?" : "");
+    return;
+  }
+  for (guint i = 0; i < L->s->sweeps->len; i++)
+    if (!strcmp(g_array_index(L->s->sweeps, TrvSweepSpec, i).param, key)) {
+      trv_scn_fail(L, at, "second <sweep param=\"%s\">; expected one sweep per parameter (the first is at line %d)", key,
+           g_array_index(L->sweep_locs, Loc, i).line);
+      return;
+    }
+  char **values = trv_scn_split_list(L, "sweep", "values", v, "values");
+  if (values) check_grid_size(L, key, g_strv_length(values));
+  for (int i = 0; values && values[i] && !L->error; i++) {
+    if (is_fault) {
+      double x;
+      const char *attr = strchr(key, '.') + 1;
+      if (!fault_seconds(attr, values[i], &x)) {
+        char *range = fault_range(attr);
+        trv_scn_fail(L, trv_scn_attr_loc(L, "values"), "sweep value '%s' of %s; expected %s", values[i], key, range);
+        g_free(range);
+      }
+    } else {
+      TrvParams scratch = L->s->params;
+      GError *e = NULL;
+      if (!trv_params_set(&scratch, key, values[i], &e)) {
+        trv_scn_fail(L, trv_scn_attr_loc(L, "values"), "%s", e->message);
+        g_error_free(e);
+      }
+    }
+  }
+  if (L->error) {
+    g_strfreev(values);
+    return;
+  }
+  TrvSweepSpec sw = {g_strdup(key), values};
+  g_array_append_val(L->s->sweeps, sw);
+  g_array_append_val(L->sweep_locs, at);
+}
+
+/* ---- checks of the whole file ---- */
+
+/* The sweep over link-flap.start or link-flap.stop (index, or -1) and its
+ * extreme value, as written: the largest start, the smallest stop. */
+static int window_sweep(const TrvScenario *s, const char *key, bool largest, double *extreme, const char **text) {
+  for (guint i = 0; i < s->sweeps->len; i++) {
+    const TrvSweepSpec *sw = &g_array_index(s->sweeps, TrvSweepSpec, i);
+    if (strcmp(sw->param, key)) continue;
+    *extreme = g_ascii_strtod(sw->values[0], NULL);
+    *text = sw->values[0];
+    for (int v = 1; sw->values[v]; v++) {
+      double x = g_ascii_strtod(sw->values[v], NULL);
+      if (largest ? x > *extreme : x < *extreme) *extreme = x, *text = sw->values[v];
+    }
+    return (int)i;
+  }
+  return -1;
+}
+
+/* Every point of the grid keeps stop > start on every <link-flap>: start
+ * and stop each come from the fault or from a sweep, and the grid holds
+ * every combination, so the largest start must be below the smallest stop. */
+static void check_flap_window_sweeps(Loader *L) {
+  const TrvScenario *s = L->s;
+  double max_start = 0, min_stop = 0;
+  const char *start_text = NULL, *stop_text = NULL;
+  int si = window_sweep(s, "link-flap.start", true, &max_start, &start_text);
+  int ti = window_sweep(s, "link-flap.stop", false, &min_stop, &stop_text);
+  if (si < 0 && ti < 0) return;
+  Loc at = g_array_index(L->sweep_locs, Loc, (guint)MAX(si, ti)); /* the later sweep completes the conflict */
+  for (guint k = 0; k < s->faults->len && !L->error; k++) {
+    const TrvFaultSpec *f = &g_array_index(s->faults, TrvFaultSpec, k);
+    if (f->kind != TRV_FAULT_LINK_FLAP) continue;
+    double start = si >= 0 ? max_start : f->start, stop = ti >= 0 ? min_stop : f->stop;
+    if (start < stop) continue;
+    if (si >= 0 && ti >= 0)
+      trv_scn_fail(L, at, "sweeps give the <link-flap> at line %d a point with start=%s and stop=%s; expected every "
+                   "stop value above every start value", f->line, start_text, stop_text);
+    else
+      trv_scn_fail(L, at, "sweep value %s=%s against the <link-flap> at line %d; expected stop > start",
+                   si >= 0 ? "link-flap.start" : "link-flap.stop", si >= 0 ? start_text : stop_text, f->line);
+  }
+}
+
+void trv_scn_finish_sweeps(Loader *L) {
+  TrvScenario *s = L->s;
+  for (guint i = 0; i < s->sweeps->len && !L->error; i++) {
+    const char *key = g_array_index(s->sweeps, TrvSweepSpec, i).param;
+    if (!g_strv_contains(trv_scn_fault_sweep_keys, key)) continue;
+    size_t kind_len = (size_t)(strchr(key, '.') - key);
+    bool found = false;
+    for (guint k = 0; k < s->faults->len && !found; k++) {
+      const char *kind = trv_scn_fault_elements[g_array_index(s->faults, TrvFaultSpec, k).kind];
+      found = strlen(kind) == kind_len && !strncmp(kind, key, kind_len);
+    }
+    if (!found)
+      trv_scn_fail(L, g_array_index(L->sweep_locs, Loc, i), "sweep over %s but the scenario has no <%.*s>; expected a <%.*s> "
+           "inside <faults>", key, (int)kind_len, key, (int)kind_len, key);
+  }
+  if (!L->error) check_flap_window_sweeps(L);
+}

@@ -1,0 +1,206 @@
+/* input.c - what the two XML readers of this layer (the scenario loader,
+ * the platform reader) share: reading a file a user hands us, and the
+ * helpers that work on the raw text Expat was given.
+ *
+ * An input file is data of bounded size.  It is opened with O_NONBLOCK (an
+ * open of a FIFO would otherwise wait for a writer), checked with fstat on
+ * the opened descriptor (so the checked file is the read file) to be a
+ * regular file of at most the reader's limit, and only then read, never
+ * more than limit + 1 bytes: a file that grows past the limit while it is
+ * read (or a /proc file that reports size 0) is refused the same way.
+ *
+ * Locations are 1-based lines and columns that count characters, not
+ * bytes, like Expat's: UTF-8 continuation bytes do not advance the column.
+ * Messages go through trv_scn_printable() so that a control character in a
+ * value (&#10;, an escape sequence) can never split the one-line message or
+ * reach a terminal raw. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "scenario-internal.h"
+
+/* "a directory", "a FIFO", ... for a file that is not regular. */
+static const char *file_kind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+/* Sets *error to the message, control characters escaped (a path may hold
+ * any byte but '/' and NUL). */
+static void input_fail(GError **error, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static void input_fail(GError **error, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  char *printable = trv_scn_printable(msg);
+  g_set_error_literal(error, TRV_ERROR, TRV_ERROR_INPUT, printable);
+  g_free(printable);
+  g_free(msg);
+}
+
+const char *trv_scn_stat_kind(const struct stat *st) {
+  return S_ISREG(st->st_mode) ? NULL : file_kind(st->st_mode);
+}
+
+bool trv_scn_read_input(const char *path, size_t max_bytes, const char *what, char **out, size_t *out_len,
+                        GError **error) {
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0) {
+    int e = errno;
+    input_fail(error, "%s: cannot read the %s (%s); expected a readable file", path, what,
+                g_strerror(e));
+    if (fd >= 0) close(fd);
+    return false;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    input_fail(error, "%s: the %s is %s; expected a regular file", path, what,
+                file_kind(st.st_mode));
+    close(fd);
+    return false;
+  }
+  if (st.st_size < 0 || (unsigned long long)st.st_size > max_bytes) {
+    input_fail(error, "%s: the %s is %lld bytes; expected at most %zu bytes", path, what,
+                (long long)st.st_size, max_bytes);
+    close(fd);
+    return false;
+  }
+  /* The size fstat reported is a hint (a file may change, /proc reports 0):
+   * read until EOF, growing the buffer, but never past max_bytes + 1. */
+  size_t cap = (size_t)st.st_size + 1, len = 0;
+  char *buf = g_malloc(cap + 1);
+  for (;;) {
+    if (len == cap) {
+      if (cap > max_bytes) break;
+      cap = MIN(cap * 2, max_bytes + 1);
+      buf = g_realloc(buf, cap + 1);
+    }
+    ssize_t n = read(fd, buf + len, cap - len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int e = errno;
+      input_fail(error, "%s: cannot read the %s (%s); expected a readable file", path,
+                  what, g_strerror(e));
+      g_free(buf);
+      close(fd);
+      return false;
+    }
+    if (n == 0) break;
+    len += (size_t)n;
+  }
+  close(fd);
+  if (len > max_bytes) {
+    input_fail(error, "%s: the %s is more than %zu bytes; expected at most %zu bytes",
+                path, what, max_bytes, max_bytes);
+    g_free(buf);
+    return false;
+  }
+  buf[len] = '\0';
+  *out = buf;
+  *out_len = len;
+  return true;
+}
+
+/* ---- raw text ---- */
+
+/* Advances `at` over byte c, which is followed by `next` (-1 at the end). */
+static void advance(Loc *at, char c, int next) {
+  if (c == '\n' || (c == '\r' && next != '\n')) {
+    at->line++;
+    at->col = 1;
+  } else if (c != '\r' && ((unsigned char)c & 0xC0) != 0x80) {
+    at->col++;
+  }
+}
+
+Loc trv_scn_offset_loc(const char *buf, size_t len, size_t offset) {
+  Loc at = {1, 1};
+  for (size_t i = 0; i < offset && i < len; i++) advance(&at, buf[i], i + 1 < len ? (unsigned char)buf[i + 1] : -1);
+  return at;
+}
+
+static bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+Loc trv_scn_tag_attr_loc(const char *buf, size_t len, long long tag_offset, Loc tag, const char *attr) {
+  if (tag_offset < 0 || (size_t)tag_offset >= len) return tag;
+  const char *p = buf + tag_offset, *end = buf + len;
+  Loc at = tag;
+  size_t alen = strlen(attr);
+  bool in_value = false, at_name_start = false;
+  char quote = 0;
+  for (; p < end && (in_value || *p != '>'); p++) {
+    if (in_value) {
+      if (*p == quote) in_value = false;
+    } else if (*p == '"' || *p == '\'') {
+      in_value = true, quote = *p;
+    } else if (is_blank(*p)) {
+      at_name_start = true;
+    } else if (at_name_start) {
+      at_name_start = false;
+      if ((size_t)(end - p) > alen && !strncmp(p, attr, alen) && (p[alen] == '=' || is_blank(p[alen]))) return at;
+    }
+    advance(&at, *p, p + 1 < end ? (unsigned char)p[1] : -1);
+  }
+  return tag;
+}
+
+/* With an external DTD subset (which is never read) Expat silently drops an
+ * undeclared entity reference inside an attribute value, so the readers
+ * look for references in the raw text of each start tag themselves. */
+bool trv_scn_tag_references_ok(const char *buf, size_t len, long long tag_offset, size_t *bad_offset,
+                               char **bad_name) {
+  static const char *const predefined[] = {"amp", "lt", "gt", "quot", "apos", NULL};
+  if (tag_offset < 0) return true;
+  char quote = 0;
+  for (size_t i = (size_t)tag_offset; i < len; i++) {
+    char c = buf[i];
+    if (!quote && c == '>') break;
+    if (!quote && (c == '"' || c == '\'')) {
+      quote = c;
+    } else if (quote && c == quote) {
+      quote = 0;
+    } else if (quote && c == '&') {
+      size_t j = i + 1;
+      /* a name is short; what follows a long one is not shown */
+      while (j < len && j - i <= TRV_SCENARIO_MAX_NAME && buf[j] != ';' && buf[j] != quote) j++;
+      char *name = g_strndup(buf + i + 1, j - i - 1);
+      if (name[0] == '#' || g_strv_contains(predefined, name)) {
+        g_free(name);
+        continue;
+      }
+      *bad_offset = i;
+      *bad_name = name;
+      return false;
+    }
+  }
+  return true;
+}
+
+char *trv_scn_printable(const char *msg) {
+  GString *s = g_string_sized_new(strlen(msg));
+  for (const char *p = msg; *p; p++) {
+    unsigned char c = (unsigned char)*p;
+    if (c < 0x20 || c == 0x7f) g_string_append_printf(s, "\\x%02x", c);
+    else g_string_append_c(s, (char)c);
+  }
+  return g_string_free(s, FALSE);
+}
+
+char *trv_scn_shorten(const char *s, size_t max) {
+  size_t len = strlen(s);
+  if (len <= max) return g_strdup(s);
+  const char *cut = s + max;
+  while (cut > s && ((unsigned char)*cut & 0xC0) == 0x80) cut--; /* not inside a UTF-8 sequence */
+  return g_strdup_printf("%.*s...", (int)(cut - s), s);
+}
