@@ -317,6 +317,8 @@ static bool parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **
     for (int r = 0; r < TRV_N_ROLES; r++)
       if (!ctx->role_hosts[r] && ctx->scenario->role_hosts[r]) ctx->role_hosts[r] = g_strdup(ctx->scenario->role_hosts[r]);
     ok = load_point(ctx, 0, NULL, NULL, error); /* checks --set and the faults once, up front */
+    /* the platform is data: an XML platform, never a library SimGrid would load */
+    if (ok) ok = trv_platform_file_check(ctx->platform, error);
     if (ok) ok = check_simgrid(ctx, error);
   }
   return ok;

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -44,7 +45,9 @@ static bool write_all(int fd, const void *buf, size_t len) {
 }
 
 /* The CTL file of a cell: --ctl DIR/<controller>-seed<N>.ctl; a scenario's
- * <ctl file="F.ctl"> as is for a single cell, else F-<controller>-seed<N>.ctl. */
+ * <ctl file="F.ctl"> (a relative path the loader confined) inside the
+ * point's output directory: as is for a single cell, else
+ * F-<controller>-seed<N>.ctl. */
 static char *ctl_file_for(const RunCtx *ctx, const char *controller, uint64_t seed) {
   if (ctx->ctl) {
     char *name = g_strdup_printf("%s-seed%llu.ctl", controller, (unsigned long long)seed);
@@ -54,11 +57,38 @@ static char *ctl_file_for(const RunCtx *ctx, const char *controller, uint64_t se
   }
   const char *f = ctx->scenario ? ctx->scenario->ctl_file : NULL;
   if (!f) return NULL;
-  if (ctx->n_controllers * ctx->params.seeds == 1) return g_strdup(f);
-  char *stem = g_str_has_suffix(f, ".ctl") ? g_strndup(f, strlen(f) - 4) : g_strdup(f);
-  char *path = g_strdup_printf("%s-%s-seed%llu.ctl", stem, controller, (unsigned long long)seed);
-  g_free(stem);
+  g_assert(!g_path_is_absolute(f)); /* the loader keeps outputs inside the run */
+  char *rel;
+  if (ctx->n_controllers * ctx->params.seeds == 1) {
+    rel = g_strdup(f);
+  } else {
+    char *stem = g_str_has_suffix(f, ".ctl") ? g_strndup(f, strlen(f) - 4) : g_strdup(f);
+    rel = g_strdup_printf("%s-%s-seed%llu.ctl", stem, controller, (unsigned long long)seed);
+    g_free(stem);
+  }
+  char *path = g_build_filename(ctx->out, rel, NULL);
+  g_free(rel);
   return path;
+}
+
+/* true when a component of path below base (base excluded) is a symbolic
+ * link: an output the scenario names must not lead out of the run. */
+static bool leaves_through_a_link(const char *base, const char *path) {
+  size_t n = strlen(base);
+  if (strncmp(path, base, n) || (path[n] != '/' && path[n] != 0)) return false; /* not below base */
+  char *p = g_strdup(path);
+  bool link = false;
+  for (char *s = p + n + 1; !link && s && *s; s = strchr(s + 1, '/')) {
+    char keep = *s;
+    *s = 0;
+    struct stat st;
+    if (s > p + n + 1 && lstat(p, &st) == 0 && S_ISLNK(st.st_mode)) link = true;
+    *s = keep;
+  }
+  struct stat st;
+  if (!link && lstat(p, &st) == 0 && S_ISLNK(st.st_mode)) link = true;
+  g_free(p);
+  return link;
 }
 
 /* The child's row sink: the episodes.csv line and the reduction. */
@@ -144,17 +174,32 @@ static void progress(const RunCtx *ctx, int done, int total, gint64 t0) {
  * earlier run's, or anything else) stops the run before it starts. */
 static bool check_ctl_files(const RunCtx *ctx, GError **error) {
   int n_seeds = ctx->params.seeds;
-  for (int c = 0; c < ctx->n_controllers * n_seeds; c++) {
+  bool ok = true;
+  for (int c = 0; ok && c < ctx->n_controllers * n_seeds; c++) {
     char *path = ctl_file_for(ctx, ctx->controllers[c / n_seeds], (uint64_t)(ctx->params.seed_base + c % n_seeds));
-    bool exists = path && g_file_test(path, G_FILE_TEST_EXISTS);
-    if (exists)
+    if (!path) break;
+    struct stat st;
+    if (lstat(path, &st) == 0) {
       g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                   "%s exists: Trivium never overwrites or deletes a log; move it away or choose another --ctl directory",
                   path);
+      ok = false;
+    } else if (!ctx->ctl && leaves_through_a_link(ctx->out, path)) {
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                  "%s: the scenario's <ctl file> goes through a symbolic link below %s; a scenario's outputs stay in "
+                  "the run's directory", path, ctx->out);
+      ok = false;
+    } else {
+      char *dir = g_path_get_dirname(path);
+      if (g_mkdir_with_parents(dir, 0755) != 0) {
+        g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: cannot create (%s)", dir, g_strerror(errno));
+        ok = false;
+      }
+      g_free(dir);
+    }
     g_free(path);
-    if (exists) return false;
   }
-  return true;
+  return ok;
 }
 
 /* Runs every cell; fills cells[] and writes OUT/episodes.csv.  Returns

@@ -5,11 +5,12 @@
 # recognisable and leaves no half-written file under a final name, and
 # memory does not grow with the episodes.  TAP.
 set -u
-top=${srcdir:-..}
+top=$(cd "${srcdir:-..}" && pwd)
 T=${TRIVIUM:-./trivium}
+T=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..11"
+echo "1..14"
 n=0
 # $1 description, then the command; passes when it exits 2 with one line on stderr
 exit2() {
@@ -84,3 +85,29 @@ n=$((n + 1))
 if awk -v a="$r1" -v b="$r2" 'BEGIN {exit !(a > 0 && b < 1.25 * a && b < 100)}'; then
   echo "ok $n - a cell's max RSS: $r1 MB at 300 episodes, $r2 MB at 6000"
 else echo "not ok $n - max RSS $r1 MB at 300 episodes, $r2 MB at 6000"; fi
+
+# a scenario's <ctl file> is inside the run's output directory, never through a link out of it
+cat > "$tmp/ctl.xml" <<XML
+<?xml version="1.0"?>
+<trivium-scenario version="1">
+  <platform file="$top/platforms/causalbench.xml"/>
+  <world name="causalbench"/>
+  <controllers names="trivium"/>
+  <run episodes="5" seeds="1"/>
+  <ctl file="logs/run.ctl"/>
+</trivium-scenario>
+XML
+( cd "$tmp" && "$T" run -q ctl.xml -o out1 >/dev/null 2>&1 )
+n=$((n + 1))
+if [ -f "$tmp/out1/logs/run.ctl" ] && [ ! -e "$tmp/logs" ]; then echo "ok $n - the scenario's log is written inside the run's directory"
+else echo "not ok $n - the scenario's log is not at out1/logs/run.ctl"; fi
+mkdir -p "$tmp/out2" "$tmp/elsewhere"
+ln -s "$tmp/elsewhere" "$tmp/out2/logs"
+( cd "$tmp" && "$T" run -q ctl.xml -o out2 >/dev/null 2>"$tmp/ln.err" )
+rc=$?
+n=$((n + 1))
+if [ $rc -eq 2 ] && [ -z "$(ls -A "$tmp/elsewhere")" ] && grep -q 'symbolic link' "$tmp/ln.err"; then
+  echo "ok $n - a symbolic link in the run's directory does not lead the scenario's log out of it"
+else echo "not ok $n - exit $rc"; sed 's/^/# /' "$tmp/ln.err"; fi
+# a platform that SimGrid would load as a library is refused before anything runs
+exit2 "--platform naming a shared library" "$T" run $small --platform "$top/tests/scenarios/payload.so" -o "$tmp/so"

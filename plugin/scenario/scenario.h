@@ -93,11 +93,11 @@ extern const char *const trv_role_names[]; /* "controller", "ctl", "agent", NULL
  *             installed, read-only or foreign directory); "." is that
  *             directory itself.
  *   ctl_file: the CTL file, relative to the run's output directory (which
- *             --out may replace); it ends in ".ctl", because the run
- *             replaces the file it names.
- * A symbolic link on the way can still lead outside: the runner resolves
- * each path when it creates it and must refuse one that leaves its
- * directory (the loader cannot: the directories may not exist yet). */
+ *             --out may replace); it ends in ".ctl"; the run never
+ *             overwrites an existing file.
+ * A symbolic link on the way could still lead outside: the run refuses a
+ * ctl_file whose path goes through one when it creates its directories
+ * (the loader cannot: the directories may not exist yet). */
 typedef struct {
   char *file;          /* the scenario path as given (or the name given to _from_memory) */
   char *platform;      /* absolute path */

@@ -423,11 +423,7 @@ bool trv_sim_run_cell(const TrvSimCellSpec *spec, const TrvSimOptions *opt, GArr
   if (!report) report = &scratch;
   memset(report, 0, sizeof *report);
   Cell cell = {.spec = spec, .opt = opt, .rows = rows, .log_out = log, .report = report};
-  if (access(opt->platform, R_OK) != 0) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: platform file not readable (%s)", opt->platform,
-                g_strerror(errno));
-    return false;
-  }
+  if (!trv_platform_file_check(opt->platform, error)) return false; /* data, never a library */
   if (opt->agents < 1 || opt->agents > 4096 || opt->replicas < 1) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "agents must be in [1, 4096] and replicas >= 1 (got %d, %d)",
                 opt->agents, opt->replicas);
