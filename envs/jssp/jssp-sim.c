@@ -112,7 +112,11 @@ static void dispatcher_actor(int argc, char **argv) {
   }
   int completed = 0;
   double now = 0;
-  OpMsg **done = g_new(OpMsg *, M);
+  /* done[m]: machine m's report at the current event time, or NULL.  A
+   * report is kept in the slot of its machine, read there once and freed
+   * once, so releasing successors in machine index order never touches a
+   * report that was already released. */
+  OpMsg **done = g_new0(OpMsg *, M);
   for (;;) {
     /* Dispatch round at `now`. */
     int busy = 0;
@@ -147,35 +151,38 @@ static void dispatcher_actor(int argc, char **argv) {
     int got = 0;
     while (got < expect) {
       OpMsg *r = sg_mailbox_get(shop->mb_dispatcher);
-      g_assert(r->machine >= 0 && r->machine < M && running[r->machine] == r->op);
+      /* Only this file's machine actors post here, one report per
+       * dispatched operation. */
+      g_assert(r->machine >= 0 && r->machine < M && running[r->machine] == r->op && !done[r->machine]);
       if (planned_end[r->machine] != t_next || r->start != dispatched_at[r->machine] || r->end != t_next)
         run_error(shop,
                   "machine %d ran job %d op %d over [%.17g, %.17g]; dispatched at %.17g, planned to end at %.17g "
                   "(messages must cost no simulated time: latency 0, 0-byte payloads, machine speed 1f)",
                   r->machine, r->op / K, r->op % K, r->start, r->end, dispatched_at[r->machine], t_next);
-      done[got++] = r;
+      done[r->machine] = r;
+      got++;
     }
     now = simgrid_get_clock();
     if (now != t_next) run_error(shop, "simulated clock reads %.17g at completions planned for %.17g", now, t_next);
     /* Completions in machine index order: release each job's next op. */
-    for (int m = 0; m < M; m++)
-      for (int i = 0; i < got; i++) {
-        if (done[i]->machine != m) continue;
-        OpMsg *r = done[i];
-        int j = r->op / K;
-        shop->out->start[r->op] = r->start;
-        shop->out->end[r->op] = r->end;
-        running[m] = -1;
-        remaining[j] -= inst->duration[r->op];
-        next[j]++;
-        completed++;
-        if (next[j] < K) {
-          int op = j * K + next[j];
-          TrvJsspCandidate c = {.job = j, .arrival = now, .duration = inst->duration[op], .remaining = remaining[j]};
-          g_array_append_val(queue[inst->machine[op]], c);
-        }
-        g_free(r);
+    for (int m = 0; m < M; m++) {
+      OpMsg *r = done[m];
+      if (!r) continue;
+      done[m] = NULL;
+      int j = r->op / K;
+      shop->out->start[r->op] = r->start;
+      shop->out->end[r->op] = r->end;
+      running[m] = -1;
+      remaining[j] -= inst->duration[r->op];
+      next[j]++;
+      completed++;
+      if (next[j] < K) {
+        int op = j * K + next[j];
+        TrvJsspCandidate c = {.job = j, .arrival = now, .duration = inst->duration[op], .remaining = remaining[j]};
+        g_array_append_val(queue[inst->machine[op]], c);
       }
+      g_free(r);
+    }
   }
   for (int m = 0; m < M; m++) {
     OpMsg *stop = g_new0(OpMsg, 1);
