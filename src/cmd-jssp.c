@@ -23,7 +23,9 @@
 #include "jssp/jssp.h"
 
 static int fail(GError *err) {
-  int code = err->domain == TRV_JSSP_ERROR && err->code == TRV_JSSP_ERROR_RUN ? 1 : 2;
+  /* Only this program's own run and write failures exit 1; bad input, and
+   * anything not in the project's domain, is the user's to fix: exit 2. */
+  int code = err->domain == TRV_ERROR && err->code != TRV_ERROR_INPUT ? 1 : 2;
   fprintf(stderr, "trivium jssp: %s\n", err->message);
   g_error_free(err);
   return code;
@@ -105,7 +107,7 @@ static TrvJsspInstance *load_target(const char *target, char **platform, char **
   GError *io = NULL;
   *tmpdir = g_dir_make_tmp("trivium-jssp-XXXXXX", &io);
   if (!*tmpdir) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "temporary directory: %s", io->message);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "temporary directory: %s", io->message);
     g_error_free(io);
     trv_jssp_instance_free(inst);
     return NULL;
@@ -319,7 +321,7 @@ static int cmd_confounded(int argc, char **argv) {
   TrvJsspInstance *inst = trv_jssp_instance_load(jobs, &err);
   g_free(jobs);
   if (inst && inst->n_machines > TRV_CONFOUNDED_MAX_M) {
-    g_set_error(&err, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT, "%s: %d machines; the confounded variant takes at most %d",
+    g_set_error(&err, TRV_ERROR, TRV_ERROR_INPUT, "%s: %d machines; the confounded variant takes at most %d",
                 argv[1], inst->n_machines, TRV_CONFOUNDED_MAX_M);
     g_clear_pointer(&inst, trv_jssp_instance_free);
   }

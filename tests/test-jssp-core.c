@@ -41,7 +41,7 @@ static void check_malformed(const char *file, int line, const char *says) {
   GError *err = NULL;
   TrvJsspInstance *inst = trv_jssp_instance_load(path, &err);
   g_assert_null(inst);
-  g_assert_error(err, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT);
+  g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
   char *prefix = g_strdup_printf("%s:%d: ", path, line);
   if (!g_str_has_prefix(err->message, prefix) || !strstr(err->message, says))
     g_error("%s: message '%s' lacks '%s' or '%s'", file, err->message, prefix, says);
@@ -63,7 +63,7 @@ static void malformed_no_header(void) { check_malformed("no-header.txt", 2, "exp
 static void parser_rejects_nonpositive_counts_and_long_lines(void) {
   GError *err = NULL;
   g_assert_null(trv_jssp_instance_parse("0 3\n", "zero", &err));
-  g_assert_error(err, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT);
+  g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
   g_assert_true(g_str_has_prefix(err->message, "zero:1: "));
   g_clear_error(&err);
   g_assert_null(trv_jssp_instance_parse("1 1\n0 4 0 5\n", "long", &err));
@@ -128,7 +128,7 @@ static void zero_duration_successor_waits_for_the_next_round(void) {
 static void check_rejects(const TrvJsspInstance *inst, const TrvJsspSchedule *s, const char *says) {
   GError *err = NULL;
   g_assert_false(trv_jssp_schedule_check(inst, s, &err));
-  g_assert_error(err, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN);
+  g_assert_error(err, TRV_ERROR, TRV_ERROR_IO);
   if (!strstr(err->message, says)) g_error("message '%s' lacks '%s'", err->message, says);
   g_error_free(err);
 }

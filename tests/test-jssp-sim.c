@@ -197,14 +197,14 @@ static void costly_messages_are_a_run_error(void) {
   g_assert_true(g_file_set_contents(platform, s->str, -1, NULL));
   TrvJsspSchedule *sim = trv_jssp_schedule_new(inst);
   g_assert_false(trv_jssp_sim_run_forked(inst, platform, TRV_JSSP_FIFO, 0, NULL, sim, NULL, &err));
-  g_assert_error(err, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN);
+  g_assert_error(err, TRV_ERROR, TRV_ERROR_IO);
   g_assert_nonnull(strstr(err->message, "messages must cost no simulated time"));
   g_clear_error(&err);
   /* The same platform for an instance with one machine more lacks m3. */
   TrvJsspInstance *wider = trv_jssp_instance_random(4, 4, 5, 99);
   TrvJsspSchedule *s4 = trv_jssp_schedule_new(wider);
   g_assert_false(trv_jssp_sim_run_forked(wider, platform, TRV_JSSP_FIFO, 0, NULL, s4, NULL, &err));
-  g_assert_error(err, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT);
+  g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
   g_assert_nonnull(strstr(err->message, "no host `m3`"));
   g_clear_error(&err);
   trv_jssp_schedule_free(s4);

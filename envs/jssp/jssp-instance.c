@@ -5,7 +5,7 @@
  * Invariants of a TrvJsspInstance it returns: n_jobs >= 1, n_machines >= 1,
  * n_ops == n_machines, every machine index in [0, n_machines), every
  * duration >= 0.  Every way a user's file can break these is reported as one
- * "file:line: what was expected" message (TRV_JSSP_ERROR_INPUT), never an
+ * "file:line: what was expected" message (TRV_ERROR_INPUT), never an
  * abort.  The parser reads integers with strtol on whitespace-separated
  * tokens, so "3x" or "1.5" is a non-integer token, not a 3 or a 1. */
 #include "jssp.h"
@@ -16,8 +16,6 @@
 #include <string.h>
 
 #include "core/rng.h"
-
-G_DEFINE_QUARK(trv-jssp-error-quark, trv_jssp_error)
 
 /* Parses one token as a non-overflowing int; FALSE if it is not one. */
 static gboolean parse_int(const char *tok, int *out) {
@@ -63,13 +61,13 @@ TrvJsspInstance *trv_jssp_instance_parse(const char *text, const char *file, GEr
     if (header) break;
   }
   if (li == n_lines) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT,
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                 "%s:%d: expected a line `jobs machines` (two integers) before the job lines; none found", file,
                 n_lines > 0 ? n_lines : 1);
     goto out;
   }
   if (jobs < 1 || machines < 1 || jobs > 100000 || machines > 100000) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT,
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                 "%s:%d: expected `jobs machines` with both in 1..100000, got %d %d", file, li + 1, jobs, machines);
     goto out;
   }
@@ -85,7 +83,7 @@ TrvJsspInstance *trv_jssp_instance_parse(const char *text, const char *file, GEr
     if (is_comment_or_blank(lines[li])) continue;
     last = li;
     if (job == jobs) {
-      g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT,
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                   "%s:%d: expected end of file after the %d job lines announced by the header, found more", file,
                   li + 1, jobs);
       goto fail;
@@ -95,7 +93,7 @@ TrvJsspInstance *trv_jssp_instance_parse(const char *text, const char *file, GEr
     for (int i = 0; i < n; i++) {
       int v;
       if (!parse_int(t[i], &v)) {
-        g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT,
+        g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                     "%s:%d: expected an integer (token %d of job %d), got '%s'", file, li + 1, i + 1, job, t[i]);
         g_strfreev(t);
         goto fail;
@@ -104,7 +102,7 @@ TrvJsspInstance *trv_jssp_instance_parse(const char *text, const char *file, GEr
       int k = job * machines + i / 2;
       if (i % 2 == 0) {
         if (v < 0 || v >= machines) {
-          g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT,
+          g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                       "%s:%d: machine index %d of job %d operation %d out of range; expected 0..%d", file, li + 1, v,
                       job, i / 2, machines - 1);
           g_strfreev(t);
@@ -113,7 +111,7 @@ TrvJsspInstance *trv_jssp_instance_parse(const char *text, const char *file, GEr
         inst->machine[k] = v;
       } else {
         if (v < 0) {
-          g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT,
+          g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                       "%s:%d: negative duration %d of job %d operation %d; expected an integer >= 0", file, li + 1,
                       v, job, i / 2);
           g_strfreev(t);
@@ -124,7 +122,7 @@ TrvJsspInstance *trv_jssp_instance_parse(const char *text, const char *file, GEr
     }
     g_strfreev(t);
     if (n != 2 * machines) {
-      g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT,
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                   "%s:%d: job %d has %d integers; expected %d (%d `machine duration` pairs)%s", file, li + 1, job, n,
                   2 * machines, machines, n < 2 * machines ? " - truncated line" : "");
       goto fail;
@@ -132,7 +130,7 @@ TrvJsspInstance *trv_jssp_instance_parse(const char *text, const char *file, GEr
     job++;
   }
   if (job < jobs) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT,
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                 "%s:%d: expected %d job lines after the header, found %d (file ends early)", file, last + 1, jobs,
                 job);
     goto fail;
@@ -150,7 +148,7 @@ TrvJsspInstance *trv_jssp_instance_load(const char *path, GError **error) {
   char *text;
   GError *io = NULL;
   if (!g_file_get_contents(path, &text, NULL, &io)) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT, "%s: cannot read the instance (%s)", path,
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: cannot read the instance (%s)", path,
                 io->message);
     g_error_free(io);
     return NULL;
@@ -201,7 +199,7 @@ TrvJsspInstance *trv_jssp_instance_random(int n_jobs, int n_machines, int max_du
 static gboolean write_file(const char *path, const GString *s, GError **error) {
   GError *io = NULL;
   if (!g_file_set_contents(path, s->str, (gssize)s->len, &io)) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "%s: cannot write (%s)", path, io->message);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot write (%s)", path, io->message);
     g_error_free(io);
     return FALSE;
   }
@@ -210,7 +208,7 @@ static gboolean write_file(const char *path, const GString *s, GError **error) {
 
 gboolean trv_jssp_write_platform(const TrvJsspInstance *inst, const char *dir, GError **error) {
   if (g_mkdir_with_parents(dir, 0755) != 0) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "%s: cannot create the directory (%s)", dir,
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot create the directory (%s)", dir,
                 g_strerror(errno));
     return FALSE;
   }

@@ -128,7 +128,7 @@ int trv_jssp_slot_cmp(const void *pa, const void *pb) {
 gboolean trv_jssp_schedule_check(const TrvJsspInstance *inst, const TrvJsspSchedule *s, GError **error) {
   const int J = inst->n_jobs, K = inst->n_ops;
   if (s->n != J * K) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "%s: schedule has %d operations, instance %d",
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: schedule has %d operations, instance %d",
                 inst->name, s->n, J * K);
     return FALSE;
   }
@@ -137,13 +137,13 @@ gboolean trv_jssp_schedule_check(const TrvJsspInstance *inst, const TrvJsspSched
     for (int k = 0; k < K; k++) {
       int op = j * K + k;
       if (!(s->start[op] >= 0) || !close_to(s->end[op] - s->start[op], inst->duration[op])) {
-        g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN,
+        g_set_error(error, TRV_ERROR, TRV_ERROR_IO,
                     "%s: job %d op %d runs [%.17g, %.17g], expected a start >= 0 and a duration of %d", inst->name,
                     j, k, s->start[op], s->end[op], inst->duration[op]);
         return FALSE;
       }
       if (k > 0 && s->start[op] < s->end[op - 1] && !close_to(s->start[op], s->end[op - 1])) {
-        g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN,
+        g_set_error(error, TRV_ERROR, TRV_ERROR_IO,
                     "%s: job %d op %d starts at %.17g before op %d ends at %.17g (precedence)", inst->name, j, k,
                     s->start[op], k - 1, s->end[op - 1]);
         return FALSE;
@@ -159,7 +159,7 @@ gboolean trv_jssp_schedule_check(const TrvJsspInstance *inst, const TrvJsspSched
     qsort(slots, (size_t)n, sizeof *slots, trv_jssp_slot_cmp);
     for (int i = 1; i < n && ok; i++)
       if (slots[i].start < slots[i - 1].end && !close_to(slots[i].start, slots[i - 1].end)) {
-        g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN,
+        g_set_error(error, TRV_ERROR, TRV_ERROR_IO,
                     "%s: machine %d runs job %d op %d [%.17g, %.17g] and job %d op %d [%.17g, %.17g] at once",
                     inst->name, m, slots[i - 1].op / K, slots[i - 1].op % K, slots[i - 1].start, slots[i - 1].end,
                     slots[i].op / K, slots[i].op % K, slots[i].start, slots[i].end);
@@ -168,7 +168,7 @@ gboolean trv_jssp_schedule_check(const TrvJsspInstance *inst, const TrvJsspSched
   }
   g_free(slots);
   if (ok && !close_to(makespan, s->makespan)) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "%s: makespan %.17g but the last operation ends at %.17g",
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: makespan %.17g but the last operation ends at %.17g",
                 inst->name, s->makespan, makespan);
     ok = FALSE;
   }
@@ -186,7 +186,7 @@ gboolean trv_jssp_schedule_write_csv(const TrvJsspInstance *inst, const TrvJsspS
   GError *io = NULL;
   gboolean ok = g_file_set_contents(path, csv->str, (gssize)csv->len, &io);
   if (!ok) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "%s: cannot write the schedule (%s)", path, io->message);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot write the schedule (%s)", path, io->message);
     g_error_free(io);
   }
   g_string_free(csv, TRUE);

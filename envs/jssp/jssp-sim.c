@@ -204,7 +204,7 @@ static void dispatcher_actor(int argc, char **argv) {
 gboolean trv_jssp_sim_run(const TrvJsspInstance *inst, const char *platform, TrvJsspRule rule, int n_simgrid_args,
                           char **simgrid_args, TrvJsspSchedule *out, TrvJsspSimStats *stats, GError **error) {
   if (access(platform, R_OK) != 0) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT, "%s: platform file not readable (%s)", platform,
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: platform file not readable (%s)", platform,
                 g_strerror(errno));
     return FALSE;
   }
@@ -219,7 +219,7 @@ gboolean trv_jssp_sim_run(const TrvJsspInstance *inst, const char *platform, Trv
   sg_host_t dispatcher = sg_host_by_name("dispatcher");
   sg_host_t *hosts = g_new0(sg_host_t, inst->n_machines);
   if (!dispatcher) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT,
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                 "%s: no host `dispatcher`; regenerate the platform with `trivium jssp platform`", platform);
     ok = FALSE;
   }
@@ -228,7 +228,7 @@ gboolean trv_jssp_sim_run(const TrvJsspInstance *inst, const char *platform, Trv
     g_snprintf(name, sizeof name, "m%d", m);
     hosts[m] = sg_host_by_name(name);
     if (!hosts[m] || sg_host_get_speed(hosts[m]) != 1.0) {
-      g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT,
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                   "%s: %s host `%s` for machine %d of %s; expected one of speed 1f (regenerate the platform with "
                   "`trivium jssp platform`)",
                   platform, hosts[m] ? "wrong speed of" : "no", name, m, inst->name);
@@ -264,10 +264,10 @@ gboolean trv_jssp_sim_run(const TrvJsspInstance *inst, const char *platform, Trv
     stats->messages = shop.messages;
   }
   if (shop.error->len) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "%s: %s", platform, shop.error->str);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: %s", platform, shop.error->str);
     ok = FALSE;
   } else if (!shop.finished) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN,
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO,
                 "%s: simulation of %s ended at t=%g before every operation completed (deadlock)", platform,
                 inst->name, simgrid_get_clock());
     ok = FALSE;
@@ -301,13 +301,13 @@ gboolean trv_jssp_sim_run_forked(const TrvJsspInstance *inst, const char *platfo
                                  TrvJsspSimStats *stats, GError **error) {
   int fd[2];
   if (pipe(fd) != 0) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "pipe: %s", g_strerror(errno));
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "pipe: %s", g_strerror(errno));
     return FALSE;
   }
   fflush(NULL);
   pid_t pid = fork();
   if (pid < 0) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "fork: %s", g_strerror(errno));
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "fork: %s", g_strerror(errno));
     close(fd[0]);
     close(fd[1]);
     return FALSE;
@@ -345,15 +345,15 @@ gboolean trv_jssp_sim_run_forked(const TrvJsspInstance *inst, const char *platfo
   gboolean ok = FALSE;
   if (buf->len >= sizeof head) memcpy(head, buf->data, sizeof head);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || buf->len < sizeof head) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "simulation of %s under %s: child process %s %d",
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "simulation of %s under %s: child process %s %d",
                 inst->name, trv_jssp_rule_name(rule), WIFEXITED(status) ? "exited with" : "killed by signal",
                 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
   } else if (!head[0]) {
     char *msg = g_strndup((const char *)buf->data + sizeof head, buf->len - sizeof head);
-    g_set_error_literal(error, TRV_JSSP_ERROR, head[1], msg);
+    g_set_error_literal(error, TRV_ERROR, head[1], msg);
     g_free(msg);
   } else if (buf->len != sizeof head + 2 * nd + sizeof(double) + sizeof(TrvJsspSimStats)) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "simulation of %s: short report from the child (%u bytes)",
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "simulation of %s: short report from the child (%u bytes)",
                 inst->name, buf->len);
   } else {
     const guint8 *p = buf->data + sizeof head;

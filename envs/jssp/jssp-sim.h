@@ -23,8 +23,8 @@ typedef struct {
  * simgrid_init (--cfg=..., --log=...).  Fills `out` (from
  * trv_jssp_schedule_new(inst)) with the simulated start/end of every
  * operation and out->makespan = the simulated clock at the end.  Errors:
- * TRV_JSSP_ERROR_INPUT for a platform that lacks a host or whose machine
- * speed is not 1, TRV_JSSP_ERROR_RUN when messages cost simulated time (the
+ * TRV_ERROR_INPUT for a platform that lacks a host or whose machine
+ * speed is not 1, TRV_ERROR_IO when messages cost simulated time (the
  * platform is not the zero-cost shop this file assumes) or the simulation
  * ends before every operation completed. */
 gboolean trv_jssp_sim_run(const TrvJsspInstance *inst, const char *platform, TrvJsspRule rule, int n_simgrid_args,

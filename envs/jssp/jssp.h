@@ -29,13 +29,11 @@
 #include <glib.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <trivium/error.h>
 
-#define TRV_JSSP_ERROR (trv_jssp_error_quark())
-GQuark trv_jssp_error_quark(void);
-enum {
-  TRV_JSSP_ERROR_INPUT = 2, /* a user's file is wrong: exit code 2 */
-  TRV_JSSP_ERROR_RUN = 1,   /* a simulation failed: exit code 1 */
-};
+/* Errors are in the project's domain TRV_ERROR (trivium/error.h):
+ * TRV_ERROR_INPUT for a user's file or value (exit code 2), TRV_ERROR_IO
+ * for a failed write or a failed simulation (exit code 1). */
 
 typedef struct {
   char *name; /* the instance's file name without directory */
@@ -49,7 +47,7 @@ typedef struct {
  * line that is not exactly two integers is skipped (the free-text header of
  * the classic files); the header `jobs machines` is followed by exactly
  * `jobs` lines of `machines` pairs `machine duration`.  Errors (one
- * TRV_JSSP_ERROR_INPUT message "file:line: ...") for: no header, a
+ * TRV_ERROR_INPUT message "file:line: ...") for: no header, a
  * non-integer token, a truncated or over-long job line, a machine index out
  * of range, a negative duration, too few or too many job lines.
  * Returns a new instance (trv_jssp_instance_free) or NULL. */
