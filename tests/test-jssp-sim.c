@@ -34,7 +34,7 @@ static const char *simultaneous = "3 3\n0 2 1 1 2 1\n1 2 2 1 0 1\n2 2 0 1 1 1\n"
  * Returns the exit code: 0 when the two agree. */
 static int simulate_in_process(const char *dir) {
   GError *err = NULL;
-  TrvJsspInstance *inst = trv_jssp_instance_parse(simultaneous, "simultaneous", &err);
+  TrvJsspInstance *inst = trv_jssp_instance_parse(simultaneous, -1, "simultaneous", &err);
   g_assert_no_error(err);
   g_assert_true(trv_jssp_write_platform(inst, dir, &err));
   char *platform = g_build_filename(dir, "platform.xml", NULL);
@@ -236,7 +236,8 @@ static void command_reports_malformed_instances_with_file_and_line(void) {
     int line;
   } cases[] = {{"too-few-jobs.txt", 4},      {"too-many-jobs.txt", 5}, {"machine-out-of-range.txt", 4},
                {"negative-duration.txt", 3}, {"truncated-line.txt", 4}, {"non-integer.txt", 3},
-               {"no-header.txt", 2}};
+               {"no-header.txt", 2},         {"duplicate-machine.txt", 4}, {"header-too-large.txt", 2},
+               {"too-many-operations.txt", 2}, {"duration-too-large.txt", 4}};
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
     char *path = g_build_filename(JSSP_TEST_DIR, cases[i].file, NULL);
     for (int sub = 0; sub < 2; sub++) {

@@ -35,30 +35,53 @@
  * TRV_ERROR_INPUT for a user's file or value (exit code 2), TRV_ERROR_IO
  * for a failed write or a failed simulation (exit code 1). */
 
+/* Limits on what a user's instance may ask for, checked before anything is
+ * allocated (docs/jssp.md).  They are far above the classic benchmarks
+ * (at most 100 x 20, durations below 1000) and keep every derived size
+ * small: the instance is 8 bytes per operation, a schedule 16, the list
+ * scheduler O(operations x (jobs + machines)) time in the worst case; a
+ * duration times 3 (the confounded variant's planning durations) fits an
+ * int, and a sum of all durations (at most 10^14) is an exact double. */
+#define TRV_JSSP_MAX_JOBS 10000
+#define TRV_JSSP_MAX_MACHINES 1000
+#define TRV_JSSP_MAX_OPERATIONS 1000000 /* jobs x machines */
+#define TRV_JSSP_MAX_DURATION 100000000
+#define TRV_JSSP_MAX_FILE_BYTES (64 * 1024 * 1024)
+
 typedef struct {
   char *name; /* the instance's file name without directory */
   int n_jobs, n_machines, n_ops;
   int *machine;  /* [j*n_ops + k], 0 <= machine < n_machines */
-  int *duration; /* [j*n_ops + k], >= 0 */
+  int *duration; /* [j*n_ops + k], 0 <= duration <= TRV_JSSP_MAX_DURATION */
 } TrvJsspInstance;
 
-/* Parses an OR-Library instance from text; `file` names it in messages.
- * Lines starting with '#' are comments everywhere; before the header every
- * line that is not exactly two integers is skipped (the free-text header of
- * the classic files); the header `jobs machines` is followed by exactly
- * `jobs` lines of `machines` pairs `machine duration`.  Errors (one
- * TRV_ERROR_INPUT message "file:line: ...") for: no header, a
- * non-integer token, a truncated or over-long job line, a machine index out
- * of range, a negative duration, too few or too many job lines.
+/* Parses an OR-Library instance from len bytes of text (len < 0: up to the
+ * first NUL); `file` names it in messages.  Lines starting with '#' are
+ * comments everywhere; before the header every line that is not exactly
+ * two integers is skipped (the free-text header of the classic files); the
+ * header `jobs machines` is followed by exactly `jobs` lines of `machines`
+ * pairs `machine duration`, in which every job visits every machine
+ * exactly once.  Errors (one TRV_ERROR_INPUT message "file:line: what was
+ * found; what was expected") for: a NUL byte, no header, counts outside
+ * the limits above or more operations than the rest of the file can hold,
+ * a non-integer token, a truncated or over-long job line, a machine index
+ * out of range, a job visiting a machine twice, a negative or too large
+ * duration, too few or too many job lines.  Nothing is allocated for the
+ * operations before the header has passed these checks.
  * Returns a new instance (trv_jssp_instance_free) or NULL. */
-TrvJsspInstance *trv_jssp_instance_parse(const char *text, const char *file, GError **error);
+TrvJsspInstance *trv_jssp_instance_parse(const char *text, gssize len, const char *file, GError **error);
+/* Reads and parses the file at path: a directory, an unreadable file or
+ * one larger than TRV_JSSP_MAX_FILE_BYTES (checked while reading, so a
+ * device or pipe that never ends is refused too) is a TRV_ERROR_INPUT
+ * naming the path.  The instance's name is the file's base name. */
 TrvJsspInstance *trv_jssp_instance_load(const char *path, GError **error);
 void trv_jssp_instance_free(TrvJsspInstance *inst);
-/* Total work of the instance (sum of durations) and its operation count. */
+/* Total work of the instance (sum of durations). */
 long trv_jssp_instance_work(const TrvJsspInstance *inst);
 /* A random instance for tests: durations uniform in [0, max_duration]
  * (zeros included on purpose), every job visits every machine once in a
- * random order.  Deterministic in seed (plugin/rng.h). */
+ * random order.  Deterministic in seed (plugin/rng.h).  The caller keeps
+ * the sizes within the limits above. */
 TrvJsspInstance *trv_jssp_instance_random(int n_jobs, int n_machines, int max_duration, guint64 seed);
 
 /* Writes DIR/platform.xml (SimGrid platform 4.1: hosts m0..m{M-1} of speed
