@@ -32,12 +32,13 @@ static int fail(GError *err) {
 }
 
 static void usage(FILE *f) {
-  fprintf(f, "usage: trivium jssp platform INSTANCE [--out DIR]\n"
-             "       trivium jssp run INSTANCE|PLATFORM-DIR [--rule fifo|spt|lpt|mwkr] [--schedule FILE]\n"
+  fprintf(f, "usage: trivium jssp platform INSTANCE [--out DIR] [--force]\n"
+             "       trivium jssp run INSTANCE|PLATFORM-DIR [--rule fifo|spt|lpt|mwkr] [--schedule FILE] [--force]\n"
              "                        [--cfg=SIMGRID-OPTION]... [--log=SIMGRID-OPTION]...\n"
-             "       trivium jssp stream [--seeds N] [--episodes E] [--first-seed S] [--out DIR]\n"
+             "       trivium jssp stream [--seeds N] [--episodes E] [--first-seed S] [--out DIR] [--force]\n"
              "       trivium jssp confounded INSTANCE|PLATFORM-DIR [--seeds N] [--episodes E] [--first-seed S]\n"
-             "                        [--out DIR]\n"
+             "                        [--out DIR] [--force]\n"
+             "--force replaces files that trivium jssp did not write (docs/jssp.md)\n"
              "       trivium jssp bench [--repeat N]\n"
              "exit: 0 ok, 1 run failure, 2 bad input (docs/jssp.md)\n");
 }
@@ -60,8 +61,10 @@ static gboolean parse_options(const char *what, GOptionEntry *entries, int *argc
 
 static int cmd_platform(int argc, char **argv) {
   char *out = NULL;
+  gboolean force = FALSE;
   GOptionEntry entries[] = {
       {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "write DIR/NAME/platform.xml and jobs.txt (default: .)", "DIR"},
+      {"force", 'f', 0, G_OPTION_ARG_NONE, &force, "replace files that are not trivium jssp output", NULL},
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
   if (!parse_options("INSTANCE - write a SimGrid machine shop", entries, &argc, &argv)) return 2;
   if (argc != 2) {
@@ -75,9 +78,12 @@ static int cmd_platform(int argc, char **argv) {
     g_free(out);
     return fail(err);
   }
+  /* NAME is the base name of a regular file, so one path component that
+   * is neither "." nor "..": DIR/NAME is inside DIR. */
+  g_assert(*inst->name && !strchr(inst->name, G_DIR_SEPARATOR) && strcmp(inst->name, ".") && strcmp(inst->name, ".."));
   char *dir = g_build_filename(out ? out : ".", inst->name, NULL);
   int rc = 0;
-  if (trv_jssp_write_platform(inst, dir, &err))
+  if (trv_jssp_write_platform(inst, dir, force, &err))
     printf("%s: %d jobs x %d machines -> %s/platform.xml, %s/jobs.txt\n", argv[1], inst->n_jobs, inst->n_machines,
            dir, dir);
   else
@@ -112,7 +118,7 @@ static TrvJsspInstance *load_target(const char *target, char **platform, char **
     trv_jssp_instance_free(inst);
     return NULL;
   }
-  if (!trv_jssp_write_platform(inst, *tmpdir, error)) {
+  if (!trv_jssp_write_platform(inst, *tmpdir, FALSE, error)) {
     trv_jssp_instance_free(inst);
     return NULL;
   }
@@ -134,10 +140,12 @@ static void remove_tmpdir(char *tmpdir) {
 
 static int cmd_run(int argc, char **argv) {
   char *rule_name = NULL, *schedule = NULL;
+  gboolean force = FALSE;
   GOptionEntry entries[] = {
       {"rule", 'r', 0, G_OPTION_ARG_STRING, &rule_name, "dispatch rule: fifo (default), spt, lpt, mwkr", "RULE"},
       {"schedule", 's', 0, G_OPTION_ARG_FILENAME, &schedule, "write the schedule CSV (job,op,machine,start,end)",
        "FILE"},
+      {"force", 'f', 0, G_OPTION_ARG_NONE, &force, "replace a --schedule FILE that is not a schedule CSV", NULL},
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
   if (!parse_options("INSTANCE|PLATFORM-DIR - simulate a dispatch rule", entries, &argc, &argv)) return 2;
   const char *target = NULL;
@@ -165,6 +173,8 @@ static int cmd_run(int argc, char **argv) {
   char *platform = NULL, *tmpdir = NULL;
   TrvJsspInstance *inst = NULL;
   GError *err = NULL;
+  /* The schedule's path is checked before the simulation, not after it. */
+  if (rc == 0 && schedule && !trv_jssp_output_check(schedule, TRV_JSSP_SCHEDULE_MARKER, force, &err)) rc = fail(err);
   if (rc == 0 && !(inst = load_target(target, &platform, &tmpdir, &err))) rc = fail(err);
   if (rc == 0) {
     TrvJsspSchedule *sim = trv_jssp_schedule_new(inst), *list = trv_jssp_list_schedule(inst, (TrvJsspRule)rule);
@@ -184,7 +194,7 @@ static int cmd_run(int argc, char **argv) {
                 sim->makespan, list->makespan);
         rc = 1;
       }
-      if (schedule && !trv_jssp_schedule_write_csv(inst, sim, schedule, &err)) rc = fail(err);
+      if (schedule && !trv_jssp_schedule_write_csv(inst, sim, schedule, force, &err)) rc = fail(err);
     }
     trv_jssp_schedule_free(sim);
     trv_jssp_schedule_free(list);
@@ -198,16 +208,63 @@ static int cmd_run(int argc, char **argv) {
   return rc;
 }
 
+/* The CSV files of --out DIR: DIR is created when absent and must be a
+ * directory, each file is checked under the writers' rule (jssp.h).  Called
+ * before the computation, so that a refusal costs nothing; the writes
+ * check again. */
+static const char *const stream_files[] = {"stream-curves.csv", "stream-episodes.csv"};
+static const char *const stream_markers[] = {"episode,trivium_mean_cumulative,rlvr_mean_cumulative\n",
+                                             "controller,seed,episode,regret\n"};
+static const char *const confounded_files[] = {"confounded-episodes.csv"};
+static const char *const confounded_markers[] = {"controller,seed,episode,regret,cumulative_regret,identified\n"};
+
+static gboolean prepare_out(const char *out, int n, const char *const *names, const char *const *markers,
+                            gboolean force, GError **error) {
+  if (!*out) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--out '': expected a directory name");
+    return FALSE;
+  }
+  if (g_file_test(out, G_FILE_TEST_EXISTS) && !g_file_test(out, G_FILE_TEST_IS_DIR)) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--out %s: exists and is not a directory; expected a directory",
+                out);
+    return FALSE;
+  }
+  if (g_mkdir_with_parents(out, 0755) != 0) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--out %s: cannot create the directory (%s)", out,
+                g_strerror(errno));
+    return FALSE;
+  }
+  gboolean ok = TRUE;
+  for (int i = 0; i < n && ok; i++) {
+    char *path = g_build_filename(out, names[i], NULL);
+    ok = trv_jssp_output_check(path, markers[i], force, error);
+    g_free(path);
+  }
+  return ok;
+}
+
+/* Writes DIR/name (contents start with marker); prints where. */
+static gboolean write_out(const char *out, const char *name, const char *marker, const GString *contents,
+                          gboolean force, GError **error) {
+  char *path = g_build_filename(out, name, NULL);
+  gboolean ok = trv_jssp_output_write(path, marker, contents, force, error);
+  if (ok) printf("wrote %s\n", path);
+  g_free(path);
+  return ok;
+}
+
 static int cmd_stream(int argc, char **argv) {
   TrvMachineStreamParams p;
   trv_machine_stream_defaults(&p);
   int seeds = 20, first = 1;
   char *out = NULL;
+  gboolean force = FALSE;
   GOptionEntry entries[] = {
       {"seeds", 'n', 0, G_OPTION_ARG_INT, &seeds, "number of seeds (default 20)", "N"},
       {"episodes", 'e', 0, G_OPTION_ARG_INT, &p.episodes, "episodes per seed (default 500)", "E"},
       {"first-seed", 0, 0, G_OPTION_ARG_INT, &first, "first seed (default 1)", "S"},
       {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "write DIR/stream-curves.csv and DIR/stream-episodes.csv", "DIR"},
+      {"force", 'f', 0, G_OPTION_ARG_NONE, &force, "replace files that are not trivium jssp output", NULL},
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
   if (!parse_options("- the confounded machine stream (SPEC 7.2)", entries, &argc, &argv)) return 2;
   if (argc != 1 || seeds < 1 || p.episodes < 2 || first < 0) {
@@ -215,6 +272,11 @@ static int cmd_stream(int argc, char **argv) {
                     "argument\n");
     g_free(out);
     return 2;
+  }
+  GError *err = NULL;
+  if (out && !prepare_out(out, 2, stream_files, stream_markers, force, &err)) {
+    g_free(out);
+    return fail(err);
   }
   const int E = p.episodes;
   double *curve[TRV_MACHINE_N_CONTROLLERS], *per_seed[TRV_MACHINE_N_CONTROLLERS];
@@ -236,25 +298,17 @@ static int cmd_stream(int argc, char **argv) {
   }
   int rc = 0;
   if (out) {
-    GString *cv = g_string_new("episode,trivium_mean_cumulative,rlvr_mean_cumulative\n");
-    GString *ep = g_string_new("controller,seed,episode,regret\n");
+    GString *cv = g_string_new(stream_markers[0]), *ep = g_string_new(stream_markers[1]);
     for (int e = 0; e < E; e++) g_string_append_printf(cv, "%d,%.6f,%.6f\n", e + 1, curve[0][e], curve[1][e]);
     for (int c = 0; c < TRV_MACHINE_N_CONTROLLERS; c++)
       for (int k = 0; k < seeds; k++)
         for (int e = 0; e < E; e++)
           g_string_append_printf(ep, "%s,%d,%d,%.0f\n", trv_machine_controller_name(c), first + k, e + 1,
                                  per_seed[c][(size_t)k * E + e]);
-    GError *err = NULL;
-    char *pc = g_build_filename(out, "stream-curves.csv", NULL), *pe = g_build_filename(out, "stream-episodes.csv", NULL);
-    if (g_mkdir_with_parents(out, 0755) != 0 || !g_file_set_contents(pc, cv->str, (gssize)cv->len, &err) ||
-        !g_file_set_contents(pe, ep->str, (gssize)ep->len, &err)) {
-      fprintf(stderr, "trivium jssp stream: cannot write under %s (%s)\n", out, err ? err->message : g_strerror(errno));
-      g_clear_error(&err);
-      rc = 1;
-    } else
-      printf("\nwrote %s and %s\n", pc, pe);
-    g_free(pc);
-    g_free(pe);
+    printf("\n");
+    if (!write_out(out, stream_files[0], stream_markers[0], cv, force, &err) ||
+        !write_out(out, stream_files[1], stream_markers[1], ep, force, &err))
+      rc = fail(err);
     g_string_free(cv, TRUE);
     g_string_free(ep, TRUE);
   }
@@ -268,9 +322,9 @@ static int cmd_stream(int argc, char **argv) {
 
 /* Writes DIR/confounded-episodes.csv: controller,seed,episode,regret,
  * cumulative_regret,identified. */
-static int write_confounded_csv(const char *out, int first, int seeds, int E, double *const *regret,
+static int write_confounded_csv(const char *out, gboolean force, int first, int seeds, int E, double *const *regret,
                                 double *const *identified) {
-  GString *csv = g_string_new("controller,seed,episode,regret,cumulative_regret,identified\n");
+  GString *csv = g_string_new(confounded_markers[0]);
   for (int c = 0; c < TRV_CONFOUNDED_N_CONTROLLERS; c++)
     for (int k = 0; k < seeds; k++) {
       double cum = 0;
@@ -282,15 +336,9 @@ static int write_confounded_csv(const char *out, int first, int seeds, int E, do
       }
     }
   GError *err = NULL;
-  char *path = g_build_filename(out, "confounded-episodes.csv", NULL);
   int rc = 0;
-  if (g_mkdir_with_parents(out, 0755) != 0 || !g_file_set_contents(path, csv->str, (gssize)csv->len, &err)) {
-    fprintf(stderr, "trivium jssp confounded: cannot write %s (%s)\n", path, err ? err->message : g_strerror(errno));
-    g_clear_error(&err);
-    rc = 1;
-  } else
-    printf("\nwrote %s\n", path);
-  g_free(path);
+  printf("\n");
+  if (!write_out(out, confounded_files[0], confounded_markers[0], csv, force, &err)) rc = fail(err);
   g_string_free(csv, TRUE);
   return rc;
 }
@@ -300,11 +348,13 @@ static int cmd_confounded(int argc, char **argv) {
   trv_confounded_defaults(&p);
   int seeds = 20, first = 1;
   char *out = NULL;
+  gboolean force = FALSE;
   GOptionEntry entries[] = {
       {"seeds", 'n', 0, G_OPTION_ARG_INT, &seeds, "number of seeds (default 20)", "N"},
       {"episodes", 'e', 0, G_OPTION_ARG_INT, &p.episodes, "episodes per seed (default 200)", "E"},
       {"first-seed", 0, 0, G_OPTION_ARG_INT, &first, "first seed (default 1)", "S"},
       {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "write DIR/confounded-episodes.csv", "DIR"},
+      {"force", 'f', 0, G_OPTION_ARG_NONE, &force, "replace a file that is not trivium jssp output", NULL},
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
   if (!parse_options("INSTANCE|PLATFORM-DIR - the real-instance confounded variant (SPEC 7.2)", entries, &argc,
                      &argv))
@@ -316,6 +366,10 @@ static int cmd_confounded(int argc, char **argv) {
     return 2;
   }
   GError *err = NULL;
+  if (out && !prepare_out(out, 1, confounded_files, confounded_markers, force, &err)) {
+    g_free(out);
+    return fail(err);
+  }
   gboolean is_dir = g_file_test(argv[1], G_FILE_TEST_IS_DIR);
   char *jobs = is_dir ? g_build_filename(argv[1], "jobs.txt", NULL) : g_strdup(argv[1]);
   TrvJsspInstance *inst = trv_jssp_instance_load(jobs, &err);
@@ -355,7 +409,7 @@ static int cmd_confounded(int argc, char **argv) {
            sum.cumulative_relative.sd, sum.log_fit.r2, sum.linear_fit.r2,
            sum.log_fit.r2 > sum.linear_fit.r2 ? "log" : "linear");
   }
-  int rc = out ? write_confounded_csv(out, first, seeds, E, regret, identified) : 0;
+  int rc = out ? write_confounded_csv(out, force, first, seeds, E, regret, identified) : 0;
   for (int c = 0; c < TRV_CONFOUNDED_N_CONTROLLERS; c++) {
     g_free(regret[c]);
     g_free(identified[c]);

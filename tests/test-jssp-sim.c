@@ -36,7 +36,7 @@ static int simulate_in_process(const char *dir) {
   GError *err = NULL;
   TrvJsspInstance *inst = trv_jssp_instance_parse(simultaneous, -1, "simultaneous", &err);
   g_assert_no_error(err);
-  g_assert_true(trv_jssp_write_platform(inst, dir, &err));
+  g_assert_true(trv_jssp_write_platform(inst, dir, FALSE, &err));
   char *platform = g_build_filename(dir, "platform.xml", NULL);
   TrvJsspSchedule *sim = trv_jssp_schedule_new(inst), *list = trv_jssp_list_schedule(inst, TRV_JSSP_FIFO);
   int rc = 0;
@@ -109,7 +109,7 @@ static void simultaneous_completions_touch_no_freed_memory(void) {
 static double agree_on_every_rule(const TrvJsspInstance *inst) {
   char *dir = g_build_filename(tmp_root, inst->name, NULL);
   GError *err = NULL;
-  g_assert_true(trv_jssp_write_platform(inst, dir, &err));
+  g_assert_true(trv_jssp_write_platform(inst, dir, FALSE, &err));
   char *platform = g_build_filename(dir, "platform.xml", NULL);
   double best = INFINITY;
   for (int r = 0; r < TRV_JSSP_N_RULES; r++) {
@@ -189,7 +189,7 @@ static void costly_messages_are_a_run_error(void) {
   TrvJsspInstance *inst = trv_jssp_instance_random(4, 3, 5, 99);
   char *dir = g_build_filename(tmp_root, "latency", NULL);
   GError *err = NULL;
-  g_assert_true(trv_jssp_write_platform(inst, dir, &err));
+  g_assert_true(trv_jssp_write_platform(inst, dir, FALSE, &err));
   char *platform = g_build_filename(dir, "platform.xml", NULL), *xml;
   g_assert_true(g_file_get_contents(platform, &xml, NULL, NULL));
   GString *s = g_string_new(xml);

@@ -1,6 +1,6 @@
 /* jssp-instance.c - job-shop instances: the OR-Library parser, the file
- * loader, random test instances, and the writer of a SimGrid machine-shop
- * platform plus its job description.
+ * loader and random test instances (the files written from an instance are
+ * in jssp-platform.c).
  *
  * Invariants of a TrvJsspInstance it returns: 1 <= n_jobs <=
  * TRV_JSSP_MAX_JOBS, 1 <= n_machines <= TRV_JSSP_MAX_MACHINES, n_jobs x
@@ -369,70 +369,4 @@ TrvJsspInstance *trv_jssp_instance_random(int n_jobs, int n_machines, int max_du
       inst->duration[j * n_machines + k] = (int)trv_rng_below(&rng, (uint64_t)max_duration + 1);
   }
   return inst;
-}
-
-static gboolean write_file(const char *path, const GString *s, GError **error) {
-  GError *io = NULL;
-  if (!g_file_set_contents(path, s->str, (gssize)s->len, &io)) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot write (%s)", path, io->message);
-    g_error_free(io);
-    return FALSE;
-  }
-  return TRUE;
-}
-
-gboolean trv_jssp_write_platform(const TrvJsspInstance *inst, const char *dir, GError **error) {
-  if (g_mkdir_with_parents(dir, 0755) != 0) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot create the directory (%s)", dir,
-                g_strerror(errno));
-    return FALSE;
-  }
-  GString *x = g_string_new(NULL);
-  g_string_append_printf(x,
-                         "<?xml version='1.0'?>\n"
-                         "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-                         "<!-- Job-shop machine shop for instance %s (%d jobs, %d machines), written by\n"
-                         "     `trivium jssp platform`.  Host mK is machine K; speed 1 flop/s, so an\n"
-                         "     operation of duration d is d flops and takes d simulated seconds.  Links\n"
-                         "     have latency 0 and 1 TBps and messages carry 0 bytes: dispatching costs\n"
-                         "     no simulated time, so the makespan is the schedule's. -->\n"
-                         "<platform version=\"4.1\">\n"
-                         "  <zone id=\"jssp-%s\" routing=\"Full\">\n"
-                         "    <host id=\"dispatcher\" speed=\"1f\">\n"
-                         "      <prop id=\"trivium.role\" value=\"dispatcher\"/>\n"
-                         "    </host>\n",
-                         inst->name, inst->n_jobs, inst->n_machines, inst->name);
-  for (int m = 0; m < inst->n_machines; m++)
-    g_string_append_printf(x,
-                           "    <host id=\"m%d\" speed=\"1f\">\n"
-                           "      <prop id=\"trivium.role\" value=\"machine\"/>\n"
-                           "      <prop id=\"trivium.machine\" value=\"%d\"/>\n"
-                           "    </host>\n",
-                           m, m);
-  for (int m = 0; m < inst->n_machines; m++)
-    g_string_append_printf(x, "    <link id=\"l%d\" bandwidth=\"1TBps\" latency=\"0\"/>\n", m);
-  for (int m = 0; m < inst->n_machines; m++)
-    g_string_append_printf(x, "    <route src=\"dispatcher\" dst=\"m%d\"><link_ctn id=\"l%d\"/></route>\n", m, m);
-  g_string_append(x, "  </zone>\n</platform>\n");
-
-  GString *j = g_string_new(NULL);
-  g_string_append_printf(j,
-                         "# trivium jssp job description of instance %s, written by `trivium jssp platform`.\n"
-                         "# OR-Library format: `jobs machines`, then one line per job of `machine duration`\n"
-                         "# pairs in processing order; machine K runs on host mK of platform.xml.\n"
-                         "%d %d\n",
-                         inst->name, inst->n_jobs, inst->n_machines);
-  for (int jb = 0; jb < inst->n_jobs; jb++) {
-    for (int k = 0; k < inst->n_ops; k++)
-      g_string_append_printf(j, "%s%d %d", k ? "  " : "", inst->machine[jb * inst->n_ops + k],
-                             inst->duration[jb * inst->n_ops + k]);
-    g_string_append_c(j, '\n');
-  }
-  char *px = g_build_filename(dir, "platform.xml", NULL), *pj = g_build_filename(dir, "jobs.txt", NULL);
-  gboolean ok = write_file(px, x, error) && write_file(pj, j, error);
-  g_free(px);
-  g_free(pj);
-  g_string_free(x, TRUE);
-  g_string_free(j, TRUE);
-  return ok;
 }

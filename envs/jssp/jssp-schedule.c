@@ -183,19 +183,14 @@ gboolean trv_jssp_schedule_check(const TrvJsspInstance *inst, const TrvJsspSched
 }
 
 gboolean trv_jssp_schedule_write_csv(const TrvJsspInstance *inst, const TrvJsspSchedule *s, const char *path,
-                                     GError **error) {
-  GString *csv = g_string_new("job,op,machine,start,end\n");
+                                     gboolean force, GError **error) {
+  GString *csv = g_string_new(TRV_JSSP_SCHEDULE_MARKER);
   for (int j = 0; j < inst->n_jobs; j++)
     for (int k = 0; k < inst->n_ops; k++) {
       int op = j * inst->n_ops + k;
       g_string_append_printf(csv, "%d,%d,%d,%.17g,%.17g\n", j, k, inst->machine[op], s->start[op], s->end[op]);
     }
-  GError *io = NULL;
-  gboolean ok = g_file_set_contents(path, csv->str, (gssize)csv->len, &io);
-  if (!ok) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot write the schedule (%s)", path, io->message);
-    g_error_free(io);
-  }
+  gboolean ok = trv_jssp_output_write(path, TRV_JSSP_SCHEDULE_MARKER, csv, force, error);
   g_string_free(csv, TRUE);
   return ok;
 }

@@ -84,14 +84,45 @@ long trv_jssp_instance_work(const TrvJsspInstance *inst);
  * the sizes within the limits above. */
 TrvJsspInstance *trv_jssp_instance_random(int n_jobs, int n_machines, int max_duration, guint64 seed);
 
-/* Writes DIR/platform.xml (SimGrid platform 4.1: hosts m0..m{M-1} of speed
- * 1 flop/s, so an operation of duration d is d flops and d simulated
+/* Files `trivium jssp` writes (jssp-platform.c).  A writer replaces only
+ * its own output: a file that starts with the writer's marker (the first
+ * bytes every such file has).  A file without it, or a symbolic link, is
+ * refused (TRV_ERROR_INPUT, naming the path) unless force is set; with force
+ * a link is replaced, never written through.  A directory, a device or a
+ * FIFO is never replaced.  Writes are atomic (a temporary file renamed
+ * over the path).  Markers: */
+#define TRV_JSSP_PLATFORM_MARKER                                                                                     \
+  "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n<!-- Job-shop machine "    \
+  "shop for instance "
+#define TRV_JSSP_JOBS_MARKER "# trivium jssp job description of instance "
+#define TRV_JSSP_SCHEDULE_MARKER "job,op,machine,start,end\n"
+
+/* TRUE when path may be written with contents starting with marker: it is
+ * absent (and its directory exists and is writable) or the writer's own
+ * output, or force allows replacing it.  Otherwise FALSE + TRV_ERROR_INPUT. */
+gboolean trv_jssp_output_check(const char *path, const char *marker, gboolean force, GError **error);
+/* trv_jssp_output_check, then an atomic write of contents (which must
+ * start with marker); a failed write is TRV_ERROR_IO. */
+gboolean trv_jssp_output_write(const char *path, const char *marker, const GString *contents, gboolean force,
+                               GError **error);
+
+/* The platform of an instance (SimGrid platform 4.1: hosts m0..m{M-1} of
+ * speed 1 flop/s, so an operation of duration d is d flops and d simulated
  * seconds, a host `dispatcher`, one link per machine of latency 0 and
- * bandwidth 1 TBps, routes dispatcher<->mK) and DIR/jobs.txt (the job
- * description: the instance in OR-Library format with a comment header,
- * read back by trv_jssp_instance_load).  Creates DIR.  FALSE + error on I/O
- * failure. */
-gboolean trv_jssp_write_platform(const TrvJsspInstance *inst, const char *dir, GError **error);
+ * bandwidth 1 TBps, routes dispatcher<->mK) and its job description (the
+ * instance in OR-Library format with a comment header, read back by
+ * trv_jssp_instance_parse into the same instance).  The instance's name
+ * appears in both only as letters, digits and `._+-` (any other byte
+ * becomes `_`), so a file name cannot break the XML or add lines to the job
+ * description.  g_string_free the results. */
+GString *trv_jssp_platform_xml(const TrvJsspInstance *inst);
+GString *trv_jssp_jobs_text(const TrvJsspInstance *inst);
+
+/* Writes DIR/platform.xml and DIR/jobs.txt (above) under the writers' rule,
+ * both files checked before either is written.  Creates DIR (with its
+ * parents) when absent; refuses (TRV_ERROR_INPUT) a DIR that is a symbolic
+ * link or not a directory, so nothing is written outside it. */
+gboolean trv_jssp_write_platform(const TrvJsspInstance *inst, const char *dir, gboolean force, GError **error);
 
 typedef enum { TRV_JSSP_FIFO, TRV_JSSP_SPT, TRV_JSSP_LPT, TRV_JSSP_MWKR, TRV_JSSP_N_RULES } TrvJsspRule;
 const char *trv_jssp_rule_name(TrvJsspRule rule);
@@ -134,10 +165,11 @@ TrvJsspSchedule *trv_jssp_list_schedule(const TrvJsspInstance *inst, TrvJsspRule
  * violation. */
 gboolean trv_jssp_schedule_check(const TrvJsspInstance *inst, const TrvJsspSchedule *s, GError **error);
 
-/* Writes the schedule as CSV: header job,op,machine,start,end, one row per
- * operation in (job, op) order. */
+/* Writes the schedule as CSV: header job,op,machine,start,end
+ * (TRV_JSSP_SCHEDULE_MARKER), one row per operation in (job, op) order,
+ * under the writers' rule above. */
 gboolean trv_jssp_schedule_write_csv(const TrvJsspInstance *inst, const TrvJsspSchedule *s, const char *path,
-                                     GError **error);
+                                     gboolean force, GError **error);
 
 /* One operation's place on its machine, and the order of a machine's
  * operations: planned start, then end, then operation index. */

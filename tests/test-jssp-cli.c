@@ -1,0 +1,210 @@
+/* `trivium jssp ...` as a user meets it: every refusal is one line on
+ * stderr and exit code 2, before anything is simulated or written; the
+ * writers keep to their rule (a file that is not trivium jssp output is
+ * replaced only with --force); a relative --schedule path works under
+ * every rule.  Runs the built program (JSSP_TRIVIUM) in a temporary
+ * directory. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "jssp/jssp.h"
+
+static char *tmp_root;
+
+/* Runs trivium with args in cwd (NULL: the test's own); returns its exit
+ * code and its stdout/stderr (g_free). */
+static int run_trivium_in(const char *cwd, const char *const *args, char **out, char **err_text) {
+  GPtrArray *argv = g_ptr_array_new();
+  g_ptr_array_add(argv, (char *)JSSP_TRIVIUM);
+  for (int i = 0; args[i]; i++) g_ptr_array_add(argv, (char *)args[i]);
+  g_ptr_array_add(argv, NULL);
+  int status;
+  GError *err = NULL;
+  g_assert_true(g_spawn_sync(cwd, (char **)argv->pdata, NULL, 0, NULL, NULL, out, err_text, &status, &err));
+  g_ptr_array_free(argv, TRUE);
+  g_assert_true(WIFEXITED(status));
+  return WEXITSTATUS(status);
+}
+
+/* The command refuses with exit 2 and exactly one line on stderr that
+ * starts with "trivium jssp" and contains `says`; nothing on stdout. */
+static void expect_refusal_in(const char *cwd, const char *const *args, const char *says) {
+  char *out = NULL, *err = NULL;
+  int rc = run_trivium_in(cwd, args, &out, &err);
+  GString *cmd = g_string_new(NULL);
+  for (int i = 0; args[i]; i++) g_string_append_printf(cmd, " %s", args[i]);
+  if (rc != 2) g_error("trivium%s: exit %d, expected 2; stderr: %s", cmd->str, rc, err);
+  const char *nl = strchr(err, '\n');
+  if (!g_str_has_prefix(err, "trivium jssp") || !nl || nl[1] != '\0')
+    g_error("trivium%s: stderr is not one line starting with 'trivium jssp': '%s'", cmd->str, err);
+  if (!strstr(err, says)) g_error("trivium%s: stderr '%s' lacks '%s'", cmd->str, err, says);
+  if (*out) g_error("trivium%s: refused but printed '%s'", cmd->str, out);
+  g_string_free(cmd, TRUE);
+  g_free(out);
+  g_free(err);
+}
+
+static void expect_refusal(const char *const *args, const char *says) { expect_refusal_in(NULL, args, says); }
+
+static char *slurp(const char *path) {
+  char *text = NULL;
+  g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+  return text;
+}
+
+/* An instance file in the temporary directory (its base name is `name`). */
+static char *write_instance(const char *name, const TrvJsspInstance *inst) {
+  char *path = g_build_filename(tmp_root, name, NULL);
+  GString *t = trv_jssp_jobs_text(inst);
+  g_assert_true(g_file_set_contents(path, t->str, (gssize)t->len, NULL));
+  g_string_free(t, TRUE);
+  return path;
+}
+
+/* `platform` into a directory that holds someone else's platform.xml:
+ * exit 2, the file untouched; with --force it is replaced. */
+static void platform_refuses_foreign_files_unless_forced(void) {
+  TrvJsspInstance *inst = trv_jssp_instance_random(3, 2, 9, 1);
+  char *path = write_instance("shop.txt", inst);
+  char *out = g_build_filename(tmp_root, "platforms", NULL), *dir = g_build_filename(out, "shop.txt", NULL);
+  char *px = g_build_filename(dir, "platform.xml", NULL);
+  g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
+  g_assert_true(g_file_set_contents(px, "<mine/>\n", -1, NULL));
+  const char *args[] = {"jssp", "platform", path, "--out", out, NULL};
+  expect_refusal(args, "platform.xml: exists and was not written by trivium jssp");
+  char *kept = slurp(px);
+  g_assert_cmpstr(kept, ==, "<mine/>\n");
+  const char *forced[] = {"jssp", "platform", path, "--out", out, "--force", NULL};
+  char *o = NULL, *e = NULL;
+  g_assert_cmpint(run_trivium_in(NULL, forced, &o, &e), ==, 0);
+  char *xml = slurp(px);
+  g_assert_true(g_str_has_prefix(xml, TRV_JSSP_PLATFORM_MARKER));
+  g_free(xml);
+  g_free(o);
+  g_free(e);
+  g_free(kept);
+  g_free(px);
+  g_free(dir);
+  g_free(out);
+  g_free(path);
+  trv_jssp_instance_free(inst);
+}
+
+/* A --schedule path that cannot be written is refused before the
+ * simulation (nothing on stdout), and a foreign file there is untouched. */
+static void schedule_path_is_checked_before_simulating(void) {
+  TrvJsspInstance *inst = trv_jssp_instance_random(3, 2, 9, 2);
+  char *path = write_instance("sched.txt", inst);
+  char *foreign = g_build_filename(tmp_root, "notes.csv", NULL);
+  char *missing = g_build_filename(tmp_root, "no-such-dir", "s.csv", NULL);
+  g_assert_true(g_file_set_contents(foreign, "my notes\n", -1, NULL));
+  const char *onto_foreign[] = {"jssp", "run", path, "--schedule", foreign, NULL};
+  expect_refusal(onto_foreign, "notes.csv: exists and was not written by trivium jssp");
+  char *kept = slurp(foreign);
+  g_assert_cmpstr(kept, ==, "my notes\n");
+  const char *into_missing[] = {"jssp", "run", path, "--schedule", missing, NULL};
+  expect_refusal(into_missing, "does not exist");
+  const char *onto_dir[] = {"jssp", "run", path, "--schedule", tmp_root, NULL};
+  expect_refusal(onto_dir, "is a directory");
+  g_free(kept);
+  g_free(missing);
+  g_free(foreign);
+  g_free(path);
+  trv_jssp_instance_free(inst);
+}
+
+/* A 15 x 15 instance (the size of ta04) under every rule with a relative
+ * --schedule path, run from the directory that holds it: exit 0, one CSV
+ * row per operation, the largest end equal to the printed makespan and to
+ * the list scheduler's. */
+static void relative_schedule_path_under_every_rule(void) {
+  TrvJsspInstance *inst = trv_jssp_instance_random(15, 15, 99, 4);
+  char *path = write_instance("ta-like.txt", inst);
+  for (int r = 0; r < TRV_JSSP_N_RULES; r++) {
+    char *csv_name = g_strdup_printf("s-%s.csv", trv_jssp_rule_name(r));
+    const char *args[] = {"jssp", "run", "ta-like.txt", "--rule", trv_jssp_rule_name(r), "--schedule", csv_name, NULL};
+    char *out = NULL, *err = NULL;
+    int rc = run_trivium_in(tmp_root, args, &out, &err);
+    if (rc != 0) g_error("%s: exit %d: %s", trv_jssp_rule_name(r), rc, err);
+    TrvJsspSchedule *list = trv_jssp_list_schedule(inst, (TrvJsspRule)r);
+    char *want = g_strdup_printf("makespan %.17g (SimGrid", list->makespan);
+    g_assert_nonnull(strstr(out, want));
+    char *csv_path = g_build_filename(tmp_root, csv_name, NULL), *text = slurp(csv_path);
+    char **rows = g_strsplit(text, "\n", -1);
+    g_assert_cmpuint(g_strv_length(rows), ==, 1 + 225 + 1); /* header, rows, empty after the last newline */
+    double last_end = 0;
+    for (int i = 1; i <= 225; i++) {
+      char **f = g_strsplit(rows[i], ",", -1);
+      g_assert_cmpuint(g_strv_length(f), ==, 5);
+      last_end = fmax(last_end, g_ascii_strtod(f[4], NULL));
+      g_strfreev(f);
+    }
+    g_assert_cmpfloat(last_end, ==, list->makespan);
+    g_strfreev(rows);
+    g_free(text);
+    g_free(csv_path);
+    g_free(want);
+    trv_jssp_schedule_free(list);
+    g_free(out);
+    g_free(err);
+    g_free(csv_name);
+  }
+  g_free(path);
+  trv_jssp_instance_free(inst);
+}
+
+/* The stream's and the confounded variant's --out DIR: a foreign file in
+ * DIR is refused before the computation; --out naming a file is refused. */
+static void csv_outputs_refuse_foreign_files(void) {
+  char *out = g_build_filename(tmp_root, "stream-out", NULL);
+  char *curves = g_build_filename(out, "stream-curves.csv", NULL), *conf = g_build_filename(out, "confounded-episodes.csv", NULL);
+  g_assert_cmpint(g_mkdir_with_parents(out, 0755), ==, 0);
+  g_assert_true(g_file_set_contents(curves, "a,b\n", -1, NULL));
+  g_assert_true(g_file_set_contents(conf, "a,b\n", -1, NULL));
+  const char *stream[] = {"jssp", "stream", "--seeds", "1", "--episodes", "2", "--out", out, NULL};
+  expect_refusal(stream, "stream-curves.csv: exists and was not written by trivium jssp");
+  char *ft06 = g_build_filename(JSSP_PLATFORM_DIR, "ft06", NULL);
+  const char *confounded[] = {"jssp", "confounded", ft06, "--seeds", "1", "--episodes", "2", "--out", out, NULL};
+  expect_refusal(confounded, "confounded-episodes.csv: exists and was not written by trivium jssp");
+  const char *onto_file[] = {"jssp", "stream", "--seeds", "1", "--episodes", "2", "--out", curves, NULL};
+  expect_refusal(onto_file, "exists and is not a directory");
+  g_free(ft06);
+  g_free(conf);
+  g_free(curves);
+  g_free(out);
+}
+
+static void remove_tree(const char *path) {
+  struct stat st;
+  if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    GDir *d = g_dir_open(path, 0, NULL);
+    const char *name;
+    while (d && (name = g_dir_read_name(d))) {
+      char *child = g_build_filename(path, name, NULL);
+      remove_tree(child);
+      g_free(child);
+    }
+    if (d) g_dir_close(d);
+    g_rmdir(path);
+  } else
+    g_unlink(path);
+}
+
+int main(int argc, char **argv) {
+  g_test_init(&argc, &argv, NULL);
+  tmp_root = g_dir_make_tmp("test-jssp-cli-XXXXXX", NULL);
+  g_assert_nonnull(tmp_root);
+  g_test_add_func("/jssp/cli/platform_refuses_foreign_files_unless_forced",
+                  platform_refuses_foreign_files_unless_forced);
+  g_test_add_func("/jssp/cli/schedule_path_is_checked_before_simulating", schedule_path_is_checked_before_simulating);
+  g_test_add_func("/jssp/cli/relative_schedule_path_under_every_rule", relative_schedule_path_under_every_rule);
+  g_test_add_func("/jssp/cli/csv_outputs_refuse_foreign_files", csv_outputs_refuse_foreign_files);
+  int rc = g_test_run();
+  remove_tree(tmp_root);
+  g_free(tmp_root);
+  return rc;
+}
