@@ -4,15 +4,21 @@
  * (makespan regret), and a benchmark.
  *
  * Exit codes: 0 ok, 1 a run failed (a simulation that deadlocks, disagrees
- * with the list scheduler or yields an infeasible schedule), 2 bad input (a
- * malformed instance, with file:line; a missing platform; bad arguments).
- * SimGrid initialises once per process: `run` simulates in this process,
- * `bench` forks a child per simulation (envs/jssp/jssp-sim.h). */
+ * with the list scheduler or yields an infeasible schedule, a failed
+ * write), 2 bad input (a malformed instance, with file:line; a missing or
+ * refused platform; a bad option or value).  Every refusal is one line on
+ * stderr, made before anything is simulated or written; values a user
+ * types are shown with control bytes escaped, so the line stays one line.
+ * SimGrid initialises once per process and aborts the process on a bad
+ * option or platform, so `run` and `bench` simulate in a child process
+ * (envs/jssp/jssp-sim.h) and turn SimGrid's refusal into that one line. */
 #include <config.h>
 
 #include <errno.h>
 #include <glib/gstdio.h>
+#include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,13 +28,72 @@
 #include "jssp/jssp-stream.h"
 #include "jssp/jssp.h"
 
+/* Limits on the command's values (docs/jssp.md): the seed x episode
+ * arrays and CSVs stay below about 100 MB, every seed fits an int. */
+#define MAX_SEEDS 10000
+#define MAX_EPISODES 1000000
+#define MAX_SEED_EPISODES 1000000
+#define MAX_REPEAT 10000
+
+/* Prints "trivium jssp[ SUB]: MESSAGE" on one line: control bytes of the
+ * message (from a file name or a typed value) are written as \xNN. */
+static void print_line(const char *sub, const char *message) {
+  GString *line = g_string_new("trivium jssp");
+  if (sub) g_string_append_printf(line, " %s", sub);
+  g_string_append(line, ": ");
+  for (const unsigned char *p = (const unsigned char *)message; *p; p++)
+    if (*p < 0x20 || *p == 0x7f)
+      g_string_append_printf(line, "\\x%02x", *p);
+    else
+      g_string_append_c(line, (char)*p);
+  fprintf(stderr, "%s\n", line->str);
+  g_string_free(line, TRUE);
+}
+
 static int fail(GError *err) {
   /* Only this program's own run and write failures exit 1; bad input, and
    * anything not in the project's domain, is the user's to fix: exit 2. */
   int code = err->domain == TRV_ERROR && err->code != TRV_ERROR_INPUT ? 1 : 2;
-  fprintf(stderr, "trivium jssp: %s\n", err->message);
+  print_line(NULL, err->message);
   g_error_free(err);
   return code;
+}
+
+/* A bad argument or value of subcommand sub: one line, exit code 2. */
+static int refuse(const char *sub, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static int refuse(const char *sub, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *message = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  print_line(sub, message);
+  g_free(message);
+  return 2;
+}
+
+/* The positional arguments left after the options: exactly `want` of
+ * them, none that looks like an option.  Returns 0 or refuse()'s 2. */
+static int check_positionals(const char *sub, int argc, char **argv, int want, const char *what) {
+  for (int i = 1; i < argc; i++)
+    if (argv[i][0] == '-' && argv[i][1]) return refuse(sub, "unknown option '%s'; see trivium jssp --help", argv[i]);
+  if (argc - 1 != want)
+    return want ? refuse(sub, "expected one %s, got %d arguments", what, argc - 1)
+                : refuse(sub, "unexpected argument '%s'", argv[1]);
+  return 0;
+}
+
+/* --seeds, --episodes and --first-seed of stream and confounded. */
+static int check_seed_range(const char *sub, int seeds, int episodes, int first) {
+  if (seeds < 1 || seeds > MAX_SEEDS) return refuse(sub, "--seeds %d: expected 1..%d", seeds, MAX_SEEDS);
+  if (episodes < 2 || episodes > MAX_EPISODES)
+    return refuse(sub, "--episodes %d: expected 2..%d", episodes, MAX_EPISODES);
+  if ((gint64)seeds * episodes > MAX_SEED_EPISODES)
+    return refuse(sub, "--seeds %d x --episodes %d = %" G_GINT64_FORMAT " seed-episodes; expected at most %d", seeds,
+                  episodes, (gint64)seeds * episodes, MAX_SEED_EPISODES);
+  if (first < 0 || (gint64)first + seeds - 1 > INT_MAX)
+    return refuse(sub, "--first-seed %d: expected 0..%d (the last seed, first + seeds - 1, must fit an int)", first,
+                  INT_MAX - seeds + 1);
+  return 0;
 }
 
 static void usage(FILE *f) {
@@ -38,21 +103,21 @@ static void usage(FILE *f) {
              "       trivium jssp stream [--seeds N] [--episodes E] [--first-seed S] [--out DIR] [--force]\n"
              "       trivium jssp confounded INSTANCE|PLATFORM-DIR [--seeds N] [--episodes E] [--first-seed S]\n"
              "                        [--out DIR] [--force]\n"
-             "--force replaces files that trivium jssp did not write (docs/jssp.md)\n"
              "       trivium jssp bench [--repeat N]\n"
+             "--force replaces files that trivium jssp did not write\n"
              "exit: 0 ok, 1 run failure, 2 bad input (docs/jssp.md)\n");
 }
 
 /* Parses options; leaves positional arguments and SimGrid's --cfg/--log
  * options in argv.  FALSE (and a message) on a bad option. */
-static gboolean parse_options(const char *what, GOptionEntry *entries, int *argc, char ***argv) {
+static gboolean parse_options(const char *sub, const char *what, GOptionEntry *entries, int *argc, char ***argv) {
   GOptionContext *oc = g_option_context_new(what);
   g_option_context_add_main_entries(oc, entries, NULL);
   g_option_context_set_ignore_unknown_options(oc, TRUE);
   GError *err = NULL;
   gboolean ok = g_option_context_parse(oc, argc, argv, &err);
   if (!ok) {
-    fprintf(stderr, "trivium jssp: %s\n", err->message);
+    print_line(sub, err->message);
     g_error_free(err);
   }
   g_option_context_free(oc);
@@ -66,11 +131,12 @@ static int cmd_platform(int argc, char **argv) {
       {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "write DIR/NAME/platform.xml and jobs.txt (default: .)", "DIR"},
       {"force", 'f', 0, G_OPTION_ARG_NONE, &force, "replace files that are not trivium jssp output", NULL},
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  if (!parse_options("INSTANCE - write a SimGrid machine shop", entries, &argc, &argv)) return 2;
-  if (argc != 2) {
-    usage(stderr);
+  if (!parse_options("platform", "INSTANCE - write a SimGrid machine shop", entries, &argc, &argv)) return 2;
+  int bad = check_positionals("platform", argc, argv, 1, "INSTANCE");
+  if (!bad && out && !*out) bad = refuse("platform", "--out '': expected a directory name");
+  if (bad) {
     g_free(out);
-    return 2;
+    return bad;
   }
   GError *err = NULL;
   TrvJsspInstance *inst = trv_jssp_instance_load(argv[1], &err);
@@ -147,29 +213,25 @@ static int cmd_run(int argc, char **argv) {
        "FILE"},
       {"force", 'f', 0, G_OPTION_ARG_NONE, &force, "replace a --schedule FILE that is not a schedule CSV", NULL},
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  if (!parse_options("INSTANCE|PLATFORM-DIR - simulate a dispatch rule", entries, &argc, &argv)) return 2;
+  if (!parse_options("run", "INSTANCE|PLATFORM-DIR - simulate a dispatch rule", entries, &argc, &argv)) return 2;
   const char *target = NULL;
   GPtrArray *sg_args = g_ptr_array_new();
-  int rc = 0;
-  for (int i = 1; i < argc; i++) {
+  int rc = 0, positionals = 0;
+  /* The first refusal is the one reported. */
+  for (int i = 1; i < argc && rc == 0; i++) {
     if (g_str_has_prefix(argv[i], "--cfg=") || g_str_has_prefix(argv[i], "--log="))
       g_ptr_array_add(sg_args, argv[i]);
-    else if (!target && argv[i][0] != '-')
+    else if (argv[i][0] == '-' && argv[i][1])
+      rc = refuse("run", "unknown option '%s'; see trivium jssp --help", argv[i]);
+    else if (positionals++ == 0)
       target = argv[i];
-    else {
-      fprintf(stderr, "trivium jssp run: unexpected argument '%s'\n", argv[i]);
-      rc = 2;
-    }
+    else
+      rc = refuse("run", "unexpected argument '%s'; expected one INSTANCE or PLATFORM-DIR", argv[i]);
   }
   int rule = rule_name ? trv_jssp_rule_parse(rule_name) : TRV_JSSP_FIFO;
-  if (rule < 0) {
-    fprintf(stderr, "trivium jssp run: unknown rule '%s'; expected fifo, spt, lpt or mwkr\n", rule_name);
-    rc = 2;
-  }
-  if (!target && rc == 0) {
-    usage(stderr);
-    rc = 2;
-  }
+  if (rc == 0 && rule < 0) rc = refuse("run", "unknown rule '%s'; expected fifo, spt, lpt or mwkr", rule_name);
+  if (rc == 0 && !target) rc = refuse("run", "expected one INSTANCE or PLATFORM-DIR; see trivium jssp --help");
+  if (rc == 0 && schedule && !*schedule) rc = refuse("run", "--schedule '': expected a file name");
   char *platform = NULL, *tmpdir = NULL;
   TrvJsspInstance *inst = NULL;
   GError *err = NULL;
@@ -179,8 +241,8 @@ static int cmd_run(int argc, char **argv) {
   if (rc == 0) {
     TrvJsspSchedule *sim = trv_jssp_schedule_new(inst), *list = trv_jssp_list_schedule(inst, (TrvJsspRule)rule);
     TrvJsspSimStats st;
-    if (!trv_jssp_sim_run(inst, platform, (TrvJsspRule)rule, (int)sg_args->len, (char **)sg_args->pdata, sim, &st,
-                          &err))
+    if (!trv_jssp_sim_run_forked(inst, platform, (TrvJsspRule)rule, (int)sg_args->len, (char **)sg_args->pdata, sim,
+                                 &st, &err))
       rc = fail(err);
     else if (!trv_jssp_schedule_check(inst, sim, &err))
       rc = fail(err);
@@ -266,12 +328,12 @@ static int cmd_stream(int argc, char **argv) {
       {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "write DIR/stream-curves.csv and DIR/stream-episodes.csv", "DIR"},
       {"force", 'f', 0, G_OPTION_ARG_NONE, &force, "replace files that are not trivium jssp output", NULL},
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  if (!parse_options("- the confounded machine stream (SPEC 7.2)", entries, &argc, &argv)) return 2;
-  if (argc != 1 || seeds < 1 || p.episodes < 2 || first < 0) {
-    fprintf(stderr, "trivium jssp stream: expected --seeds >= 1, --episodes >= 2, --first-seed >= 0 and no other "
-                    "argument\n");
+  if (!parse_options("stream", "- the confounded machine stream (SPEC 7.2)", entries, &argc, &argv)) return 2;
+  int bad = check_positionals("stream", argc, argv, 0, NULL);
+  if (!bad) bad = check_seed_range("stream", seeds, p.episodes, first);
+  if (bad) {
     g_free(out);
-    return 2;
+    return bad;
   }
   GError *err = NULL;
   if (out && !prepare_out(out, 2, stream_files, stream_markers, force, &err)) {
@@ -356,14 +418,14 @@ static int cmd_confounded(int argc, char **argv) {
       {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "write DIR/confounded-episodes.csv", "DIR"},
       {"force", 'f', 0, G_OPTION_ARG_NONE, &force, "replace a file that is not trivium jssp output", NULL},
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  if (!parse_options("INSTANCE|PLATFORM-DIR - the real-instance confounded variant (SPEC 7.2)", entries, &argc,
-                     &argv))
+  if (!parse_options("confounded", "INSTANCE|PLATFORM-DIR - the real-instance confounded variant (SPEC 7.2)",
+                     entries, &argc, &argv))
     return 2;
-  if (argc != 2 || seeds < 1 || p.episodes < 2 || first < 0) {
-    fprintf(stderr, "trivium jssp confounded: expected one INSTANCE or PLATFORM-DIR, --seeds >= 1, --episodes >= 2 "
-                    "and --first-seed >= 0\n");
+  int bad = check_positionals("confounded", argc, argv, 1, "INSTANCE or PLATFORM-DIR");
+  if (!bad) bad = check_seed_range("confounded", seeds, p.episodes, first);
+  if (bad) {
     g_free(out);
-    return 2;
+    return bad;
   }
   GError *err = NULL;
   if (out && !prepare_out(out, 1, confounded_files, confounded_markers, force, &err)) {
@@ -374,11 +436,7 @@ static int cmd_confounded(int argc, char **argv) {
   char *jobs = is_dir ? g_build_filename(argv[1], "jobs.txt", NULL) : g_strdup(argv[1]);
   TrvJsspInstance *inst = trv_jssp_instance_load(jobs, &err);
   g_free(jobs);
-  if (inst && inst->n_machines > TRV_CONFOUNDED_MAX_M) {
-    g_set_error(&err, TRV_ERROR, TRV_ERROR_INPUT, "%s: %d machines; the confounded variant takes at most %d",
-                argv[1], inst->n_machines, TRV_CONFOUNDED_MAX_M);
-    g_clear_pointer(&inst, trv_jssp_instance_free);
-  }
+  if (inst && !trv_confounded_instance_fits(inst, argv[1], &err)) g_clear_pointer(&inst, trv_jssp_instance_free);
   if (!inst) {
     g_free(out);
     return fail(err);
@@ -464,7 +522,7 @@ static int bench_one(const char *target, int repeat) {
   gint64 t0 = g_get_monotonic_time();
   for (int r = 0; r < repeat && rc == 0; r++) {
     TrvJsspSchedule *s = trv_jssp_schedule_new(inst);
-    TrvJsspSimStats st;
+    TrvJsspSimStats st = {0};
     if (!trv_jssp_sim_run_forked(inst, platform, (TrvJsspRule)(r % TRV_JSSP_N_RULES), 0, NULL, s, &st, &err))
       rc = fail(err);
     sim_s += st.run_seconds;
@@ -491,11 +549,10 @@ static int cmd_bench(int argc, char **argv) {
   GOptionEntry entries[] = {{"repeat", 'n', 0, G_OPTION_ARG_INT, &repeat, "simulations per instance (default 20; "
                                                                             "the rules in turn)", "N"},
                             {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  if (!parse_options("- simulated operations per second", entries, &argc, &argv)) return 2;
-  if (argc != 1 || repeat < 1) {
-    usage(stderr);
-    return 2;
-  }
+  if (!parse_options("bench", "- simulated operations per second", entries, &argc, &argv)) return 2;
+  int bad = check_positionals("bench", argc, argv, 0, NULL);
+  if (bad) return bad;
+  if (repeat < 1 || repeat > MAX_REPEAT) return refuse("bench", "--repeat %d: expected 1..%d", repeat, MAX_REPEAT);
   char *shipped = g_build_filename(TRV_SRCDIR, "platforms", "jssp", NULL);
   char *shared = g_build_filename(TRV_SRCDIR, "..", "shared", "data", "jssp", "instances", NULL);
   char *ft10 = g_build_filename(shipped, "ft10", NULL);
@@ -516,9 +573,11 @@ static int cmd_bench(int argc, char **argv) {
 }
 
 int trv_cmd_jssp(int argc, char **argv) {
-  if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-    usage(argc < 2 ? stderr : stdout);
-    return argc < 2 ? 2 : 0;
+  if (argc < 2)
+    return refuse(NULL, "expected a subcommand: platform, run, stream, confounded or bench (trivium jssp --help)");
+  if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+    usage(stdout);
+    return 0;
   }
   const char *sub = argv[1];
   if (!strcmp(sub, "platform")) return cmd_platform(argc - 1, argv + 1);
@@ -526,7 +585,5 @@ int trv_cmd_jssp(int argc, char **argv) {
   if (!strcmp(sub, "stream")) return cmd_stream(argc - 1, argv + 1);
   if (!strcmp(sub, "confounded")) return cmd_confounded(argc - 1, argv + 1);
   if (!strcmp(sub, "bench")) return cmd_bench(argc - 1, argv + 1);
-  fprintf(stderr, "trivium jssp: unknown subcommand '%s'\n", sub);
-  usage(stderr);
-  return 2;
+  return refuse(NULL, "unknown subcommand '%s'; expected platform, run, stream, confounded or bench", sub);
 }

@@ -178,6 +178,119 @@ static void csv_outputs_refuse_foreign_files(void) {
   g_free(out);
 }
 
+/* Every bad value or argument of every subcommand: one line, exit 2,
+ * nothing run.  Among them values that used to abort (a seed x episode
+ * product of 10^10 doubles) or print the whole usage. */
+static void bad_values_give_one_line_and_exit_2(void) {
+  char *inst = g_build_filename(JSSP_TEST_DIR, "valid-with-text.txt", NULL);
+  const struct {
+    const char *args[12];
+    const char *says;
+  } cases[] = {
+      {{"jssp", NULL}, "expected a subcommand"},
+      {{"jssp", "nosuch", NULL}, "unknown subcommand 'nosuch'"},
+      {{"jssp", "platform", NULL}, "expected one INSTANCE, got 0 arguments"},
+      {{"jssp", "platform", inst, "extra", NULL}, "expected one INSTANCE, got 2 arguments"},
+      {{"jssp", "platform", inst, "--out=", NULL}, "--out '': expected a directory name"},
+      {{"jssp", "platform", inst, "--bogus", NULL}, "unknown option '--bogus'"},
+      {{"jssp", "run", NULL}, "expected one INSTANCE or PLATFORM-DIR"},
+      {{"jssp", "run", inst, "extra", NULL}, "unexpected argument 'extra'"},
+      {{"jssp", "run", inst, "--rule", "edd", NULL}, "unknown rule 'edd'; expected fifo, spt, lpt or mwkr"},
+      {{"jssp", "run", inst, "--rule", "", NULL}, "unknown rule ''"},
+      {{"jssp", "run", inst, "--schedule=", NULL}, "--schedule '': expected a file name"},
+      {{"jssp", "run", inst, "--schedule", NULL}, "Missing argument for --schedule"},
+      {{"jssp", "run", inst, "--frobnicate", NULL}, "unknown option '--frobnicate'"},
+      {{"jssp", "run", "a\nb", NULL}, "a\\x0ab: cannot read the instance"},
+      {{"jssp", "stream", "--seeds", "0", NULL}, "--seeds 0: expected 1..10000"},
+      {{"jssp", "stream", "--seeds", "x", NULL}, "Cannot parse integer value"},
+      {{"jssp", "stream", "--seeds", "99999999999", NULL}, "out of range"},
+      {{"jssp", "stream", "--episodes", "1", NULL}, "--episodes 1: expected 2..1000000"},
+      {{"jssp", "stream", "--episodes", "2000000", "--seeds", "1", NULL}, "--episodes 2000000: expected 2..1000000"},
+      {{"jssp", "stream", "--seeds", "10000", "--episodes", "1000000", NULL},
+       "--seeds 10000 x --episodes 1000000 = 10000000000 seed-episodes; expected at most 1000000"},
+      {{"jssp", "stream", "--first-seed", "-1", NULL}, "--first-seed -1: expected 0..2147483628"},
+      {{"jssp", "stream", "--first-seed", "2147483647", "--seeds", "2", NULL}, "--first-seed 2147483647"},
+      {{"jssp", "stream", "extra", NULL}, "unexpected argument 'extra'"},
+      {{"jssp", "stream", "--out=", NULL}, "--out '': expected a directory name"},
+      {{"jssp", "confounded", NULL}, "expected one INSTANCE or PLATFORM-DIR, got 0 arguments"},
+      {{"jssp", "confounded", inst, "--seeds", "20000", NULL}, "--seeds 20000: expected 1..10000"},
+      {{"jssp", "confounded", inst, "--episodes", "0", NULL}, "--episodes 0: expected 2..1000000"},
+      {{"jssp", "bench", "--repeat", "0", NULL}, "--repeat 0: expected 1..10000"},
+      {{"jssp", "bench", "extra", NULL}, "unexpected argument 'extra'"},
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) expect_refusal(cases[i].args, cases[i].says);
+  g_free(inst);
+}
+
+/* SimGrid aborts the process on an option or a platform it refuses; the
+ * command simulates in a child and reports that as one input error line
+ * (exit 2) with SimGrid's reason, instead of dying with SIGABRT. */
+static void simgrid_refusals_are_input_errors(void) {
+  char *inst = g_build_filename(JSSP_TEST_DIR, "valid-with-text.txt", NULL);
+  const char *bad_cfg[] = {"jssp", "run", inst, "--cfg=no/such-key:1", NULL};
+  expect_refusal(bad_cfg, "SimGrid refused the options --cfg=no/such-key:1: ");
+  const char *bad_model[] = {"jssp", "run", inst, "--cfg=network/model:nonexist", NULL};
+  expect_refusal(bad_model, "Model 'nonexist' is invalid");
+  const char *bad_log[] = {"jssp", "run", inst, "--log=no-such-control", NULL};
+  expect_refusal(bad_log, "SimGrid refused the options --log=no-such-control: ");
+  /* A platform directory whose platform.xml is not XML. */
+  char *dir = g_build_filename(tmp_root, "broken-platform", NULL), *px = g_build_filename(dir, "platform.xml", NULL);
+  const char *pargs[] = {"jssp", "platform", inst, "--out", tmp_root, NULL};
+  char *o = NULL, *e = NULL;
+  g_assert_cmpint(run_trivium_in(NULL, pargs, &o, &e), ==, 0);
+  char *made = g_build_filename(tmp_root, "valid-with-text.txt", NULL);
+  g_assert_cmpint(g_rename(made, dir), ==, 0);
+  g_assert_true(g_file_set_contents(px, "<platform version=\"4.1\"><zone", -1, NULL));
+  const char *broken[] = {"jssp", "run", dir, NULL};
+  char *want = g_strdup_printf("%s: SimGrid refused the platform: ", px);
+  expect_refusal(broken, want);
+  /* A FIFO in place of platform.xml is refused before SimGrid reads it. */
+  g_unlink(px);
+  g_assert_cmpint(mkfifo(px, 0600), ==, 0);
+  expect_refusal(broken, "not a regular file; expected a SimGrid platform file");
+  g_unlink(px);
+  g_free(want);
+  g_free(made);
+  g_free(o);
+  g_free(e);
+  g_free(px);
+  g_free(dir);
+  g_free(inst);
+}
+
+/* The confounded variant on shops it used to mishandle: one machine (an
+ * assertion, slow_max > M, aborted it) and all durations zero (the table
+ * printed nan): both run, and the relative regret is 0.  Instances beyond
+ * its size limits are refused with exit 2. */
+static void confounded_takes_small_shops_and_refuses_large_ones(void) {
+  char *one = g_build_filename(tmp_root, "one-machine.txt", NULL), *zero = g_build_filename(tmp_root, "zeros.txt", NULL);
+  g_assert_true(g_file_set_contents(one, "3 1\n0 4\n0 2\n0 5\n", -1, NULL));
+  g_assert_true(g_file_set_contents(zero, "2 2\n0 0 1 0\n1 0 0 0\n", -1, NULL));
+  const char *paths[] = {one, zero};
+  for (size_t i = 0; i < G_N_ELEMENTS(paths); i++) {
+    const char *args[] = {"jssp", "confounded", paths[i], "--seeds", "2", "--episodes", "5", NULL};
+    char *out = NULL, *err = NULL;
+    int rc = run_trivium_in(NULL, args, &out, &err);
+    if (rc != 0) g_error("%s: exit %d: %s", paths[i], rc, err);
+    g_assert_null(strstr(out, "nan"));
+    g_assert_nonnull(strstr(out, "| trivium | 1.00 | 0.0 ± 0.0 | 0.00 ± 0.00 |"));
+    g_free(out);
+    g_free(err);
+  }
+  TrvJsspInstance *wide = trv_jssp_instance_random(2, 33, 9, 5), *long_ = trv_jssp_instance_random(200, 32, 9, 6);
+  char *pw = write_instance("wide.txt", wide), *pl = write_instance("long.txt", long_);
+  const char *too_wide[] = {"jssp", "confounded", pw, NULL};
+  expect_refusal(too_wide, "33 machines; the confounded variant takes at most 32");
+  const char *too_long[] = {"jssp", "confounded", pl, NULL};
+  expect_refusal(too_long, "2116 plans x 6400 operations = 13542400 plan steps; the confounded variant keeps at most");
+  g_free(pw);
+  g_free(pl);
+  trv_jssp_instance_free(wide);
+  trv_jssp_instance_free(long_);
+  g_free(one);
+  g_free(zero);
+}
+
 static void remove_tree(const char *path) {
   struct stat st;
   if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -203,6 +316,10 @@ int main(int argc, char **argv) {
   g_test_add_func("/jssp/cli/schedule_path_is_checked_before_simulating", schedule_path_is_checked_before_simulating);
   g_test_add_func("/jssp/cli/relative_schedule_path_under_every_rule", relative_schedule_path_under_every_rule);
   g_test_add_func("/jssp/cli/csv_outputs_refuse_foreign_files", csv_outputs_refuse_foreign_files);
+  g_test_add_func("/jssp/cli/bad_values_give_one_line_and_exit_2", bad_values_give_one_line_and_exit_2);
+  g_test_add_func("/jssp/cli/simgrid_refusals_are_input_errors", simgrid_refusals_are_input_errors);
+  g_test_add_func("/jssp/cli/confounded_takes_small_shops_and_refuses_large_ones",
+                  confounded_takes_small_shops_and_refuses_large_ones);
   int rc = g_test_run();
   remove_tree(tmp_root);
   g_free(tmp_root);

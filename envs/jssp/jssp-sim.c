@@ -36,6 +36,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <xbt/log.h>
@@ -201,18 +202,41 @@ static void dispatcher_actor(int argc, char **argv) {
   g_free(remaining);
 }
 
-gboolean trv_jssp_sim_run(const TrvJsspInstance *inst, const char *platform, TrvJsspRule rule, int n_simgrid_args,
-                          char **simgrid_args, TrvJsspSchedule *out, TrvJsspSimStats *stats, GError **error) {
-  if (access(platform, R_OK) != 0) {
+/* Refuses a platform path SimGrid should not be handed: not a regular
+ * file (a FIFO or a device would block or never end) or larger than an
+ * instance may be. */
+static gboolean platform_file_ok(const char *platform, GError **error) {
+  struct stat st;
+  if (stat(platform, &st) != 0 || access(platform, R_OK) != 0) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: platform file not readable (%s)", platform,
                 g_strerror(errno));
     return FALSE;
   }
+  if (!S_ISREG(st.st_mode) || st.st_size > TRV_JSSP_MAX_FILE_BYTES) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: %s; expected a SimGrid platform file of at most %d bytes",
+                platform, S_ISREG(st.st_mode) ? "too large" : "not a regular file", TRV_JSSP_MAX_FILE_BYTES);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* The simulation; loaded_fd >= 0 gets the byte 'I' once SimGrid has taken
+ * the options and 'L' once it has loaded the platform and the hosts passed
+ * their checks (SimGrid aborts the process on a bad option or platform, so
+ * the parent of a forked run learns from these bytes what was refused). */
+static gboolean sim_run(const TrvJsspInstance *inst, const char *platform, TrvJsspRule rule, int n_simgrid_args,
+                        char **simgrid_args, TrvJsspSchedule *out, TrvJsspSimStats *stats, int loaded_fd,
+                        GError **error) {
+  if (!platform_file_ok(platform, error)) return FALSE;
+  /* simgrid_init removes the arguments it consumes from argv: the strings
+   * are freed from a copy of the pointers. */
   int argc = 1 + n_simgrid_args;
   char **argv = g_new0(char *, argc + 1);
   argv[0] = g_strdup("trivium");
   for (int i = 0; i < n_simgrid_args; i++) argv[i + 1] = g_strdup(simgrid_args[i]);
+  char **owned = g_memdup2(argv, sizeof(char *) * (size_t)(argc + 1));
   simgrid_init(&argc, argv);
+  if (loaded_fd >= 0 && write(loaded_fd, "I", 1) != 1) {} /* a lost byte only blurs the parent's message */
   simgrid_load_platform(platform);
 
   gboolean ok = TRUE;
@@ -237,9 +261,11 @@ gboolean trv_jssp_sim_run(const TrvJsspInstance *inst, const char *platform, Trv
   }
   if (!ok) {
     g_free(hosts);
-    g_strfreev(argv);
+    g_free(argv);
+    g_strfreev(owned);
     return FALSE;
   }
+  if (loaded_fd >= 0 && write(loaded_fd, "L", 1) != 1) {}
   Shop shop = {.inst = inst, .rule = rule, .out = out, .error = g_string_new(NULL)};
   shop.mb_machine = g_new(sg_mailbox_t, inst->n_machines);
   MachineCtx *ctx = g_new(MachineCtx, inst->n_machines);
@@ -276,8 +302,14 @@ gboolean trv_jssp_sim_run(const TrvJsspInstance *inst, const char *platform, Trv
   g_free(shop.mb_machine);
   g_free(ctx);
   g_free(hosts);
-  g_strfreev(argv);
+  g_free(argv);
+  g_strfreev(owned);
   return ok;
+}
+
+gboolean trv_jssp_sim_run(const TrvJsspInstance *inst, const char *platform, TrvJsspRule rule, int n_simgrid_args,
+                          char **simgrid_args, TrvJsspSchedule *out, TrvJsspSimStats *stats, GError **error) {
+  return sim_run(inst, platform, rule, n_simgrid_args, simgrid_args, out, stats, -1, error);
 }
 
 /* ---- one simulation per child process ---------------------------------- */
@@ -294,14 +326,51 @@ static gboolean write_all(int fd, const void *buf, size_t len) {
   return TRUE;
 }
 
-/* Child's report: int ok, int domain-code, then either the schedule
- * (start[n], end[n], makespan, run_seconds, messages) or the message. */
+/* Everything the child wrote on its stderr (a temporary file shared with
+ * it), NUL-terminated. */
+static char *read_captured(int fd) {
+  GString *s = g_string_new(NULL);
+  char chunk[4096];
+  ssize_t got;
+  if (lseek(fd, 0, SEEK_SET) == 0)
+    while ((got = read(fd, chunk, sizeof chunk)) != 0) {
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) break;
+      g_string_append_len(s, chunk, got);
+    }
+  return g_string_free(s, FALSE);
+}
+
+/* SimGrid's own reason for aborting, from its log on stderr: the text after
+ * the first `[category/CRITICAL] ` or `[category/ERROR] ` tag, on one line,
+ * printable bytes only, at most 300 of them.  NULL when there is none. */
+static char *simgrid_reason(const char *log) {
+  const char *tags[] = {"/CRITICAL] ", "/ERROR] "}, *best = NULL;
+  size_t best_len = 0;
+  for (size_t i = 0; i < G_N_ELEMENTS(tags); i++) {
+    const char *hit = strstr(log, tags[i]);
+    if (hit && (!best || hit < best)) best = hit, best_len = strlen(tags[i]);
+  }
+  if (!best) return NULL;
+  GString *r = g_string_new(NULL);
+  for (const char *p = best + best_len; *p && *p != '\n' && r->len < 300; p++)
+    g_string_append_c(r, g_ascii_isprint(*p) ? *p : '?');
+  return g_string_free(r, FALSE);
+}
+
+/* Child's report: the bytes 'I' and 'L' (sim_run), then int ok, int
+ * error code, then either the schedule (start[n], end[n], makespan, the
+ * statistics) or the error message.  The child's stderr goes to a
+ * temporary file: the parent passes it on, except when SimGrid refused the
+ * options or the platform, which becomes one TRV_ERROR_INPUT line. */
 gboolean trv_jssp_sim_run_forked(const TrvJsspInstance *inst, const char *platform, TrvJsspRule rule,
                                  int n_simgrid_args, char **simgrid_args, TrvJsspSchedule *out,
                                  TrvJsspSimStats *stats, GError **error) {
   int fd[2];
-  if (pipe(fd) != 0) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "pipe: %s", g_strerror(errno));
+  FILE *captured = tmpfile();
+  if (!captured || pipe(fd) != 0) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "cannot set up a simulation process: %s", g_strerror(errno));
+    if (captured) fclose(captured);
     return FALSE;
   }
   fflush(NULL);
@@ -310,13 +379,15 @@ gboolean trv_jssp_sim_run_forked(const TrvJsspInstance *inst, const char *platfo
     g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "fork: %s", g_strerror(errno));
     close(fd[0]);
     close(fd[1]);
+    fclose(captured);
     return FALSE;
   }
   if (pid == 0) {
     close(fd[0]);
+    dup2(fileno(captured), STDERR_FILENO);
     GError *err = NULL;
     TrvJsspSimStats st = {0};
-    int head[2] = {trv_jssp_sim_run(inst, platform, rule, n_simgrid_args, simgrid_args, out, &st, &err), 0};
+    int head[2] = {sim_run(inst, platform, rule, n_simgrid_args, simgrid_args, out, &st, fd[1], &err), 0};
     gboolean w;
     if (head[0]) {
       w = write_all(fd[1], head, sizeof head) && write_all(fd[1], out->start, sizeof(double) * (size_t)out->n) &&
@@ -340,14 +411,36 @@ gboolean trv_jssp_sim_run_forked(const TrvJsspInstance *inst, const char *platfo
   close(fd[0]);
   int status;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  char *log = read_captured(fileno(captured));
+  fclose(captured);
+  int phase = 0; /* 0: before the options were taken, 1: before the platform was loaded, 2: loaded */
+  while (phase < 2 && buf->len > 0 && buf->data[0] == "IL"[phase]) {
+    g_byte_array_remove_index(buf, 0);
+    phase++;
+  }
   size_t nd = sizeof(double) * (size_t)out->n;
   int head[2] = {0, 0};
-  gboolean ok = FALSE;
+  gboolean ok = FALSE, pass_log = TRUE;
   if (buf->len >= sizeof head) memcpy(head, buf->data, sizeof head);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || buf->len < sizeof head) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "simulation of %s under %s: child process %s %d",
-                inst->name, trv_jssp_rule_name(rule), WIFEXITED(status) ? "exited with" : "killed by signal",
-                WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    char *reason = simgrid_reason(log);
+    if (phase < 2 && reason) {
+      if (phase == 0) {
+        /* simgrid_args holds n_simgrid_args strings, not a NULL-terminated
+         * vector. */
+        GString *options = g_string_new(n_simgrid_args > 0 ? NULL : "(none)");
+        for (int i = 0; i < n_simgrid_args; i++) g_string_append_printf(options, "%s%s", i ? " " : "", simgrid_args[i]);
+        g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "SimGrid refused the options %s: %s", options->str, reason);
+        g_string_free(options, TRUE);
+      } else
+        g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: SimGrid refused the platform: %s", platform, reason);
+      pass_log = FALSE;
+    } else
+      g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "simulation of %s under %s: child process %s %d%s%s", inst->name,
+                  trv_jssp_rule_name(rule), WIFEXITED(status) ? "exited with" : "killed by signal",
+                  WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), reason ? ": " : "",
+                  reason ? reason : "");
+    g_free(reason);
   } else if (!head[0]) {
     char *msg = g_strndup((const char *)buf->data + sizeof head, buf->len - sizeof head);
     g_set_error_literal(error, TRV_ERROR, head[1], msg);
@@ -365,6 +458,10 @@ gboolean trv_jssp_sim_run_forked(const TrvJsspInstance *inst, const char *platfo
     if (stats) *stats = st;
     ok = TRUE;
   }
+  /* SimGrid's own log (--log=..., configuration notes, a crash report)
+   * reaches the user as the in-process run would have shown it. */
+  if (pass_log && *log) fputs(log, stderr);
+  g_free(log);
   g_byte_array_unref(buf);
   return ok;
 }

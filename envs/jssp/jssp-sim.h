@@ -31,7 +31,14 @@ gboolean trv_jssp_sim_run(const TrvJsspInstance *inst, const char *platform, Trv
                           char **simgrid_args, TrvJsspSchedule *out, TrvJsspSimStats *stats, GError **error);
 
 /* The same in a forked child process; the schedule, the statistics or the
- * error come back through a pipe. */
+ * error come back through a pipe.  SimGrid aborts the process on an option
+ * or a platform it refuses: that abort, with SimGrid's reason taken from
+ * the child's stderr, becomes one TRV_ERROR_INPUT message ("SimGrid refused
+ * the options ..." or "PLATFORM: SimGrid refused the platform: ...").  Any
+ * other death of the child is TRV_ERROR_IO.  The child's stderr (SimGrid's
+ * log) is passed on to this process's stderr except in the first case.  A
+ * platform path that is not a regular file, or is larger than
+ * TRV_JSSP_MAX_FILE_BYTES, is refused before SimGrid sees it. */
 gboolean trv_jssp_sim_run_forked(const TrvJsspInstance *inst, const char *platform, TrvJsspRule rule,
                                  int n_simgrid_args, char **simgrid_args, TrvJsspSchedule *out,
                                  TrvJsspSimStats *stats, GError **error);
