@@ -179,8 +179,8 @@ static void csv_outputs_refuse_foreign_files(void) {
 }
 
 /* Every bad value or argument of every subcommand: one line, exit 2,
- * nothing run.  Among them values that used to abort (a seed x episode
- * product of 10^10 doubles) or print the whole usage. */
+ * nothing run.  Among them a seed x episode product of 10^10 doubles,
+ * which must be refused before anything is allocated. */
 static void bad_values_give_one_line_and_exit_2(void) {
   char *inst = g_build_filename(JSSP_TEST_DIR, "valid-with-text.txt", NULL);
   const struct {
@@ -244,6 +244,22 @@ static void simgrid_refusals_are_input_errors(void) {
   const char *broken[] = {"jssp", "run", dir, NULL};
   char *want = g_strdup_printf("%s: SimGrid refused the platform: ", px);
   expect_refusal(broken, want);
+  g_free(o);
+  g_free(e);
+  /* A platform without a route to one machine: SimGrid would abort at the
+   * first message to it, mid-run; the route is asked for before. */
+  g_assert_cmpint(run_trivium_in(NULL, pargs, &o, &e), ==, 0); /* a fresh NAME directory: made was renamed */
+  char *fresh = g_build_filename(made, "platform.xml", NULL), *xml = slurp(fresh);
+  g_free(fresh);
+  GString *no_route = g_string_new(xml);
+  g_assert_cmpuint(g_string_replace(no_route, "<route src=\"dispatcher\" dst=\"m1\"><link_ctn id=\"l1\"/></route>", "", 0),
+                   ==, 1);
+  g_assert_true(g_file_set_contents(px, no_route->str, -1, NULL));
+  char *want_route = g_strdup_printf("%s: no route from host `dispatcher` to host `m1`", px);
+  expect_refusal(broken, want_route);
+  g_free(want_route);
+  g_string_free(no_route, TRUE);
+  g_free(xml);
   /* A FIFO in place of platform.xml is refused before SimGrid reads it. */
   g_unlink(px);
   g_assert_cmpint(mkfifo(px, 0600), ==, 0);
@@ -258,10 +274,10 @@ static void simgrid_refusals_are_input_errors(void) {
   g_free(inst);
 }
 
-/* The confounded variant on shops it used to mishandle: one machine (an
- * assertion, slow_max > M, aborted it) and all durations zero (the table
- * printed nan): both run, and the relative regret is 0.  Instances beyond
- * its size limits are refused with exit 2. */
+/* The confounded variant on the smallest shops: one machine (fewer than
+ * slow_max) and all durations zero (relative regret 0/0): both run and
+ * print 0, not nan.  Instances beyond its size limits are refused with
+ * exit 2. */
 static void confounded_takes_small_shops_and_refuses_large_ones(void) {
   char *one = g_build_filename(tmp_root, "one-machine.txt", NULL), *zero = g_build_filename(tmp_root, "zeros.txt", NULL);
   g_assert_true(g_file_set_contents(one, "3 1\n0 4\n0 2\n0 5\n", -1, NULL));

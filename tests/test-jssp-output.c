@@ -131,7 +131,7 @@ static void platform_never_writes_through_links(void) {
 /* The instance's name is a file name, which may hold quotes, angle
  * brackets, "--" and newlines: platform.xml stays well-formed XML with the
  * expected hosts, and jobs.txt parses back to the same instance (a name
- * "x\n9 9\ny" used to put a header line `9 9` before the real one). */
+ * "x\n9 9\ny" must not put a header line `9 9` before the real one). */
 static int hosts_seen;
 static void count_host(GMarkupParseContext *ctx, const char *element, const char **names, const char **values,
                        gpointer data, GError **error) {

@@ -65,11 +65,11 @@ static int simulate_in_process(const char *dir) {
 #endif
 
 /* The dispatcher releases the completions of one event time in machine
- * index order; each report must be read once and freed once.  Reading a
- * report after freeing it went unnoticed by every equality test (the
- * freed bytes usually still hold the right values), so this runs the
- * simulation under a memory checker: AddressSanitizer when the build has
- * it, otherwise valgrind (skipped when valgrind is not installed). */
+ * index order; each report must be read once and freed once.  A report
+ * read after being freed usually still holds its values, so no equality
+ * test can see it: this runs the simulation under a memory checker,
+ * AddressSanitizer when the build has it, otherwise valgrind (skipped
+ * when valgrind is not installed). */
 static void simultaneous_completions_touch_no_freed_memory(void) {
   char *dir = g_build_filename(tmp_root, "simultaneous", NULL);
   GPtrArray *argv = g_ptr_array_new();

@@ -214,8 +214,7 @@ void trv_confounded_world_draw(const TrvJsspInstance *inst, const TrvConfoundedP
                                TrvConfoundedWorld *w, TrvRng *rng) {
   const int M = inst->n_machines;
   /* An instance may have fewer machines than slow_max (a one-machine
-   * shop): at most every machine is slow.  For M >= slow_max the draws are
-   * unchanged. */
+   * shop): then at most every machine is slow. */
   const int slow_max = MIN(p->slow_max, M);
   g_assert(M <= TRV_CONFOUNDED_MAX_M && p->slow_max >= 0);
   trv_rng_init(rng, seed, TRV_STREAM_WORLD);

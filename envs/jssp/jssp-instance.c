@@ -223,6 +223,12 @@ static gboolean parse_job_line(TrvJsspInstance *inst, Room *room, const Lines *l
 
 TrvJsspInstance *trv_jssp_instance_parse(const char *text, gssize len, const char *file, GError **error) {
   size_t size = len < 0 ? strlen(text) : (size_t)len;
+  /* The loader's limit holds for text from anywhere, which also keeps line
+   * numbers and offsets far below INT_MAX. */
+  if (size > TRV_JSSP_MAX_FILE_BYTES) {
+    input_error(error, file, 1, "%zu bytes; expected an instance of at most %d bytes", size, TRV_JSSP_MAX_FILE_BYTES);
+    return NULL;
+  }
   Lines l = {.p = text, .end = text + size};
   const char *nul = memchr(text, '\0', size);
   if (nul) {

@@ -24,13 +24,21 @@
  * difference is a run error naming the platform.  The schedule itself is
  * what the machines measured on the simulated clock.
  *
+ * The platform is a user's file: before any actor starts, the hosts
+ * dispatcher and m0..m{M-1} (speed 1) and a route from the dispatcher to
+ * every machine must exist, or the run is an input error.
+ *
  * SimGrid initialises once per process: trv_jssp_sim_run is one simulation;
- * trv_jssp_sim_run_forked wraps it in a child process. */
+ * trv_jssp_sim_run_forked wraps it in a child process, which also contains
+ * SimGrid's abort on an option or platform it refuses (the child says how
+ * far it got, 'I' after the options and 'L' after the platform, so the
+ * parent can tell which one was refused). */
 #include "jssp-sim.h"
 
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
+#include <simgrid/link.h>
 #include <simgrid/mailbox.h>
 #include <errno.h>
 #include <math.h>
@@ -39,6 +47,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <xbt/dynar.h>
 #include <xbt/log.h>
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(trivium_jssp, "Trivium job shop (machines and dispatcher)");
@@ -258,6 +267,21 @@ static gboolean sim_run(const TrvJsspInstance *inst, const char *platform, TrvJs
                   platform, hosts[m] ? "wrong speed of" : "no", name, m, inst->name);
       ok = FALSE;
     }
+  }
+  /* Every machine must be reachable from the dispatcher: SimGrid would
+   * abort at the first message otherwise, in the middle of the run.  Asked
+   * here, its answer (or its abort) comes before 'L', as a platform error. */
+  for (int m = 0; m < inst->n_machines && ok; m++) {
+    xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
+    sg_host_get_route(dispatcher, hosts[m], links);
+    if (xbt_dynar_is_empty(links)) {
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                  "%s: no route from host `dispatcher` to host `m%d`; expected one route per machine (regenerate "
+                  "the platform with `trivium jssp platform`)",
+                  platform, m);
+      ok = FALSE;
+    }
+    xbt_dynar_free(&links);
   }
   if (!ok) {
     g_free(hosts);
