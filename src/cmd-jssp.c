@@ -516,7 +516,10 @@ static int bench_one(const char *target, int repeat) {
   GError *err = NULL;
   char *platform = NULL, *tmpdir = NULL;
   TrvJsspInstance *inst = load_target(target, &platform, &tmpdir, &err);
-  if (!inst) return fail(err);
+  if (!inst) {
+    remove_tmpdir(tmpdir);
+    return fail(err);
+  }
   int ops = inst->n_jobs * inst->n_ops, rc = 0;
   double sim_s = 0;
   gint64 t0 = g_get_monotonic_time();
@@ -575,15 +578,30 @@ static int cmd_bench(int argc, char **argv) {
 int trv_cmd_jssp(int argc, char **argv) {
   if (argc < 2)
     return refuse(NULL, "expected a subcommand: platform, run, stream, confounded or bench (trivium jssp --help)");
-  if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-    usage(stdout);
-    return 0;
-  }
   const char *sub = argv[1];
-  if (!strcmp(sub, "platform")) return cmd_platform(argc - 1, argv + 1);
-  if (!strcmp(sub, "run")) return cmd_run(argc - 1, argv + 1);
-  if (!strcmp(sub, "stream")) return cmd_stream(argc - 1, argv + 1);
-  if (!strcmp(sub, "confounded")) return cmd_confounded(argc - 1, argv + 1);
-  if (!strcmp(sub, "bench")) return cmd_bench(argc - 1, argv + 1);
-  return refuse(NULL, "unknown subcommand '%s'; expected platform, run, stream, confounded or bench", sub);
+  int rc;
+  if (!strcmp(sub, "-h") || !strcmp(sub, "--help")) {
+    usage(stdout);
+    rc = 0;
+  } else if (!strcmp(sub, "platform"))
+    rc = cmd_platform(argc - 1, argv + 1);
+  else if (!strcmp(sub, "run"))
+    rc = cmd_run(argc - 1, argv + 1);
+  else if (!strcmp(sub, "stream"))
+    rc = cmd_stream(argc - 1, argv + 1);
+  else if (!strcmp(sub, "confounded"))
+    rc = cmd_confounded(argc - 1, argv + 1);
+  else if (!strcmp(sub, "bench"))
+    rc = cmd_bench(argc - 1, argv + 1);
+  else
+    return refuse(NULL, "unknown subcommand '%s'; expected platform, run, stream, confounded or bench", sub);
+  /* The tables and makespans are the output: losing them (a full disk, a
+   * closed pipe) is a failed run, not a success. */
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    char *message = g_strdup_printf("cannot write the standard output (%s)", g_strerror(errno));
+    print_line(NULL, message);
+    g_free(message);
+    if (rc == 0) rc = 1;
+  }
+  return rc;
 }

@@ -307,6 +307,41 @@ static void confounded_takes_small_shops_and_refuses_large_ones(void) {
   g_free(zero);
 }
 
+/* SimGrid's own log reaches the user from the child process (here the note
+ * a --cfg prints), and the run still succeeds. */
+static void simgrid_log_is_passed_on(void) {
+  char *inst = g_build_filename(JSSP_TEST_DIR, "valid-with-text.txt", NULL);
+  const char *args[] = {"jssp", "run", inst, "--cfg=network/model:CM02", NULL};
+  char *out = NULL, *err = NULL;
+  int rc = run_trivium_in(NULL, args, &out, &err);
+  if (rc != 0) g_error("exit %d: %s", rc, err);
+  g_assert_nonnull(strstr(out, "makespan 7 (SimGrid"));
+  g_assert_nonnull(strstr(err, "Configuration change: Set 'network/model' to 'CM02'"));
+  g_free(out);
+  g_free(err);
+  g_free(inst);
+}
+
+/* Output that cannot be written (a full device) is a failed run: exit 1
+ * and one line saying so, not a silent success. */
+static void lost_standard_output_is_a_failure(void) {
+  if (!g_file_test("/dev/full", G_FILE_TEST_EXISTS)) {
+    g_test_skip("no /dev/full");
+    return;
+  }
+  char *cmd = g_strdup_printf("'%s' jssp stream --seeds 1 --episodes 5 > /dev/full", JSSP_TRIVIUM);
+  const char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+  char *err = NULL;
+  int status;
+  g_assert_true(g_spawn_sync(NULL, (char **)argv, NULL, 0, NULL, NULL, NULL, &err, &status, NULL));
+  g_assert_true(WIFEXITED(status));
+  g_assert_cmpint(WEXITSTATUS(status), ==, 1);
+  g_assert_true(g_str_has_prefix(err, "trivium jssp: cannot write the standard output ("));
+  g_assert_true(strchr(err, '\n') == err + strlen(err) - 1); /* one line */
+  g_free(err);
+  g_free(cmd);
+}
+
 static void remove_tree(const char *path) {
   struct stat st;
   if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -336,6 +371,8 @@ int main(int argc, char **argv) {
   g_test_add_func("/jssp/cli/simgrid_refusals_are_input_errors", simgrid_refusals_are_input_errors);
   g_test_add_func("/jssp/cli/confounded_takes_small_shops_and_refuses_large_ones",
                   confounded_takes_small_shops_and_refuses_large_ones);
+  g_test_add_func("/jssp/cli/simgrid_log_is_passed_on", simgrid_log_is_passed_on);
+  g_test_add_func("/jssp/cli/lost_standard_output_is_a_failure", lost_standard_output_is_a_failure);
   int rc = g_test_run();
   remove_tree(tmp_root);
   g_free(tmp_root);

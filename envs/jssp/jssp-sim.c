@@ -350,19 +350,33 @@ static gboolean write_all(int fd, const void *buf, size_t len) {
   return TRUE;
 }
 
-/* Everything the child wrote on its stderr (a temporary file shared with
- * it), NUL-terminated. */
-static char *read_captured(int fd) {
+/* The beginning of what the child wrote on its stderr (a temporary file
+ * shared with it), NUL-terminated: enough for SimGrid's reason, bounded
+ * whatever the child logged. */
+static char *read_captured_head(int fd) {
   GString *s = g_string_new(NULL);
   char chunk[4096];
   ssize_t got;
   if (lseek(fd, 0, SEEK_SET) == 0)
-    while ((got = read(fd, chunk, sizeof chunk)) != 0) {
+    while (s->len < 65536 && (got = read(fd, chunk, sizeof chunk)) != 0) {
       if (got < 0 && errno == EINTR) continue;
       if (got < 0) break;
       g_string_append_len(s, chunk, got);
     }
   return g_string_free(s, FALSE);
+}
+
+/* Copies the child's whole stderr to ours, a chunk at a time (a --log
+ * asking for debug output may have written gigabytes). */
+static void pass_on(int fd) {
+  char chunk[65536];
+  ssize_t got;
+  fflush(stderr);
+  if (lseek(fd, 0, SEEK_SET) != 0) return;
+  while ((got = read(fd, chunk, sizeof chunk)) != 0) {
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0 || !write_all(STDERR_FILENO, chunk, (size_t)got)) break;
+  }
 }
 
 /* SimGrid's own reason for aborting, from its log on stderr: the text after
@@ -435,8 +449,7 @@ gboolean trv_jssp_sim_run_forked(const TrvJsspInstance *inst, const char *platfo
   close(fd[0]);
   int status;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-  char *log = read_captured(fileno(captured));
-  fclose(captured);
+  char *log = read_captured_head(fileno(captured));
   int phase = 0; /* 0: before the options were taken, 1: before the platform was loaded, 2: loaded */
   while (phase < 2 && buf->len > 0 && buf->data[0] == "IL"[phase]) {
     g_byte_array_remove_index(buf, 0);
@@ -484,7 +497,8 @@ gboolean trv_jssp_sim_run_forked(const TrvJsspInstance *inst, const char *platfo
   }
   /* SimGrid's own log (--log=..., configuration notes, a crash report)
    * reaches the user as the in-process run would have shown it. */
-  if (pass_log && *log) fputs(log, stderr);
+  if (pass_log) pass_on(fileno(captured));
+  fclose(captured);
   g_free(log);
   g_byte_array_unref(buf);
   return ok;
