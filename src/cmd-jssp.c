@@ -270,8 +270,7 @@ static int cmd_run(int argc, char **argv) {
   return rc;
 }
 
-/* The CSV files of --out DIR: DIR is created when absent and must be a
- * directory, each file is checked under the writers' rule (jssp.h).  Called
+/* The CSV files of --out DIR, checked (trv_jssp_output_prepare_dir)
  * before the computation, so that a refusal costs nothing; the writes
  * check again. */
 static const char *const stream_files[] = {"stream-curves.csv", "stream-episodes.csv"};
@@ -279,31 +278,6 @@ static const char *const stream_markers[] = {"episode,trivium_mean_cumulative,rl
                                              "controller,seed,episode,regret\n"};
 static const char *const confounded_files[] = {"confounded-episodes.csv"};
 static const char *const confounded_markers[] = {"controller,seed,episode,regret,cumulative_regret,identified\n"};
-
-static gboolean prepare_out(const char *out, int n, const char *const *names, const char *const *markers,
-                            gboolean force, GError **error) {
-  if (!*out) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--out '': expected a directory name");
-    return FALSE;
-  }
-  if (g_file_test(out, G_FILE_TEST_EXISTS) && !g_file_test(out, G_FILE_TEST_IS_DIR)) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--out %s: exists and is not a directory; expected a directory",
-                out);
-    return FALSE;
-  }
-  if (g_mkdir_with_parents(out, 0755) != 0) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--out %s: cannot create the directory (%s)", out,
-                g_strerror(errno));
-    return FALSE;
-  }
-  gboolean ok = TRUE;
-  for (int i = 0; i < n && ok; i++) {
-    char *path = g_build_filename(out, names[i], NULL);
-    ok = trv_jssp_output_check(path, markers[i], force, error);
-    g_free(path);
-  }
-  return ok;
-}
 
 /* Writes DIR/name (contents start with marker); prints where. */
 static gboolean write_out(const char *out, const char *name, const char *marker, const GString *contents,
@@ -336,7 +310,7 @@ static int cmd_stream(int argc, char **argv) {
     return bad;
   }
   GError *err = NULL;
-  if (out && !prepare_out(out, 2, stream_files, stream_markers, force, &err)) {
+  if (out && !trv_jssp_output_prepare_dir(out, 2, stream_files, stream_markers, force, &err)) {
     g_free(out);
     return fail(err);
   }
@@ -428,7 +402,7 @@ static int cmd_confounded(int argc, char **argv) {
     return bad;
   }
   GError *err = NULL;
-  if (out && !prepare_out(out, 1, confounded_files, confounded_markers, force, &err)) {
+  if (out && !trv_jssp_output_prepare_dir(out, 1, confounded_files, confounded_markers, force, &err)) {
     g_free(out);
     return fail(err);
   }

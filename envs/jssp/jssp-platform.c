@@ -111,6 +111,31 @@ gboolean trv_jssp_output_check(const char *path, const char *marker, gboolean fo
   return parent_writable(path, error);
 }
 
+gboolean trv_jssp_output_prepare_dir(const char *dir, int n, const char *const *names, const char *const *markers,
+                                     gboolean force, GError **error) {
+  if (!*dir) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--out '': expected a directory name");
+    return FALSE;
+  }
+  if (g_file_test(dir, G_FILE_TEST_EXISTS) && !g_file_test(dir, G_FILE_TEST_IS_DIR)) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--out %s: exists and is not a directory; expected a directory",
+                dir);
+    return FALSE;
+  }
+  if (g_mkdir_with_parents(dir, 0755) != 0) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--out %s: cannot create the directory (%s)", dir,
+                g_strerror(errno));
+    return FALSE;
+  }
+  gboolean ok = TRUE;
+  for (int i = 0; i < n && ok; i++) {
+    char *path = g_build_filename(dir, names[i], NULL);
+    ok = trv_jssp_output_check(path, markers[i], force, error);
+    g_free(path);
+  }
+  return ok;
+}
+
 gboolean trv_jssp_output_write(const char *path, const char *marker, const GString *contents, gboolean force,
                                GError **error) {
   g_assert(g_str_has_prefix(contents->str, marker)); /* so that the next write recognises it */

@@ -101,6 +101,12 @@ TrvJsspInstance *trv_jssp_instance_random(int n_jobs, int n_machines, int max_du
  * absent (and its directory exists and is writable) or the writer's own
  * output, or force allows replacing it.  Otherwise FALSE + TRV_ERROR_INPUT. */
 gboolean trv_jssp_output_check(const char *path, const char *marker, gboolean force, GError **error);
+/* For files names[0..n-1] to be written in dir (markers[i] for each):
+ * dir must be non-empty and a directory, created (with its parents) when
+ * absent, and each file must pass trv_jssp_output_check.  FALSE +
+ * TRV_ERROR_INPUT naming "--out DIR" or the file otherwise. */
+gboolean trv_jssp_output_prepare_dir(const char *dir, int n, const char *const *names, const char *const *markers,
+                                     gboolean force, GError **error);
 /* trv_jssp_output_check, then an atomic write of contents (which must
  * start with marker); a failed write is TRV_ERROR_IO. */
 gboolean trv_jssp_output_write(const char *path, const char *marker, const GString *contents, gboolean force,
