@@ -4,15 +4,21 @@
  * (makespan regret), and a benchmark.
  *
  * Exit codes: 0 ok, 1 a run failed (a simulation that deadlocks, disagrees
- * with the list scheduler or yields an infeasible schedule), 2 bad input (a
- * malformed instance, with file:line; a missing platform; bad arguments).
- * SimGrid initialises once per process: `run` simulates in this process,
- * `bench` forks a child per simulation (envs/jssp/jssp-sim.h). */
+ * with the list scheduler or yields an infeasible schedule, a failed
+ * write), 2 bad input (a malformed instance, with file:line; a missing or
+ * refused platform; a bad option or value).  Every refusal is one line on
+ * stderr, made before anything is simulated or written; values a user
+ * types are shown with control bytes escaped, so the line stays one line.
+ * SimGrid initialises once per process and aborts the process on a bad
+ * option or platform, so `run` and `bench` simulate in a child process
+ * (envs/jssp/jssp-sim.h) and turn SimGrid's refusal into that one line. */
 #include <config.h>
 
 #include <errno.h>
 #include <glib/gstdio.h>
+#include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,34 +28,96 @@
 #include "jssp/jssp-stream.h"
 #include "jssp/jssp.h"
 
+/* Limits on the command's values (docs/jssp.md): the seed x episode
+ * arrays and CSVs stay below about 100 MB, every seed fits an int. */
+#define MAX_SEEDS 10000
+#define MAX_EPISODES 1000000
+#define MAX_SEED_EPISODES 1000000
+#define MAX_REPEAT 10000
+
+/* Prints "trivium jssp[ SUB]: MESSAGE" on one line: control bytes of the
+ * message (from a file name or a typed value) are written as \xNN. */
+static void print_line(const char *sub, const char *message) {
+  GString *line = g_string_new("trivium jssp");
+  if (sub) g_string_append_printf(line, " %s", sub);
+  g_string_append(line, ": ");
+  for (const unsigned char *p = (const unsigned char *)message; *p; p++)
+    if (*p < 0x20 || *p == 0x7f)
+      g_string_append_printf(line, "\\x%02x", *p);
+    else
+      g_string_append_c(line, (char)*p);
+  fprintf(stderr, "%s\n", line->str);
+  g_string_free(line, TRUE);
+}
+
 static int fail(GError *err) {
-  int code = err->domain == TRV_JSSP_ERROR && err->code == TRV_JSSP_ERROR_RUN ? 1 : 2;
-  fprintf(stderr, "trivium jssp: %s\n", err->message);
+  /* Only this program's own run and write failures exit 1; bad input, and
+   * anything not in the project's domain, is the user's to fix: exit 2. */
+  int code = err->domain == TRV_ERROR && err->code != TRV_ERROR_INPUT ? 1 : 2;
+  print_line(NULL, err->message);
   g_error_free(err);
   return code;
 }
 
+/* A bad argument or value of subcommand sub: one line, exit code 2. */
+static int refuse(const char *sub, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static int refuse(const char *sub, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *message = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  print_line(sub, message);
+  g_free(message);
+  return 2;
+}
+
+/* The positional arguments left after the options: exactly `want` of
+ * them, none that looks like an option.  Returns 0 or refuse()'s 2. */
+static int check_positionals(const char *sub, int argc, char **argv, int want, const char *what) {
+  for (int i = 1; i < argc; i++)
+    if (argv[i][0] == '-' && argv[i][1]) return refuse(sub, "unknown option '%s'; see trivium jssp --help", argv[i]);
+  if (argc - 1 != want)
+    return want ? refuse(sub, "expected one %s, got %d arguments", what, argc - 1)
+                : refuse(sub, "unexpected argument '%s'", argv[1]);
+  return 0;
+}
+
+/* --seeds, --episodes and --first-seed of stream and confounded. */
+static int check_seed_range(const char *sub, int seeds, int episodes, int first) {
+  if (seeds < 1 || seeds > MAX_SEEDS) return refuse(sub, "--seeds %d: expected 1..%d", seeds, MAX_SEEDS);
+  if (episodes < 2 || episodes > MAX_EPISODES)
+    return refuse(sub, "--episodes %d: expected 2..%d", episodes, MAX_EPISODES);
+  if ((gint64)seeds * episodes > MAX_SEED_EPISODES)
+    return refuse(sub, "--seeds %d x --episodes %d = %" G_GINT64_FORMAT " seed-episodes; expected at most %d", seeds,
+                  episodes, (gint64)seeds * episodes, MAX_SEED_EPISODES);
+  if (first < 0 || (gint64)first + seeds - 1 > INT_MAX)
+    return refuse(sub, "--first-seed %d: expected 0..%d (the last seed, first + seeds - 1, must fit an int)", first,
+                  INT_MAX - seeds + 1);
+  return 0;
+}
+
 static void usage(FILE *f) {
-  fprintf(f, "usage: trivium jssp platform INSTANCE [--out DIR]\n"
-             "       trivium jssp run INSTANCE|PLATFORM-DIR [--rule fifo|spt|lpt|mwkr] [--schedule FILE]\n"
+  fprintf(f, "usage: trivium jssp platform INSTANCE [--out DIR] [--force]\n"
+             "       trivium jssp run INSTANCE|PLATFORM-DIR [--rule fifo|spt|lpt|mwkr] [--schedule FILE] [--force]\n"
              "                        [--cfg=SIMGRID-OPTION]... [--log=SIMGRID-OPTION]...\n"
-             "       trivium jssp stream [--seeds N] [--episodes E] [--first-seed S] [--out DIR]\n"
+             "       trivium jssp stream [--seeds N] [--episodes E] [--first-seed S] [--out DIR] [--force]\n"
              "       trivium jssp confounded INSTANCE|PLATFORM-DIR [--seeds N] [--episodes E] [--first-seed S]\n"
-             "                        [--out DIR]\n"
+             "                        [--out DIR] [--force]\n"
              "       trivium jssp bench [--repeat N]\n"
+             "--force replaces files that trivium jssp did not write\n"
              "exit: 0 ok, 1 run failure, 2 bad input (docs/jssp.md)\n");
 }
 
 /* Parses options; leaves positional arguments and SimGrid's --cfg/--log
  * options in argv.  FALSE (and a message) on a bad option. */
-static gboolean parse_options(const char *what, GOptionEntry *entries, int *argc, char ***argv) {
+static gboolean parse_options(const char *sub, const char *what, GOptionEntry *entries, int *argc, char ***argv) {
   GOptionContext *oc = g_option_context_new(what);
   g_option_context_add_main_entries(oc, entries, NULL);
   g_option_context_set_ignore_unknown_options(oc, TRUE);
   GError *err = NULL;
   gboolean ok = g_option_context_parse(oc, argc, argv, &err);
   if (!ok) {
-    fprintf(stderr, "trivium jssp: %s\n", err->message);
+    print_line(sub, err->message);
     g_error_free(err);
   }
   g_option_context_free(oc);
@@ -58,14 +126,17 @@ static gboolean parse_options(const char *what, GOptionEntry *entries, int *argc
 
 static int cmd_platform(int argc, char **argv) {
   char *out = NULL;
+  gboolean force = FALSE;
   GOptionEntry entries[] = {
       {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "write DIR/NAME/platform.xml and jobs.txt (default: .)", "DIR"},
+      {"force", 'f', 0, G_OPTION_ARG_NONE, &force, "replace files that are not trivium jssp output", NULL},
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  if (!parse_options("INSTANCE - write a SimGrid machine shop", entries, &argc, &argv)) return 2;
-  if (argc != 2) {
-    usage(stderr);
+  if (!parse_options("platform", "INSTANCE - write a SimGrid machine shop", entries, &argc, &argv)) return 2;
+  int bad = check_positionals("platform", argc, argv, 1, "INSTANCE");
+  if (!bad && out && !*out) bad = refuse("platform", "--out '': expected a directory name");
+  if (bad) {
     g_free(out);
-    return 2;
+    return bad;
   }
   GError *err = NULL;
   TrvJsspInstance *inst = trv_jssp_instance_load(argv[1], &err);
@@ -73,9 +144,12 @@ static int cmd_platform(int argc, char **argv) {
     g_free(out);
     return fail(err);
   }
+  /* NAME is the base name of a regular file, so one path component that
+   * is neither "." nor "..": DIR/NAME is inside DIR. */
+  g_assert(*inst->name && !strchr(inst->name, G_DIR_SEPARATOR) && strcmp(inst->name, ".") && strcmp(inst->name, ".."));
   char *dir = g_build_filename(out ? out : ".", inst->name, NULL);
   int rc = 0;
-  if (trv_jssp_write_platform(inst, dir, &err))
+  if (trv_jssp_write_platform(inst, dir, force, &err))
     printf("%s: %d jobs x %d machines -> %s/platform.xml, %s/jobs.txt\n", argv[1], inst->n_jobs, inst->n_machines,
            dir, dir);
   else
@@ -105,12 +179,12 @@ static TrvJsspInstance *load_target(const char *target, char **platform, char **
   GError *io = NULL;
   *tmpdir = g_dir_make_tmp("trivium-jssp-XXXXXX", &io);
   if (!*tmpdir) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "temporary directory: %s", io->message);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "temporary directory: %s", io->message);
     g_error_free(io);
     trv_jssp_instance_free(inst);
     return NULL;
   }
-  if (!trv_jssp_write_platform(inst, *tmpdir, error)) {
+  if (!trv_jssp_write_platform(inst, *tmpdir, FALSE, error)) {
     trv_jssp_instance_free(inst);
     return NULL;
   }
@@ -132,43 +206,43 @@ static void remove_tmpdir(char *tmpdir) {
 
 static int cmd_run(int argc, char **argv) {
   char *rule_name = NULL, *schedule = NULL;
+  gboolean force = FALSE;
   GOptionEntry entries[] = {
       {"rule", 'r', 0, G_OPTION_ARG_STRING, &rule_name, "dispatch rule: fifo (default), spt, lpt, mwkr", "RULE"},
       {"schedule", 's', 0, G_OPTION_ARG_FILENAME, &schedule, "write the schedule CSV (job,op,machine,start,end)",
        "FILE"},
+      {"force", 'f', 0, G_OPTION_ARG_NONE, &force, "replace a --schedule FILE that is not a schedule CSV", NULL},
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  if (!parse_options("INSTANCE|PLATFORM-DIR - simulate a dispatch rule", entries, &argc, &argv)) return 2;
+  if (!parse_options("run", "INSTANCE|PLATFORM-DIR - simulate a dispatch rule", entries, &argc, &argv)) return 2;
   const char *target = NULL;
   GPtrArray *sg_args = g_ptr_array_new();
-  int rc = 0;
-  for (int i = 1; i < argc; i++) {
+  int rc = 0, positionals = 0;
+  /* The first refusal is the one reported. */
+  for (int i = 1; i < argc && rc == 0; i++) {
     if (g_str_has_prefix(argv[i], "--cfg=") || g_str_has_prefix(argv[i], "--log="))
       g_ptr_array_add(sg_args, argv[i]);
-    else if (!target && argv[i][0] != '-')
+    else if (argv[i][0] == '-' && argv[i][1])
+      rc = refuse("run", "unknown option '%s'; see trivium jssp --help", argv[i]);
+    else if (positionals++ == 0)
       target = argv[i];
-    else {
-      fprintf(stderr, "trivium jssp run: unexpected argument '%s'\n", argv[i]);
-      rc = 2;
-    }
+    else
+      rc = refuse("run", "unexpected argument '%s'; expected one INSTANCE or PLATFORM-DIR", argv[i]);
   }
   int rule = rule_name ? trv_jssp_rule_parse(rule_name) : TRV_JSSP_FIFO;
-  if (rule < 0) {
-    fprintf(stderr, "trivium jssp run: unknown rule '%s'; expected fifo, spt, lpt or mwkr\n", rule_name);
-    rc = 2;
-  }
-  if (!target && rc == 0) {
-    usage(stderr);
-    rc = 2;
-  }
+  if (rc == 0 && rule < 0) rc = refuse("run", "unknown rule '%s'; expected fifo, spt, lpt or mwkr", rule_name);
+  if (rc == 0 && !target) rc = refuse("run", "expected one INSTANCE or PLATFORM-DIR; see trivium jssp --help");
+  if (rc == 0 && schedule && !*schedule) rc = refuse("run", "--schedule '': expected a file name");
   char *platform = NULL, *tmpdir = NULL;
   TrvJsspInstance *inst = NULL;
   GError *err = NULL;
+  /* The schedule's path is checked before the simulation, not after it. */
+  if (rc == 0 && schedule && !trv_jssp_output_check(schedule, TRV_JSSP_SCHEDULE_MARKER, force, &err)) rc = fail(err);
   if (rc == 0 && !(inst = load_target(target, &platform, &tmpdir, &err))) rc = fail(err);
   if (rc == 0) {
     TrvJsspSchedule *sim = trv_jssp_schedule_new(inst), *list = trv_jssp_list_schedule(inst, (TrvJsspRule)rule);
     TrvJsspSimStats st;
-    if (!trv_jssp_sim_run(inst, platform, (TrvJsspRule)rule, (int)sg_args->len, (char **)sg_args->pdata, sim, &st,
-                          &err))
+    if (!trv_jssp_sim_run_forked(inst, platform, (TrvJsspRule)rule, (int)sg_args->len, (char **)sg_args->pdata, sim,
+                                 &st, &err))
       rc = fail(err);
     else if (!trv_jssp_schedule_check(inst, sim, &err))
       rc = fail(err);
@@ -182,7 +256,7 @@ static int cmd_run(int argc, char **argv) {
                 sim->makespan, list->makespan);
         rc = 1;
       }
-      if (schedule && !trv_jssp_schedule_write_csv(inst, sim, schedule, &err)) rc = fail(err);
+      if (schedule && !trv_jssp_schedule_write_csv(inst, sim, schedule, force, &err)) rc = fail(err);
     }
     trv_jssp_schedule_free(sim);
     trv_jssp_schedule_free(list);
@@ -196,23 +270,49 @@ static int cmd_run(int argc, char **argv) {
   return rc;
 }
 
+/* The CSV files of --out DIR, checked (trv_jssp_output_prepare_dir)
+ * before the computation, so that a refusal costs nothing; the writes
+ * check again. */
+static const char *const stream_files[] = {"stream-curves.csv", "stream-episodes.csv"};
+static const char *const stream_markers[] = {"episode,trivium_mean_cumulative,rlvr_mean_cumulative\n",
+                                             "controller,seed,episode,regret\n"};
+static const char *const confounded_files[] = {"confounded-episodes.csv"};
+static const char *const confounded_markers[] = {"controller,seed,episode,regret,cumulative_regret,identified\n"};
+
+/* Writes DIR/name (contents start with marker); prints where. */
+static gboolean write_out(const char *out, const char *name, const char *marker, const GString *contents,
+                          gboolean force, GError **error) {
+  char *path = g_build_filename(out, name, NULL);
+  gboolean ok = trv_jssp_output_write(path, marker, contents, force, error);
+  if (ok) printf("wrote %s\n", path);
+  g_free(path);
+  return ok;
+}
+
 static int cmd_stream(int argc, char **argv) {
   TrvMachineStreamParams p;
   trv_machine_stream_defaults(&p);
   int seeds = 20, first = 1;
   char *out = NULL;
+  gboolean force = FALSE;
   GOptionEntry entries[] = {
       {"seeds", 'n', 0, G_OPTION_ARG_INT, &seeds, "number of seeds (default 20)", "N"},
       {"episodes", 'e', 0, G_OPTION_ARG_INT, &p.episodes, "episodes per seed (default 500)", "E"},
       {"first-seed", 0, 0, G_OPTION_ARG_INT, &first, "first seed (default 1)", "S"},
       {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "write DIR/stream-curves.csv and DIR/stream-episodes.csv", "DIR"},
+      {"force", 'f', 0, G_OPTION_ARG_NONE, &force, "replace files that are not trivium jssp output", NULL},
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  if (!parse_options("- the confounded machine stream (SPEC 7.2)", entries, &argc, &argv)) return 2;
-  if (argc != 1 || seeds < 1 || p.episodes < 2 || first < 0) {
-    fprintf(stderr, "trivium jssp stream: expected --seeds >= 1, --episodes >= 2, --first-seed >= 0 and no other "
-                    "argument\n");
+  if (!parse_options("stream", "- the confounded machine stream (SPEC 7.2)", entries, &argc, &argv)) return 2;
+  int bad = check_positionals("stream", argc, argv, 0, NULL);
+  if (!bad) bad = check_seed_range("stream", seeds, p.episodes, first);
+  if (bad) {
     g_free(out);
-    return 2;
+    return bad;
+  }
+  GError *err = NULL;
+  if (out && !trv_jssp_output_prepare_dir(out, 2, stream_files, stream_markers, force, &err)) {
+    g_free(out);
+    return fail(err);
   }
   const int E = p.episodes;
   double *curve[TRV_MACHINE_N_CONTROLLERS], *per_seed[TRV_MACHINE_N_CONTROLLERS];
@@ -234,25 +334,17 @@ static int cmd_stream(int argc, char **argv) {
   }
   int rc = 0;
   if (out) {
-    GString *cv = g_string_new("episode,trivium_mean_cumulative,rlvr_mean_cumulative\n");
-    GString *ep = g_string_new("controller,seed,episode,regret\n");
+    GString *cv = g_string_new(stream_markers[0]), *ep = g_string_new(stream_markers[1]);
     for (int e = 0; e < E; e++) g_string_append_printf(cv, "%d,%.6f,%.6f\n", e + 1, curve[0][e], curve[1][e]);
     for (int c = 0; c < TRV_MACHINE_N_CONTROLLERS; c++)
       for (int k = 0; k < seeds; k++)
         for (int e = 0; e < E; e++)
           g_string_append_printf(ep, "%s,%d,%d,%.0f\n", trv_machine_controller_name(c), first + k, e + 1,
                                  per_seed[c][(size_t)k * E + e]);
-    GError *err = NULL;
-    char *pc = g_build_filename(out, "stream-curves.csv", NULL), *pe = g_build_filename(out, "stream-episodes.csv", NULL);
-    if (g_mkdir_with_parents(out, 0755) != 0 || !g_file_set_contents(pc, cv->str, (gssize)cv->len, &err) ||
-        !g_file_set_contents(pe, ep->str, (gssize)ep->len, &err)) {
-      fprintf(stderr, "trivium jssp stream: cannot write under %s (%s)\n", out, err ? err->message : g_strerror(errno));
-      g_clear_error(&err);
-      rc = 1;
-    } else
-      printf("\nwrote %s and %s\n", pc, pe);
-    g_free(pc);
-    g_free(pe);
+    printf("\n");
+    if (!write_out(out, stream_files[0], stream_markers[0], cv, force, &err) ||
+        !write_out(out, stream_files[1], stream_markers[1], ep, force, &err))
+      rc = fail(err);
     g_string_free(cv, TRUE);
     g_string_free(ep, TRUE);
   }
@@ -266,9 +358,9 @@ static int cmd_stream(int argc, char **argv) {
 
 /* Writes DIR/confounded-episodes.csv: controller,seed,episode,regret,
  * cumulative_regret,identified. */
-static int write_confounded_csv(const char *out, int first, int seeds, int E, double *const *regret,
+static int write_confounded_csv(const char *out, gboolean force, int first, int seeds, int E, double *const *regret,
                                 double *const *identified) {
-  GString *csv = g_string_new("controller,seed,episode,regret,cumulative_regret,identified\n");
+  GString *csv = g_string_new(confounded_markers[0]);
   for (int c = 0; c < TRV_CONFOUNDED_N_CONTROLLERS; c++)
     for (int k = 0; k < seeds; k++) {
       double cum = 0;
@@ -280,15 +372,9 @@ static int write_confounded_csv(const char *out, int first, int seeds, int E, do
       }
     }
   GError *err = NULL;
-  char *path = g_build_filename(out, "confounded-episodes.csv", NULL);
   int rc = 0;
-  if (g_mkdir_with_parents(out, 0755) != 0 || !g_file_set_contents(path, csv->str, (gssize)csv->len, &err)) {
-    fprintf(stderr, "trivium jssp confounded: cannot write %s (%s)\n", path, err ? err->message : g_strerror(errno));
-    g_clear_error(&err);
-    rc = 1;
-  } else
-    printf("\nwrote %s\n", path);
-  g_free(path);
+  printf("\n");
+  if (!write_out(out, confounded_files[0], confounded_markers[0], csv, force, &err)) rc = fail(err);
   g_string_free(csv, TRUE);
   return rc;
 }
@@ -298,31 +384,33 @@ static int cmd_confounded(int argc, char **argv) {
   trv_confounded_defaults(&p);
   int seeds = 20, first = 1;
   char *out = NULL;
+  gboolean force = FALSE;
   GOptionEntry entries[] = {
       {"seeds", 'n', 0, G_OPTION_ARG_INT, &seeds, "number of seeds (default 20)", "N"},
       {"episodes", 'e', 0, G_OPTION_ARG_INT, &p.episodes, "episodes per seed (default 200)", "E"},
       {"first-seed", 0, 0, G_OPTION_ARG_INT, &first, "first seed (default 1)", "S"},
       {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "write DIR/confounded-episodes.csv", "DIR"},
+      {"force", 'f', 0, G_OPTION_ARG_NONE, &force, "replace a file that is not trivium jssp output", NULL},
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  if (!parse_options("INSTANCE|PLATFORM-DIR - the real-instance confounded variant (SPEC 7.2)", entries, &argc,
-                     &argv))
+  if (!parse_options("confounded", "INSTANCE|PLATFORM-DIR - the real-instance confounded variant (SPEC 7.2)",
+                     entries, &argc, &argv))
     return 2;
-  if (argc != 2 || seeds < 1 || p.episodes < 2 || first < 0) {
-    fprintf(stderr, "trivium jssp confounded: expected one INSTANCE or PLATFORM-DIR, --seeds >= 1, --episodes >= 2 "
-                    "and --first-seed >= 0\n");
+  int bad = check_positionals("confounded", argc, argv, 1, "INSTANCE or PLATFORM-DIR");
+  if (!bad) bad = check_seed_range("confounded", seeds, p.episodes, first);
+  if (bad) {
     g_free(out);
-    return 2;
+    return bad;
   }
   GError *err = NULL;
+  if (out && !trv_jssp_output_prepare_dir(out, 1, confounded_files, confounded_markers, force, &err)) {
+    g_free(out);
+    return fail(err);
+  }
   gboolean is_dir = g_file_test(argv[1], G_FILE_TEST_IS_DIR);
   char *jobs = is_dir ? g_build_filename(argv[1], "jobs.txt", NULL) : g_strdup(argv[1]);
   TrvJsspInstance *inst = trv_jssp_instance_load(jobs, &err);
   g_free(jobs);
-  if (inst && inst->n_machines > TRV_CONFOUNDED_MAX_M) {
-    g_set_error(&err, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT, "%s: %d machines; the confounded variant takes at most %d",
-                argv[1], inst->n_machines, TRV_CONFOUNDED_MAX_M);
-    g_clear_pointer(&inst, trv_jssp_instance_free);
-  }
+  if (inst && !trv_confounded_instance_fits(inst, argv[1], &err)) g_clear_pointer(&inst, trv_jssp_instance_free);
   if (!inst) {
     g_free(out);
     return fail(err);
@@ -353,7 +441,7 @@ static int cmd_confounded(int argc, char **argv) {
            sum.cumulative_relative.sd, sum.log_fit.r2, sum.linear_fit.r2,
            sum.log_fit.r2 > sum.linear_fit.r2 ? "log" : "linear");
   }
-  int rc = out ? write_confounded_csv(out, first, seeds, E, regret, identified) : 0;
+  int rc = out ? write_confounded_csv(out, force, first, seeds, E, regret, identified) : 0;
   for (int c = 0; c < TRV_CONFOUNDED_N_CONTROLLERS; c++) {
     g_free(regret[c]);
     g_free(identified[c]);
@@ -402,13 +490,16 @@ static int bench_one(const char *target, int repeat) {
   GError *err = NULL;
   char *platform = NULL, *tmpdir = NULL;
   TrvJsspInstance *inst = load_target(target, &platform, &tmpdir, &err);
-  if (!inst) return fail(err);
+  if (!inst) {
+    remove_tmpdir(tmpdir);
+    return fail(err);
+  }
   int ops = inst->n_jobs * inst->n_ops, rc = 0;
   double sim_s = 0;
   gint64 t0 = g_get_monotonic_time();
   for (int r = 0; r < repeat && rc == 0; r++) {
     TrvJsspSchedule *s = trv_jssp_schedule_new(inst);
-    TrvJsspSimStats st;
+    TrvJsspSimStats st = {0};
     if (!trv_jssp_sim_run_forked(inst, platform, (TrvJsspRule)(r % TRV_JSSP_N_RULES), 0, NULL, s, &st, &err))
       rc = fail(err);
     sim_s += st.run_seconds;
@@ -435,11 +526,10 @@ static int cmd_bench(int argc, char **argv) {
   GOptionEntry entries[] = {{"repeat", 'n', 0, G_OPTION_ARG_INT, &repeat, "simulations per instance (default 20; "
                                                                             "the rules in turn)", "N"},
                             {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  if (!parse_options("- simulated operations per second", entries, &argc, &argv)) return 2;
-  if (argc != 1 || repeat < 1) {
-    usage(stderr);
-    return 2;
-  }
+  if (!parse_options("bench", "- simulated operations per second", entries, &argc, &argv)) return 2;
+  int bad = check_positionals("bench", argc, argv, 0, NULL);
+  if (bad) return bad;
+  if (repeat < 1 || repeat > MAX_REPEAT) return refuse("bench", "--repeat %d: expected 1..%d", repeat, MAX_REPEAT);
   char *shipped = g_build_filename(TRV_SRCDIR, "platforms", "jssp", NULL);
   char *shared = g_build_filename(TRV_SRCDIR, "..", "shared", "data", "jssp", "instances", NULL);
   char *ft10 = g_build_filename(shipped, "ft10", NULL);
@@ -460,17 +550,32 @@ static int cmd_bench(int argc, char **argv) {
 }
 
 int trv_cmd_jssp(int argc, char **argv) {
-  if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-    usage(argc < 2 ? stderr : stdout);
-    return argc < 2 ? 2 : 0;
-  }
+  if (argc < 2)
+    return refuse(NULL, "expected a subcommand: platform, run, stream, confounded or bench (trivium jssp --help)");
   const char *sub = argv[1];
-  if (!strcmp(sub, "platform")) return cmd_platform(argc - 1, argv + 1);
-  if (!strcmp(sub, "run")) return cmd_run(argc - 1, argv + 1);
-  if (!strcmp(sub, "stream")) return cmd_stream(argc - 1, argv + 1);
-  if (!strcmp(sub, "confounded")) return cmd_confounded(argc - 1, argv + 1);
-  if (!strcmp(sub, "bench")) return cmd_bench(argc - 1, argv + 1);
-  fprintf(stderr, "trivium jssp: unknown subcommand '%s'\n", sub);
-  usage(stderr);
-  return 2;
+  int rc;
+  if (!strcmp(sub, "-h") || !strcmp(sub, "--help")) {
+    usage(stdout);
+    rc = 0;
+  } else if (!strcmp(sub, "platform"))
+    rc = cmd_platform(argc - 1, argv + 1);
+  else if (!strcmp(sub, "run"))
+    rc = cmd_run(argc - 1, argv + 1);
+  else if (!strcmp(sub, "stream"))
+    rc = cmd_stream(argc - 1, argv + 1);
+  else if (!strcmp(sub, "confounded"))
+    rc = cmd_confounded(argc - 1, argv + 1);
+  else if (!strcmp(sub, "bench"))
+    rc = cmd_bench(argc - 1, argv + 1);
+  else
+    return refuse(NULL, "unknown subcommand '%s'; expected platform, run, stream, confounded or bench", sub);
+  /* The tables and makespans are the output: losing them (a full disk, a
+   * closed pipe) is a failed run, not a success. */
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    char *message = g_strdup_printf("cannot write the standard output (%s)", g_strerror(errno));
+    print_line(NULL, message);
+    g_free(message);
+    if (rc == 0) rc = 1;
+  }
+  return rc;
 }

@@ -1,17 +1,21 @@
-/* The job shop without the simulator: the OR-Library parser (and every way
- * a file can be malformed), the list scheduler's dispatch semantics on
+/* The job shop without the simulator: the OR-Library parser (every way a
+ * file can be malformed, the limits at their edges, bytes that are not
+ * text) and the loader's refusals, the list scheduler's dispatch semantics on
  * cases small enough to schedule by hand, the feasibility check, and the
  * confounded machine stream's two controllers. */
 #include <glib.h>
+#include <glib/gstdio.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "jssp/jssp-stream.h"
 #include "jssp/jssp.h"
 
 static TrvJsspInstance *parse_ok(const char *text) {
   GError *err = NULL;
-  TrvJsspInstance *inst = trv_jssp_instance_parse(text, "inline", &err);
+  TrvJsspInstance *inst = trv_jssp_instance_parse(text, -1, "inline", &err);
   g_assert_no_error(err);
   g_assert_nonnull(inst);
   return inst;
@@ -41,7 +45,7 @@ static void check_malformed(const char *file, int line, const char *says) {
   GError *err = NULL;
   TrvJsspInstance *inst = trv_jssp_instance_load(path, &err);
   g_assert_null(inst);
-  g_assert_error(err, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT);
+  g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
   char *prefix = g_strdup_printf("%s:%d: ", path, line);
   if (!g_str_has_prefix(err->message, prefix) || !strstr(err->message, says))
     g_error("%s: message '%s' lacks '%s' or '%s'", file, err->message, prefix, says);
@@ -60,13 +64,124 @@ static void malformed_truncated_line(void) { check_malformed("truncated-line.txt
 static void malformed_non_integer(void) { check_malformed("non-integer.txt", 3, "expected an integer"); }
 static void malformed_no_header(void) { check_malformed("no-header.txt", 2, "expected a line `jobs machines`"); }
 
+static void malformed_duplicate_machine(void) {
+  check_malformed("duplicate-machine.txt", 4,
+                  "job 1 visits machine 1 twice (operations 0 and 1); expected every job to visit every machine "
+                  "exactly once");
+}
+static void malformed_header_too_large(void) {
+  check_malformed("header-too-large.txt", 2,
+                  "header `jobs machines` is '100000 100000'; expected jobs in 1..10000 and machines in 1..1000");
+}
+static void malformed_too_many_operations(void) {
+  check_malformed("too-many-operations.txt", 2,
+                  "10000 jobs x 1000 machines = 10000000 operations; expected at most 1000000");
+}
+static void malformed_duration_too_large(void) {
+  check_malformed("duration-too-large.txt", 4, "duration 100000001 of job 1 operation 1; expected at most 100000000");
+}
+
+static void expect_parse_error(const char *text, gssize len, const char *prefix, const char *says) {
+  GError *err = NULL;
+  g_assert_null(trv_jssp_instance_parse(text, len, "f", &err));
+  g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
+  if (!g_str_has_prefix(err->message, prefix) || !strstr(err->message, says))
+    g_error("message '%s' lacks '%s' or '%s'", err->message, prefix, says);
+  g_error_free(err);
+}
+
+/* The limits hold at their edges: the largest counts and duration pass,
+ * one more is refused before any operation is allocated; an integer too
+ * large for any type is quoted, not wrapped around. */
+static void parser_enforces_the_limits_at_their_edges(void) {
+  GError *err = NULL;
+  TrvJsspInstance *inst = trv_jssp_instance_parse("1 1\n0 100000000\n", -1, "f", &err);
+  g_assert_no_error(err);
+  g_assert_cmpint(inst->duration[0], ==, TRV_JSSP_MAX_DURATION);
+  trv_jssp_instance_free(inst);
+  /* 1000 jobs x 1000 machines is at the operation limit: refused by its
+   * missing job lines, not by its size. */
+  expect_parse_error("1000 1000\n", -1, "f:1: ", "file ends after 0 job lines; expected 1000 job lines");
+  expect_parse_error("10001 1\n", -1, "f:1: ", "expected jobs in 1..10000");
+  expect_parse_error("1 1001\n", -1, "f:1: ", "machines in 1..1000");
+  expect_parse_error("2 -3\n", -1, "f:1: ", "header `jobs machines` is '2 -3'");
+  expect_parse_error("99999999999999999999999999 1\n", -1, "f:1: ", "is '99999999999999999999999999 1'");
+  expect_parse_error("1 1\n0 99999999999999999999999999\n", -1, "f:2: ",
+                     "duration 999999999999999999999999... of job 0 operation 0; expected at most 100000000");
+}
+
+/* Bytes that are not text: a NUL ends the text for C string functions, so
+ * it is refused with its line rather than silently cutting the file; a
+ * token of control characters is quoted as \xNN and cut to 24 bytes. */
+static void parser_refuses_nul_and_quotes_binary_tokens(void) {
+  static const char with_nul[] = "2 2\n0 1 1 2\n1 3 0 4\n\0 0 1 1 2\n";
+  expect_parse_error(with_nul, sizeof with_nul - 1, "f:4: ", "NUL byte at offset 20; expected a text file");
+  GString *junk = g_string_new("1 1\n0 \x01\x7f\xff");
+  for (int i = 0; i < 100000; i++) g_string_append_c(junk, 'z');
+  expect_parse_error(junk->str, (gssize)junk->len, "f:2: ",
+                     "expected an integer (token 2 of job 0), got '\\x01\\x7f\\xffzzzzzzzzzzzzzzzzzzzzz...'");
+  g_string_free(junk, TRUE);
+  /* "3x", "1.5", "0x10", a lone sign are not integers. */
+  const char *bad[] = {"1 1\n0 3x\n", "1 1\n0 1.5\n", "1 1\n0x10 1\n", "1 1\n- 1\n"};
+  for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) expect_parse_error(bad[i], -1, "f:2: ", "expected an integer");
+}
+
+/* What the parser accepts keeps the invariants its consumers rely on: each
+ * job's machines are a permutation (so each machine runs exactly n_jobs
+ * operations); CRLF line ends and tabs are whitespace. */
+static void accepted_instances_visit_every_machine_once(void) {
+  TrvJsspInstance *inst = parse_ok("# c\r\n3 3\r\n2 1\t0 2 1 3\r\n\r\n0 4 1 5 2 6\r\n1 7 2 8 0 9");
+  g_assert_cmpint(inst->n_jobs, ==, 3);
+  for (int j = 0; j < 3; j++) {
+    int seen = 0;
+    for (int k = 0; k < 3; k++) seen |= 1 << inst->machine[j * 3 + k];
+    g_assert_cmpint(seen, ==, 7);
+  }
+  g_assert_cmpint(inst->duration[8], ==, 9);
+  g_assert_cmpint(trv_jssp_instance_work(inst), ==, 45);
+  trv_jssp_instance_free(inst);
+}
+
+/* The loader refuses what is not an instance file before parsing it: a
+ * directory, a file larger than the limit (a sparse file, so the test
+ * writes nothing), and a device that never ends (read up to the limit). */
+static void loader_refuses_directories_and_oversized_files(void) {
+  char *dir = g_dir_make_tmp("test-jssp-load-XXXXXX", NULL);
+  GError *err = NULL;
+  g_assert_null(trv_jssp_instance_load(dir, &err));
+  g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
+  g_assert_nonnull(strstr(err->message, "is a directory; expected an instance file"));
+  g_clear_error(&err);
+  char *big = g_build_filename(dir, "big.txt", NULL);
+  FILE *f = fopen(big, "w");
+  g_assert_nonnull(f);
+  g_assert_cmpint(ftruncate(fileno(f), (off_t)TRV_JSSP_MAX_FILE_BYTES + 1), ==, 0);
+  fclose(f);
+  g_assert_null(trv_jssp_instance_load(big, &err));
+  g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
+  char *want = g_strdup_printf("%s: 67108865 bytes; expected an instance of at most 67108864 bytes", big);
+  g_assert_cmpstr(err->message, ==, want);
+  g_clear_error(&err);
+  if (g_file_test("/dev/zero", G_FILE_TEST_EXISTS)) {
+    g_assert_null(trv_jssp_instance_load("/dev/zero", &err));
+    g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
+    g_assert_cmpstr(err->message, ==, "/dev/zero: more than 67108864 bytes; expected an instance of at most 67108864 bytes");
+    g_clear_error(&err);
+  }
+  g_unlink(big);
+  g_rmdir(dir);
+  g_free(want);
+  g_free(big);
+  g_free(dir);
+}
+
 static void parser_rejects_nonpositive_counts_and_long_lines(void) {
   GError *err = NULL;
-  g_assert_null(trv_jssp_instance_parse("0 3\n", "zero", &err));
-  g_assert_error(err, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT);
+  g_assert_null(trv_jssp_instance_parse("0 3\n", -1, "zero", &err));
+  g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
   g_assert_true(g_str_has_prefix(err->message, "zero:1: "));
   g_clear_error(&err);
-  g_assert_null(trv_jssp_instance_parse("1 1\n0 4 0 5\n", "long", &err));
+  g_assert_null(trv_jssp_instance_parse("1 1\n0 4 0 5\n", -1, "long", &err));
   g_assert_true(g_str_has_prefix(err->message, "long:2: job 0 has 4 integers; expected 2"));
   g_clear_error(&err);
 }
@@ -128,7 +243,7 @@ static void zero_duration_successor_waits_for_the_next_round(void) {
 static void check_rejects(const TrvJsspInstance *inst, const TrvJsspSchedule *s, const char *says) {
   GError *err = NULL;
   g_assert_false(trv_jssp_schedule_check(inst, s, &err));
-  g_assert_error(err, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN);
+  g_assert_error(err, TRV_ERROR, TRV_ERROR_IO);
   if (!strstr(err->message, says)) g_error("message '%s' lacks '%s'", err->message, says);
   g_error_free(err);
 }
@@ -274,6 +389,16 @@ int main(int argc, char **argv) {
   g_test_add_func("/jssp/parser/malformed/truncated_line", malformed_truncated_line);
   g_test_add_func("/jssp/parser/malformed/non_integer", malformed_non_integer);
   g_test_add_func("/jssp/parser/malformed/no_header", malformed_no_header);
+  g_test_add_func("/jssp/parser/malformed/duplicate_machine", malformed_duplicate_machine);
+  g_test_add_func("/jssp/parser/malformed/header_too_large", malformed_header_too_large);
+  g_test_add_func("/jssp/parser/malformed/too_many_operations", malformed_too_many_operations);
+  g_test_add_func("/jssp/parser/malformed/duration_too_large", malformed_duration_too_large);
+  g_test_add_func("/jssp/parser/enforces_the_limits_at_their_edges", parser_enforces_the_limits_at_their_edges);
+  g_test_add_func("/jssp/parser/refuses_nul_and_quotes_binary_tokens", parser_refuses_nul_and_quotes_binary_tokens);
+  g_test_add_func("/jssp/parser/accepted_instances_visit_every_machine_once",
+                  accepted_instances_visit_every_machine_once);
+  g_test_add_func("/jssp/loader/refuses_directories_and_oversized_files",
+                  loader_refuses_directories_and_oversized_files);
   g_test_add_func("/jssp/parser/rejects_nonpositive_counts_and_long_lines",
                   parser_rejects_nonpositive_counts_and_long_lines);
   g_test_add_func("/jssp/list/fifo_ties_go_to_the_smaller_job", fifo_ties_go_to_the_smaller_job);

@@ -4,9 +4,11 @@
  * simulated makespan equals the list scheduler's (relative difference
  * < 1e-9), so does every start time, the simulated schedule is feasible,
  * and no makespan beats the known optimum or lower bound of
- * instances.json.  Also: a platform whose messages cost time is caught, a
- * platform lacking a machine is an input error, and the `trivium jssp`
- * command reports malformed instances as file:line with exit code 2.
+ * instances.json.  The dispatcher, run under a memory checker (ASan or
+ * valgrind) on completions that coincide, reads no freed report.  Also: a
+ * platform whose messages cost time is caught, a platform lacking a
+ * machine is an input error, and the `trivium jssp` command reports
+ * malformed instances as file:line with exit code 2.
  * SimGrid initialises once per process: one child per simulation. */
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -19,13 +21,95 @@
 #include "jssp/jssp.h"
 
 static char *tmp_root;
+static const char *self_path; /* argv[0], to run this program again under a checker */
+
+/* Three jobs start on three machines at t = 0 and all end at t = 2, and
+ * again at 3 and 4: every event time brings the dispatcher three reports. */
+static const char *simultaneous = "3 3\n0 2 1 1 2 1\n1 2 2 1 0 1\n2 2 0 1 1 1\n";
+#define IN_PROCESS_ENV "TRV_TEST_JSSP_IN_PROCESS"
+
+/* The child's side of simultaneous_completions_touch_no_freed_memory: one
+ * simulation in this process (no fork, so that a memory checker wrapping
+ * this process sees the dispatcher), compared with the list scheduler.
+ * Returns the exit code: 0 when the two agree. */
+static int simulate_in_process(const char *dir) {
+  GError *err = NULL;
+  TrvJsspInstance *inst = trv_jssp_instance_parse(simultaneous, -1, "simultaneous", &err);
+  g_assert_no_error(err);
+  g_assert_true(trv_jssp_write_platform(inst, dir, FALSE, &err));
+  char *platform = g_build_filename(dir, "platform.xml", NULL);
+  TrvJsspSchedule *sim = trv_jssp_schedule_new(inst), *list = trv_jssp_list_schedule(inst, TRV_JSSP_FIFO);
+  int rc = 0;
+  if (!trv_jssp_sim_run(inst, platform, TRV_JSSP_FIFO, 0, NULL, sim, NULL, &err)) {
+    fprintf(stderr, "%s\n", err->message);
+    g_clear_error(&err);
+    rc = 1;
+  } else {
+    for (int i = 0; i < sim->n; i++)
+      if (sim->start[i] != list->start[i]) rc = 1;
+    if (sim->makespan != 4 || list->makespan != 4) rc = 1;
+  }
+  trv_jssp_schedule_free(sim);
+  trv_jssp_schedule_free(list);
+  g_free(platform);
+  trv_jssp_instance_free(inst);
+  return rc;
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+/* The dispatcher releases the completions of one event time in machine
+ * index order; each report must be read once and freed once.  A report
+ * read after being freed usually still holds its values, so no equality
+ * test can see it: this runs the simulation under a memory checker,
+ * AddressSanitizer when the build has it, otherwise valgrind (skipped
+ * when valgrind is not installed). */
+static void simultaneous_completions_touch_no_freed_memory(void) {
+  char *dir = g_build_filename(tmp_root, "simultaneous", NULL);
+  GPtrArray *argv = g_ptr_array_new();
+#ifndef UNDER_ASAN
+  char *valgrind = g_find_program_in_path("valgrind");
+  if (!valgrind) {
+    g_test_skip("valgrind is not installed (an ASan build runs this check without it)");
+    g_ptr_array_free(argv, TRUE);
+    g_free(dir);
+    return;
+  }
+  g_ptr_array_add(argv, valgrind);
+  g_ptr_array_add(argv, (char *)"-q");
+  g_ptr_array_add(argv, (char *)"--error-exitcode=97");
+#endif
+  g_ptr_array_add(argv, (char *)self_path);
+  g_ptr_array_add(argv, NULL);
+  char **env = g_environ_setenv(g_get_environ(), IN_PROCESS_ENV, dir, TRUE);
+  char *out = NULL, *err_text = NULL;
+  int status;
+  GError *err = NULL;
+  g_assert_true(g_spawn_sync(NULL, (char **)argv->pdata, env, 0, NULL, NULL, &out, &err_text, &status, &err));
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    g_error("in-process simulation under a memory checker failed (status %d):\n%s", status, err_text);
+#ifndef UNDER_ASAN
+  g_free(valgrind);
+#endif
+  g_strfreev(env);
+  g_free(out);
+  g_free(err_text);
+  g_ptr_array_free(argv, TRUE);
+  g_free(dir);
+}
 
 /* Simulates inst under every rule and checks against the list scheduler;
  * returns the smallest makespan over the rules. */
 static double agree_on_every_rule(const TrvJsspInstance *inst) {
   char *dir = g_build_filename(tmp_root, inst->name, NULL);
   GError *err = NULL;
-  g_assert_true(trv_jssp_write_platform(inst, dir, &err));
+  g_assert_true(trv_jssp_write_platform(inst, dir, FALSE, &err));
   char *platform = g_build_filename(dir, "platform.xml", NULL);
   double best = INFINITY;
   for (int r = 0; r < TRV_JSSP_N_RULES; r++) {
@@ -105,7 +189,7 @@ static void costly_messages_are_a_run_error(void) {
   TrvJsspInstance *inst = trv_jssp_instance_random(4, 3, 5, 99);
   char *dir = g_build_filename(tmp_root, "latency", NULL);
   GError *err = NULL;
-  g_assert_true(trv_jssp_write_platform(inst, dir, &err));
+  g_assert_true(trv_jssp_write_platform(inst, dir, FALSE, &err));
   char *platform = g_build_filename(dir, "platform.xml", NULL), *xml;
   g_assert_true(g_file_get_contents(platform, &xml, NULL, NULL));
   GString *s = g_string_new(xml);
@@ -113,14 +197,14 @@ static void costly_messages_are_a_run_error(void) {
   g_assert_true(g_file_set_contents(platform, s->str, -1, NULL));
   TrvJsspSchedule *sim = trv_jssp_schedule_new(inst);
   g_assert_false(trv_jssp_sim_run_forked(inst, platform, TRV_JSSP_FIFO, 0, NULL, sim, NULL, &err));
-  g_assert_error(err, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN);
+  g_assert_error(err, TRV_ERROR, TRV_ERROR_IO);
   g_assert_nonnull(strstr(err->message, "messages must cost no simulated time"));
   g_clear_error(&err);
   /* The same platform for an instance with one machine more lacks m3. */
   TrvJsspInstance *wider = trv_jssp_instance_random(4, 4, 5, 99);
   TrvJsspSchedule *s4 = trv_jssp_schedule_new(wider);
   g_assert_false(trv_jssp_sim_run_forked(wider, platform, TRV_JSSP_FIFO, 0, NULL, s4, NULL, &err));
-  g_assert_error(err, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT);
+  g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
   g_assert_nonnull(strstr(err->message, "no host `m3`"));
   g_clear_error(&err);
   trv_jssp_schedule_free(s4);
@@ -152,7 +236,8 @@ static void command_reports_malformed_instances_with_file_and_line(void) {
     int line;
   } cases[] = {{"too-few-jobs.txt", 4},      {"too-many-jobs.txt", 5}, {"machine-out-of-range.txt", 4},
                {"negative-duration.txt", 3}, {"truncated-line.txt", 4}, {"non-integer.txt", 3},
-               {"no-header.txt", 2}};
+               {"no-header.txt", 2},         {"duplicate-machine.txt", 4}, {"header-too-large.txt", 2},
+               {"too-many-operations.txt", 2}, {"duration-too-large.txt", 4}};
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
     char *path = g_build_filename(JSSP_TEST_DIR, cases[i].file, NULL);
     for (int sub = 0; sub < 2; sub++) {
@@ -213,12 +298,17 @@ static void remove_tree(const char *path) {
 }
 
 int main(int argc, char **argv) {
+  const char *in_process = g_getenv(IN_PROCESS_ENV);
+  if (in_process) return simulate_in_process(in_process);
+  self_path = argv[0];
   g_test_init(&argc, &argv, NULL);
   tmp_root = g_dir_make_tmp("test-jssp-XXXXXX", NULL);
   g_assert_nonnull(tmp_root);
   g_test_add_func("/jssp/sim/random_instances_agree_with_the_list_scheduler", random_instances_agree);
   g_test_add_func("/jssp/sim/benchmark_instances_agree_and_respect_bounds", benchmark_instances_agree_and_respect_bounds);
   g_test_add_func("/jssp/sim/costly_messages_are_a_run_error", costly_messages_are_a_run_error);
+  g_test_add_func("/jssp/sim/simultaneous_completions_touch_no_freed_memory",
+                  simultaneous_completions_touch_no_freed_memory);
   g_test_add_func("/jssp/cli/malformed_instances_give_file_line_and_exit_2",
                   command_reports_malformed_instances_with_file_and_line);
   g_test_add_func("/jssp/cli/platform_then_run", command_platform_then_run);

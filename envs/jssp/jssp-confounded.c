@@ -90,9 +90,32 @@ static void build_plan(TrvConfoundedPlans *pl, int k, const TrvJsspSchedule *s) 
   g_free(slots);
 }
 
+int trv_confounded_plans_count_for(int machines) {
+  g_assert(machines >= 1 && machines <= TRV_CONFOUNDED_MAX_M);
+  return TRV_JSSP_N_RULES * (1 + machines + machines * (machines - 1) / 2);
+}
+
+gboolean trv_confounded_instance_fits(const TrvJsspInstance *inst, const char *file, GError **error) {
+  const int M = inst->n_machines;
+  if (M > TRV_CONFOUNDED_MAX_M) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: %d machines; the confounded variant takes at most %d", file,
+                M, TRV_CONFOUNDED_MAX_M);
+    return FALSE;
+  }
+  gint64 plan_ops = (gint64)trv_confounded_plans_count_for(M) * inst->n_jobs * inst->n_ops;
+  if (plan_ops > TRV_CONFOUNDED_MAX_PLAN_OPS) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                "%s: %d plans x %d operations = %" G_GINT64_FORMAT " plan steps; the confounded variant keeps at most %d",
+                file, trv_confounded_plans_count_for(M), inst->n_jobs * inst->n_ops, plan_ops,
+                TRV_CONFOUNDED_MAX_PLAN_OPS);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 TrvConfoundedPlans *trv_confounded_plans_new(const TrvJsspInstance *inst) {
   const int M = inst->n_machines, N = inst->n_jobs * inst->n_ops;
-  g_assert(M >= 1 && M <= TRV_CONFOUNDED_MAX_M);
+  g_assert(trv_confounded_instance_fits(inst, inst->name, NULL));
   GArray *sets = g_array_new(FALSE, FALSE, sizeof(uint32_t));
   uint32_t none = 0;
   g_array_append_val(sets, none);
@@ -190,12 +213,15 @@ int trv_confounded_best_plan(const TrvConfoundedPlans *pl, const double *factor,
 void trv_confounded_world_draw(const TrvJsspInstance *inst, const TrvConfoundedParams *p, uint64_t seed,
                                TrvConfoundedWorld *w, TrvRng *rng) {
   const int M = inst->n_machines;
-  g_assert(M <= TRV_CONFOUNDED_MAX_M && p->slow_max >= 0 && p->slow_max <= M);
+  /* An instance may have fewer machines than slow_max (a one-machine
+   * shop): then at most every machine is slow. */
+  const int slow_max = MIN(p->slow_max, M);
+  g_assert(M <= TRV_CONFOUNDED_MAX_M && p->slow_max >= 0);
   trv_rng_init(rng, seed, TRV_STREAM_WORLD);
   memset(w, 0, sizeof *w);
   w->machines = M;
   for (int i = 0; i < M; i++) w->slowdown[i] = 1.0;
-  int n_slow = p->slow_max > 0 ? 1 + (int)trv_rng_below(rng, (uint64_t)p->slow_max) : 0;
+  int n_slow = slow_max > 0 ? 1 + (int)trv_rng_below(rng, (uint64_t)slow_max) : 0;
   while (n_slow > 0) {
     int i = (int)trv_rng_below(rng, (uint64_t)M);
     if (w->slow_set >> i & 1u) continue;
@@ -340,7 +366,9 @@ void trv_confounded_summarize(const TrvConfoundedPlans *pl, const TrvConfoundedP
       mean_cum[e] += total / n_seeds;
     }
     cum[k] = total;
-    rel[k] = total / f.oracle_makespan;
+    /* With every duration 0 every plan's makespan is 0, and so is the
+     * regret: 0, not 0/0. */
+    rel[k] = f.oracle_makespan > 0 ? total / f.oracle_makespan : 0.0;
     right += f.called_slow == f.world.slow_set;
     if (per_seed_regret) memcpy(per_seed_regret + (size_t)k * E, regret, sizeof(double) * (size_t)E);
     if (per_seed_identified) memcpy(per_seed_identified + (size_t)k * E, ident, sizeof(double) * (size_t)E);

@@ -5,7 +5,7 @@
  * no SimGrid.
  *
  * World (per seed): machine i has a hidden slowdown s_i, 1 for most and
- * U[slow_lo, slow_hi] for 1..slow_max machines drawn from the seed.  Episode
+ * U[slow_lo, slow_hi] for 1..min(slow_max, M) machines drawn from the seed.  Episode
  * e has a latent congestion C_e ~ N(0,1); the true duration of operation o
  * on machine i is base_o * s_i * exp(rho C_e).  A timed operation reads
  * log(duration / base) + sigma eta (reading noise).
@@ -45,6 +45,17 @@
 #include "core/stats.h"
 
 #define TRV_CONFOUNDED_MAX_M 32
+/* Plans x operations the variant keeps (two ints each): 32 MB at most.
+ * ft10 needs 22 400, a 100 x 20 instance 1 688 000. */
+#define TRV_CONFOUNDED_MAX_PLAN_OPS 4000000
+
+/* 4 rules x (1 + M + M(M-1)/2) believed-slow sets. */
+int trv_confounded_plans_count_for(int machines);
+/* TRUE when inst fits the variant: at most TRV_CONFOUNDED_MAX_M machines
+ * and plans x operations <= TRV_CONFOUNDED_MAX_PLAN_OPS; otherwise FALSE +
+ * TRV_ERROR_INPUT naming `file`.  Checked before trv_confounded_plans_new,
+ * which asserts it. */
+gboolean trv_confounded_instance_fits(const TrvJsspInstance *inst, const char *file, GError **error);
 
 typedef struct {
   int episodes;            /* 200 */

@@ -1,161 +1,340 @@
-/* jssp-instance.c - job-shop instances: the OR-Library parser, random test
- * instances, and the writer of a SimGrid machine-shop platform plus its job
- * description.
+/* jssp-instance.c - job-shop instances: the OR-Library parser, the file
+ * loader and random test instances (the files written from an instance are
+ * in jssp-platform.c).
  *
- * Invariants of a TrvJsspInstance it returns: n_jobs >= 1, n_machines >= 1,
- * n_ops == n_machines, every machine index in [0, n_machines), every
- * duration >= 0.  Every way a user's file can break these is reported as one
- * "file:line: what was expected" message (TRV_JSSP_ERROR_INPUT), never an
- * abort.  The parser reads integers with strtol on whitespace-separated
- * tokens, so "3x" or "1.5" is a non-integer token, not a 3 or a 1. */
+ * Invariants of a TrvJsspInstance it returns: 1 <= n_jobs <=
+ * TRV_JSSP_MAX_JOBS, 1 <= n_machines <= TRV_JSSP_MAX_MACHINES, n_jobs x
+ * n_machines <= TRV_JSSP_MAX_OPERATIONS, n_ops == n_machines, every job's
+ * machines are a permutation of 0..n_machines-1, every duration in
+ * 0..TRV_JSSP_MAX_DURATION.  Consumers rely on them (a machine runs exactly
+ * n_jobs operations; a job holds at most one queued operation).
+ *
+ * The file is hostile until checked: every way it can break an invariant
+ * is one TRV_ERROR_INPUT message "file:line: what was found; what was
+ * expected", never an abort.  The header's counts are checked against the
+ * limits before anything is allocated, and the operation arrays start at
+ * the size the rest of the file can hold (a `machine duration` pair takes
+ * at least 4 bytes) and grow only with job lines actually read, so a short
+ * file cannot ask for a large allocation.
+ * Integers are whole tokens of an optional sign and decimal digits, so
+ * "3x", "1.5" or "0x10" are non-integer tokens, not 3, 1 or 0.  The parser
+ * scans the text in place: its own memory is the instance plus two arrays
+ * of n_machines ints. */
 #include "jssp.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/rng.h"
 
-G_DEFINE_QUARK(trv-jssp-error-quark, trv_jssp_error)
+/* A token's value, saturated: anything beyond the limits only needs to be
+ * recognised as too large, and the message quotes the token itself. */
+#define SATURATED ((long long)1 << 40)
 
-/* Parses one token as a non-overflowing int; FALSE if it is not one. */
-static gboolean parse_int(const char *tok, int *out) {
-  char *end;
-  errno = 0;
-  long v = strtol(tok, &end, 10);
-  if (errno || end == tok || *end || v < INT_MIN || v > INT_MAX) return FALSE;
-  *out = (int)v;
+/* TRUE when [s, s+n) is an optional sign followed by one or more decimal
+ * digits; *value gets it, saturated at +-SATURATED. */
+static gboolean parse_int(const char *s, size_t n, long long *value) {
+  size_t i = 0;
+  int sign = 1;
+  if (n > 0 && (s[0] == '-' || s[0] == '+')) sign = s[i++] == '-' ? -1 : 1;
+  if (i == n) return FALSE;
+  long long v = 0;
+  for (; i < n; i++) {
+    if (s[i] < '0' || s[i] > '9') return FALSE;
+    if (v < SATURATED) v = v * 10 + (s[i] - '0');
+  }
+  *value = sign * MIN(v, SATURATED);
   return TRUE;
 }
 
-static gboolean is_comment_or_blank(const char *line) {
-  const char *p = line;
-  while (*p == ' ' || *p == '\t' || *p == '\r') p++;
-  return *p == '#' || *p == '\0';
+/* Text of the file for a message: at most `max` bytes, printable ASCII as
+ * is, any other byte as \xNN, "..." when cut (a hostile token may be
+ * megabytes of control characters).  g_free the result. */
+static char *quote_text(const char *s, size_t n, size_t max) {
+  GString *q = g_string_new(NULL);
+  for (size_t i = 0; i < n && i < max; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c >= 0x20 && c < 0x7f && c != '\\')
+      g_string_append_c(q, (char)c);
+    else
+      g_string_append_printf(q, "\\x%02x", c);
+  }
+  if (n > max) g_string_append(q, "...");
+  return g_string_free(q, FALSE);
 }
 
-/* Splits a line into tokens (g_strfreev). */
-static char **tokens_of(const char *line, int *n) {
-  char **t = g_strsplit_set(line, " \t\r", -1);
-  int k = 0;
-  for (int i = 0; t[i]; i++)
-    if (*t[i]) t[k++] = t[i];
-    else g_free(t[i]);
-  t[k] = NULL;
-  *n = k;
-  return t;
+static char *quote_token(const char *s, size_t n) { return quote_text(s, n, 24); }
+
+static gboolean is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+/* A cursor over the text, one line at a time. */
+typedef struct {
+  const char *p, *end;
+  const char *line, *line_end; /* the current line, without its '\n' */
+  int number;                  /* 1-based number of the current line */
+} Lines;
+
+static gboolean next_line(Lines *l) {
+  if (l->p >= l->end) return FALSE;
+  const char *nl = memchr(l->p, '\n', (size_t)(l->end - l->p));
+  l->line = l->p;
+  l->line_end = nl ? nl : l->end;
+  l->p = nl ? nl + 1 : l->end;
+  l->number++;
+  return TRUE;
 }
 
-TrvJsspInstance *trv_jssp_instance_parse(const char *text, const char *file, GError **error) {
-  char **lines = g_strsplit(text, "\n", -1);
-  int n_lines = (int)g_strv_length(lines);
-  /* A final newline leaves one empty string that is not a line. */
-  if (n_lines > 0 && lines[n_lines - 1][0] == '\0') n_lines--;
-  TrvJsspInstance *inst = NULL;
-  int li = 0, jobs = 0, machines = 0;
-  for (; li < n_lines; li++) {
-    if (is_comment_or_blank(lines[li])) continue;
-    int n;
-    char **t = tokens_of(lines[li], &n);
-    gboolean header = n == 2 && parse_int(t[0], &jobs) && parse_int(t[1], &machines);
-    g_strfreev(t);
-    if (header) break;
+/* Finds the next token in [*p, end): TRUE with [*tok, *tok + *n). */
+static gboolean next_token(const char **p, const char *end, const char **tok, size_t *n) {
+  const char *q = *p;
+  while (q < end && is_space(*q)) q++;
+  if (q == end) return FALSE;
+  *tok = q;
+  while (q < end && !is_space(*q)) q++;
+  *n = (size_t)(q - *tok);
+  *p = q;
+  return TRUE;
+}
+
+static gboolean is_comment_or_blank(const Lines *l) {
+  const char *p = l->line, *tok;
+  size_t n;
+  return !next_token(&p, l->line_end, &tok, &n) || *tok == '#';
+}
+
+/* TRUE when the current line is exactly two integers (the header). */
+static gboolean two_integers(const Lines *l, long long *a, long long *b) {
+  const char *p = l->line, *t1, *t2, *t3;
+  size_t n1, n2, n3;
+  return next_token(&p, l->line_end, &t1, &n1) && parse_int(t1, n1, a) && next_token(&p, l->line_end, &t2, &n2) &&
+         parse_int(t2, n2, b) && !next_token(&p, l->line_end, &t3, &n3);
+}
+
+static void input_error(GError **error, const char *file, int line, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
+static void input_error(GError **error, const char *file, int line, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *what = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s:%d: %s", file, line, what);
+  g_free(what);
+}
+
+/* Checks the header's counts against the limits; TRUE when they pass. */
+static gboolean header_fits(long long jobs, long long machines, const Lines *l, GError **error, const char *file) {
+  const int line = l->number;
+  if (jobs < 1 || jobs > TRV_JSSP_MAX_JOBS || machines < 1 || machines > TRV_JSSP_MAX_MACHINES) {
+    const char *p = l->line;
+    while (p < l->line_end && is_space(*p)) p++;
+    char *q = quote_text(p, (size_t)(l->line_end - p), 48);
+    input_error(error, file, line, "header `jobs machines` is '%s'; expected jobs in 1..%d and machines in 1..%d", q,
+                TRV_JSSP_MAX_JOBS, TRV_JSSP_MAX_MACHINES);
+    g_free(q);
+    return FALSE;
   }
-  if (li == n_lines) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT,
-                "%s:%d: expected a line `jobs machines` (two integers) before the job lines; none found", file,
-                n_lines > 0 ? n_lines : 1);
-    goto out;
+  long long ops = jobs * machines;
+  if (ops > TRV_JSSP_MAX_OPERATIONS) {
+    input_error(error, file, line, "header announces %lld jobs x %lld machines = %lld operations; expected at most %d",
+                jobs, machines, ops, TRV_JSSP_MAX_OPERATIONS);
+    return FALSE;
   }
-  if (jobs < 1 || machines < 1 || jobs > 100000 || machines > 100000) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT,
-                "%s:%d: expected `jobs machines` with both in 1..100000, got %d %d", file, li + 1, jobs, machines);
-    goto out;
+  return TRUE;
+}
+
+/* The operation arrays of a parse: allocated for what the text can hold,
+ * grown (never beyond the header's count) as job lines arrive. */
+typedef struct {
+  int cap, ops; /* allocated entries; the header's jobs x machines */
+} Room;
+
+/* Makes room for entry k (< room->ops) in inst's arrays. */
+static void make_room(TrvJsspInstance *inst, Room *room, int k) {
+  if (k < room->cap) return;
+  room->cap = (int)MIN((gint64)room->ops, MAX((gint64)k + 1, 2 * (gint64)room->cap));
+  inst->machine = g_renew(int, inst->machine, room->cap);
+  inst->duration = g_renew(int, inst->duration, room->cap);
+}
+
+/* Reads job line `job` (the current line of l) into inst.  visited[m] is
+ * 1 + the last job that visited machine m, at operation visit_op[m]. */
+static gboolean parse_job_line(TrvJsspInstance *inst, Room *room, const Lines *l, int job, int *visited, int *visit_op,
+                               const char *file, GError **error) {
+  const int M = inst->n_machines;
+  const char *p = l->line, *tok;
+  size_t len;
+  int n = 0;
+  for (; next_token(&p, l->line_end, &tok, &len); n++) {
+    long long v;
+    if (!parse_int(tok, len, &v)) {
+      char *q = quote_token(tok, len);
+      input_error(error, file, l->number, "expected an integer (token %d of job %d), got '%s'", n + 1, job, q);
+      g_free(q);
+      return FALSE;
+    }
+    if (n >= 2 * M) continue; /* counted, reported below */
+    int k = job * M + n / 2, op = n / 2;
+    make_room(inst, room, k);
+    if (n % 2 == 0) {
+      if (v < 0 || v >= M) {
+        char *q = quote_token(tok, len);
+        input_error(error, file, l->number, "machine index %s of job %d operation %d out of range; expected 0..%d", q,
+                    job, op, M - 1);
+        g_free(q);
+        return FALSE;
+      }
+      if (visited[v] == job + 1) {
+        input_error(error, file, l->number,
+                    "job %d visits machine %lld twice (operations %d and %d); expected every job to visit every "
+                    "machine exactly once",
+                    job, v, visit_op[v], op);
+        return FALSE;
+      }
+      visited[v] = job + 1;
+      visit_op[v] = op;
+      inst->machine[k] = (int)v;
+    } else {
+      if (v < 0 || v > TRV_JSSP_MAX_DURATION) {
+        char *q = quote_token(tok, len);
+        if (v < 0)
+          input_error(error, file, l->number, "negative duration %s of job %d operation %d; expected an integer >= 0",
+                      q, job, op);
+        else
+          input_error(error, file, l->number, "duration %s of job %d operation %d; expected at most %d", q, job, op,
+                      TRV_JSSP_MAX_DURATION);
+        g_free(q);
+        return FALSE;
+      }
+      inst->duration[k] = (int)v;
+    }
   }
-  inst = g_new0(TrvJsspInstance, 1);
+  if (n != 2 * M) {
+    input_error(error, file, l->number, "job %d has %d integers; expected %d (%d `machine duration` pairs)%s", job, n,
+                2 * M, M, n < 2 * M ? " - truncated line" : "");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+TrvJsspInstance *trv_jssp_instance_parse(const char *text, gssize len, const char *file, GError **error) {
+  size_t size = len < 0 ? strlen(text) : (size_t)len;
+  /* The loader's limit holds for text from anywhere, which also keeps line
+   * numbers and offsets far below INT_MAX. */
+  if (size > TRV_JSSP_MAX_FILE_BYTES) {
+    input_error(error, file, 1, "%zu bytes; expected an instance of at most %d bytes", size, TRV_JSSP_MAX_FILE_BYTES);
+    return NULL;
+  }
+  Lines l = {.p = text, .end = text + size};
+  const char *nul = memchr(text, '\0', size);
+  if (nul) {
+    int line = 1;
+    for (const char *c = text; c < nul; c++) line += *c == '\n';
+    input_error(error, file, line, "NUL byte at offset %td; expected a text file", nul - text);
+    return NULL;
+  }
+  long long jobs = 0, machines = 0;
+  gboolean header = FALSE;
+  while (!header && next_line(&l))
+    header = !is_comment_or_blank(&l) && two_integers(&l, &jobs, &machines);
+  if (!header) {
+    input_error(error, file, MAX(l.number, 1),
+                "found no header; expected a line `jobs machines` (two integers) before the job lines");
+    return NULL;
+  }
+  if (!header_fits(jobs, machines, &l, error, file)) return NULL;
+  const int J = (int)jobs, M = (int)machines;
+  TrvJsspInstance *inst = g_new0(TrvJsspInstance, 1);
   inst->name = g_path_get_basename(file);
-  inst->n_jobs = jobs;
-  inst->n_machines = machines;
-  inst->n_ops = machines;
-  inst->machine = g_new(int, (gsize)jobs * machines);
-  inst->duration = g_new(int, (gsize)jobs * machines);
-  int job = 0, last = li;
-  for (li++; li < n_lines; li++) {
-    if (is_comment_or_blank(lines[li])) continue;
-    last = li;
-    if (job == jobs) {
-      g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT,
-                  "%s:%d: expected end of file after the %d job lines announced by the header, found more", file,
-                  li + 1, jobs);
-      goto fail;
-    }
-    int n;
-    char **t = tokens_of(lines[li], &n);
-    for (int i = 0; i < n; i++) {
-      int v;
-      if (!parse_int(t[i], &v)) {
-        g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT,
-                    "%s:%d: expected an integer (token %d of job %d), got '%s'", file, li + 1, i + 1, job, t[i]);
-        g_strfreev(t);
-        goto fail;
-      }
-      if (i >= 2 * machines) continue;
-      int k = job * machines + i / 2;
-      if (i % 2 == 0) {
-        if (v < 0 || v >= machines) {
-          g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT,
-                      "%s:%d: machine index %d of job %d operation %d out of range; expected 0..%d", file, li + 1, v,
-                      job, i / 2, machines - 1);
-          g_strfreev(t);
-          goto fail;
-        }
-        inst->machine[k] = v;
-      } else {
-        if (v < 0) {
-          g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT,
-                      "%s:%d: negative duration %d of job %d operation %d; expected an integer >= 0", file, li + 1,
-                      v, job, i / 2);
-          g_strfreev(t);
-          goto fail;
-        }
-        inst->duration[k] = v;
-      }
-    }
-    g_strfreev(t);
-    if (n != 2 * machines) {
-      g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT,
-                  "%s:%d: job %d has %d integers; expected %d (%d `machine duration` pairs)%s", file, li + 1, job, n,
-                  2 * machines, machines, n < 2 * machines ? " - truncated line" : "");
-      goto fail;
-    }
-    job++;
+  inst->n_jobs = J;
+  inst->n_machines = inst->n_ops = M;
+  /* A job line of M pairs has 2M tokens and 2M-1 separators and lines are
+   * separated by newlines, so n pairs take at least 4n-1 bytes. */
+  Room room = {.ops = J * M};
+  room.cap = (int)MIN((gint64)room.ops, ((gint64)(l.end - l.p) + 1) / 4);
+  inst->machine = g_new(int, MAX(room.cap, 1));
+  inst->duration = g_new(int, MAX(room.cap, 1));
+  room.cap = MAX(room.cap, 1);
+  int *visited = g_new0(int, M), *visit_op = g_new0(int, M);
+  int job = 0, last = l.number;
+  gboolean ok = TRUE;
+  while (ok && next_line(&l)) {
+    if (is_comment_or_blank(&l)) continue;
+    last = l.number;
+    if (job == J) {
+      input_error(error, file, l.number,
+                  "found more lines; expected end of file after the %d job lines announced by the header", J);
+      ok = FALSE;
+    } else
+      ok = parse_job_line(inst, &room, &l, job++, visited, visit_op, file, error);
   }
-  if (job < jobs) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT,
-                "%s:%d: expected %d job lines after the header, found %d (file ends early)", file, last + 1, jobs,
-                job);
-    goto fail;
+  if (ok && job < J) {
+    input_error(error, file, last, "file ends after %d job lines; expected %d job lines after the header", job, J);
+    ok = FALSE;
   }
-  goto out;
-fail:
-  trv_jssp_instance_free(inst);
-  inst = NULL;
-out:
-  g_strfreev(lines);
+  g_free(visited);
+  g_free(visit_op);
+  if (!ok) g_clear_pointer(&inst, trv_jssp_instance_free);
   return inst;
+}
+
+/* Reads at most `limit` bytes of path into *text (NUL-terminated, g_free).
+ * The size is checked before reading when the file says it, and while
+ * reading in any case (a device or a pipe has no size). */
+static gboolean read_limited(const char *path, size_t limit, char **text, size_t *len, GError **error) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: cannot read the instance (%s)", path, g_strerror(errno));
+    if (fd >= 0) close(fd);
+    return FALSE;
+  }
+  if (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && (guint64)st.st_size > limit)) {
+    if (S_ISDIR(st.st_mode))
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: is a directory; expected an instance file", path);
+    else
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: %lld bytes; expected an instance of at most %zu bytes",
+                  path, (long long)st.st_size, limit);
+    close(fd);
+    return FALSE;
+  }
+  GByteArray *buf = g_byte_array_new();
+  guint8 chunk[65536];
+  gboolean ok = TRUE;
+  for (;;) {
+    ssize_t got = read(fd, chunk, sizeof chunk);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: cannot read the instance (%s)", path, g_strerror(errno));
+      ok = FALSE;
+      break;
+    }
+    if (got == 0) break;
+    if (buf->len + (size_t)got > limit) {
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: more than %zu bytes; expected an instance of at most %zu "
+                  "bytes", path, limit, limit);
+      ok = FALSE;
+      break;
+    }
+    g_byte_array_append(buf, chunk, (guint)got);
+  }
+  close(fd);
+  *len = buf->len;
+  g_byte_array_append(buf, (const guint8 *)"", 1);
+  *text = (char *)g_byte_array_free(buf, FALSE);
+  if (!ok) g_clear_pointer(text, g_free);
+  return ok;
 }
 
 TrvJsspInstance *trv_jssp_instance_load(const char *path, GError **error) {
   char *text;
-  GError *io = NULL;
-  if (!g_file_get_contents(path, &text, NULL, &io)) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT, "%s: cannot read the instance (%s)", path,
-                io->message);
-    g_error_free(io);
-    return NULL;
-  }
-  TrvJsspInstance *inst = trv_jssp_instance_parse(text, path, error);
+  size_t len;
+  if (!read_limited(path, TRV_JSSP_MAX_FILE_BYTES, &text, &len, error)) return NULL;
+  TrvJsspInstance *inst = trv_jssp_instance_parse(text, (gssize)len, path, error);
   g_free(text);
   return inst;
 }
@@ -196,70 +375,4 @@ TrvJsspInstance *trv_jssp_instance_random(int n_jobs, int n_machines, int max_du
       inst->duration[j * n_machines + k] = (int)trv_rng_below(&rng, (uint64_t)max_duration + 1);
   }
   return inst;
-}
-
-static gboolean write_file(const char *path, const GString *s, GError **error) {
-  GError *io = NULL;
-  if (!g_file_set_contents(path, s->str, (gssize)s->len, &io)) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "%s: cannot write (%s)", path, io->message);
-    g_error_free(io);
-    return FALSE;
-  }
-  return TRUE;
-}
-
-gboolean trv_jssp_write_platform(const TrvJsspInstance *inst, const char *dir, GError **error) {
-  if (g_mkdir_with_parents(dir, 0755) != 0) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "%s: cannot create the directory (%s)", dir,
-                g_strerror(errno));
-    return FALSE;
-  }
-  GString *x = g_string_new(NULL);
-  g_string_append_printf(x,
-                         "<?xml version='1.0'?>\n"
-                         "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-                         "<!-- Job-shop machine shop for instance %s (%d jobs, %d machines), written by\n"
-                         "     `trivium jssp platform`.  Host mK is machine K; speed 1 flop/s, so an\n"
-                         "     operation of duration d is d flops and takes d simulated seconds.  Links\n"
-                         "     have latency 0 and 1 TBps and messages carry 0 bytes: dispatching costs\n"
-                         "     no simulated time, so the makespan is the schedule's. -->\n"
-                         "<platform version=\"4.1\">\n"
-                         "  <zone id=\"jssp-%s\" routing=\"Full\">\n"
-                         "    <host id=\"dispatcher\" speed=\"1f\">\n"
-                         "      <prop id=\"trivium.role\" value=\"dispatcher\"/>\n"
-                         "    </host>\n",
-                         inst->name, inst->n_jobs, inst->n_machines, inst->name);
-  for (int m = 0; m < inst->n_machines; m++)
-    g_string_append_printf(x,
-                           "    <host id=\"m%d\" speed=\"1f\">\n"
-                           "      <prop id=\"trivium.role\" value=\"machine\"/>\n"
-                           "      <prop id=\"trivium.machine\" value=\"%d\"/>\n"
-                           "    </host>\n",
-                           m, m);
-  for (int m = 0; m < inst->n_machines; m++)
-    g_string_append_printf(x, "    <link id=\"l%d\" bandwidth=\"1TBps\" latency=\"0\"/>\n", m);
-  for (int m = 0; m < inst->n_machines; m++)
-    g_string_append_printf(x, "    <route src=\"dispatcher\" dst=\"m%d\"><link_ctn id=\"l%d\"/></route>\n", m, m);
-  g_string_append(x, "  </zone>\n</platform>\n");
-
-  GString *j = g_string_new(NULL);
-  g_string_append_printf(j,
-                         "# trivium jssp job description of instance %s, written by `trivium jssp platform`.\n"
-                         "# OR-Library format: `jobs machines`, then one line per job of `machine duration`\n"
-                         "# pairs in processing order; machine K runs on host mK of platform.xml.\n"
-                         "%d %d\n",
-                         inst->name, inst->n_jobs, inst->n_machines);
-  for (int jb = 0; jb < inst->n_jobs; jb++) {
-    for (int k = 0; k < inst->n_ops; k++)
-      g_string_append_printf(j, "%s%d %d", k ? "  " : "", inst->machine[jb * inst->n_ops + k],
-                             inst->duration[jb * inst->n_ops + k]);
-    g_string_append_c(j, '\n');
-  }
-  char *px = g_build_filename(dir, "platform.xml", NULL), *pj = g_build_filename(dir, "jobs.txt", NULL);
-  gboolean ok = write_file(px, x, error) && write_file(pj, j, error);
-  g_free(px);
-  g_free(pj);
-  g_string_free(x, TRUE);
-  g_string_free(j, TRUE);
-  return ok;
 }

@@ -63,8 +63,8 @@ void trv_jssp_schedule_free(TrvJsspSchedule *s) {
 TrvJsspSchedule *trv_jssp_list_schedule(const TrvJsspInstance *inst, TrvJsspRule rule) {
   const int J = inst->n_jobs, K = inst->n_ops, M = inst->n_machines;
   TrvJsspSchedule *s = trv_jssp_schedule_new(inst);
-  int *next = g_new0(int, J), *snap = g_new(int, J);
-  gboolean *taken = g_new(gboolean, J);
+  int *next = g_new0(int, J), *best = g_new(int, M);
+  TrvJsspCandidate *best_c = g_new(TrvJsspCandidate, M);
   double *job_ready = g_new0(double, J), *remaining = g_new0(double, J), *machine_free = g_new0(double, M);
   for (int j = 0; j < J; j++)
     for (int k = 0; k < K; k++) remaining[j] += inst->duration[j * K + k];
@@ -74,32 +74,29 @@ TrvJsspSchedule *trv_jssp_list_schedule(const TrvJsspInstance *inst, TrvJsspRule
     double tstar = INFINITY;
     for (int j = 0; j < J; j++)
       if (next[j] < K) tstar = fmin(tstar, fmax(job_ready[j], machine_free[inst->machine[j * K + next[j]]]));
-    /* One round at t*: the ready set is frozen first, so an operation that
-     * ends at t* (duration 0) releases its successor for the next round. */
+    /* One round at t*, over the operations ready by t* (an operation that
+     * ends at t* with duration 0 releases its successor for the next
+     * round).  A job has one ready operation, on one machine, so each
+     * machine's choice is made in one pass over the jobs, independently of
+     * the other machines' choices in this round. */
+    for (int m = 0; m < M; m++) best[m] = -1;
     for (int j = 0; j < J; j++) {
-      snap[j] = next[j] < K && job_ready[j] <= tstar ? next[j] : -1;
-      taken[j] = FALSE;
+      if (next[j] == K || job_ready[j] > tstar) continue;
+      int op = j * K + next[j], m = inst->machine[op];
+      if (machine_free[m] > tstar) continue;
+      TrvJsspCandidate c = {.job = j, .arrival = job_ready[j], .duration = inst->duration[op], .remaining = remaining[j]};
+      if (best[m] < 0 || trv_jssp_rule_prefers(rule, &c, &best_c[m])) best[m] = j, best_c[m] = c;
     }
     int placed = 0;
     for (int m = 0; m < M; m++) {
-      if (machine_free[m] > tstar) continue;
-      int best = -1;
-      TrvJsspCandidate bc = {0}, c;
-      for (int j = 0; j < J; j++) {
-        if (snap[j] < 0 || taken[j] || inst->machine[j * K + snap[j]] != m) continue;
-        c = (TrvJsspCandidate){.job = j, .arrival = job_ready[j], .duration = inst->duration[j * K + snap[j]],
-                               .remaining = remaining[j]};
-        if (best < 0 || trv_jssp_rule_prefers(rule, &c, &bc)) best = j, bc = c;
-      }
-      if (best < 0) continue;
-      int op = best * K + snap[best];
+      if (best[m] < 0) continue;
+      int j = best[m], op = j * K + next[j];
       s->start[op] = tstar;
       s->end[op] = tstar + inst->duration[op];
       machine_free[m] = s->end[op];
-      job_ready[best] = s->end[op];
-      remaining[best] -= inst->duration[op];
-      next[best]++;
-      taken[best] = TRUE;
+      job_ready[j] = s->end[op];
+      remaining[j] -= inst->duration[op];
+      next[j]++;
       placed++;
       left--;
     }
@@ -108,8 +105,8 @@ TrvJsspSchedule *trv_jssp_list_schedule(const TrvJsspInstance *inst, TrvJsspRule
   s->makespan = 0;
   for (int i = 0; i < s->n; i++) s->makespan = fmax(s->makespan, s->end[i]);
   g_free(next);
-  g_free(snap);
-  g_free(taken);
+  g_free(best);
+  g_free(best_c);
   g_free(job_ready);
   g_free(remaining);
   g_free(machine_free);
@@ -128,7 +125,7 @@ int trv_jssp_slot_cmp(const void *pa, const void *pb) {
 gboolean trv_jssp_schedule_check(const TrvJsspInstance *inst, const TrvJsspSchedule *s, GError **error) {
   const int J = inst->n_jobs, K = inst->n_ops;
   if (s->n != J * K) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "%s: schedule has %d operations, instance %d",
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: schedule has %d operations, instance %d",
                 inst->name, s->n, J * K);
     return FALSE;
   }
@@ -137,38 +134,48 @@ gboolean trv_jssp_schedule_check(const TrvJsspInstance *inst, const TrvJsspSched
     for (int k = 0; k < K; k++) {
       int op = j * K + k;
       if (!(s->start[op] >= 0) || !close_to(s->end[op] - s->start[op], inst->duration[op])) {
-        g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN,
+        g_set_error(error, TRV_ERROR, TRV_ERROR_IO,
                     "%s: job %d op %d runs [%.17g, %.17g], expected a start >= 0 and a duration of %d", inst->name,
                     j, k, s->start[op], s->end[op], inst->duration[op]);
         return FALSE;
       }
       if (k > 0 && s->start[op] < s->end[op - 1] && !close_to(s->start[op], s->end[op - 1])) {
-        g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN,
+        g_set_error(error, TRV_ERROR, TRV_ERROR_IO,
                     "%s: job %d op %d starts at %.17g before op %d ends at %.17g (precedence)", inst->name, j, k,
                     s->start[op], k - 1, s->end[op - 1]);
         return FALSE;
       }
       makespan = fmax(makespan, s->end[op]);
     }
-  TrvJsspSlot *slots = g_new(TrvJsspSlot, J);
+  /* The operations grouped by machine (a counting sort), then each
+   * machine's in time order: adjacent ones must not overlap.  Sized by the
+   * operation count, not by any assumption on how many a machine runs. */
+  const int M = inst->n_machines, N = J * K;
+  int *first = g_new0(int, M + 1), *fill = g_new(int, M);
+  for (int op = 0; op < N; op++) first[inst->machine[op] + 1]++;
+  for (int m = 0; m < M; m++) first[m + 1] += first[m];
+  memcpy(fill, first, sizeof(int) * (size_t)M);
+  TrvJsspSlot *slots = g_new(TrvJsspSlot, MAX(N, 1));
+  for (int op = 0; op < N; op++) slots[fill[inst->machine[op]]++] = (TrvJsspSlot){s->start[op], s->end[op], op};
   gboolean ok = TRUE;
-  for (int m = 0; m < inst->n_machines && ok; m++) {
-    int n = 0;
-    for (int op = 0; op < J * K; op++)
-      if (inst->machine[op] == m) slots[n++] = (TrvJsspSlot){s->start[op], s->end[op], op};
-    qsort(slots, (size_t)n, sizeof *slots, trv_jssp_slot_cmp);
+  for (int m = 0; m < M && ok; m++) {
+    TrvJsspSlot *on_m = slots + first[m];
+    int n = first[m + 1] - first[m];
+    qsort(on_m, (size_t)n, sizeof *on_m, trv_jssp_slot_cmp);
     for (int i = 1; i < n && ok; i++)
-      if (slots[i].start < slots[i - 1].end && !close_to(slots[i].start, slots[i - 1].end)) {
-        g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN,
+      if (on_m[i].start < on_m[i - 1].end && !close_to(on_m[i].start, on_m[i - 1].end)) {
+        g_set_error(error, TRV_ERROR, TRV_ERROR_IO,
                     "%s: machine %d runs job %d op %d [%.17g, %.17g] and job %d op %d [%.17g, %.17g] at once",
-                    inst->name, m, slots[i - 1].op / K, slots[i - 1].op % K, slots[i - 1].start, slots[i - 1].end,
-                    slots[i].op / K, slots[i].op % K, slots[i].start, slots[i].end);
+                    inst->name, m, on_m[i - 1].op / K, on_m[i - 1].op % K, on_m[i - 1].start, on_m[i - 1].end,
+                    on_m[i].op / K, on_m[i].op % K, on_m[i].start, on_m[i].end);
         ok = FALSE;
       }
   }
+  g_free(first);
+  g_free(fill);
   g_free(slots);
   if (ok && !close_to(makespan, s->makespan)) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "%s: makespan %.17g but the last operation ends at %.17g",
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: makespan %.17g but the last operation ends at %.17g",
                 inst->name, s->makespan, makespan);
     ok = FALSE;
   }
@@ -176,19 +183,14 @@ gboolean trv_jssp_schedule_check(const TrvJsspInstance *inst, const TrvJsspSched
 }
 
 gboolean trv_jssp_schedule_write_csv(const TrvJsspInstance *inst, const TrvJsspSchedule *s, const char *path,
-                                     GError **error) {
-  GString *csv = g_string_new("job,op,machine,start,end\n");
+                                     gboolean force, GError **error) {
+  GString *csv = g_string_new(TRV_JSSP_SCHEDULE_MARKER);
   for (int j = 0; j < inst->n_jobs; j++)
     for (int k = 0; k < inst->n_ops; k++) {
       int op = j * inst->n_ops + k;
       g_string_append_printf(csv, "%d,%d,%d,%.17g,%.17g\n", j, k, inst->machine[op], s->start[op], s->end[op]);
     }
-  GError *io = NULL;
-  gboolean ok = g_file_set_contents(path, csv->str, (gssize)csv->len, &io);
-  if (!ok) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "%s: cannot write the schedule (%s)", path, io->message);
-    g_error_free(io);
-  }
+  gboolean ok = trv_jssp_output_write(path, TRV_JSSP_SCHEDULE_MARKER, csv, force, error);
   g_string_free(csv, TRUE);
   return ok;
 }

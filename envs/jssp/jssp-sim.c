@@ -24,20 +24,30 @@
  * difference is a run error naming the platform.  The schedule itself is
  * what the machines measured on the simulated clock.
  *
+ * The platform is a user's file: before any actor starts, the hosts
+ * dispatcher and m0..m{M-1} (speed 1) and a route from the dispatcher to
+ * every machine must exist, or the run is an input error.
+ *
  * SimGrid initialises once per process: trv_jssp_sim_run is one simulation;
- * trv_jssp_sim_run_forked wraps it in a child process. */
+ * trv_jssp_sim_run_forked wraps it in a child process, which also contains
+ * SimGrid's abort on an option or platform it refuses (the child says how
+ * far it got, 'I' after the options and 'L' after the platform, so the
+ * parent can tell which one was refused). */
 #include "jssp-sim.h"
 
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
+#include <simgrid/link.h>
 #include <simgrid/mailbox.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <xbt/dynar.h>
 #include <xbt/log.h>
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(trivium_jssp, "Trivium job shop (machines and dispatcher)");
@@ -112,7 +122,11 @@ static void dispatcher_actor(int argc, char **argv) {
   }
   int completed = 0;
   double now = 0;
-  OpMsg **done = g_new(OpMsg *, M);
+  /* done[m]: machine m's report at the current event time, or NULL.  A
+   * report is kept in the slot of its machine, read there once and freed
+   * once, so releasing successors in machine index order never touches a
+   * report that was already released. */
+  OpMsg **done = g_new0(OpMsg *, M);
   for (;;) {
     /* Dispatch round at `now`. */
     int busy = 0;
@@ -147,35 +161,38 @@ static void dispatcher_actor(int argc, char **argv) {
     int got = 0;
     while (got < expect) {
       OpMsg *r = sg_mailbox_get(shop->mb_dispatcher);
-      g_assert(r->machine >= 0 && r->machine < M && running[r->machine] == r->op);
+      /* Only this file's machine actors post here, one report per
+       * dispatched operation. */
+      g_assert(r->machine >= 0 && r->machine < M && running[r->machine] == r->op && !done[r->machine]);
       if (planned_end[r->machine] != t_next || r->start != dispatched_at[r->machine] || r->end != t_next)
         run_error(shop,
                   "machine %d ran job %d op %d over [%.17g, %.17g]; dispatched at %.17g, planned to end at %.17g "
                   "(messages must cost no simulated time: latency 0, 0-byte payloads, machine speed 1f)",
                   r->machine, r->op / K, r->op % K, r->start, r->end, dispatched_at[r->machine], t_next);
-      done[got++] = r;
+      done[r->machine] = r;
+      got++;
     }
     now = simgrid_get_clock();
     if (now != t_next) run_error(shop, "simulated clock reads %.17g at completions planned for %.17g", now, t_next);
     /* Completions in machine index order: release each job's next op. */
-    for (int m = 0; m < M; m++)
-      for (int i = 0; i < got; i++) {
-        if (done[i]->machine != m) continue;
-        OpMsg *r = done[i];
-        int j = r->op / K;
-        shop->out->start[r->op] = r->start;
-        shop->out->end[r->op] = r->end;
-        running[m] = -1;
-        remaining[j] -= inst->duration[r->op];
-        next[j]++;
-        completed++;
-        if (next[j] < K) {
-          int op = j * K + next[j];
-          TrvJsspCandidate c = {.job = j, .arrival = now, .duration = inst->duration[op], .remaining = remaining[j]};
-          g_array_append_val(queue[inst->machine[op]], c);
-        }
-        g_free(r);
+    for (int m = 0; m < M; m++) {
+      OpMsg *r = done[m];
+      if (!r) continue;
+      done[m] = NULL;
+      int j = r->op / K;
+      shop->out->start[r->op] = r->start;
+      shop->out->end[r->op] = r->end;
+      running[m] = -1;
+      remaining[j] -= inst->duration[r->op];
+      next[j]++;
+      completed++;
+      if (next[j] < K) {
+        int op = j * K + next[j];
+        TrvJsspCandidate c = {.job = j, .arrival = now, .duration = inst->duration[op], .remaining = remaining[j]};
+        g_array_append_val(queue[inst->machine[op]], c);
       }
+      g_free(r);
+    }
   }
   for (int m = 0; m < M; m++) {
     OpMsg *stop = g_new0(OpMsg, 1);
@@ -194,25 +211,48 @@ static void dispatcher_actor(int argc, char **argv) {
   g_free(remaining);
 }
 
-gboolean trv_jssp_sim_run(const TrvJsspInstance *inst, const char *platform, TrvJsspRule rule, int n_simgrid_args,
-                          char **simgrid_args, TrvJsspSchedule *out, TrvJsspSimStats *stats, GError **error) {
-  if (access(platform, R_OK) != 0) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT, "%s: platform file not readable (%s)", platform,
+/* Refuses a platform path SimGrid should not be handed: not a regular
+ * file (a FIFO or a device would block or never end) or larger than an
+ * instance may be. */
+static gboolean platform_file_ok(const char *platform, GError **error) {
+  struct stat st;
+  if (stat(platform, &st) != 0 || access(platform, R_OK) != 0) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: platform file not readable (%s)", platform,
                 g_strerror(errno));
     return FALSE;
   }
+  if (!S_ISREG(st.st_mode) || st.st_size > TRV_JSSP_MAX_FILE_BYTES) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: %s; expected a SimGrid platform file of at most %d bytes",
+                platform, S_ISREG(st.st_mode) ? "too large" : "not a regular file", TRV_JSSP_MAX_FILE_BYTES);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* The simulation; loaded_fd >= 0 gets the byte 'I' once SimGrid has taken
+ * the options and 'L' once it has loaded the platform and the hosts passed
+ * their checks (SimGrid aborts the process on a bad option or platform, so
+ * the parent of a forked run learns from these bytes what was refused). */
+static gboolean sim_run(const TrvJsspInstance *inst, const char *platform, TrvJsspRule rule, int n_simgrid_args,
+                        char **simgrid_args, TrvJsspSchedule *out, TrvJsspSimStats *stats, int loaded_fd,
+                        GError **error) {
+  if (!platform_file_ok(platform, error)) return FALSE;
+  /* simgrid_init removes the arguments it consumes from argv: the strings
+   * are freed from a copy of the pointers. */
   int argc = 1 + n_simgrid_args;
   char **argv = g_new0(char *, argc + 1);
   argv[0] = g_strdup("trivium");
   for (int i = 0; i < n_simgrid_args; i++) argv[i + 1] = g_strdup(simgrid_args[i]);
+  char **owned = g_memdup2(argv, sizeof(char *) * (size_t)(argc + 1));
   simgrid_init(&argc, argv);
+  if (loaded_fd >= 0 && write(loaded_fd, "I", 1) != 1) {} /* a lost byte only blurs the parent's message */
   simgrid_load_platform(platform);
 
   gboolean ok = TRUE;
   sg_host_t dispatcher = sg_host_by_name("dispatcher");
   sg_host_t *hosts = g_new0(sg_host_t, inst->n_machines);
   if (!dispatcher) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT,
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                 "%s: no host `dispatcher`; regenerate the platform with `trivium jssp platform`", platform);
     ok = FALSE;
   }
@@ -221,18 +261,35 @@ gboolean trv_jssp_sim_run(const TrvJsspInstance *inst, const char *platform, Trv
     g_snprintf(name, sizeof name, "m%d", m);
     hosts[m] = sg_host_by_name(name);
     if (!hosts[m] || sg_host_get_speed(hosts[m]) != 1.0) {
-      g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_INPUT,
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                   "%s: %s host `%s` for machine %d of %s; expected one of speed 1f (regenerate the platform with "
                   "`trivium jssp platform`)",
                   platform, hosts[m] ? "wrong speed of" : "no", name, m, inst->name);
       ok = FALSE;
     }
   }
+  /* Every machine must be reachable from the dispatcher: SimGrid would
+   * abort at the first message otherwise, in the middle of the run.  Asked
+   * here, its answer (or its abort) comes before 'L', as a platform error. */
+  for (int m = 0; m < inst->n_machines && ok; m++) {
+    xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
+    sg_host_get_route(dispatcher, hosts[m], links);
+    if (xbt_dynar_is_empty(links)) {
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                  "%s: no route from host `dispatcher` to host `m%d`; expected one route per machine (regenerate "
+                  "the platform with `trivium jssp platform`)",
+                  platform, m);
+      ok = FALSE;
+    }
+    xbt_dynar_free(&links);
+  }
   if (!ok) {
     g_free(hosts);
-    g_strfreev(argv);
+    g_free(argv);
+    g_strfreev(owned);
     return FALSE;
   }
+  if (loaded_fd >= 0 && write(loaded_fd, "L", 1) != 1) {}
   Shop shop = {.inst = inst, .rule = rule, .out = out, .error = g_string_new(NULL)};
   shop.mb_machine = g_new(sg_mailbox_t, inst->n_machines);
   MachineCtx *ctx = g_new(MachineCtx, inst->n_machines);
@@ -257,10 +314,10 @@ gboolean trv_jssp_sim_run(const TrvJsspInstance *inst, const char *platform, Trv
     stats->messages = shop.messages;
   }
   if (shop.error->len) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "%s: %s", platform, shop.error->str);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: %s", platform, shop.error->str);
     ok = FALSE;
   } else if (!shop.finished) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN,
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO,
                 "%s: simulation of %s ended at t=%g before every operation completed (deadlock)", platform,
                 inst->name, simgrid_get_clock());
     ok = FALSE;
@@ -269,8 +326,14 @@ gboolean trv_jssp_sim_run(const TrvJsspInstance *inst, const char *platform, Trv
   g_free(shop.mb_machine);
   g_free(ctx);
   g_free(hosts);
-  g_strfreev(argv);
+  g_free(argv);
+  g_strfreev(owned);
   return ok;
+}
+
+gboolean trv_jssp_sim_run(const TrvJsspInstance *inst, const char *platform, TrvJsspRule rule, int n_simgrid_args,
+                          char **simgrid_args, TrvJsspSchedule *out, TrvJsspSimStats *stats, GError **error) {
+  return sim_run(inst, platform, rule, n_simgrid_args, simgrid_args, out, stats, -1, error);
 }
 
 /* ---- one simulation per child process ---------------------------------- */
@@ -287,29 +350,82 @@ static gboolean write_all(int fd, const void *buf, size_t len) {
   return TRUE;
 }
 
-/* Child's report: int ok, int domain-code, then either the schedule
- * (start[n], end[n], makespan, run_seconds, messages) or the message. */
+/* The beginning of what the child wrote on its stderr (a temporary file
+ * shared with it), NUL-terminated: enough for SimGrid's reason, bounded
+ * whatever the child logged. */
+static char *read_captured_head(int fd) {
+  GString *s = g_string_new(NULL);
+  char chunk[4096];
+  ssize_t got;
+  if (lseek(fd, 0, SEEK_SET) == 0)
+    while (s->len < 65536 && (got = read(fd, chunk, sizeof chunk)) != 0) {
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) break;
+      g_string_append_len(s, chunk, got);
+    }
+  return g_string_free(s, FALSE);
+}
+
+/* Copies the child's whole stderr to ours, a chunk at a time (a --log
+ * asking for debug output may have written gigabytes). */
+static void pass_on(int fd) {
+  char chunk[65536];
+  ssize_t got;
+  fflush(stderr);
+  if (lseek(fd, 0, SEEK_SET) != 0) return;
+  while ((got = read(fd, chunk, sizeof chunk)) != 0) {
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0 || !write_all(STDERR_FILENO, chunk, (size_t)got)) break;
+  }
+}
+
+/* SimGrid's own reason for aborting, from its log on stderr: the text after
+ * the first `[category/CRITICAL] ` or `[category/ERROR] ` tag, on one line,
+ * printable bytes only, at most 300 of them.  NULL when there is none. */
+static char *simgrid_reason(const char *log) {
+  const char *tags[] = {"/CRITICAL] ", "/ERROR] "}, *best = NULL;
+  size_t best_len = 0;
+  for (size_t i = 0; i < G_N_ELEMENTS(tags); i++) {
+    const char *hit = strstr(log, tags[i]);
+    if (hit && (!best || hit < best)) best = hit, best_len = strlen(tags[i]);
+  }
+  if (!best) return NULL;
+  GString *r = g_string_new(NULL);
+  for (const char *p = best + best_len; *p && *p != '\n' && r->len < 300; p++)
+    g_string_append_c(r, g_ascii_isprint(*p) ? *p : '?');
+  return g_string_free(r, FALSE);
+}
+
+/* Child's report: the bytes 'I' and 'L' (sim_run), then int ok, int
+ * error code, then either the schedule (start[n], end[n], makespan, the
+ * statistics) or the error message.  The child's stderr goes to a
+ * temporary file: the parent passes it on, except when SimGrid refused the
+ * options or the platform, which becomes one TRV_ERROR_INPUT line. */
 gboolean trv_jssp_sim_run_forked(const TrvJsspInstance *inst, const char *platform, TrvJsspRule rule,
                                  int n_simgrid_args, char **simgrid_args, TrvJsspSchedule *out,
                                  TrvJsspSimStats *stats, GError **error) {
   int fd[2];
-  if (pipe(fd) != 0) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "pipe: %s", g_strerror(errno));
+  FILE *captured = tmpfile();
+  if (!captured || pipe(fd) != 0) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "cannot set up a simulation process: %s", g_strerror(errno));
+    if (captured) fclose(captured);
     return FALSE;
   }
   fflush(NULL);
   pid_t pid = fork();
   if (pid < 0) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "fork: %s", g_strerror(errno));
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "fork: %s", g_strerror(errno));
     close(fd[0]);
     close(fd[1]);
+    fclose(captured);
     return FALSE;
   }
   if (pid == 0) {
     close(fd[0]);
+    dup2(fileno(captured), STDERR_FILENO);
     GError *err = NULL;
     TrvJsspSimStats st = {0};
-    int head[2] = {trv_jssp_sim_run(inst, platform, rule, n_simgrid_args, simgrid_args, out, &st, &err), 0};
+    int head[2] = {sim_run(inst, platform, rule, n_simgrid_args, simgrid_args, out, &st, fd[1], &err), 0};
     gboolean w;
     if (head[0]) {
       w = write_all(fd[1], head, sizeof head) && write_all(fd[1], out->start, sizeof(double) * (size_t)out->n) &&
@@ -333,20 +449,41 @@ gboolean trv_jssp_sim_run_forked(const TrvJsspInstance *inst, const char *platfo
   close(fd[0]);
   int status;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  char *log = read_captured_head(fileno(captured));
+  int phase = 0; /* 0: before the options were taken, 1: before the platform was loaded, 2: loaded */
+  while (phase < 2 && buf->len > 0 && buf->data[0] == "IL"[phase]) {
+    g_byte_array_remove_index(buf, 0);
+    phase++;
+  }
   size_t nd = sizeof(double) * (size_t)out->n;
   int head[2] = {0, 0};
-  gboolean ok = FALSE;
+  gboolean ok = FALSE, pass_log = TRUE;
   if (buf->len >= sizeof head) memcpy(head, buf->data, sizeof head);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || buf->len < sizeof head) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "simulation of %s under %s: child process %s %d",
-                inst->name, trv_jssp_rule_name(rule), WIFEXITED(status) ? "exited with" : "killed by signal",
-                WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    char *reason = simgrid_reason(log);
+    if (phase < 2 && reason) {
+      if (phase == 0) {
+        /* simgrid_args holds n_simgrid_args strings, not a NULL-terminated
+         * vector. */
+        GString *options = g_string_new(n_simgrid_args > 0 ? NULL : "(none)");
+        for (int i = 0; i < n_simgrid_args; i++) g_string_append_printf(options, "%s%s", i ? " " : "", simgrid_args[i]);
+        g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "SimGrid refused the options %s: %s", options->str, reason);
+        g_string_free(options, TRUE);
+      } else
+        g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: SimGrid refused the platform: %s", platform, reason);
+      pass_log = FALSE;
+    } else
+      g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "simulation of %s under %s: child process %s %d%s%s", inst->name,
+                  trv_jssp_rule_name(rule), WIFEXITED(status) ? "exited with" : "killed by signal",
+                  WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), reason ? ": " : "",
+                  reason ? reason : "");
+    g_free(reason);
   } else if (!head[0]) {
     char *msg = g_strndup((const char *)buf->data + sizeof head, buf->len - sizeof head);
-    g_set_error_literal(error, TRV_JSSP_ERROR, head[1], msg);
+    g_set_error_literal(error, TRV_ERROR, head[1], msg);
     g_free(msg);
   } else if (buf->len != sizeof head + 2 * nd + sizeof(double) + sizeof(TrvJsspSimStats)) {
-    g_set_error(error, TRV_JSSP_ERROR, TRV_JSSP_ERROR_RUN, "simulation of %s: short report from the child (%u bytes)",
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "simulation of %s: short report from the child (%u bytes)",
                 inst->name, buf->len);
   } else {
     const guint8 *p = buf->data + sizeof head;
@@ -358,6 +495,11 @@ gboolean trv_jssp_sim_run_forked(const TrvJsspInstance *inst, const char *platfo
     if (stats) *stats = st;
     ok = TRUE;
   }
+  /* SimGrid's own log (--log=..., configuration notes, a crash report)
+   * reaches the user as the in-process run would have shown it. */
+  if (pass_log) pass_on(fileno(captured));
+  fclose(captured);
+  g_free(log);
   g_byte_array_unref(buf);
   return ok;
 }
