@@ -23,6 +23,7 @@
 #include "commands.h"
 #include "core/datadir.h"
 #include "run.h"
+#include "sim/child.h"
 
 /* --fault KIND:GLOB:A:B[:C:D]
  *   link-flap:GLOB:MTBF:MTTR[:START[:STOP]]   host-crash:GLOB:AT:DURATION
@@ -129,58 +130,35 @@ static char *default_out_dir(void) {
 
 /* SimGrid's own options and the platform, tried once in a child before
  * any cell runs: SimGrid aborts on a bad --cfg, --log or platform, and
- * that must be one line and exit 2, not a dump per cell.  The child's
- * stderr is read back for SimGrid's reason. */
-static bool check_simgrid(const RunCtx *ctx, GError **error) {
-  int fd[2];
-  if (pipe(fd) != 0) return true; /* cannot check: the cells will tell */
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(fd[0]);
-    close(fd[1]);
-    return true;
-  }
-  if (pid == 0) {
-    close(fd[0]);
-    dup2(fd[1], STDERR_FILENO);
-    dup2(fd[1], STDOUT_FILENO);
-    int argc = 1 + (int)ctx->simgrid_args->len;
-    char **argv = g_new0(char *, argc + 1);
-    argv[0] = g_strdup("trivium");
-    for (guint i = 0; i < ctx->simgrid_args->len; i++) argv[i + 1] = g_strdup(ctx->simgrid_args->pdata[i]);
-    simgrid_init(&argc, argv);
-    simgrid_load_platform(ctx->platform);
-    _exit(0);
-  }
-  close(fd[1]);
-  GString *out = g_string_new(NULL);
-  char buf[4096];
-  ssize_t n;
-  while ((n = read(fd[0], buf, sizeof buf)) > 0 && out->len < (1 << 20)) g_string_append_len(out, buf, n);
-  close(fd[0]);
-  int status;
-  waitpid(pid, &status, 0);
+ * that must be one line and exit 2, not a dump per cell. */
+static int try_simgrid(void *data, int report_fd) {
+  (void)report_fd;
+  const RunCtx *ctx = data;
+  int argc = 1 + (int)ctx->simgrid_args->len;
+  char **argv = g_new0(char *, argc + 1);
+  argv[0] = g_strdup("trivium");
+  for (guint i = 0; i < ctx->simgrid_args->len; i++) argv[i + 1] = g_strdup(ctx->simgrid_args->pdata[i]);
+  simgrid_init(&argc, argv);
+  simgrid_load_platform(ctx->platform);
+  return 0;
+}
+
+static bool check_simgrid(RunCtx *ctx, GError **error) {
+  TrvChild *child = trv_child_start(try_simgrid, ctx, true, NULL);
+  if (!child) return true; /* cannot check here: the cells will tell */
+  int status = trv_child_wait(child, NULL);
   bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   if (!ok) {
-    /* SimGrid's reason: the first CRITICAL or error line, without its prefix */
-    char *why = NULL;
-    char **lines = g_strsplit(out->str, "\n", -1);
-    for (int i = 0; lines[i] && !why; i++)
-      if (strstr(lines[i], "CRITICAL] ") || strstr(lines[i], "ERROR] ")) {
-        const char *p = strstr(lines[i], "CRITICAL] ");
-        p = p ? p + strlen("CRITICAL] ") : strstr(lines[i], "ERROR] ") + strlen("ERROR] ");
-        why = g_strdup(g_strstrip((char *)p));
-      }
-    g_strfreev(lines);
+    char *log = trv_child_log_head(child, 65536), *why = trv_simgrid_reason(log);
     GString *args = g_string_new(NULL);
     for (guint i = 0; i < ctx->simgrid_args->len; i++) g_string_append_printf(args, " %s", (char *)ctx->simgrid_args->pdata[i]);
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "SimGrid refused the platform %s%s%s: %s", ctx->platform,
                 args->len ? " or the options" : "", args->str, why ? why : "(no reason given)");
     g_string_free(args, TRUE);
     g_free(why);
+    g_free(log);
   }
-  g_string_free(out, TRUE);
+  trv_child_free(child);
   return ok;
 }
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "run.h"
+#include "sim/child.h"
 
 /* What a cell leaves in OUT/.cells/N.sum. */
 typedef struct {
@@ -32,17 +33,6 @@ static char *cell_path(const RunCtx *ctx, int cell, const char *ext) {
   return g_build_filename(ctx->out, ".cells", name, NULL);
 }
 
-static bool write_all(int fd, const void *buf, size_t len) {
-  const char *p = buf;
-  while (len > 0) {
-    ssize_t w = write(fd, p, len);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    p += w;
-    len -= (size_t)w;
-  }
-  return true;
-}
 
 /* The CTL file of a cell: --ctl DIR/<controller>-seed<N>.ctl; a scenario's
  * <ctl file="F.ctl"> (a relative path the loader confined) inside the
@@ -114,9 +104,20 @@ static bool write_cell_error(const char *path, const char *what, GError **error)
   return false;
 }
 
-/* In the child: run one cell, write its lines and its reduction, exit
- * with the cell's code. */
-static G_NORETURN void run_cell_child(RunCtx *ctx, const TrvCellLayout *base, int cell) {
+/* In the child: run one cell, write its lines and its reduction, return
+ * the cell's exit code. */
+typedef struct {
+  RunCtx *ctx;
+  const TrvCellLayout *layout;
+  int cell;
+} CellJob;
+
+static int run_cell_child(void *data, int report_fd) {
+  (void)report_fd; /* a cell reports through its files in OUT/.cells */
+  CellJob *job = data;
+  RunCtx *ctx = job->ctx;
+  const TrvCellLayout *base = job->layout;
+  int cell = job->cell;
   int n_seeds = ctx->params.seeds;
   TrvSimCellSpec spec = {.params = &ctx->params, .world_class = ctx->world_class,
                          .controller = ctx->controllers[cell / n_seeds],
@@ -144,7 +145,7 @@ static G_NORETURN void run_cell_child(RunCtx *ctx, const TrvCellLayout *base, in
       write_cell_error(csv, "cannot write", &err);
     else if (rename(csv_tmp, csv) != 0)
       write_cell_error(csv, "cannot rename into place", &err);
-    else if ((fd = open(sum_tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0 || !write_all(fd, &cf, sizeof cf) ||
+    else if ((fd = open(sum_tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0 || !trv_write_all(fd, &cf, sizeof cf) ||
              fsync(fd) != 0 || close(fd) != 0 || rename(sum_tmp, sum) != 0)
       write_cell_error(sum, "cannot write", &err);
     sink.csv = NULL;
@@ -158,8 +159,7 @@ static G_NORETURN void run_cell_child(RunCtx *ctx, const TrvCellLayout *base, in
               err->message);
     code = err->code == TRV_ERROR_INPUT ? 2 : 1;
   }
-  fflush(NULL);
-  _exit(code);
+  return code;
 }
 
 static void progress(const RunCtx *ctx, int done, int total, gint64 t0) {
@@ -213,38 +213,39 @@ static int run_cells(RunCtx *ctx, const TrvCellLayout *layout, TrvCellSummary *c
     g_free(cells_dir);
     return 2;
   }
-  fflush(NULL);
   gint64 t0 = g_get_monotonic_time();
   int next = 0, running = 0, done = 0, code = 0;
-  pid_t *pids = g_new0(pid_t, total);
+  TrvChild **children = g_new0(TrvChild *, total);
   while (done < total) {
     while (code == 0 && running < ctx->jobs && next < total) {
-      pid_t pid = fork();
-      if (pid < 0) {
-        g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "fork failed: %s", g_strerror(errno));
+      CellJob job = {ctx, layout, next};
+      if (!(children[next] = trv_child_start(run_cell_child, &job, false, error))) {
         code = 1;
         break;
       }
-      if (pid == 0) run_cell_child(ctx, layout, next);
-      pids[next++] = pid;
+      next++;
       running++;
     }
     if (running == 0) break;
     int status;
     pid_t pid = waitpid(-1, &status, 0);
     if (pid < 0) continue;
+    int cell = -1;
+    for (int i = 0; i < next && cell < 0; i++)
+      if (children[i] && trv_child_pid(children[i]) == pid) cell = i;
+    if (cell < 0) continue; /* not one of ours */
+    trv_child_reaped(children[cell]);
     running--;
     done++;
-    int cell = -1;
-    for (int i = 0; i < next; i++)
-      if (pids[i] == pid) cell = i;
     int cc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
     if (cc != 0 && code == 0) {
       char *ep = cell_path(ctx, cell, "err"), *msg = NULL;
-      if (!g_file_get_contents(ep, &msg, NULL, NULL))
-        msg = g_strdup_printf("cell %d (%s, seed %d) died (%s %d)", cell, ctx->controllers[cell / n_seeds],
-                              ctx->params.seed_base + cell % n_seeds, WIFSIGNALED(status) ? "signal" : "status",
-                              WIFSIGNALED(status) ? WTERMSIG(status) : cc);
+      if (!g_file_get_contents(ep, &msg, NULL, NULL)) {
+        char *how = trv_child_status_text(status);
+        msg = g_strdup_printf("cell %d (%s, seed %d) %s", cell, ctx->controllers[cell / n_seeds],
+                              ctx->params.seed_base + cell % n_seeds, how);
+        g_free(how);
+      }
       unlink(ep);
       g_set_error(error, TRV_ERROR, cc == 2 ? TRV_ERROR_INPUT : TRV_ERROR_IO, "%s", msg);
       g_free(msg);
@@ -253,7 +254,8 @@ static int run_cells(RunCtx *ctx, const TrvCellLayout *layout, TrvCellSummary *c
     }
     progress(ctx, done, total, t0);
   }
-  g_free(pids);
+  for (int i = 0; i < total; i++) trv_child_free(children[i]);
+  g_free(children);
   /* episodes.csv: the header, then every cell's lines in (controller, seed)
    * order, written under a temporary name and renamed when whole */
   char *csv = g_build_filename(ctx->out, "episodes.csv", NULL), *csv_tmp = g_strconcat(csv, ".tmp", NULL);

@@ -35,6 +35,8 @@
  * parent can tell which one was refused). */
 #include "jssp-sim.h"
 
+#include "sim/child.h"
+
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
@@ -338,118 +340,47 @@ gboolean trv_jssp_sim_run(const TrvJsspInstance *inst, const char *platform, Trv
 
 /* ---- one simulation per child process ---------------------------------- */
 
-static gboolean write_all(int fd, const void *buf, size_t len) {
-  const char *p = buf;
-  while (len > 0) {
-    ssize_t w = write(fd, p, len);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return FALSE;
-    p += w;
-    len -= (size_t)w;
-  }
-  return TRUE;
-}
-
-/* The beginning of what the child wrote on its stderr (a temporary file
- * shared with it), NUL-terminated: enough for SimGrid's reason, bounded
- * whatever the child logged. */
-static char *read_captured_head(int fd) {
-  GString *s = g_string_new(NULL);
-  char chunk[4096];
-  ssize_t got;
-  if (lseek(fd, 0, SEEK_SET) == 0)
-    while (s->len < 65536 && (got = read(fd, chunk, sizeof chunk)) != 0) {
-      if (got < 0 && errno == EINTR) continue;
-      if (got < 0) break;
-      g_string_append_len(s, chunk, got);
-    }
-  return g_string_free(s, FALSE);
-}
-
-/* Copies the child's whole stderr to ours, a chunk at a time (a --log
- * asking for debug output may have written gigabytes). */
-static void pass_on(int fd) {
-  char chunk[65536];
-  ssize_t got;
-  fflush(stderr);
-  if (lseek(fd, 0, SEEK_SET) != 0) return;
-  while ((got = read(fd, chunk, sizeof chunk)) != 0) {
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0 || !write_all(STDERR_FILENO, chunk, (size_t)got)) break;
-  }
-}
-
-/* SimGrid's own reason for aborting, from its log on stderr: the text after
- * the first `[category/CRITICAL] ` or `[category/ERROR] ` tag, on one line,
- * printable bytes only, at most 300 of them.  NULL when there is none. */
-static char *simgrid_reason(const char *log) {
-  const char *tags[] = {"/CRITICAL] ", "/ERROR] "}, *best = NULL;
-  size_t best_len = 0;
-  for (size_t i = 0; i < G_N_ELEMENTS(tags); i++) {
-    const char *hit = strstr(log, tags[i]);
-    if (hit && (!best || hit < best)) best = hit, best_len = strlen(tags[i]);
-  }
-  if (!best) return NULL;
-  GString *r = g_string_new(NULL);
-  for (const char *p = best + best_len; *p && *p != '\n' && r->len < 300; p++)
-    g_string_append_c(r, g_ascii_isprint(*p) ? *p : '?');
-  return g_string_free(r, FALSE);
-}
-
 /* Child's report: the bytes 'I' and 'L' (sim_run), then int ok, int
  * error code, then either the schedule (start[n], end[n], makespan, the
  * statistics) or the error message.  The child's stderr goes to a
  * temporary file: the parent passes it on, except when SimGrid refused the
  * options or the platform, which becomes one TRV_ERROR_INPUT line. */
+typedef struct {
+  const TrvJsspInstance *inst;
+  const char *platform;
+  TrvJsspRule rule;
+  int n_simgrid_args;
+  char **simgrid_args;
+  TrvJsspSchedule *out;
+} ForkedRun;
+
+/* In the child: the simulation, then its report on the pipe. */
+static int forked_run(void *data, int fd) {
+  ForkedRun *f = data;
+  GError *err = NULL;
+  TrvJsspSimStats st = {0};
+  int head[2] = {sim_run(f->inst, f->platform, f->rule, f->n_simgrid_args, f->simgrid_args, f->out, &st, fd, &err), 0};
+  bool w;
+  if (head[0]) {
+    w = trv_write_all(fd, head, sizeof head) && trv_write_all(fd, f->out->start, sizeof(double) * (size_t)f->out->n) &&
+        trv_write_all(fd, f->out->end, sizeof(double) * (size_t)f->out->n) &&
+        trv_write_all(fd, &f->out->makespan, sizeof(double)) && trv_write_all(fd, &st, sizeof st);
+  } else {
+    head[1] = err->code;
+    w = trv_write_all(fd, head, sizeof head) && trv_write_all(fd, err->message, strlen(err->message));
+  }
+  return w ? 0 : 3;
+}
+
 gboolean trv_jssp_sim_run_forked(const TrvJsspInstance *inst, const char *platform, TrvJsspRule rule,
                                  int n_simgrid_args, char **simgrid_args, TrvJsspSchedule *out,
                                  TrvJsspSimStats *stats, GError **error) {
-  int fd[2];
-  FILE *captured = tmpfile();
-  if (!captured || pipe(fd) != 0) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "cannot set up a simulation process: %s", g_strerror(errno));
-    if (captured) fclose(captured);
-    return FALSE;
-  }
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "fork: %s", g_strerror(errno));
-    close(fd[0]);
-    close(fd[1]);
-    fclose(captured);
-    return FALSE;
-  }
-  if (pid == 0) {
-    close(fd[0]);
-    dup2(fileno(captured), STDERR_FILENO);
-    GError *err = NULL;
-    TrvJsspSimStats st = {0};
-    int head[2] = {sim_run(inst, platform, rule, n_simgrid_args, simgrid_args, out, &st, fd[1], &err), 0};
-    gboolean w;
-    if (head[0]) {
-      w = write_all(fd[1], head, sizeof head) && write_all(fd[1], out->start, sizeof(double) * (size_t)out->n) &&
-          write_all(fd[1], out->end, sizeof(double) * (size_t)out->n) &&
-          write_all(fd[1], &out->makespan, sizeof(double)) && write_all(fd[1], &st, sizeof st);
-    } else {
-      head[1] = err->code;
-      w = write_all(fd[1], head, sizeof head) && write_all(fd[1], err->message, strlen(err->message));
-    }
-    _exit(w ? 0 : 3);
-  }
-  close(fd[1]);
+  ForkedRun run = {inst, platform, rule, n_simgrid_args, simgrid_args, out};
+  TrvChild *child = trv_child_start(forked_run, &run, true, error);
+  if (!child) return FALSE;
   GByteArray *buf = g_byte_array_new();
-  guint8 chunk[65536];
-  ssize_t got;
-  while ((got = read(fd[0], chunk, sizeof chunk)) != 0) {
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) break;
-    g_byte_array_append(buf, chunk, (guint)got);
-  }
-  close(fd[0]);
-  int status;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-  char *log = read_captured_head(fileno(captured));
+  int status = trv_child_wait(child, buf);
+  char *log = trv_child_log_head(child, 65536);
   int phase = 0; /* 0: before the options were taken, 1: before the platform was loaded, 2: loaded */
   while (phase < 2 && buf->len > 0 && buf->data[0] == "IL"[phase]) {
     g_byte_array_remove_index(buf, 0);
@@ -460,7 +391,7 @@ gboolean trv_jssp_sim_run_forked(const TrvJsspInstance *inst, const char *platfo
   gboolean ok = FALSE, pass_log = TRUE;
   if (buf->len >= sizeof head) memcpy(head, buf->data, sizeof head);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || buf->len < sizeof head) {
-    char *reason = simgrid_reason(log);
+    char *reason = trv_simgrid_reason(log);
     if (phase < 2 && reason) {
       if (phase == 0) {
         /* simgrid_args holds n_simgrid_args strings, not a NULL-terminated
@@ -472,11 +403,12 @@ gboolean trv_jssp_sim_run_forked(const TrvJsspInstance *inst, const char *platfo
       } else
         g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: SimGrid refused the platform: %s", platform, reason);
       pass_log = FALSE;
-    } else
-      g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "simulation of %s under %s: child process %s %d%s%s", inst->name,
-                  trv_jssp_rule_name(rule), WIFEXITED(status) ? "exited with" : "killed by signal",
-                  WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), reason ? ": " : "",
-                  reason ? reason : "");
+    } else {
+      char *how = trv_child_status_text(status);
+      g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "simulation of %s under %s: child process %s%s%s", inst->name,
+                  trv_jssp_rule_name(rule), how, reason ? ": " : "", reason ? reason : "");
+      g_free(how);
+    }
     g_free(reason);
   } else if (!head[0]) {
     char *msg = g_strndup((const char *)buf->data + sizeof head, buf->len - sizeof head);
@@ -497,9 +429,9 @@ gboolean trv_jssp_sim_run_forked(const TrvJsspInstance *inst, const char *platfo
   }
   /* SimGrid's own log (--log=..., configuration notes, a crash report)
    * reaches the user as the in-process run would have shown it. */
-  if (pass_log) pass_on(fileno(captured));
-  fclose(captured);
+  if (pass_log) trv_child_pass_log(child);
   g_free(log);
-  g_byte_array_unref(buf);
+  g_byte_array_free(buf, TRUE);
+  trv_child_free(child);
   return ok;
 }
