@@ -31,7 +31,8 @@ static void usage(FILE *f) {
           "usage: trivium ctl verify FILE\n"
           "       trivium ctl inspect [--salvage] FILE\n"
           "       trivium ctl replay [--salvage] [--from-snapshot E] [--upto E] FILE\n"
-          "       trivium ctl compact [--out F] [--archive A | --no-archive] FILE\n"
+          "       trivium ctl compact [--archive A] FILE      (in place; the original is kept)\n"
+          "       trivium ctl compact --out F [--no-archive] FILE (F must be a new file)\n"
           "exit: 0 ok, 1 corrupt log, 2 unusable input\n");
 }
 
@@ -133,22 +134,31 @@ static int cmd_replay(const char *path, bool salvage, int64_t from, int64_t upto
   return 0;
 }
 
+/* In place, the original is always kept (FILE.archive-<unix time>, or
+ * --archive A): compaction never destroys the only copy of the raw records.
+ * With --out F, F must be a new file and FILE stays as it is. */
 static int cmd_compact(const char *path, const char *out, const char *archive, bool no_archive) {
+  if (!out && no_archive) {
+    fprintf(stderr, "trivium ctl compact: compacting %s in place always keeps the original (as %s.archive-TIME, "
+            "or --archive A); --no-archive is only valid with --out F, which leaves %s untouched\n", path, path, path);
+    return 2;
+  }
   GError *err = NULL;
   char *def_archive = NULL;
-  if (!out && !archive && !no_archive) {
-    /* In place, the raw records move to FILE.archive-<time> unless refused. */
+  if (!out && !archive) {
     def_archive = g_strdup_printf("%s.archive-%" G_GINT64_FORMAT, path, g_get_real_time() / 1000000);
     archive = def_archive;
   }
   TrvCtlCompactStats s;
-  bool ok = trv_ctl_compact(path, out, archive, &s, &err);
-  g_free(def_archive);
-  if (!ok) return fail(err);
+  if (!trv_ctl_compact(path, out, archive, &s, &err)) {
+    g_free(def_archive);
+    return fail(err);
+  }
   printf("%s: compacted to %s: base snapshot of episode %u; %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT
          " bytes, %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT " records%s%s\n", path, out ? out : path,
          s.base_episode, s.bytes_before, s.bytes_after, s.records_before, s.records_after,
          archive ? "; original kept as " : "", archive ? archive : "");
+  g_free(def_archive); /* archive may point to it: freed only after the last use */
   return 0;
 }
 

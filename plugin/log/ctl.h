@@ -190,11 +190,12 @@ typedef struct {
   uint32_t base_episode; /* episode of the new base snapshot */
 } TrvCtlCompactStats;
 /* Rewrites the CTL at path as one snapshot of its last complete episode
- * followed by the records of the episodes still open.  out_path NULL:
- * replace path atomically.  archive_path (may be NULL) receives the
- * original file (hard link), keeping the raw records.  Refuses a file with
- * an active writer, a corrupt file, or a file with no complete episode past
- * its base. */
+ * followed by the records of the episodes still open.  It never destroys
+ * the only copy of the raw records: out_path NULL replaces path atomically
+ * and then needs archive_path, which receives the original file (hard
+ * link); otherwise out_path must not exist yet (TRV_ERROR_INPUT), and path
+ * is left as it is.  Refuses a file with an active writer, a corrupt file,
+ * or a file with no complete episode past its base. */
 bool trv_ctl_compact(const char *path, const char *out_path, const char *archive_path,
                      TrvCtlCompactStats *stats, GError **error);
 
