@@ -97,7 +97,7 @@ static void killed_writer_leaves_a_prefix_with_every_acked_record(void) {
       g_assert_cmpuint(n, ==, 11);
       for (size_t k = 0; k < n; k++) {
         TrvRecord want = stream_record((uint64_t)e * 11 + k);
-        g_assert_true(memcmp(&recs[k], &want, sizeof want) == 0);
+        g_assert_true(ctl_test_record_equal(&recs[k], &want));
       }
     }
     trv_ctl_view_free(v);

@@ -42,7 +42,10 @@ static bool build_image(const TrvCtlView *v, GByteArray *out, TrvCtlCompactStats
   GByteArray *blob = g_byte_array_new();
   trv_posterior_serialize(post, blob);
   trv_posterior_free(post);
-  trv_ctl_frame_snapshot(out, base, TRV_CTL_SNAPSHOT_COMPACTION, blob->data, blob->len);
+  /* A new file, a new chain: seeded by the new header, numbered from 1. */
+  TrvCtlChain chain;
+  trv_ctl_chain_init(&chain, &h);
+  trv_ctl_frame_snapshot(out, &chain, base, TRV_CTL_SNAPSHOT_COMPACTION, blob->data, blob->len);
   g_byte_array_unref(blob);
   stats->base_episode = base;
   for (guint i = 0; i < scan->entries->len; i++) {
@@ -50,7 +53,7 @@ static bool build_image(const TrvCtlView *v, GByteArray *out, TrvCtlCompactStats
     if (e->type != TRV_CTL_ENTRY_RECORD) continue;
     stats->records_before++;
     if (e->rec.episode <= base) continue;
-    trv_ctl_frame_record(out, &e->rec);
+    trv_ctl_frame_record(out, &chain, &e->rec);
     stats->records_after++;
   }
   stats->bytes_after = out->len;
