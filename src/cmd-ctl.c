@@ -1,9 +1,11 @@
 /* cmd-ctl.c - `trivium ctl verify|inspect|replay|compact FILE`: the CTL's
  * command-line tools.  Exit codes: 0 ok, 1 the log is corrupt (or the
  * operation failed on a good log), 2 unusable input (missing file, not a
- * CTL, bad arguments).  Everything goes through the public ctl.h API;
- * verify, inspect and replay only read (a torn tail is reported, not
- * truncated); compact is the one that writes. */
+ * CTL, another format version, bad arguments).  Everything goes through the
+ * public ctl.h API; verify, inspect and replay only read (a torn final
+ * append is reported, not truncated), and inspect and replay refuse every
+ * log verify refuses unless --salvage, which reads the longest valid prefix
+ * and says so on stderr; compact is the one that writes. */
 #include <config.h>
 
 #include <stdio.h>
@@ -21,7 +23,8 @@ static int fail(GError *err) {
   int code = exit_code(err);
   fprintf(stderr, "trivium ctl: %s\n", err->message);
   if (code == 1)
-    fprintf(stderr, "trivium ctl: `trivium ctl inspect --salvage FILE` shows what a salvage would keep\n");
+    fprintf(stderr, "trivium ctl: `trivium ctl inspect --salvage FILE` shows what a salvage would keep, and "
+            "`trivium ctl replay --salvage FILE` replays it\n");
   g_error_free(err);
   return code;
 }
@@ -31,20 +34,34 @@ static void usage(FILE *f) {
           "usage: trivium ctl verify FILE\n"
           "       trivium ctl inspect [--salvage] FILE\n"
           "       trivium ctl replay [--salvage] [--from-snapshot E] [--upto E] FILE\n"
-          "       trivium ctl compact [--out F] [--archive A | --no-archive] FILE\n"
+          "       trivium ctl compact [--archive A] FILE      (in place; the original is kept)\n"
+          "       trivium ctl compact --out F [--no-archive] FILE (F must be a new file)\n"
           "exit: 0 ok, 1 corrupt log, 2 unusable input\n");
 }
 
 static const char *recovery_note(const TrvCtlRecovery *r, char *buf, size_t n) {
   if (r->dropped_bytes)
-    snprintf(buf, n, "salvage drops %" G_GUINT64_FORMAT " bytes from offset %" G_GUINT64_FORMAT, r->dropped_bytes,
-             r->corrupt_offset);
+    snprintf(buf, n, "salvage drops %" G_GUINT64_FORMAT " bytes from offset %" G_GUINT64_FORMAT
+             " (everything from the first corrupt entry on)", r->dropped_bytes, r->corrupt_offset);
   else if (r->torn_bytes)
-    snprintf(buf, n, "torn tail of %" G_GUINT64_FORMAT " bytes at offset %" G_GUINT64_FORMAT
-             " (an interrupted append; the writer truncates it on open)", r->torn_bytes, r->valid_bytes);
+    snprintf(buf, n, "torn final append of %" G_GUINT64_FORMAT " bytes at offset %" G_GUINT64_FORMAT
+             " (a crash cut it short; the writer truncates it on open)%s", r->torn_bytes, r->valid_bytes,
+             r->padding_bytes ? ", then a writer's preallocation" : "");
+  else if (r->padding_bytes)
+    snprintf(buf, n, "no torn tail; %" G_GUINT64_FORMAT " bytes of a writer's preallocation after the last entry",
+             r->padding_bytes);
   else
     snprintf(buf, n, "no torn tail");
   return buf;
+}
+
+/* --salvage read a prefix: say so where it cannot be missed. */
+static void salvage_note(const char *path, const TrvCtlView *v) {
+  const TrvCtlRecovery *r = trv_ctl_view_recovery(v);
+  if (r->dropped_bytes)
+    fprintf(stderr, "trivium ctl: %s is corrupt from byte offset %" G_GUINT64_FORMAT "; --salvage reads the %"
+            G_GUINT64_FORMAT " entries (%" G_GUINT64_FORMAT " bytes) before it and ignores the %" G_GUINT64_FORMAT
+            " bytes after\n", path, r->corrupt_offset, r->n_entries, r->valid_bytes, r->dropped_bytes);
 }
 
 static int cmd_verify(const char *path) {
@@ -61,6 +78,7 @@ static int cmd_inspect(const char *path, bool salvage) {
   GError *err = NULL;
   TrvCtlView *v = trv_ctl_view_open(path, salvage, &err);
   if (!v) return fail(err);
+  salvage_note(path, v);
   const TrvCtlHeader *h = trv_ctl_view_header(v);
   const TrvPosteriorParams *p = &h->params;
   TrvCtlStats s;
@@ -111,6 +129,7 @@ static int cmd_replay(const char *path, bool salvage, int64_t from, int64_t upto
   GError *err = NULL;
   TrvCtlView *v = trv_ctl_view_open(path, salvage, &err);
   if (!v) return fail(err);
+  salvage_note(path, v);
   TrvPosterior *post = trv_ctl_view_replay(v, from, upto, &err);
   if (!post) {
     trv_ctl_view_free(v);
@@ -118,7 +137,8 @@ static int cmd_replay(const char *path, bool salvage, int64_t from, int64_t upto
   }
   uint32_t first, n = trv_ctl_view_episodes(v, &first);
   int64_t last = upto >= 0 ? upto : (int64_t)first + n - 1;
-  printf("posterior after episode %" G_GINT64_FORMAT ", replayed from %s", last, from >= 0 ? "snapshot " : "");
+  if (last < 0) printf("posterior before episode 0 (no episode is complete), replayed from ");
+  else printf("posterior after episode %" G_GINT64_FORMAT ", replayed from %s", last, from >= 0 ? "snapshot " : "");
   if (from >= 0) printf("%" G_GINT64_FORMAT "\n", from);
   else printf("%s\n", trv_ctl_view_header(v)->base_episode == TRV_CTL_NO_BASE ? "zero" : "the base snapshot");
   printf("%-9s %-10s %-12s %-10s %-8s\n", "component", "p", "mu", "v", "n");
@@ -133,22 +153,31 @@ static int cmd_replay(const char *path, bool salvage, int64_t from, int64_t upto
   return 0;
 }
 
+/* In place, the original is always kept (FILE.archive-<unix time>, or
+ * --archive A): compaction never destroys the only copy of the raw records.
+ * With --out F, F must be a new file and FILE stays as it is. */
 static int cmd_compact(const char *path, const char *out, const char *archive, bool no_archive) {
+  if (!out && no_archive) {
+    fprintf(stderr, "trivium ctl compact: compacting %s in place always keeps the original (as %s.archive-TIME, "
+            "or --archive A); --no-archive is only valid with --out F, which leaves %s untouched\n", path, path, path);
+    return 2;
+  }
   GError *err = NULL;
   char *def_archive = NULL;
-  if (!out && !archive && !no_archive) {
-    /* In place, the raw records move to FILE.archive-<time> unless refused. */
+  if (!out && !archive) {
     def_archive = g_strdup_printf("%s.archive-%" G_GINT64_FORMAT, path, g_get_real_time() / 1000000);
     archive = def_archive;
   }
   TrvCtlCompactStats s;
-  bool ok = trv_ctl_compact(path, out, archive, &s, &err);
-  g_free(def_archive);
-  if (!ok) return fail(err);
+  if (!trv_ctl_compact(path, out, archive, &s, &err)) {
+    g_free(def_archive);
+    return fail(err);
+  }
   printf("%s: compacted to %s: base snapshot of episode %u; %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT
          " bytes, %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT " records%s%s\n", path, out ? out : path,
          s.base_episode, s.bytes_before, s.bytes_after, s.records_before, s.records_after,
          archive ? "; original kept as " : "", archive ? archive : "");
+  g_free(def_archive); /* archive may point to it: freed only after the last use */
   return 0;
 }
 

@@ -129,6 +129,93 @@ static void inspect_reports_counts_and_compact_keeps_the_posterior(void) {
   g_free(after);
 }
 
+/* A log whose records are whole and chained, but whose snapshot of
+ * episode 1 is not the fold of the records before it (the writer takes
+ * any posterior of the right shape): only the fold can tell.  verify,
+ * replay and inspect refuse it alike; --salvage reads the entries before
+ * that snapshot. */
+static void replay_and_inspect_refuse_a_snapshot_that_is_not_the_fold(void) {
+  char *path = g_build_filename(dir, "forged.ctl", NULL);
+  TrvPosteriorParams params = ctl_test_params();
+  GError *err = NULL;
+  TrvCtl *ctl = trv_ctl_create(path, 3, &params, NULL, &err);
+  g_assert_no_error(err);
+  TrvPosterior *live = trv_posterior_new(3, &params), *wrong = trv_posterior_new(3, &params);
+  for (uint32_t e = 0; e < 3; e++) {
+    TrvRecord ep[2] = {ctl_test_step(0, e, e, 0, 0, 1, 2.0), ctl_test_control(TRV_RECORD_EPISODE_END, e, e, -1)};
+    for (int k = 0; k < 2; k++) g_assert_cmpint(trv_ctl_append_record(ctl, &ep[k], NULL, NULL), ==, TRV_CTL_APPENDED);
+    trv_replay_episode(live, ep, 2);
+    g_assert_cmpint(trv_ctl_append_snapshot(ctl, e, TRV_CTL_SNAPSHOT_EPISODE, e == 1 ? wrong : live, NULL, NULL), ==,
+                    TRV_CTL_APPENDED);
+  }
+  g_assert_true(trv_ctl_close(ctl, NULL));
+  char *out;
+  g_assert_cmpint(run_ctl(&out, "verify", path, NULL), ==, 1);
+  g_assert_nonnull(strstr(out, "snapshot of episode 1 (entry 6)"));
+  g_assert_nonnull(strstr(out, "differs from the fold"));
+  g_free(out);
+  g_assert_cmpint(run_ctl(&out, "replay", path, NULL), ==, 1);
+  g_assert_nonnull(strstr(out, "differs from the fold"));
+  g_free(out);
+  g_assert_cmpint(run_ctl(&out, "inspect", path, NULL), ==, 1);
+  g_free(out);
+  /* Salvage: entries 1..5 (episodes 0 and 1 and the good snapshot of 0). */
+  g_assert_cmpint(run_ctl(&out, "replay", "--salvage", path, NULL), ==, 0);
+  g_assert_nonnull(strstr(out, "reads the 5 entries"));
+  g_assert_nonnull(strstr(out, "after episode 1,"));
+  g_free(out);
+  trv_posterior_free(live);
+  trv_posterior_free(wrong);
+  g_free(path);
+}
+
+static void assert_file_is(const char *path, const gchar *bytes, gsize len) {
+  gchar *now;
+  gsize now_len;
+  g_assert_true(g_file_get_contents(path, &now, &now_len, NULL));
+  g_assert_cmpuint(now_len, ==, len);
+  g_assert_true(memcmp(now, bytes, len) == 0);
+  g_free(now);
+}
+
+static void compact_never_destroys_the_only_copy(void) {
+  gchar *orig;
+  gsize len;
+  g_assert_true(g_file_get_contents(log_path, &orig, &len, NULL));
+  char *work = g_build_filename(dir, "inplace.ctl", NULL);
+  char *other = g_build_filename(dir, "other.ctl", NULL);
+  g_assert_true(g_file_set_contents(work, orig, (gssize)len, NULL));
+  g_assert_true(g_file_set_contents(other, "keep me", -1, NULL));
+  char *out;
+  /* --out naming the log itself, or any existing file: refused, nothing touched. */
+  g_assert_cmpint(run_ctl(&out, "compact", "--out", work, work, NULL), ==, 2);
+  g_assert_nonnull(strstr(out, "exists"));
+  g_free(out);
+  assert_file_is(work, orig, len);
+  g_assert_cmpint(run_ctl(&out, "compact", "--out", other, work, NULL), ==, 2);
+  g_free(out);
+  assert_file_is(other, "keep me", 7);
+  /* In place without an archive: refused. */
+  g_assert_cmpint(run_ctl(&out, "compact", "--no-archive", work, NULL), ==, 2);
+  g_assert_nonnull(strstr(out, "always keeps the original"));
+  g_free(out);
+  assert_file_is(work, orig, len);
+  /* In place: the original is kept under the name printed, byte for byte. */
+  g_assert_cmpint(run_ctl(&out, "compact", work, NULL), ==, 0);
+  const char *kept = strstr(out, "original kept as ");
+  g_assert_nonnull(kept);
+  char *archive = g_strstrip(g_strdup(kept + strlen("original kept as ")));
+  g_assert_true(g_str_has_prefix(archive, work));
+  g_assert_true(g_str_has_prefix(archive + strlen(work), ".archive-"));
+  assert_file_is(archive, orig, len);
+  g_assert_cmpint(ctl_test_file_size(work), <, (gint64)len);
+  g_free(out);
+  g_free(archive);
+  g_free(work);
+  g_free(other);
+  g_free(orig);
+}
+
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   dir = ctl_test_tmpdir();
@@ -141,6 +228,9 @@ int main(int argc, char **argv) {
                   replay_prints_the_same_posterior_from_zero_and_from_a_snapshot);
   g_test_add_func("/ctl/cli/inspect_reports_counts_and_compact_keeps_the_posterior",
                   inspect_reports_counts_and_compact_keeps_the_posterior);
+  g_test_add_func("/ctl/cli/replay_and_inspect_refuse_a_snapshot_that_is_not_the_fold",
+                  replay_and_inspect_refuse_a_snapshot_that_is_not_the_fold);
+  g_test_add_func("/ctl/cli/compact_never_destroys_the_only_copy", compact_never_destroys_the_only_copy);
   int rc = g_test_run();
   g_free(log_path);
   g_free(out_path);

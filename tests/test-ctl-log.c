@@ -338,7 +338,14 @@ static void reader_sees_only_complete_episodes_from_a_second_handle(Fixture *f, 
   /* A frame in flight: half of the next record is on disk. */
   GByteArray *half = g_byte_array_new();
   TrvRecord next = ctl_test_step(0, 4, 1, 1, 0, 1, 0.5);
-  trv_ctl_frame_record(half, &next);
+  gchar *bytes;
+  gsize len;
+  g_assert_true(g_file_get_contents(f->path, &bytes, &len, NULL));
+  TrvCtlScan scan;
+  g_assert_true(trv_ctl_scan((const uint8_t *)bytes, len, f->path, false, &scan, NULL));
+  trv_ctl_frame_record(half, &scan.chain, &next); /* the frame that comes next */
+  trv_ctl_scan_clear(&scan);
+  g_free(bytes);
   gint64 size = ctl_test_file_size(f->path);
   FILE *fp = fopen(f->path, "ab");
   fwrite(half->data, 1, half->len / 2, fp);

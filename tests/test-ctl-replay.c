@@ -189,11 +189,20 @@ static void compaction_keeps_the_posterior_bit_identical(void) {
   g_assert_false(trv_posterior_equal(post[0], s.live)); /* episode 500 did change it */
   trv_posterior_free(post[0]);
   trv_posterior_free(post[1]);
-  /* Nothing new to compact is refused as input. */
-  g_assert_true(trv_ctl_compact(compact, NULL, NULL, &cs, &err));
+  /* In place without an archive is refused (the only copy would go). */
   g_assert_false(trv_ctl_compact(compact, NULL, NULL, &cs, &err));
   g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
   g_clear_error(&err);
+  /* Nothing new to compact is refused as input. */
+  char *archive2 = g_build_filename(s.dir, "archive2.ctl", NULL);
+  g_assert_true(trv_ctl_compact(compact, NULL, archive2, &cs, &err));
+  g_assert_no_error(err);
+  g_unlink(archive);
+  g_assert_false(trv_ctl_compact(compact, NULL, archive, &cs, &err));
+  g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
+  g_assert_nonnull(strstr(err->message, "nothing to compact"));
+  g_clear_error(&err);
+  g_free(archive2);
   g_array_free(rest, TRUE);
   g_free(orig);
   g_free(compact);

@@ -1,14 +1,17 @@
 /* test-ctl-util.h - what the CTL tests share: the posterior parameters of
- * the issue, record constructors, a scratch directory, and a CausalBench-Seq
- * stream generator (components 0 = C->X, 1 = C->Y, 2 = X->Y; X->Y present
- * in episodes 150..299 only; 5 probes per component per episode with
- * z = +-1 and w = beta z + N(0, 1)). */
+ * SPEC section 4's example, record constructors, a scratch directory, a
+ * file writer for damaged images, and a CausalBench-Seq stream generator
+ * (components 0 = C->X, 1 = C->Y, 2 = X->Y; X->Y present in episodes
+ * 150..299 only; 5 probes per component per episode with z = +-1 and
+ * w = beta z + N(0, 1)). */
 #ifndef TRV_TEST_CTL_UTIL_H
 #define TRV_TEST_CTL_UTIL_H
 
+#include <fcntl.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "log/ctl.h"
 #include "core/replay.h"
@@ -55,6 +58,18 @@ static inline TrvRecord ctl_test_control(uint8_t kind, uint64_t seq, uint32_t ep
   return r;
 }
 
+/* Field by field (TrvRecord has padding, which memcmp would compare), the
+ * doubles bit for bit, the context up to n_context. */
+static inline bool ctl_test_record_equal(const TrvRecord *a, const TrvRecord *b) {
+  if (a->seq != b->seq || a->agent != b->agent || a->episode != b->episode || a->step != b->step ||
+      a->snapshot_ref != b->snapshot_ref || a->kind != b->kind || a->commit_status != b->commit_status ||
+      a->n_context != b->n_context || a->a_disp != b->a_disp || a->a_int != b->a_int ||
+      memcmp(&a->z, &b->z, sizeof a->z) || memcmp(&a->outcome, &b->outcome, sizeof a->outcome) ||
+      memcmp(&a->reward, &b->reward, sizeof a->reward))
+    return false;
+  return a->n_context > TRV_RECORD_CONTEXT_MAX || memcmp(a->context, b->context, sizeof(double) * a->n_context) == 0;
+}
+
 /* Appends one episode of CausalBench-Seq to out (steps, then any resets,
  * then the END marker).  agent_seq[0..2] and *ctl_seq number the records. */
 static inline void ctl_test_causalbench_episode(TrvRng *world, TrvRng *probe, uint32_t e, uint64_t agent_seq[3],
@@ -94,6 +109,17 @@ static inline void ctl_test_rmdir(char *dir) {
   if (d) g_dir_close(d);
   g_rmdir(dir);
   g_free(dir);
+}
+
+/* Writes data as the whole of path, fast: no fsync (g_file_set_contents
+ * would sync thousands of times in the exhaustive tests), and no truncation
+ * to zero before the rewrite (which ext4 flushes to disk at close). */
+static inline void ctl_test_write_file(const char *path, const void *data, size_t len) {
+  int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  g_assert_cmpint(fd, >=, 0);
+  g_assert_cmpint(pwrite(fd, data, len, 0), ==, (ssize_t)len);
+  g_assert_cmpint(ftruncate(fd, (off_t)len), ==, 0);
+  g_assert_cmpint(close(fd), ==, 0);
 }
 
 static inline gint64 ctl_test_file_size(const char *path) {

@@ -74,7 +74,7 @@ static const TrvParamSpec specs[] = {
     D("ctl.timeout", ctl_timeout, 5.0, 1e-9, 1e9, "commit timeout per attempt (simulated seconds)"),
     I("ctl.retries", ctl_retries, 3, 0, 1000, "commit retries after a timeout or network error"),
     E("ctl.fsync", ctl_fsync, 2 /* TRV_CTL_FSYNC_NONE */, ctl_fsync_names,
-      "log fsync policy: always (every record), group (every commit), none"),
+      "log fsync policy: always (one fdatasync per record), group (one per 64 records or 10 ms), none (only at close: a process crash loses nothing, a power loss may)"),
     I("agents.count", agents, 1, 1, 4096, "dispatch agents M sharing one CTL"),
     D("sim.step_flops", step_flops, 1e6, 0, 1e18, "work of one agent step on its host (flops)"),
     D("sim.probe_flops", probe_flops, 2e7, 0, 1e18, "extra work of one probe on the agent's host (flops)"),

@@ -7,12 +7,16 @@
  * the compacted log from its base therefore equals the fold of the original
  * from zero, bit for bit, since it is the same function on the same data.
  *
- * Raw records are not destroyed by default: an archive path receives the
- * original file as a hard link before the rename, so the full history stays
- * one file away (the CLI names it FILE.upto-C by default).  Compaction runs
- * only while no writer holds the log (it takes the writer's flock) and
- * replaces the file atomically: temporary file, fdatasync, rename, directory
- * fsync.  A crash leaves either the old or the new log, never a mix. */
+ * Compaction never destroys the only copy of the raw records.  In place,
+ * an archive path is required: it receives the original file as a hard
+ * link before the rename, so the full history stays one file away (the CLI
+ * names it FILE.archive-<unix time> by default).  To another file, the
+ * output must not exist yet (it is linked into place, never renamed over,
+ * so neither the log itself nor any other file can be replaced by it).
+ * Compaction runs only while no writer holds the log (it takes the
+ * writer's flock) and replaces the file atomically: temporary file,
+ * fdatasync, rename, directory fsync.  A crash leaves either the old or the
+ * new log, never a mix. */
 #include "ctl-internal.h"
 
 #include <errno.h>
@@ -38,7 +42,10 @@ static bool build_image(const TrvCtlView *v, GByteArray *out, TrvCtlCompactStats
   GByteArray *blob = g_byte_array_new();
   trv_posterior_serialize(post, blob);
   trv_posterior_free(post);
-  trv_ctl_frame_snapshot(out, base, TRV_CTL_SNAPSHOT_COMPACTION, blob->data, blob->len);
+  /* A new file, a new chain: seeded by the new header, numbered from 1. */
+  TrvCtlChain chain;
+  trv_ctl_chain_init(&chain, &h);
+  trv_ctl_frame_snapshot(out, &chain, base, TRV_CTL_SNAPSHOT_COMPACTION, blob->data, blob->len);
   g_byte_array_unref(blob);
   stats->base_episode = base;
   for (guint i = 0; i < scan->entries->len; i++) {
@@ -46,7 +53,7 @@ static bool build_image(const TrvCtlView *v, GByteArray *out, TrvCtlCompactStats
     if (e->type != TRV_CTL_ENTRY_RECORD) continue;
     stats->records_before++;
     if (e->rec.episode <= base) continue;
-    trv_ctl_frame_record(out, &e->rec);
+    trv_ctl_frame_record(out, &chain, &e->rec);
     stats->records_after++;
   }
   stats->bytes_after = out->len;
@@ -82,6 +89,19 @@ bool trv_ctl_compact(const char *path, const char *out_path, const char *archive
   TrvCtlCompactStats local;
   if (!stats) stats = &local;
   memset(stats, 0, sizeof *stats);
+  if (!out_path && !archive_path) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                "%s: compacting in place needs an archive path for the original: compaction never destroys "
+                "the only copy of the raw records", path);
+    return false;
+  }
+  struct stat out_st;
+  if (out_path && lstat(out_path, &out_st) == 0) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                "%s: the output file %s exists (it may be the log itself); compaction writes only to a new "
+                "file, or in place with an archive of the original", path, out_path);
+    return false;
+  }
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     int err = errno;
@@ -118,16 +138,21 @@ bool trv_ctl_compact(const char *path, const char *out_path, const char *archive
   if (ok && g_file_test(tmp, G_FILE_TEST_EXISTS)) unlink(tmp); /* left by a crash during compaction */
   ok = ok && write_durably(tmp, img, error);
   if (ok && archive_path && link(path, archive_path) != 0) {
-    g_set_error(error, TRV_ERROR, errno == EEXIST ? TRV_ERROR_INPUT : TRV_ERROR_IO,
-                "%s: cannot keep the original as %s: %s", path, archive_path, g_strerror(errno));
-    unlink(tmp);
+    int err = errno;
+    g_set_error(error, TRV_ERROR, err == EEXIST ? TRV_ERROR_INPUT : TRV_ERROR_IO,
+                "%s: cannot keep the original as %s: %s", path, archive_path, g_strerror(err));
     ok = false;
   }
-  if (ok && rename(tmp, dest) != 0) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot rename over %s: %s", tmp, dest, g_strerror(errno));
-    unlink(tmp);
+  /* In place: rename over the log (the archive link holds the original).
+   * To a new file: link, which fails rather than replace a file created
+   * since the check above. */
+  if (ok && (out_path ? link(tmp, dest) : rename(tmp, dest)) != 0) {
+    int err = errno;
+    g_set_error(error, TRV_ERROR, err == EEXIST ? TRV_ERROR_INPUT : TRV_ERROR_IO, "%s: cannot %s %s: %s", tmp,
+                out_path ? "link it as" : "rename it over", dest, g_strerror(err));
     ok = false;
   }
+  if (out_path || !ok) unlink(tmp);
   ok = ok && trv_ctl_sync_dir(dest, error);
   g_free(tmp);
   g_byte_array_unref(img);

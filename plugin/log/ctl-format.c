@@ -1,13 +1,18 @@
 /* ctl-format.c - the CTL's bytes: CRC-32C, the header and entry encodings,
- * the frame parser, and the (agent, seq) identity set.
+ * the frame chain and parser, the preallocation pattern, and the (agent,
+ * seq) identity set.
  *
  * Invariants: every integer is written byte by byte little-endian and every
  * double through its IEEE-754 bit pattern, so a file means the same on any
  * host and no struct padding ever reaches the disk.  trv_ctl_frame_parse()
  * never reads outside [data, data + avail) and accepts a frame only if its
- * length is possible for its type, its CRC matches and its body decodes to
- * a value an append would have accepted (trv_ctl_record_valid). */
+ * length is possible for its type, its sequence number is the next one, its
+ * chained CRC matches and its body decodes to a value an append would have
+ * accepted (trv_ctl_record_valid).  It calls a cut frame INCOMPLETE only if
+ * every byte present agrees with a frame that could come next, so garbage
+ * after the last frame is told from a torn append by its first bytes. */
 #include "ctl-internal.h"
+#include "core/posterior.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,15 +24,20 @@
 
 /* --- CRC-32C --- */
 
-static uint32_t crc_table[256];
+/* Slicing-by-8: table t holds the CRC of a byte followed by t zero bytes,
+ * so eight input bytes cost eight lookups and no data-dependent shifts.
+ * Recovery checks every byte of the log, so this is what opening costs. */
+static uint32_t crc_table[8][256];
 static gsize crc_table_ready;
 
 static void crc_table_init(void) {
   for (uint32_t i = 0; i < 256; i++) {
     uint32_t c = i;
     for (int k = 0; k < 8; k++) c = (c & 1) ? (c >> 1) ^ 0x82F63B78u : c >> 1;
-    crc_table[i] = c;
+    crc_table[0][i] = c;
   }
+  for (uint32_t i = 0; i < 256; i++)
+    for (int t = 1; t < 8; t++) crc_table[t][i] = (crc_table[t - 1][i] >> 8) ^ crc_table[0][crc_table[t - 1][i] & 0xff];
 }
 
 uint32_t trv_crc32c(uint32_t crc, const void *data, size_t n) {
@@ -37,7 +47,12 @@ uint32_t trv_crc32c(uint32_t crc, const void *data, size_t n) {
   }
   const uint8_t *p = data;
   crc = ~crc;
-  while (n--) crc = crc_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+  for (; n >= 8; n -= 8, p += 8) {
+    uint32_t lo = ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24) ^ crc;
+    crc = crc_table[7][lo & 0xff] ^ crc_table[6][(lo >> 8) & 0xff] ^ crc_table[5][(lo >> 16) & 0xff] ^
+          crc_table[4][lo >> 24] ^ crc_table[3][p[4]] ^ crc_table[2][p[5]] ^ crc_table[1][p[6]] ^ crc_table[0][p[7]];
+  }
+  while (n--) crc = crc_table[0][(crc ^ *p++) & 0xff] ^ (crc >> 8);
   return ~crc;
 }
 
@@ -81,6 +96,12 @@ static double get_f64(const uint8_t *p) {
   double d;
   memcpy(&d, &v, sizeof d);
   return d;
+}
+
+static bool all_zero(const uint8_t *p, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (p[i]) return false;
+  return true;
 }
 
 /* --- header --- */
@@ -132,8 +153,11 @@ bool trv_ctl_header_decode(const uint8_t *data, size_t len, const char *name, Tr
   h->version = get_u32(data + 8);
   if (h->version != TRV_CTL_FORMAT_VERSION) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-                "%s: CTL format version %u, this build reads version %d", name, h->version,
-                TRV_CTL_FORMAT_VERSION);
+                "%s: CTL format version %u, this build reads version %d only%s", name, h->version,
+                TRV_CTL_FORMAT_VERSION,
+                h->version < TRV_CTL_FORMAT_VERSION ? " (older logs have no frame chain and cannot be checked "
+                                                      "for deleted or reordered entries; read it with the "
+                                                      "Trivium that wrote it)" : "");
     return false;
   }
   h->created_us = get_u64(data + 16);
@@ -149,6 +173,7 @@ bool trv_ctl_header_decode(const uint8_t *data, size_t len, const char *name, Tr
   bool compacted = (h->flags & TRV_CTL_FLAG_COMPACTED) != 0;
   const char *bad = NULL;
   if (get_u32(data + 12) != TRV_CTL_HEADER_SIZE) bad = "header size";
+  else if (get_u32(data + 44) || !all_zero(data + 96, 28)) bad = "reserved field (not zero)";
   else if (h->n_components < 1 || h->n_components > TRV_CTL_MAX_COMPONENTS) bad = "component count";
   else if (h->flags & ~TRV_CTL_FLAG_COMPACTED) bad = "flags";
   else if (compacted != (h->base_episode != TRV_CTL_NO_BASE)) bad = "base episode";
@@ -156,7 +181,7 @@ bool trv_ctl_header_decode(const uint8_t *data, size_t len, const char *name, Tr
   else if (!params_in_range(&h->params))
     bad = "posterior parameters";
   if (bad) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "%s: header has an impossible %s", name, bad);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "%s: header field out of range: %s", name, bad);
     return false;
   }
   return true;
@@ -177,21 +202,55 @@ bool trv_ctl_params_equal(const TrvPosteriorParams *a, const TrvPosteriorParams 
   return memcmp(ha, hb, TRV_CTL_HEADER_SIZE) == 0;
 }
 
-static size_t frame_begin(GByteArray *out, size_t body_len) {
+static size_t serialized_size(int n_components, const TrvPosteriorParams *params) {
+  TrvPosterior *post = trv_posterior_new(n_components, params);
+  GByteArray *blob = g_byte_array_new();
+  trv_posterior_serialize(post, blob);
+  size_t n = blob->len;
+  g_byte_array_unref(blob);
+  trv_posterior_free(post);
+  return n;
+}
+
+void trv_ctl_chain_init(TrvCtlChain *c, const TrvCtlHeader *h) {
+  uint8_t bytes[TRV_CTL_HEADER_SIZE];
+  trv_ctl_header_encode(h, bytes);
+  c->seq = 1;
+  c->crc = get_u32(bytes + 124);
+  /* Every snapshot of this log serializes a posterior of the header's shape
+   * (trv_ctl_append_snapshot refuses any other), so its length is known: a
+   * fixed part and a fixed size per component (what the deserializer
+   * demands), measured on posteriors of one and two components so that a
+   * header claiming 65,536 components costs nothing here. */
+  size_t one = serialized_size(1, &h->params), two = serialized_size(2, &h->params);
+  c->snapshot_len = (uint32_t)(1 + TRV_CTL_SNAPSHOT_FIXED + one + (size_t)(h->n_components - 1) * (two - one));
+}
+
+#define RECORD_LEN(n_context) (1u + TRV_CTL_RECORD_FIXED + 8u * (n_context))
+
+static size_t frame_begin(GByteArray *out, const TrvCtlChain *c, size_t body_len) {
   size_t at = out->len;
   g_byte_array_set_size(out, (guint)(at + TRV_CTL_FRAME_HEAD + body_len));
   put_u32(out->data + at, (uint32_t)body_len);
+  put_u32(out->data + at + 4, (uint32_t)c->seq);
   return at;
 }
 
-static size_t frame_end(GByteArray *out, size_t at) {
+/* The chained CRC of the frame at p (length and sequence number written). */
+static uint32_t frame_crc(uint32_t prev, const uint8_t *p, uint32_t len) {
+  return trv_crc32c(trv_crc32c(prev, p, 8), p + TRV_CTL_FRAME_HEAD, len);
+}
+
+static size_t frame_end(GByteArray *out, TrvCtlChain *c, size_t at) {
   uint32_t len = get_u32(out->data + at);
-  put_u32(out->data + at + 4, trv_crc32c(trv_crc32c(0, out->data + at, 4), out->data + at + 8, len));
+  c->crc = frame_crc(c->crc, out->data + at, len);
+  put_u32(out->data + at + 8, c->crc);
+  c->seq++;
   return TRV_CTL_FRAME_HEAD + len;
 }
 
-size_t trv_ctl_frame_record(GByteArray *out, const TrvRecord *r) {
-  size_t at = frame_begin(out, 1 + TRV_CTL_RECORD_FIXED + 8u * r->n_context);
+size_t trv_ctl_frame_record(GByteArray *out, TrvCtlChain *c, const TrvRecord *r) {
+  size_t at = frame_begin(out, c, RECORD_LEN(r->n_context));
   uint8_t *p = out->data + at + TRV_CTL_FRAME_HEAD;
   p[0] = TRV_CTL_ENTRY_RECORD;
   p++;
@@ -209,19 +268,19 @@ size_t trv_ctl_frame_record(GByteArray *out, const TrvRecord *r) {
   put_f64(p + 44, r->outcome);
   put_f64(p + 52, r->reward);
   for (unsigned i = 0; i < r->n_context; i++) put_f64(p + 60 + 8 * i, r->context[i]);
-  return frame_end(out, at);
+  return frame_end(out, c, at);
 }
 
-size_t trv_ctl_frame_snapshot(GByteArray *out, uint32_t episode, uint8_t reason, const uint8_t *blob,
-                              size_t blob_len) {
-  size_t at = frame_begin(out, 1 + TRV_CTL_SNAPSHOT_FIXED + blob_len);
+size_t trv_ctl_frame_snapshot(GByteArray *out, TrvCtlChain *c, uint32_t episode, uint8_t reason,
+                              const uint8_t *blob, size_t blob_len) {
+  size_t at = frame_begin(out, c, 1 + TRV_CTL_SNAPSHOT_FIXED + blob_len);
   uint8_t *p = out->data + at + TRV_CTL_FRAME_HEAD;
   p[0] = TRV_CTL_ENTRY_SNAPSHOT;
   put_u32(p + 1, episode);
   p[5] = reason;
   p[6] = p[7] = p[8] = 0;
   memcpy(p + 1 + TRV_CTL_SNAPSHOT_FIXED, blob, blob_len);
-  return frame_end(out, at);
+  return frame_end(out, c, at);
 }
 
 static void decode_record(const uint8_t *p, TrvRecord *r) {
@@ -243,46 +302,106 @@ static void decode_record(const uint8_t *p, TrvRecord *r) {
     r->context[i] = get_f64(p + 60 + 8 * i);
 }
 
-int trv_ctl_frame_parse(const uint8_t *data, size_t avail, TrvCtlEntry *e) {
-  if (avail < TRV_CTL_FRAME_HEAD) return 0;
-  uint32_t len = get_u32(data);
-  if (len < 1 + TRV_CTL_SNAPSHOT_FIXED || len > TRV_CTL_ENTRY_MAX) return -1;
-  if (len > avail - TRV_CTL_FRAME_HEAD) {
-    /* The type byte, if present, already tells an impossible length. */
-    if (avail > TRV_CTL_FRAME_HEAD) {
-      uint8_t t = data[TRV_CTL_FRAME_HEAD];
-      if (t == TRV_CTL_ENTRY_RECORD && len > 1 + TRV_CTL_RECORD_FIXED + 8 * TRV_RECORD_CONTEXT_MAX) return -1;
-      if (t != TRV_CTL_ENTRY_RECORD && t != TRV_CTL_ENTRY_SNAPSHOT) return -1;
-    }
-    return 0;
+/* Could a length field whose first n bytes (n <= 4) are p start a frame of
+ * this log?  Only the lengths of records (by context count) and the one
+ * snapshot length are possible. */
+static bool length_possible(const uint8_t *p, size_t n, const TrvCtlChain *c) {
+  for (unsigned k = 0; k <= TRV_RECORD_CONTEXT_MAX + 1; k++) {
+    uint32_t len = k <= TRV_RECORD_CONTEXT_MAX ? RECORD_LEN(k) : c->snapshot_len;
+    size_t i = 0;
+    while (i < n && p[i] == (uint8_t)(len >> (8 * i))) i++;
+    if (i == n) return true;
   }
+  return false;
+}
+
+TrvCtlFrameStatus trv_ctl_frame_parse(const uint8_t *data, size_t avail, const TrvCtlChain *c, TrvCtlEntry *e) {
+  /* Every check runs on the bytes present, in file order, so that a cut
+   * frame is INCOMPLETE only if all it has agrees with the next frame. */
+  if (!length_possible(data, avail < 4 ? avail : 4, c)) return TRV_CTL_FRAME_BAD_LENGTH;
+  for (size_t i = 4; i < 8 && i < avail; i++)
+    if (data[i] != (uint8_t)(c->seq >> (8 * (i - 4)))) return TRV_CTL_FRAME_BAD_SEQ;
   const uint8_t *body = data + TRV_CTL_FRAME_HEAD;
-  /* Cheap structural checks first: the recovery scan calls this at every
-   * byte offset of a damaged region, and the CRC is the expensive part. */
-  if (body[0] == TRV_CTL_ENTRY_RECORD) {
-    if (len < 1 + TRV_CTL_RECORD_FIXED || len != 1 + TRV_CTL_RECORD_FIXED + 8u * get_u16(body + 1 + 26))
-      return -1;
-  } else if (body[0] == TRV_CTL_ENTRY_SNAPSHOT) {
-    if (body[5] > TRV_CTL_SNAPSHOT_COMPACTION || body[6] || body[7] || body[8]) return -1;
-  } else {
-    return -1;
+  size_t have = avail > TRV_CTL_FRAME_HEAD ? avail - TRV_CTL_FRAME_HEAD : 0; /* body bytes present */
+  uint32_t len = avail >= 4 ? get_u32(data) : 0;
+  if (have >= 1) { /* then the length is whole: check it against the type */
+    if (body[0] == TRV_CTL_ENTRY_RECORD) {
+      if (len < RECORD_LEN(0) || (len - RECORD_LEN(0)) % 8 || len > RECORD_LEN(TRV_RECORD_CONTEXT_MAX))
+        return TRV_CTL_FRAME_BAD_LENGTH; /* the snapshot length on a record */
+      if (have >= 1 + 28 && len != RECORD_LEN(get_u16(body + 1 + 26))) return TRV_CTL_FRAME_BAD_LENGTH;
+    } else if (body[0] == TRV_CTL_ENTRY_SNAPSHOT) {
+      if (len != c->snapshot_len) return TRV_CTL_FRAME_BAD_LENGTH;
+      if (have >= 6 && body[5] > TRV_CTL_SNAPSHOT_COMPACTION) return TRV_CTL_FRAME_BAD_BODY;
+      for (size_t i = 6; i < 9 && i < have; i++)
+        if (body[i]) return TRV_CTL_FRAME_BAD_BODY;
+    } else {
+      return TRV_CTL_FRAME_BAD_TYPE;
+    }
   }
-  if (get_u32(data + 4) != trv_crc32c(trv_crc32c(0, data, 4), body, len) && !crc_waived()) return -1;
+  if (avail < TRV_CTL_FRAME_HEAD || have < len) return TRV_CTL_FRAME_INCOMPLETE;
+  uint32_t stored = get_u32(data + 8);
+  if (stored != frame_crc(c->crc, data, len) && !crc_waived()) return TRV_CTL_FRAME_BAD_CRC;
   memset(e, 0, sizeof *e);
   e->size = TRV_CTL_FRAME_HEAD + len;
+  e->seq = c->seq;
+  e->crc = stored;
   e->type = body[0];
   if (e->type == TRV_CTL_ENTRY_RECORD) {
     decode_record(body + 1, &e->rec);
-    return trv_ctl_record_valid(&e->rec) ? 1 : -1;
+    return trv_ctl_record_valid(&e->rec) ? TRV_CTL_FRAME_OK : TRV_CTL_FRAME_BAD_BODY;
   }
-  if (e->type == TRV_CTL_ENTRY_SNAPSHOT) {
-    e->snap_episode = get_u32(body + 1);
-    e->snap_reason = body[5];
-    e->blob = body + 1 + TRV_CTL_SNAPSHOT_FIXED;
-    e->blob_len = len - 1 - TRV_CTL_SNAPSHOT_FIXED;
-    return 1;
+  e->snap_episode = get_u32(body + 1);
+  e->snap_reason = body[5];
+  e->blob = body + 1 + TRV_CTL_SNAPSHOT_FIXED;
+  e->blob_len = len - 1 - TRV_CTL_SNAPSHOT_FIXED;
+  return TRV_CTL_FRAME_OK;
+}
+
+const char *trv_ctl_frame_status_text(TrvCtlFrameStatus s) {
+  switch (s) {
+  case TRV_CTL_FRAME_OK: return "valid";
+  case TRV_CTL_FRAME_INCOMPLETE: return "cut short";
+  case TRV_CTL_FRAME_BAD_LENGTH: return "impossible length";
+  case TRV_CTL_FRAME_BAD_SEQ: return "wrong sequence number";
+  case TRV_CTL_FRAME_BAD_TYPE: return "unknown entry type";
+  case TRV_CTL_FRAME_BAD_CRC: return "checksum mismatch";
+  case TRV_CTL_FRAME_BAD_BODY: return "impossible field values";
   }
-  return -1;
+  return "?";
+}
+
+/* --- the writer's preallocation pattern --- */
+
+uint64_t trv_ctl_pad_salt(const TrvCtlHeader *h) {
+  uint8_t bytes[TRV_CTL_HEADER_SIZE];
+  trv_ctl_header_encode(h, bytes);
+  return h->created_us ^ ((uint64_t)get_u32(bytes + 124) << 32) ^ 0x5452565041440000ull; /* "TRVPAD" */
+}
+
+/* SplitMix64 of the salted word index: cheap, and no run of zero bytes
+ * longer than chance allows. */
+static uint64_t pad_word(uint64_t salt, uint64_t index) {
+  uint64_t z = salt + (index + 1) * 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+void trv_ctl_pad_fill(uint64_t salt, uint64_t offset, uint8_t *buf, size_t n) {
+  for (size_t i = 0; i < n;) {
+    uint64_t x = offset + i, w = pad_word(salt, x >> 3);
+    for (unsigned b = (unsigned)(x & 7); b < 8 && i < n; b++, i++) buf[i] = (uint8_t)(w >> (8 * b));
+  }
+}
+
+size_t trv_ctl_pad_start(uint64_t salt, const uint8_t *data, size_t from, size_t len) {
+  size_t w = len;
+  while (w > from) {
+    size_t x = w - 1;
+    if (data[x] != (uint8_t)(pad_word(salt, x >> 3) >> (8 * (x & 7)))) break;
+    w = x;
+  }
+  return w;
 }
 
 /* --- identity set --- */
@@ -364,7 +483,13 @@ int64_t trv_ctl_now_us(void) {
 }
 
 uint8_t *trv_ctl_read_fd(int fd, const char *name, size_t *len, GError **error) {
-  uint8_t *buf = g_malloc(*len ? *len : 1);
+  /* The whole image is scanned in memory: a size the allocator refuses is
+   * an error, not an abort. */
+  uint8_t *buf = g_try_malloc(*len ? *len : 1);
+  if (!buf) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot hold the log in memory (%zu bytes)", name, *len);
+    return NULL;
+  }
   size_t got = 0;
   while (got < *len) {
     ssize_t n = pread(fd, buf + got, *len - got, (off_t)got);

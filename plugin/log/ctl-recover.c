@@ -9,15 +9,25 @@
  * episode; identities older than the base were compacted away, so a record
  * of an episode <= base is taken for the retry it must be (a duplicate).
  *
- * Recovery (trv_ctl_scan): entries are accepted in file order while they
- * parse and pass admission.  At the first entry that does not, the rest of
- * the file is searched for any valid frame: none means the damage is a torn
- * tail (a write that a crash cut short), which is dropped; one means the
- * damage sits in the middle of good data, which is corruption and never
- * silently dropped (only with salvage, and then reported).  A valid-CRC
- * entry that breaks admission is corruption wherever it is.  An all-zero
- * rest of file is a writer's preallocation (ctl.c), dropped like a torn
- * tail but reported apart. */
+ * Recovery (trv_ctl_scan): entries are accepted in file order while each
+ * one is the next link of the chain (sequence number and chained CRC, see
+ * ctl-internal.h) and passes admission.  What follows the last accepted
+ * entry must be what a crash of the writer can leave, and nothing else:
+ *  - nothing;
+ *  - the writer's preallocation pattern, to the end of the file;
+ *  - exactly one incomplete frame: its bytes agree with the frame that
+ *    must come next, and it runs past the end of the data, which is the end
+ *    of the file or the start of at least TRV_CTL_PAD_GUARD bytes of
+ *    pattern running to the end of the file (a writer always has that much
+ *    preallocated past the frame it writes).
+ * A crash tears at most the one write in flight, and a write is one frame
+ * (always, none) or one group of whole frames (group), so these are the
+ * only states a crash produces.  Anything else (a complete last frame with
+ * a bad checksum, bytes after a complete frame that cannot start the next
+ * one, zeroed pages, a broken chain, a valid-CRC entry that breaks
+ * admission) is corruption: refused with the entry and offset, or cut off
+ * and reported under salvage.  Acknowledged entries are never dropped
+ * silently: they lie before the torn frame. */
 #include "ctl-internal.h"
 
 #include <string.h>
@@ -94,24 +104,54 @@ void trv_ctl_state_apply_snapshot(TrvCtlState *st, uint32_t episode) {
   st->last_snapshot = episode;
 }
 
-/* Is there any valid frame starting in data[from, len)? */
-static bool valid_frame_after(const uint8_t *data, size_t len, size_t from) {
-  TrvCtlEntry e;
-  for (size_t y = from; y + TRV_CTL_FRAME_HEAD < len; y++)
-    if (trv_ctl_frame_parse(data + y, len - y, &e) == 1) return true;
-  return false;
-}
-
-static bool all_zero(const uint8_t *p, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (p[i]) return false;
-  return true;
-}
-
 void trv_ctl_scan_clear(TrvCtlScan *scan) {
   if (scan->entries) g_array_free(scan->entries, TRUE);
   trv_ctl_state_clear(&scan->state);
   memset(scan, 0, sizeof *scan);
+}
+
+/* Accepts the tail data[off..len) after the last whole entry if a crash can
+ * have left it (filling torn_bytes and padding_bytes) and returns NULL;
+ * otherwise returns why it is corruption (caller frees).  status is how the
+ * bytes at off parse to the end of the file. */
+static char *check_tail(TrvCtlScan *scan, const uint8_t *data, size_t off, size_t len, TrvCtlFrameStatus status) {
+  if (status == TRV_CTL_FRAME_INCOMPLETE) { /* cut by the end of the file */
+    scan->recovery.torn_bytes = len - off;
+    return NULL;
+  }
+  uint64_t salt = trv_ctl_pad_salt(&scan->header);
+  size_t w = trv_ctl_pad_start(salt, data, off, len);
+  if (w == off) {
+    scan->recovery.padding_bytes = len - off;
+    return NULL;
+  }
+  TrvCtlEntry e;
+  if (len - w >= TRV_CTL_PAD_GUARD && trv_ctl_frame_parse(data + off, w - off, &scan->chain, &e) == TRV_CTL_FRAME_INCOMPLETE) {
+    scan->recovery.torn_bytes = w - off; /* cut by the preallocation */
+    scan->recovery.padding_bytes = len - w;
+    return NULL;
+  }
+  GString *why = g_string_new(trv_ctl_frame_status_text(status));
+  const uint8_t *f = data + off;
+  if (status == TRV_CTL_FRAME_BAD_SEQ && len - off >= 8)
+    g_string_append_printf(why, " (%u where %u was expected: an entry is missing, repeated or out of order)",
+                           (unsigned)(f[4] | f[5] << 8 | f[6] << 16 | (uint32_t)f[7] << 24),
+                           (unsigned)(uint32_t)scan->chain.seq);
+  else if (status == TRV_CTL_FRAME_BAD_CRC)
+    g_string_append(why, " (this entry, or the chain of entries before it, was altered)");
+  else if (status == TRV_CTL_FRAME_BAD_LENGTH && len - off >= 4)
+    g_string_append_printf(why, " (%u: neither a record of the context count its body gives nor a snapshot of "
+                           "this log's posterior has it)",
+                           (unsigned)(f[0] | f[1] << 8 | f[2] << 16 | (uint32_t)f[3] << 24));
+  size_t zeros = 0;
+  while (zeros < len - off && data[len - 1 - zeros] == 0) zeros++;
+  if (zeros == len - off)
+    g_string_append_printf(why, "; all %zu bytes from here to the end are zeros (zeroed pages, not a writer's "
+                           "preallocation)", zeros);
+  else if (zeros >= 512)
+    g_string_append_printf(why, "; the file ends with %zu zero bytes (zeroed pages, not a writer's preallocation)",
+                           zeros);
+  return g_string_free(why, FALSE);
 }
 
 bool trv_ctl_scan(const uint8_t *data, size_t len, const char *name, bool salvage, TrvCtlScan *scan,
@@ -119,13 +159,14 @@ bool trv_ctl_scan(const uint8_t *data, size_t len, const char *name, bool salvag
   memset(scan, 0, sizeof *scan);
   if (!trv_ctl_header_decode(data, len, name, &scan->header, error)) return false;
   trv_ctl_state_init(&scan->state, &scan->header);
+  trv_ctl_chain_init(&scan->chain, &scan->header);
   scan->entries = g_array_new(FALSE, FALSE, sizeof(TrvCtlEntry));
   size_t off = TRV_CTL_HEADER_SIZE;
-  char *why = NULL;
   while (off < len) {
     TrvCtlEntry e;
-    int r = trv_ctl_frame_parse(data + off, len - off, &e);
-    if (r == 1) {
+    TrvCtlFrameStatus status = trv_ctl_frame_parse(data + off, len - off, &scan->chain, &e);
+    char *why = NULL;
+    if (status == TRV_CTL_FRAME_OK) {
       GError *rule = NULL;
       TrvCtlAppend a = e.type == TRV_CTL_ENTRY_RECORD
                            ? trv_ctl_state_admit_record(&scan->state, &e.rec, &rule)
@@ -135,26 +176,22 @@ bool trv_ctl_scan(const uint8_t *data, size_t len, const char *name, bool salvag
         else trv_ctl_state_apply_snapshot(&scan->state, e.snap_episode);
         e.offset = off;
         g_array_append_val(scan->entries, e);
+        scan->chain.seq++;
+        scan->chain.crc = e.crc;
         off += e.size;
         continue;
       }
-      why = rule ? g_strdup(rule->message) : g_strdup("duplicate entry");
+      why = g_strdup_printf("valid checksum but %s", rule ? rule->message : "a duplicate of an earlier entry");
       g_clear_error(&rule);
-    } else if (all_zero(data + off, len - off)) {
-      scan->recovery.padding_bytes = len - off;
+    } else if (!(why = check_tail(scan, data, off, len, status))) {
       break;
-    } else if (!valid_frame_after(data, len, off + 1)) {
-      scan->recovery.torn_bytes = len - off;
-      break;
-    } else {
-      why = g_strdup(r == 0 ? "length runs past the end of the file" : "bad checksum or impossible length");
     }
-    /* Corruption at off, with valid data after it (or a rule broken). */
     if (!salvage) {
       g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT,
-                  "%s: corrupt entry at byte offset %zu (%s), followed by %zu more bytes; "
-                  "not a torn tail, so it is refused (salvage keeps the %zu bytes before it)",
-                  name, off, why, len - off, off);
+                  "%s: entry %" G_GUINT64_FORMAT " at byte offset %zu is corrupt: %s; that is not a torn final "
+                  "append (%zu bytes to the end of the file), so the log is refused (salvage keeps the %u "
+                  "entries, %zu bytes, before it)",
+                  name, scan->chain.seq, off, why, len - off, scan->entries->len, off);
       g_free(why);
       trv_ctl_scan_clear(scan);
       return false;

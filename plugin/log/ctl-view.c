@@ -11,9 +11,13 @@
  * Replay: the posterior after episode u is the fold (trv_replay_episode) of
  * episodes start+1 .. u onto the state at start, where start is the prior
  * before episode 0, or a stored snapshot.  Every path goes through that one
- * function, so replay from zero and from any snapshot agree bit for bit;
- * verify checks that every stored snapshot equals the fold from the start
- * of the file. */
+ * function, so replay from zero and from any snapshot agree bit for bit.
+ *
+ * Every view checks that each stored snapshot decodes and equals the fold
+ * of the records before it, so a view holds only what verify accepts:
+ * replay and inspect can never read a log that verify calls corrupt.  With
+ * salvage, a failing snapshot ends the view before it, like a damaged
+ * frame does in the scan. */
 #include "ctl-internal.h"
 #include "core/replay.h"
 
@@ -33,16 +37,8 @@ struct TrvCtlView {
   GArray *snapshots;     /* const TrvCtlEntry *, file order */
 };
 
-TrvCtlView *trv_ctl_view_take(uint8_t *data, size_t len, const char *name, bool salvage, GError **error) {
-  TrvCtlView *v = g_new0(TrvCtlView, 1);
-  v->data = data;
-  v->name = g_strdup(name);
-  if (!trv_ctl_scan(data, len, name, salvage, &v->scan, error)) {
-    g_free(v->data);
-    g_free(v->name);
-    g_free(v);
-    return NULL;
-  }
+/* Indexes the scanned entries: complete episodes and snapshots. */
+static void build_index(TrvCtlView *v) {
   const TrvCtlHeader *h = &v->scan.header;
   v->first = h->base_episode == TRV_CTL_NO_BASE ? 0 : h->base_episode + 1;
   v->n_episodes = v->scan.state.next_episode - v->first;
@@ -69,7 +65,51 @@ TrvCtlView *trv_ctl_view_take(uint8_t *data, size_t len, const char *name, bool 
       v->records[fill[e->rec.episode - v->first]++] = e->rec;
   }
   g_free(fill);
-  return v;
+}
+
+static void clear_index(TrvCtlView *v) {
+  trv_ctl_scan_clear(&v->scan);
+  if (v->snapshots) g_array_free(v->snapshots, TRUE);
+  v->snapshots = NULL;
+  g_free(v->records);
+  v->records = NULL;
+  g_free(v->episode_start);
+  v->episode_start = NULL;
+}
+
+static bool check_snapshots(const TrvCtlView *v, uint64_t *bad_offset, GError **error);
+
+TrvCtlView *trv_ctl_view_take(uint8_t *data, size_t len, const char *name, bool salvage, GError **error) {
+  TrvCtlView *v = g_new0(TrvCtlView, 1);
+  v->data = data;
+  v->name = g_strdup(name);
+  size_t limit = len;
+  for (;;) {
+    if (!trv_ctl_scan(data, limit, name, salvage, &v->scan, error)) break;
+    if (limit < len) { /* salvage after a bad snapshot: the prefix before it */
+      TrvCtlRecovery *r = &v->scan.recovery;
+      r->file_bytes = len;
+      r->corrupt_offset = limit;
+      r->dropped_bytes = len - limit;
+    }
+    build_index(v);
+    uint64_t bad = 0;
+    GError *err = NULL;
+    if (check_snapshots(v, &bad, &err)) return v;
+    clear_index(v);
+    /* The snapshots before the bad one matched, so the prefix ending there
+     * passes on the next round: this loop runs at most twice. */
+    if (!salvage || bad >= limit) {
+      g_propagate_error(error, err);
+      break;
+    }
+    g_clear_error(&err);
+    limit = (size_t)bad;
+  }
+  g_free(v->data);
+  g_free(v->name);
+  g_free(v);
+  return NULL;
 }
 
 TrvCtlView *trv_ctl_view_new_from_bytes(const uint8_t *data, size_t len, const char *name, bool salvage,
@@ -102,10 +142,7 @@ TrvCtlView *trv_ctl_view_open(const char *path, bool salvage, GError **error) {
 
 void trv_ctl_view_free(TrvCtlView *v) {
   if (!v) return;
-  trv_ctl_scan_clear(&v->scan);
-  g_array_free(v->snapshots, TRUE);
-  g_free(v->records);
-  g_free(v->episode_start);
+  clear_index(v);
   g_free(v->data);
   g_free(v->name);
   g_free(v);
@@ -142,24 +179,30 @@ uint32_t trv_ctl_view_snapshot_episode(const TrvCtlView *v, size_t i, TrvCtlSnap
   return e->snap_episode;
 }
 
+/* Decodes the snapshot of entry e; it must have the header's shape. */
+static TrvPosterior *decode_snapshot(const TrvCtlView *v, const TrvCtlEntry *e, GError **error) {
+  GError *inner = NULL;
+  TrvPosterior *post = trv_posterior_deserialize(e->blob, e->blob_len, &inner);
+  if (post && ((uint32_t)trv_posterior_n_components(post) != v->scan.header.n_components ||
+               !trv_ctl_params_equal(trv_posterior_params(post), &v->scan.header.params))) {
+    trv_posterior_free(post);
+    post = NULL;
+    g_set_error(&inner, TRV_ERROR, TRV_ERROR_CORRUPT, "components or parameters differ from the header");
+  }
+  if (!post) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT,
+                "%s: snapshot of episode %u (entry %" G_GUINT64_FORMAT ") at byte offset %" G_GUINT64_FORMAT
+                " does not decode: %s", v->name, e->snap_episode, e->seq, e->offset,
+                inner ? inner->message : "invalid");
+    g_clear_error(&inner);
+  }
+  return post;
+}
+
 TrvPosterior *trv_ctl_view_snapshot(const TrvCtlView *v, uint32_t episode, GError **error) {
   for (size_t i = 0; i < v->snapshots->len; i++) {
     const TrvCtlEntry *e = snapshot_entry(v, i);
-    if (e->snap_episode != episode) continue;
-    GError *inner = NULL;
-    TrvPosterior *post = trv_posterior_deserialize(e->blob, e->blob_len, &inner);
-    if (post && ((uint32_t)trv_posterior_n_components(post) != v->scan.header.n_components ||
-                 !trv_ctl_params_equal(trv_posterior_params(post), &v->scan.header.params))) {
-      trv_posterior_free(post);
-      post = NULL;
-      g_set_error(&inner, TRV_ERROR, TRV_ERROR_CORRUPT, "components or parameters differ from the header");
-    }
-    if (!post) {
-      g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "%s: snapshot of episode %u at byte offset %"
-                  G_GUINT64_FORMAT " does not decode: %s", v->name, episode, e->offset, inner ? inner->message : "invalid");
-      g_clear_error(&inner);
-    }
-    return post;
+    if (e->snap_episode == episode) return decode_snapshot(v, e, error);
   }
   g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: no snapshot of episode %u", v->name, episode);
   return NULL;
@@ -225,31 +268,45 @@ void trv_ctl_view_stats(const TrvCtlView *v, TrvCtlStats *s) {
   }
 }
 
+/* Every snapshot must decode and be the fold of everything before it.  On
+ * failure, *bad_offset is the offset of the failing snapshot's frame. */
+static bool check_snapshots(const TrvCtlView *v, uint64_t *bad_offset, GError **error) {
+  const TrvCtlHeader *h = &v->scan.header;
+  size_t n = v->snapshots->len;
+  if (!n) return true;
+  int64_t at = h->base_episode == TRV_CTL_NO_BASE ? -1 : (int64_t)h->base_episode;
+  TrvPosterior *running = NULL;
+  if (at < 0) running = trv_posterior_new((int)h->n_components, &h->params);
+  bool ok = true;
+  for (size_t i = 0; ok && i < n; i++) {
+    const TrvCtlEntry *e = snapshot_entry(v, i);
+    TrvPosterior *stored = decode_snapshot(v, e, error);
+    ok = stored != NULL;
+    if (ok && !running) {
+      running = stored; /* the base of a compacted log: the fold starts there */
+      stored = NULL;
+    } else if (ok) {
+      fold_range(v, running, at, e->snap_episode);
+      if (!trv_posterior_equal(stored, running)) {
+        g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT,
+                    "%s: snapshot of episode %u (entry %" G_GUINT64_FORMAT ") at byte offset %" G_GUINT64_FORMAT
+                    " differs from the fold of the records before it", v->name, e->snap_episode, e->seq,
+                    e->offset);
+        ok = false;
+      }
+    }
+    at = e->snap_episode;
+    if (stored) trv_posterior_free(stored);
+    if (!ok) *bad_offset = e->offset;
+  }
+  if (running) trv_posterior_free(running);
+  return ok;
+}
+
 bool trv_ctl_verify(const char *path, TrvCtlRecovery *recovery, GError **error) {
   TrvCtlView *v = trv_ctl_view_open(path, false, error);
   if (!v) return false;
   if (recovery) *recovery = v->scan.recovery;
-  /* Every snapshot must be the fold of everything before it. */
-  const TrvCtlHeader *h = &v->scan.header;
-  int64_t at = h->base_episode == TRV_CTL_NO_BASE ? -1 : (int64_t)h->base_episode;
-  TrvPosterior *running = at < 0 ? trv_posterior_new((int)h->n_components, &h->params)
-                                  : trv_ctl_view_replay(v, -1, at, error);
-  bool ok = running != NULL;
-  for (size_t i = 0; ok && i < v->snapshots->len; i++) {
-    const TrvCtlEntry *e = snapshot_entry(v, i);
-    fold_range(v, running, at, e->snap_episode);
-    at = e->snap_episode;
-    TrvPosterior *stored = trv_ctl_view_snapshot(v, e->snap_episode, error);
-    ok = stored != NULL;
-    if (ok && !trv_posterior_equal(stored, running)) {
-      g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT,
-                  "%s: snapshot of episode %u at byte offset %" G_GUINT64_FORMAT
-                  " differs from the fold of the records before it", path, e->snap_episode, e->offset);
-      ok = false;
-    }
-    if (stored) trv_posterior_free(stored);
-  }
-  if (running) trv_posterior_free(running);
   trv_ctl_view_free(v);
-  return ok;
+  return true;
 }

@@ -3,9 +3,12 @@
  *
  * One CTL is one file (a single segment): a 128-byte versioned header that
  * carries the posterior parameters, then entries, each framed as
- *   u32 length | u32 CRC-32C(length bytes + body) | body
- * where the body is a record or a posterior snapshot.  docs/ctl.md gives the
- * byte layout, the fsync policies and the recovery rules.
+ *   u32 length | u32 sequence number | u32 chained CRC-32C | body
+ * where the body is a record or a posterior snapshot, the sequence number
+ * counts entries from 1 and the CRC is continued from the previous frame's,
+ * so that a deleted, repeated or reordered entry breaks the chain.
+ * docs/ctl.md gives the byte layout, the fsync policies and what each
+ * promises, and the recovery rules.
  *
  * Writer (TrvCtl): one per file at a time (an exclusive flock).  Appends are
  * idempotent by record identity (agent, seq).  An append is acknowledged
@@ -34,7 +37,7 @@
 #include "core/posterior.h"
 #include "core/record.h"
 
-#define TRV_CTL_FORMAT_VERSION 1
+#define TRV_CTL_FORMAT_VERSION 2
 #define TRV_CTL_NO_BASE UINT32_MAX /* header.base_episode of an uncompacted file */
 
 typedef enum {
@@ -76,8 +79,8 @@ typedef struct {
 typedef struct {
   uint64_t file_bytes;      /* size found */
   uint64_t valid_bytes;     /* size kept */
-  uint64_t torn_bytes;      /* an incomplete or bad last entry, truncated */
-  uint64_t padding_bytes;   /* zeros preallocated by a writer, truncated */
+  uint64_t torn_bytes;      /* one incomplete last frame (a torn append), truncated */
+  uint64_t padding_bytes;   /* a writer's preallocation after the data, truncated */
   uint64_t dropped_bytes;   /* salvage: bytes from the corrupt point on, dropped */
   uint64_t corrupt_offset;  /* salvage: where the corruption starts (0: none) */
   uint64_t n_entries;       /* entries kept */
@@ -103,10 +106,13 @@ typedef struct TrvCtlView TrvCtlView;
  * n_components with params; the header is made durable before returning. */
 TrvCtl *trv_ctl_create(const char *path, int n_components, const TrvPosteriorParams *params,
                        const TrvCtlOptions *options, GError **error);
-/* Opens an existing CTL for appending, recovering it first: a torn tail is
- * truncated; mid-file corruption is refused (TRV_ERROR_CORRUPT) unless
- * options->salvage, which keeps the valid prefix and saves the dropped bytes
- * to "<path>.dropped".  recovery (may be NULL) tells what was done. */
+/* Opens an existing CTL for appending, recovering it first: a torn final
+ * append and the writer's preallocation are truncated; any other damage
+ * (a broken chain, a bad last frame, garbage or zeros after the data) is
+ * refused (TRV_ERROR_CORRUPT) unless options->salvage, which keeps the
+ * longest valid prefix and saves the dropped bytes to "<path>.dropped".
+ * The writer checks framing, chain and rules, not snapshots against the
+ * fold (readers do).  recovery (may be NULL) tells what was done. */
 TrvCtl *trv_ctl_open(const char *path, const TrvCtlOptions *options, TrvCtlRecovery *recovery,
                      GError **error);
 /* Opens path if it exists (its header must match n_components and params),
@@ -141,9 +147,13 @@ void trv_ctl_set_io_hooks(TrvCtl *ctl, const TrvCtlIoHooks *hooks);
 
 /* --- reader (ctl-view.c) --- */
 
-/* A consistent read-only view of path: complete episodes only.  A torn tail
- * is ignored (not truncated: a writer may be mid-append); mid-file
- * corruption is refused unless salvage. */
+/* A consistent read-only view of path: complete episodes only.  A torn
+ * final append is ignored (not truncated: a writer may be mid-append).
+ * Everything trv_ctl_verify checks is checked here too, snapshots against
+ * the fold included, so a view (and replay and inspect) refuses what verify
+ * calls corrupt unless salvage, which keeps the longest valid prefix:
+ * entries up to the first damaged one or the first snapshot that is not
+ * the fold of the records before it. */
 TrvCtlView *trv_ctl_view_open(const char *path, bool salvage, GError **error);
 /* The same over bytes in memory (name is used in messages). */
 TrvCtlView *trv_ctl_view_new_from_bytes(const uint8_t *data, size_t len, const char *name,
@@ -176,12 +186,13 @@ typedef struct {
 } TrvCtlStats;
 void trv_ctl_view_stats(const TrvCtlView *view, TrvCtlStats *stats);
 
-/* --- verification and compaction (ctl-verify.c) --- */
+/* --- verification (ctl-view.c) and compaction (ctl-compact.c) --- */
 
-/* Full check of path without modifying it: framing and CRCs, record and
- * episode rules, and every snapshot equal to the fold of the records before
- * it.  A torn tail is not an error (recovery truncates it); it is reported
- * in *recovery.  Returns false with TRV_ERROR_CORRUPT / INPUT / IO. */
+/* Full check of path without modifying it: framing, the chain of sequence
+ * numbers and CRCs, record and episode rules, the tail, and every snapshot
+ * equal to the fold of the records before it.  A torn final append is not
+ * an error (recovery truncates it); it is reported in *recovery.  Returns
+ * false with TRV_ERROR_CORRUPT / INPUT / IO. */
 bool trv_ctl_verify(const char *path, TrvCtlRecovery *recovery, GError **error);
 
 typedef struct {
@@ -190,11 +201,12 @@ typedef struct {
   uint32_t base_episode; /* episode of the new base snapshot */
 } TrvCtlCompactStats;
 /* Rewrites the CTL at path as one snapshot of its last complete episode
- * followed by the records of the episodes still open.  out_path NULL:
- * replace path atomically.  archive_path (may be NULL) receives the
- * original file (hard link), keeping the raw records.  Refuses a file with
- * an active writer, a corrupt file, or a file with no complete episode past
- * its base. */
+ * followed by the records of the episodes still open.  It never destroys
+ * the only copy of the raw records: out_path NULL replaces path atomically
+ * and then needs archive_path, which receives the original file (hard
+ * link); otherwise out_path must not exist yet (TRV_ERROR_INPUT), and path
+ * is left as it is.  Refuses a file with an active writer, a corrupt file,
+ * or a file with no complete episode past its base. */
 bool trv_ctl_compact(const char *path, const char *out_path, const char *archive_path,
                      TrvCtlCompactStats *stats, GError **error);
 
