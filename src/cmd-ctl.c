@@ -208,29 +208,25 @@ int trv_cmd_ctl(int argc, char **argv) {
     else if (!strcmp(a, "--upto") && has_value && parse_episode(argv[i + 1], &upto)) i++;
     else if (a[0] != '-' && !file) file = a;
     else {
-      fprintf(stderr, "trivium ctl %s: bad argument '%s'\n", sub, a);
-      usage(stderr);
+      fprintf(stderr, "trivium ctl %s: unknown or incomplete argument '%s'; see trivium ctl --help\n", sub, a);
       return 2;
     }
   }
   if (!file) {
-    fprintf(stderr, "trivium ctl %s: no FILE given\n", sub);
-    usage(stderr);
+    fprintf(stderr, "trivium ctl %s: no FILE given; see trivium ctl --help\n", sub);
     return 2;
   }
   bool is_verify = !strcmp(sub, "verify"), is_inspect = !strcmp(sub, "inspect");
   bool is_replay = !strcmp(sub, "replay"), is_compact = !strcmp(sub, "compact");
   if ((salvage && !(is_inspect || is_replay)) || ((from >= 0 || upto >= 0) && !is_replay) ||
       ((out || archive || no_archive) && !is_compact) || (archive && no_archive)) {
-    fprintf(stderr, "trivium ctl %s: option not valid here\n", sub);
-    usage(stderr);
+    fprintf(stderr, "trivium ctl %s: an option that does not go with %s; see trivium ctl --help\n", sub, sub);
     return 2;
   }
   if (is_verify) return cmd_verify(file);
   if (is_inspect) return cmd_inspect(file, salvage);
   if (is_replay) return cmd_replay(file, salvage, from, upto);
   if (is_compact) return cmd_compact(file, out, archive, no_archive);
-  fprintf(stderr, "trivium ctl: unknown subcommand '%s'\n", sub);
-  usage(stderr);
+  fprintf(stderr, "trivium ctl: unknown subcommand '%s'; expected verify, inspect, replay or compact\n", sub);
   return 2;
 }

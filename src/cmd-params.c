@@ -8,9 +8,13 @@
 #include "core/params.h"
 
 int trv_cmd_params(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "--help")) {
+    printf("usage: trivium params [--markdown]\n\nEvery parameter: key, default, range or choices, meaning.\n");
+    return 0;
+  }
   bool md = argc > 1 && !strcmp(argv[1], "--markdown");
-  if (argc > 1 && !md) {
-    fprintf(stderr, "usage: trivium params [--markdown]\n");
+  if (argc > 2 || (argc > 1 && !md)) {
+    fprintf(stderr, "trivium params: unknown argument '%s'; see trivium params --help\n", argv[argc > 2 && md ? 2 : 1]);
     return 2;
   }
   TrvParams p;

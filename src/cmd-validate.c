@@ -56,6 +56,11 @@ int trv_cmd_validate(int argc, char **argv) {
     usage(stderr);
     return 2;
   }
+  for (int i = 1; i < argc; i++)
+    if (argv[i][0] == '-' && strcmp(argv[i], "-")) {
+      fprintf(stderr, "trivium validate: unknown option '%s'; see trivium validate --help\n", argv[i]);
+      return 2;
+    }
   int code = 0;
   for (int i = 1; i < argc; i++) {
     GError *err = NULL;

@@ -46,8 +46,17 @@ int main(int argc, char **argv) {
     usage(stdout);
     return 0;
   }
-  for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-    if (!strcmp(argv[1], commands[i].name)) return commands[i].main(argc - 1, argv + 1);
+  for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+    if (strcmp(argv[1], commands[i].name)) continue;
+    /* one --help behaviour for every subcommand: -h or --help anywhere
+     * among its arguments prints its usage on stdout and exits 0 */
+    for (int k = 2; k < argc && strcmp(argv[k], "--"); k++)
+      if (!strcmp(argv[k], "-h") || !strcmp(argv[k], "--help")) {
+        char *help[] = {argv[1], "--help", NULL};
+        return commands[i].main(2, help);
+      }
+    return commands[i].main(argc - 1, argv + 1);
+  }
   fprintf(stderr, "trivium: unknown command '%s'\n", argv[1]);
   usage(stderr);
   return 2;
