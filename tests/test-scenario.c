@@ -298,7 +298,7 @@ static void cluster_hosts_are_expanded_from_the_radical(void) {
   g_free(dir);
 }
 
-/* Issue 4 acceptance 1: roles mapped by the scenario onto the SimGrid
+/* Roles mapped by the scenario onto the SimGrid
  * example platforms in ../shared (skipped when they are absent). */
 static void simgrid_example_platforms_take_mapped_roles(void) {
   char *dir = g_build_filename(srcdir(), "..", "shared", "data", "simgrid-platforms", NULL);

@@ -1,4 +1,4 @@
-/* Commits over a faulty simulated network (issue 4, acceptance 2 and 4).
+/* Commits over a faulty simulated network.
  * Atomicity: after a run with link flapping on the log's links, the
  * posterior rebuilt from the CTL file equals the live posterior at the end,
  * no record id appears twice, and no intervention is without its outcome.
