@@ -8,6 +8,8 @@
  * regular file of at most the reader's limit, and only then read, never
  * more than limit + 1 bytes: a file that grows past the limit while it is
  * read (or a /proc file that reports size 0) is refused the same way.
+ * What a file gives as a relative path starts from the file's directory,
+ * which is read with it (TrvScnInput) so that both readers keep that rule.
  *
  * Messages go through trv_scn_printable() so that a control character in a
  * value (&#10;, an escape sequence) or a path can never split the one-line
@@ -49,8 +51,7 @@ const char *trv_scn_stat_kind(const struct stat *st) {
   return S_ISREG(st->st_mode) ? NULL : file_kind(st->st_mode);
 }
 
-bool trv_scn_read_input(const char *path, size_t max_bytes, const char *what, char **out, size_t *out_len,
-                        GError **error) {
+bool trv_scn_input_read(const char *path, size_t max_bytes, const char *what, TrvScnInput *in, GError **error) {
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   struct stat st;
   if (fd < 0 || fstat(fd, &st) != 0) {
@@ -103,9 +104,13 @@ bool trv_scn_read_input(const char *path, size_t max_bytes, const char *what, ch
     return false;
   }
   buf[len] = '\0';
-  *out = buf;
-  *out_len = len;
+  *in = (TrvScnInput){buf, len, g_path_get_dirname(path)};
   return true;
+}
+
+void trv_scn_input_free(TrvScnInput *in) {
+  g_free(in->text);
+  g_free(in->dir);
 }
 
 /* ---- messages ---- */

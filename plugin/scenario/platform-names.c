@@ -307,13 +307,10 @@ TrvPlatformNames *trv_platform_names_read(const char *path, GError **error) {
     g_free(printable);
     return NULL;
   }
-  char *xml;
-  size_t len;
-  if (!trv_scn_read_input(path, TRV_PLATFORM_MAX_BYTES, "platform", &xml, &len, error)) return NULL;
-  char *dir = g_path_get_dirname(path);
-  TrvPlatformNames *names = trv_platform_names_read_from_memory(xml, len, path, dir, error);
-  g_free(dir);
-  g_free(xml);
+  TrvScnInput in;
+  if (!trv_scn_input_read(path, TRV_PLATFORM_MAX_BYTES, "platform", &in, error)) return NULL;
+  TrvPlatformNames *names = trv_platform_names_read_from_memory(in.text, in.len, path, in.dir, error);
+  trv_scn_input_free(&in);
   return names;
 }
 

@@ -64,12 +64,20 @@ char *trv_scn_output_path(const char *value, const char *suffix, char **found);
 
 /* ---- input.c ---- */
 
-/* Reads the regular file `path` of at most `max_bytes` into *out (NUL
- * added; caller frees) after checking it with fstat on the opened
- * descriptor.  False with a "PATH: found; expected" TRV_ERROR_INPUT error,
- * `what` naming the file's role ("scenario", "platform"). */
-bool trv_scn_read_input(const char *path, size_t max_bytes, const char *what, char **out, size_t *out_len,
-                        GError **error);
+/* An input file read whole, and the directory the relative paths it
+ * gives start from (the file's own). */
+typedef struct {
+  char *text; /* NUL added */
+  size_t len;
+  char *dir;
+} TrvScnInput;
+/* Reads the regular file `path` of at most `max_bytes` into *in after
+ * checking it with fstat on the opened descriptor; release with
+ * trv_scn_input_free().  False with a "PATH: found; expected"
+ * TRV_ERROR_INPUT error, `what` naming the file's role ("scenario",
+ * "platform"). */
+bool trv_scn_input_read(const char *path, size_t max_bytes, const char *what, TrvScnInput *in, GError **error);
+void trv_scn_input_free(TrvScnInput *in);
 /* NULL for a regular file, else what it is ("a directory", "a FIFO", ...). */
 const char *trv_scn_stat_kind(const struct stat *st);
 /* `msg` with every control character written as \xNN (caller frees). */

@@ -205,13 +205,10 @@ TrvScenario *trv_scenario_load_from_memory(const char *xml, size_t len, const ch
 }
 
 TrvScenario *trv_scenario_load(const char *path, GError **error) {
-  char *xml;
-  size_t len;
-  if (!trv_scn_read_input(path, TRV_SCENARIO_MAX_BYTES, "scenario", &xml, &len, error)) return NULL;
-  char *dir = g_path_get_dirname(path);
-  TrvScenario *s = trv_scenario_load_from_memory(xml, len, path, dir, error);
-  g_free(dir);
-  g_free(xml);
+  TrvScnInput in;
+  if (!trv_scn_input_read(path, TRV_SCENARIO_MAX_BYTES, "scenario", &in, error)) return NULL;
+  TrvScenario *s = trv_scenario_load_from_memory(in.text, in.len, path, in.dir, error);
+  trv_scn_input_free(&in);
   return s;
 }
 
