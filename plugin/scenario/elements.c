@@ -1,9 +1,9 @@
 /* elements.c - the scenario language: which elements exist, where each may
  * appear, which attributes it takes, and what each one does to the
- * TrvScenario.  The driver (scenario.c) locates each start tag, bounds its
- * name and value lengths, and calls trv_scn_start_element(); everything
- * here reports through trv_scn_fail(), which keeps the first error and
- * stops the parser.
+ * TrvScenario.  The loader's start handler (scenario.c) has each start tag
+ * located (xml.c), bounds its name and value lengths, and calls
+ * trv_scn_start_element(); everything here reports through trv_xml_fail(),
+ * which keeps the first error and stops the parser.
  *
  * Parameter elements are derived from the parameter table: an element E
  * takes the attributes X of every key E.X, so a new parameter is settable
@@ -153,8 +153,8 @@ static bool check_attributes(Loader *L, const char *el, const XML_Char **atts) {
   for (int i = 0; ok && atts[i]; i += 2) {
     if (g_strv_contains((const char *const *)allowed, atts[i])) continue;
     char *h = trv_scn_hint(atts[i], (const char *const *)allowed), *all = g_strjoinv(", ", allowed);
-    trv_scn_fail(L, trv_scn_attr_loc(L, atts[i]), "unknown attribute '%s' on <%s>; expected %s%s%s", atts[i], el,
-         allowed[0] ? "one of: " : "no attributes", all, h);
+    trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, atts[i]), "unknown attribute '%s' on <%s>; expected %s%s%s",
+                 atts[i], el, allowed[0] ? "one of: " : "no attributes", all, h);
     g_free(h);
     g_free(all);
     ok = false;
@@ -166,7 +166,7 @@ static bool check_attributes(Loader *L, const char *el, const XML_Char **atts) {
 /* The value of a required attribute, or NULL after failing with `usage`. */
 const char *trv_scn_required(Loader *L, const char *el, const XML_Char **atts, const char *attr, const char *usage) {
   const char *v = trv_scn_attr_value(atts, attr);
-  if (!v) trv_scn_fail(L, L->tag, "<%s> without %s; expected %s", el, attr, usage);
+  if (!v) trv_xml_fail(&L->xml, L->xml.tag, "<%s> without %s; expected %s", el, attr, usage);
   return v;
 }
 
@@ -181,8 +181,9 @@ char **trv_scn_split_list(Loader *L, const char *el, const char *attr, const cha
   }
   if (!ok) {
     bool blank = items[0] == NULL || (items[1] == NULL && !items[0][0]);
-    trv_scn_fail(L, trv_scn_attr_loc(L, attr), "%s=\"%s\" on <%s> %s; expected a comma-separated list of %s", attr, value, el,
-         blank ? "is empty" : "has an empty item", what);
+    trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, attr),
+                 "%s=\"%s\" on <%s> %s; expected a comma-separated list of %s", attr, value, el,
+                 blank ? "is empty" : "has an empty item", what);
     g_strfreev(items);
     return NULL;
   }
@@ -202,14 +203,18 @@ char *trv_scn_patterns(Loader *L, const char *el, const XML_Char **atts, const c
   int n = (int)g_strv_length(items);
   for (int i = 0; i < n; i++)
     if (strlen(items[i]) > TRV_SCENARIO_MAX_PATTERN) {
-      trv_scn_fail(L, trv_scn_attr_loc(L, attr), "pattern of %zu bytes in %s on <%s>; expected at most %d bytes (no "
-                   "host or link name is longer)", strlen(items[i]), attr, el, TRV_SCENARIO_MAX_PATTERN);
+      trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, attr),
+                   "pattern of %zu bytes in %s on <%s>; expected at most %d bytes (no "
+                   "host or link name is longer)",
+                   strlen(items[i]), attr, el, TRV_SCENARIO_MAX_PATTERN);
       g_strfreev(items);
       return NULL;
     }
   if (n > TRV_SCENARIO_MAX_PATTERNS - L->n_patterns) {
-    trv_scn_fail(L, trv_scn_attr_loc(L, attr), "%s on <%s> brings the scenario to %d patterns; expected at most %d "
-                 "patterns in all", attr, el, L->n_patterns + n, TRV_SCENARIO_MAX_PATTERNS);
+    trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, attr),
+                 "%s on <%s> brings the scenario to %d patterns; expected at most %d "
+                 "patterns in all",
+                 attr, el, L->n_patterns + n, TRV_SCENARIO_MAX_PATTERNS);
     g_strfreev(items);
     return NULL;
   }
@@ -225,8 +230,10 @@ static char *output_path(Loader *L, const char *el, const char *attr, const char
                          const char *expected) {
   char *found, *p = trv_scn_output_path(value, suffix, &found);
   if (!p) {
-    trv_scn_fail(L, trv_scn_attr_loc(L, attr), "%s=\"%s\" on <%s> %s; expected %s (a scenario never chooses where "
-                 "outside it the run writes)", attr, value, el, found, expected);
+    trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, attr),
+                 "%s=\"%s\" on <%s> %s; expected %s (a scenario never chooses where "
+                 "outside it the run writes)",
+                 attr, value, el, found, expected);
     g_free(found);
   }
   return p;
@@ -236,23 +243,24 @@ static char *output_path(Loader *L, const char *el, const char *attr, const char
 
 static void start_root(Loader *L, const char *el, const XML_Char **atts) {
   static const char *const root[] = {"trivium-scenario", NULL};
-  L->root = L->tag;
+  L->root = L->xml.tag;
   if (strcmp(el, root[0])) {
     char *h = trv_scn_hint(el, root);
-    trv_scn_fail(L, L->tag, "root element <%s>; expected <trivium-scenario version=\"1\">%s", el, h);
+    trv_xml_fail(&L->xml, L->xml.tag, "root element <%s>; expected <trivium-scenario version=\"1\">%s", el, h);
     g_free(h);
     return;
   }
   if (!check_attributes(L, el, atts)) return;
   const char *v = trv_scn_required(L, el, atts, "version", "<trivium-scenario version=\"1\">");
   if (v && strcmp(v, "1"))
-    trv_scn_fail(L, trv_scn_attr_loc(L, "version"), "version=\"%s\"; expected version=\"1\" (the only version this trivium reads)",
-         v);
+    trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, "version"),
+                 "version=\"%s\"; expected version=\"1\" (the only version this trivium reads)", v);
 }
 
 static void set_agent_hosts(Loader *L, char *globs, Loc at, bool from_role) {
   if ((from_role && L->agents_hosts_given) || (!from_role && L->role_given[TRV_ROLE_AGENT])) {
-    trv_scn_fail(L, at, "agent hosts given by both <role name=\"agent\"> and <agents hosts>; expected one of them");
+    trv_xml_fail(&L->xml, at,
+                 "agent hosts given by both <role name=\"agent\"> and <agents hosts>; expected one of them");
     g_free(globs);
     return;
   }
@@ -268,9 +276,10 @@ static void set_agent_hosts(Loader *L, char *globs, Loc at, bool from_role) {
 static void start_platform(Loader *L, const XML_Char **atts) {
   const char *v = trv_scn_required(L, "platform", atts, "file", "<platform file=\"PLATFORM.xml\"> (relative to the scenario)");
   if (!v) return;
-  L->platform = trv_scn_attr_loc(L, "file");
+  L->platform = trv_xml_attr_loc(&L->xml, "file");
   if (!v[0]) {
-    trv_scn_fail(L, L->platform, "file=\"\" on <platform>; expected the path of a SimGrid platform file (.xml), "
+    trv_xml_fail(&L->xml, L->platform,
+                 "file=\"\" on <platform>; expected the path of a SimGrid platform file (.xml), "
                  "relative to the scenario file");
     return;
   }
@@ -278,7 +287,7 @@ static void start_platform(Loader *L, const XML_Char **atts) {
   GError *e = NULL;
   L->platform_names = trv_platform_names_read(abs, &e);
   if (!L->platform_names) {
-    trv_scn_fail(L, L->platform, "platform file '%s' refused: %s", v, e->message);
+    trv_xml_fail(&L->xml, L->platform, "platform file '%s' refused: %s", v, e->message);
     g_error_free(e);
     g_free(abs);
     return;
@@ -294,16 +303,17 @@ static void start_role(Loader *L, const XML_Char **atts) {
     if (!strcmp(trv_role_names[i], name)) r = i;
   if (r < 0) {
     char *h = trv_scn_hint(name, trv_role_names);
-    trv_scn_fail(L, trv_scn_attr_loc(L, "name"), "unknown role '%s'; expected one of: controller, ctl, agent%s", name, h);
+    trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, "name"),
+                 "unknown role '%s'; expected one of: controller, ctl, agent%s", name, h);
     g_free(h);
     return;
   }
   if (L->role_given[r]) {
-    trv_scn_fail(L, L->tag, "second <role name=\"%s\">; expected one per role (the first is at line %d)", name,
-         L->role[r].line);
+    trv_xml_fail(&L->xml, L->xml.tag, "second <role name=\"%s\">; expected one per role (the first is at line %d)",
+                 name, L->role[r].line);
     return;
   }
-  Loc at = trv_scn_attr_loc(L, "hosts");
+  Loc at = trv_xml_attr_loc(&L->xml, "hosts");
   char *globs = trv_scn_patterns(L, "role", atts, "hosts", r == TRV_ROLE_AGENT ? "agent-*" : trv_role_names[r]);
   if (!globs) return;
   if (r == TRV_ROLE_AGENT) {
@@ -322,16 +332,18 @@ static void start_controllers(Loader *L, const XML_Char **atts) {
   for (int i = 0; names && names[i]; i++) {
     if (!g_strv_contains(trv_controller_names, names[i])) {
       char *h = trv_scn_hint(names[i], trv_controller_names), *all = g_strjoinv(", ", (char **)trv_controller_names);
-      trv_scn_fail(L, trv_scn_attr_loc(L, "names"), "unknown controller '%s'; expected one of: %s%s", names[i], all, h);
+      trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, "names"), "unknown controller '%s'; expected one of: %s%s",
+                   names[i], all, h);
       g_free(h);
       g_free(all);
     } else {
       for (int j = 0; j < i; j++)
         if (!strcmp(names[j], names[i]))
-          trv_scn_fail(L, trv_scn_attr_loc(L, "names"), "controller '%s' listed twice; expected each controller once", names[i]);
+          trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, "names"),
+                       "controller '%s' listed twice; expected each controller once", names[i]);
     }
   }
-  if (L->error) g_strfreev(names);
+  if (L->xml.error) g_strfreev(names);
   else L->s->controllers = names;
 }
 
@@ -344,14 +356,15 @@ static void start_params(Loader *L, const char *el, const XML_Char **atts) {
     const char *const *worlds = trv_world_names(); /* the registered worlds */
     if (!g_strv_contains(worlds, name)) {
       char *h = trv_scn_hint(name, worlds), *all = g_strjoinv(", ", (char **)worlds);
-      trv_scn_fail(L, trv_scn_attr_loc(L, "name"), "unknown world '%s'; expected one of: %s%s", name, all, h);
+      trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, "name"), "unknown world '%s'; expected one of: %s%s", name,
+                   all, h);
       g_free(h);
       g_free(all);
       return;
     }
     s->world = g_strdup(name);
   }
-  for (int i = 0; !L->error && atts[i]; i += 2) {
+  for (int i = 0; !L->xml.error && atts[i]; i += 2) {
     const char *attr = atts[i], *value = atts[i + 1];
     if (!strcmp(el, "world") && !strcmp(attr, "name")) continue;
     if (!strcmp(el, "ctl") && !strcmp(attr, "file")) {
@@ -363,14 +376,14 @@ static void start_params(Loader *L, const char *el, const XML_Char **atts) {
                             "without '..', e.g. out=\"results/flips\"");
       if (p) g_free(s->out_dir), s->out_dir = p;
     } else if (!strcmp(el, "agents") && !strcmp(attr, "hosts")) {
-      Loc at = trv_scn_attr_loc(L, attr);
+      Loc at = trv_xml_attr_loc(&L->xml, attr);
       char *globs = trv_scn_patterns(L, el, atts, attr, "agent-*");
       if (globs) set_agent_hosts(L, globs, at, false);
     } else {
       char *key = g_strdup_printf("%s.%s", el, attr);
       GError *e = NULL;
       if (!trv_params_set(&s->params, key, value, &e)) {
-        trv_scn_fail(L, trv_scn_attr_loc(L, attr), "%s", e->message);
+        trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, attr), "%s", e->message);
         g_error_free(e);
       }
       g_free(key);
@@ -384,13 +397,14 @@ static void start_set(Loader *L, const XML_Char **atts) {
   if (!value) return;
   if (!trv_param_lookup(key)) {
     const char *best = trv_params_suggest(key);
-    trv_scn_fail(L, trv_scn_attr_loc(L, "param"), "unknown parameter '%s'; expected a key of the parameter table (`trivium params`)%s%s%s",
-         key, best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
+    trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, "param"),
+                 "unknown parameter '%s'; expected a key of the parameter table (`trivium params`)%s%s%s", key,
+                 best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
     return;
   }
   GError *e = NULL;
   if (!trv_params_set(&L->s->params, key, value, &e)) {
-    trv_scn_fail(L, trv_scn_attr_loc(L, "value"), "%s", e->message);
+    trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, "value"), "%s", e->message);
     g_error_free(e);
   }
 }
@@ -400,11 +414,11 @@ static void start_top(Loader *L, const char *el, const XML_Char **atts) {
   if (strcmp(el, "set") && strcmp(el, "sweep")) {
     gpointer first = g_hash_table_lookup(L->seen, el);
     if (first) {
-      trv_scn_fail(L, L->tag, "second <%s>; expected at most one <%s> (the first is at line %d)", el, el,
-           GPOINTER_TO_INT(first));
+      trv_xml_fail(&L->xml, L->xml.tag, "second <%s>; expected at most one <%s> (the first is at line %d)", el, el,
+                   GPOINTER_TO_INT(first));
       return;
     }
-    g_hash_table_insert(L->seen, g_strdup(el), GINT_TO_POINTER(L->tag.line));
+    g_hash_table_insert(L->seen, g_strdup(el), GINT_TO_POINTER(L->xml.tag.line));
   }
   if (!check_attributes(L, el, atts)) return;
   if (!strcmp(el, "platform")) start_platform(L, atts);
@@ -416,7 +430,7 @@ static void start_top(Loader *L, const char *el, const XML_Char **atts) {
 }
 
 /* Checks a start tag against its parent and applies it.  Called for every
- * start tag once the loader has located it (L->tag, L->tag_offset). */
+ * start tag once the loader has located it (L->xml.tag, L->xml.tag_offset). */
 void trv_scn_start_element(Loader *L, const char *el, const XML_Char **atts) {
   const char *parent = L->depth > 0 ? L->stack[L->depth - 1] : NULL;
   if (!parent) {
@@ -428,13 +442,13 @@ void trv_scn_start_element(Loader *L, const char *el, const XML_Char **atts) {
   if (!g_strv_contains((const char *const *)allowed, el)) {
     const char *home = parent_of(el);
     if (!allowed[0]) {
-      trv_scn_fail(L, L->tag, "element <%s> inside <%s>; expected <%s/> to be empty", el, parent, parent);
+      trv_xml_fail(&L->xml, L->xml.tag, "element <%s> inside <%s>; expected <%s/> to be empty", el, parent, parent);
     } else if (home || !strcmp(el, "trivium-scenario")) {
-      trv_scn_fail(L, L->tag, "element <%s> inside <%s>; expected it %s%s%s", el, parent, home ? "inside <" : "only as the root",
-           home ? home : "", home ? ">" : "");
+      trv_xml_fail(&L->xml, L->xml.tag, "element <%s> inside <%s>; expected it %s%s%s", el, parent,
+                   home ? "inside <" : "only as the root", home ? home : "", home ? ">" : "");
     } else {
       char *h = trv_scn_hint(el, (const char *const *)allowed), *all = element_list(allowed);
-      trv_scn_fail(L, L->tag, "unknown element <%s> inside <%s>; expected one of %s%s", el, parent, all, h);
+      trv_xml_fail(&L->xml, L->xml.tag, "unknown element <%s> inside <%s>; expected one of %s%s", el, parent, all, h);
       g_free(h);
       g_free(all);
     }

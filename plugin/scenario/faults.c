@@ -68,14 +68,15 @@ static char *fault_range(const char *attr) {
 static bool seconds(Loader *L, const char *el, const char *attr, const char *value, double *out) {
   if (fault_seconds(attr, value, out)) return true;
   char *range = fault_range(attr);
-  trv_scn_fail(L, trv_scn_attr_loc(L, attr), "%s=\"%s\" on <%s>; expected %s", attr, value, el, range);
+  trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, attr), "%s=\"%s\" on <%s>; expected %s", attr, value, el, range);
   g_free(range);
   return false;
 }
 
 void trv_scn_start_fault(Loader *L, const char *el, const XML_Char **atts) {
   if (L->s->faults->len >= TRV_SCENARIO_MAX_FAULTS) {
-    trv_scn_fail(L, L->tag, "fault number %u; expected at most %d faults", L->s->faults->len + 1, TRV_SCENARIO_MAX_FAULTS);
+    trv_xml_fail(&L->xml, L->xml.tag, "fault number %u; expected at most %d faults", L->s->faults->len + 1,
+                 TRV_SCENARIO_MAX_FAULTS);
     return;
   }
   TrvFaultSpec f = {0};
@@ -88,7 +89,7 @@ void trv_scn_start_fault(Loader *L, const char *el, const XML_Char **atts) {
   } else {
     f.kind = TRV_FAULT_PARTITION, pattern_attr = "hosts";
   }
-  Loc at = trv_scn_attr_loc(L, pattern_attr);
+  Loc at = trv_xml_attr_loc(&L->xml, pattern_attr);
   char *globs = trv_scn_patterns(L, el, atts, pattern_attr, f.kind == TRV_FAULT_LINK_FLAP ? "agent-*-uplink" : "agent-*");
   if (!globs) return;
   const char *names[4];
@@ -111,7 +112,7 @@ void trv_scn_start_fault(Loader *L, const char *el, const XML_Char **atts) {
       char *usage = f.kind == TRV_FAULT_LINK_FLAP
                         ? g_strdup("<link-flap links=\"GLOB\" mtbf=\"S\" mttr=\"S\" [start=\"S\"] [stop=\"S\"]>")
                         : g_strdup_printf("<%s %s=\"GLOB\" at=\"S\" duration=\"S\">", el, pattern_attr);
-      trv_scn_fail(L, L->tag, "<%s> without %s; expected %s", el, names[i], usage);
+      trv_xml_fail(&L->xml, L->xml.tag, "<%s> without %s; expected %s", el, names[i], usage);
       g_free(usage);
       ok = false;
     } else if (v) {
@@ -119,8 +120,10 @@ void trv_scn_start_fault(Loader *L, const char *el, const XML_Char **atts) {
     }
   }
   if (ok && f.kind == TRV_FAULT_LINK_FLAP && f.stop <= f.start) {
-    trv_scn_fail(L, trv_scn_attr_loc(L, "stop"), "stop=\"%s\" on <link-flap> is not after start=\"%s\"; expected stop > start",
-         trv_scn_attr_value(atts, "stop"), trv_scn_attr_value(atts, "start") ? trv_scn_attr_value(atts, "start") : "0");
+    trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, "stop"),
+                 "stop=\"%s\" on <link-flap> is not after start=\"%s\"; expected stop > start",
+                 trv_scn_attr_value(atts, "stop"),
+                 trv_scn_attr_value(atts, "start") ? trv_scn_attr_value(atts, "start") : "0");
     ok = false;
   }
   if (!ok) {
@@ -128,7 +131,7 @@ void trv_scn_start_fault(Loader *L, const char *el, const XML_Char **atts) {
     return;
   }
   f.pattern = globs;
-  f.line = L->tag.line;
+  f.line = L->xml.tag.line;
   g_array_append_val(L->s->faults, f);
   g_array_append_val(L->fault_locs, at);
 }
@@ -138,57 +141,63 @@ void trv_scn_start_fault(Loader *L, const char *el, const XML_Char **atts) {
  * the bound, so neither product below can overflow). */
 static void check_grid_size(Loader *L, const char *key, guint n) {
   if (n > TRV_SCENARIO_MAX_SWEEP_VALUES) {
-    trv_scn_fail(L, trv_scn_attr_loc(L, "values"), "sweep over %s has %u values; expected at most %d values per sweep",
-                 key, n, TRV_SCENARIO_MAX_SWEEP_VALUES);
+    trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, "values"),
+                 "sweep over %s has %u values; expected at most %d values per sweep", key, n,
+                 TRV_SCENARIO_MAX_SWEEP_VALUES);
     return;
   }
   size_t points = trv_scenario_n_points(L->s);
   if (points * n > TRV_SCENARIO_MAX_POINTS)
-    trv_scn_fail(L, trv_scn_attr_loc(L, "values"), "sweep over %s makes a grid of %zu points (%zu x %u); expected at "
-                 "most %d points", key, points * n, points, n, TRV_SCENARIO_MAX_POINTS);
+    trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, "values"),
+                 "sweep over %s makes a grid of %zu points (%zu x %u); expected at "
+                 "most %d points",
+                 key, points * n, points, n, TRV_SCENARIO_MAX_POINTS);
 }
 
 void trv_scn_start_sweep(Loader *L, const XML_Char **atts) {
   const char *key = trv_scn_required(L, "sweep", atts, "param", "<sweep param=\"KEY\" values=\"V1,V2,...\">");
   const char *v = key ? trv_scn_required(L, "sweep", atts, "values", "<sweep param=\"KEY\" values=\"V1,V2,...\">") : NULL;
   if (!v) return;
-  Loc at = trv_scn_attr_loc(L, "param");
+  Loc at = trv_xml_attr_loc(&L->xml, "param");
   bool is_fault = g_strv_contains(trv_scn_fault_sweep_keys, key);
   if (!is_fault && !trv_param_lookup(key)) {
     const char *best = trv_params_suggest(key);
     if (!best) best = trv_suggest(key, trv_scn_fault_sweep_keys);
-    trv_scn_fail(L, at, "unknown sweep parameter '%s'; expected a key of the parameter table (`trivium params`) or a fault "
-         "attribute (link-flap.mtbf, ...)%s%s%s", key, best ? "; did you mean '" : "", best ? best : "",
-         best ? "'?" : "");
+    trv_xml_fail(&L->xml, at,
+                 "unknown sweep parameter '%s'; expected a key of the parameter table (`trivium params`) or a fault "
+                 "attribute (link-flap.mtbf, ...)%s%s%s",
+                 key, best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
     return;
   }
   for (guint i = 0; i < L->s->sweeps->len; i++)
     if (!strcmp(g_array_index(L->s->sweeps, TrvSweepSpec, i).param, key)) {
-      trv_scn_fail(L, at, "second <sweep param=\"%s\">; expected one sweep per parameter (the first is at line %d)", key,
-           g_array_index(L->sweep_locs, Loc, i).line);
+      trv_xml_fail(&L->xml, at,
+                   "second <sweep param=\"%s\">; expected one sweep per parameter (the first is at line %d)", key,
+                   g_array_index(L->sweep_locs, Loc, i).line);
       return;
     }
   char **values = trv_scn_split_list(L, "sweep", "values", v, "values");
   if (values) check_grid_size(L, key, g_strv_length(values));
-  for (int i = 0; values && values[i] && !L->error; i++) {
+  for (int i = 0; values && values[i] && !L->xml.error; i++) {
     if (is_fault) {
       double x;
       const char *attr = strchr(key, '.') + 1;
       if (!fault_seconds(attr, values[i], &x)) {
         char *range = fault_range(attr);
-        trv_scn_fail(L, trv_scn_attr_loc(L, "values"), "sweep value '%s' of %s; expected %s", values[i], key, range);
+        trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, "values"), "sweep value '%s' of %s; expected %s", values[i],
+                     key, range);
         g_free(range);
       }
     } else {
       TrvParams scratch = L->s->params;
       GError *e = NULL;
       if (!trv_params_set(&scratch, key, values[i], &e)) {
-        trv_scn_fail(L, trv_scn_attr_loc(L, "values"), "%s", e->message);
+        trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, "values"), "%s", e->message);
         g_error_free(e);
       }
     }
   }
-  if (L->error) {
+  if (L->xml.error) {
     g_strfreev(values);
     return;
   }
@@ -227,23 +236,25 @@ static void check_flap_window_sweeps(Loader *L) {
   int ti = window_sweep(s, "link-flap.stop", false, &min_stop, &stop_text);
   if (si < 0 && ti < 0) return;
   Loc at = g_array_index(L->sweep_locs, Loc, (guint)MAX(si, ti)); /* the later sweep completes the conflict */
-  for (guint k = 0; k < s->faults->len && !L->error; k++) {
+  for (guint k = 0; k < s->faults->len && !L->xml.error; k++) {
     const TrvFaultSpec *f = &g_array_index(s->faults, TrvFaultSpec, k);
     if (f->kind != TRV_FAULT_LINK_FLAP) continue;
     double start = si >= 0 ? max_start : f->start, stop = ti >= 0 ? min_stop : f->stop;
     if (start < stop) continue;
     if (si >= 0 && ti >= 0)
-      trv_scn_fail(L, at, "sweeps give the <link-flap> at line %d a point with start=%s and stop=%s; expected every "
-                   "stop value above every start value", f->line, start_text, stop_text);
+      trv_xml_fail(&L->xml, at,
+                   "sweeps give the <link-flap> at line %d a point with start=%s and stop=%s; expected every "
+                   "stop value above every start value",
+                   f->line, start_text, stop_text);
     else
-      trv_scn_fail(L, at, "sweep value %s=%s against the <link-flap> at line %d; expected stop > start",
+      trv_xml_fail(&L->xml, at, "sweep value %s=%s against the <link-flap> at line %d; expected stop > start",
                    si >= 0 ? "link-flap.start" : "link-flap.stop", si >= 0 ? start_text : stop_text, f->line);
   }
 }
 
 void trv_scn_finish_sweeps(Loader *L) {
   TrvScenario *s = L->s;
-  for (guint i = 0; i < s->sweeps->len && !L->error; i++) {
+  for (guint i = 0; i < s->sweeps->len && !L->xml.error; i++) {
     const char *key = g_array_index(s->sweeps, TrvSweepSpec, i).param;
     if (!g_strv_contains(trv_scn_fault_sweep_keys, key)) continue;
     size_t kind_len = (size_t)(strchr(key, '.') - key);
@@ -253,8 +264,10 @@ void trv_scn_finish_sweeps(Loader *L) {
       found = strlen(kind) == kind_len && !strncmp(kind, key, kind_len);
     }
     if (!found)
-      trv_scn_fail(L, g_array_index(L->sweep_locs, Loc, i), "sweep over %s but the scenario has no <%.*s>; expected a <%.*s> "
-           "inside <faults>", key, (int)kind_len, key, (int)kind_len, key);
+      trv_xml_fail(&L->xml, g_array_index(L->sweep_locs, Loc, i),
+                   "sweep over %s but the scenario has no <%.*s>; expected a <%.*s> "
+                   "inside <faults>",
+                   key, (int)kind_len, key, (int)kind_len, key);
   }
-  if (!L->error) check_flap_window_sweeps(L);
+  if (!L->xml.error) check_flap_window_sweeps(L);
 }

@@ -1,6 +1,6 @@
 /* input.c - what the two XML readers of this layer (the scenario loader,
- * the platform reader) share: reading a file a user hands us, and the
- * helpers that work on the raw text Expat was given.
+ * the platform reader) share besides the Expat reader itself (xml.c):
+ * reading a file a user hands us, and the text helpers of their messages.
  *
  * An input file is data of bounded size.  It is opened with O_NONBLOCK (an
  * open of a FIFO would otherwise wait for a writer), checked with fstat on
@@ -8,12 +8,12 @@
  * regular file of at most the reader's limit, and only then read, never
  * more than limit + 1 bytes: a file that grows past the limit while it is
  * read (or a /proc file that reports size 0) is refused the same way.
+ * What a file gives as a relative path starts from the file's directory,
+ * which is read with it (TrvScnInput) so that both readers keep that rule.
  *
- * Locations are 1-based lines and columns that count characters, not
- * bytes, like Expat's: UTF-8 continuation bytes do not advance the column.
  * Messages go through trv_scn_printable() so that a control character in a
- * value (&#10;, an escape sequence) can never split the one-line message or
- * reach a terminal raw. */
+ * value (&#10;, an escape sequence) or a path can never split the one-line
+ * message or reach a terminal raw. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -51,8 +51,7 @@ const char *trv_scn_stat_kind(const struct stat *st) {
   return S_ISREG(st->st_mode) ? NULL : file_kind(st->st_mode);
 }
 
-bool trv_scn_read_input(const char *path, size_t max_bytes, const char *what, char **out, size_t *out_len,
-                        GError **error) {
+bool trv_scn_input_read(const char *path, size_t max_bytes, const char *what, TrvScnInput *in, GError **error) {
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   struct stat st;
   if (fd < 0 || fstat(fd, &st) != 0) {
@@ -105,87 +104,16 @@ bool trv_scn_read_input(const char *path, size_t max_bytes, const char *what, ch
     return false;
   }
   buf[len] = '\0';
-  *out = buf;
-  *out_len = len;
+  *in = (TrvScnInput){buf, len, g_path_get_dirname(path)};
   return true;
 }
 
-/* ---- raw text ---- */
-
-/* Advances `at` over byte c, which is followed by `next` (-1 at the end). */
-static void advance(Loc *at, char c, int next) {
-  if (c == '\n' || (c == '\r' && next != '\n')) {
-    at->line++;
-    at->col = 1;
-  } else if (c != '\r' && ((unsigned char)c & 0xC0) != 0x80) {
-    at->col++;
-  }
+void trv_scn_input_free(TrvScnInput *in) {
+  g_free(in->text);
+  g_free(in->dir);
 }
 
-Loc trv_scn_offset_loc(const char *buf, size_t len, size_t offset) {
-  Loc at = {1, 1};
-  for (size_t i = 0; i < offset && i < len; i++) advance(&at, buf[i], i + 1 < len ? (unsigned char)buf[i + 1] : -1);
-  return at;
-}
-
-static bool is_blank(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-Loc trv_scn_tag_attr_loc(const char *buf, size_t len, long long tag_offset, Loc tag, const char *attr) {
-  if (tag_offset < 0 || (size_t)tag_offset >= len) return tag;
-  const char *p = buf + tag_offset, *end = buf + len;
-  Loc at = tag;
-  size_t alen = strlen(attr);
-  bool in_value = false, at_name_start = false;
-  char quote = 0;
-  for (; p < end && (in_value || *p != '>'); p++) {
-    if (in_value) {
-      if (*p == quote) in_value = false;
-    } else if (*p == '"' || *p == '\'') {
-      in_value = true, quote = *p;
-    } else if (is_blank(*p)) {
-      at_name_start = true;
-    } else if (at_name_start) {
-      at_name_start = false;
-      if ((size_t)(end - p) > alen && !strncmp(p, attr, alen) && (p[alen] == '=' || is_blank(p[alen]))) return at;
-    }
-    advance(&at, *p, p + 1 < end ? (unsigned char)p[1] : -1);
-  }
-  return tag;
-}
-
-/* With an external DTD subset (which is never read) Expat silently drops an
- * undeclared entity reference inside an attribute value, so the readers
- * look for references in the raw text of each start tag themselves. */
-bool trv_scn_tag_references_ok(const char *buf, size_t len, long long tag_offset, size_t *bad_offset,
-                               char **bad_name) {
-  static const char *const predefined[] = {"amp", "lt", "gt", "quot", "apos", NULL};
-  if (tag_offset < 0) return true;
-  char quote = 0;
-  for (size_t i = (size_t)tag_offset; i < len; i++) {
-    char c = buf[i];
-    if (!quote && c == '>') break;
-    if (!quote && (c == '"' || c == '\'')) {
-      quote = c;
-    } else if (quote && c == quote) {
-      quote = 0;
-    } else if (quote && c == '&') {
-      size_t j = i + 1;
-      /* a name is short; what follows a long one is not shown */
-      while (j < len && j - i <= TRV_SCENARIO_MAX_NAME && buf[j] != ';' && buf[j] != quote) j++;
-      char *name = g_strndup(buf + i + 1, j - i - 1);
-      if (name[0] == '#' || g_strv_contains(predefined, name)) {
-        g_free(name);
-        continue;
-      }
-      *bad_offset = i;
-      *bad_name = name;
-      return false;
-    }
-  }
-  return true;
-}
+/* ---- messages ---- */
 
 char *trv_scn_printable(const char *msg) {
   GString *s = g_string_sized_new(strlen(msg));

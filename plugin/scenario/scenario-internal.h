@@ -1,9 +1,14 @@
 /* scenario-internal.h - shared by the files of the scenario layer only
- * (scenario.c: the Expat driver, errors and whole-file checks; elements.c:
- * the language and its element handlers; faults.c: faults and sweeps;
- * paths.c: the rule for output paths; input.c: reading input files and the raw-text helpers that
- * scenario.c and the platform reader, platform-names.c, both use).  Not part
- * of the API; see scenario.h. */
+ * (scenario.c: the loader's Expat handlers and whole-file checks;
+ * elements.c: the language and its element handlers; faults.c: faults and
+ * sweeps; paths.c: the rule for output paths; xml.c: the hardened Expat
+ * reader, its errors and locations; input.c: reading input files and the
+ * message helpers that scenario.c and the platform reader, platform-names.c,
+ * both use).  Not part of the API; see scenario.h.
+ *
+ * The Loader keeps its TrvXmlReader first (see xml.h): Expat hands every
+ * handler the Loader, and the reader's own handlers read it as the reader.
+ * Every failure of a load goes through trv_xml_fail(&L->xml, ...). */
 #ifndef TRV_SCENARIO_INTERNAL_H
 #define TRV_SCENARIO_INTERNAL_H
 
@@ -11,23 +16,14 @@
 #include <sys/stat.h>
 
 #include "scenario.h"
+#include "xml.h"
 
 typedef struct {
-  int line, col;
-} Loc;
-
-typedef struct {
-  XML_Parser parser;
-  bool parsing;
-  const char *name, *buf;
-  size_t len;
-  char *base_dir; /* absolute */
+  TrvXmlReader xml; /* first: see above */
+  char *base_dir;   /* absolute */
   TrvScenario *s;
-  GError *error;
   char *stack[4]; /* open elements; nothing nests deeper than 3 */
   int depth;
-  XML_Index tag_offset; /* byte offset of the current start tag */
-  Loc tag;
   GHashTable *seen; /* element -> line of its first occurrence, for the ones allowed once */
   TrvPlatformNames *platform_names; /* read when <platform> is met */
   int n_patterns;                   /* glob items so far (TRV_SCENARIO_MAX_PATTERNS) */
@@ -41,12 +37,6 @@ typedef struct {
 extern const char *const trv_scn_fault_elements[];
 extern const char *const trv_scn_fault_sweep_keys[];
 
-/* Location of attribute `attr` of the current start tag (the tag's own when
- * it is not in the text). */
-Loc trv_scn_attr_loc(const Loader *L, const char *attr);
-/* Keeps the first error, "FILE:LINE:COLUMN: " + the message, and stops the
- * parser; later calls do nothing. */
-void trv_scn_fail(Loader *L, Loc at, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 /* "; did you mean 'X'?" or "" (caller frees). */
 char *trv_scn_hint(const char *word, const char *const *choices);
 /* elements.c: checks and applies one start tag. */
@@ -74,25 +64,22 @@ char *trv_scn_output_path(const char *value, const char *suffix, char **found);
 
 /* ---- input.c ---- */
 
-/* Reads the regular file `path` of at most `max_bytes` into *out (NUL
- * added; caller frees) after checking it with fstat on the opened
- * descriptor.  False with a "PATH: found; expected" TRV_ERROR_INPUT error,
- * `what` naming the file's role ("scenario", "platform"). */
-bool trv_scn_read_input(const char *path, size_t max_bytes, const char *what, char **out, size_t *out_len,
-                        GError **error);
+/* An input file read whole, and the directory the relative paths it
+ * gives start from (the file's own). */
+typedef struct {
+  char *text; /* NUL added */
+  size_t len;
+  char *dir;
+} TrvScnInput;
+/* Reads the regular file `path` of at most `max_bytes` into *in after
+ * checking it with fstat on the opened descriptor; release with
+ * trv_scn_input_free().  False with a "PATH: found; expected"
+ * TRV_ERROR_INPUT error, `what` naming the file's role ("scenario",
+ * "platform"). */
+bool trv_scn_input_read(const char *path, size_t max_bytes, const char *what, TrvScnInput *in, GError **error);
+void trv_scn_input_free(TrvScnInput *in);
 /* NULL for a regular file, else what it is ("a directory", "a FIFO", ...). */
 const char *trv_scn_stat_kind(const struct stat *st);
-/* Location of byte `offset` of buf. */
-Loc trv_scn_offset_loc(const char *buf, size_t len, size_t offset);
-/* Location of attribute `attr` in the start tag at byte `tag_offset`, which
- * is at `tag`; `tag` itself when the attribute is not in the text. */
-Loc trv_scn_tag_attr_loc(const char *buf, size_t len, long long tag_offset, Loc tag, const char *attr);
-/* False when an attribute value of the start tag at `tag_offset` holds an
- * entity reference other than the five predefined ones and character
- * references; then *bad_offset is the '&' and *bad_name the name (caller
- * frees, cut after TRV_SCENARIO_MAX_NAME bytes). */
-bool trv_scn_tag_references_ok(const char *buf, size_t len, long long tag_offset, size_t *bad_offset,
-                               char **bad_name);
 /* `msg` with every control character written as \xNN (caller frees). */
 char *trv_scn_printable(const char *msg);
 /* `s` cut to at most `max` bytes on a character boundary, "..." added when
