@@ -7,9 +7,10 @@
  *
  * INPUT is a file or a directory (its files of the format's name pattern).
  * Prints the import report (rows read, used, rejected by reason with the
- * first offending file:line) on stdout.  Exit 0 ok, 2 bad input (unknown
- * option, missing file or column, a file with no usable rows), 1 when the
- * table cannot be written. */
+ * first offending file:line) on stdout.  Exit 0 ok, 2 bad input (unknown option, missing, cut or
+ * oversized file, missing column, malformed weather or zone table, a file
+ * with no usable rows, a name that is not UTF-8), 1 when the table cannot
+ * be written (or a file cannot be read). */
 #include <config.h>
 
 #include <math.h>
@@ -94,7 +95,12 @@ int trv_cmd_trace(int argc, char **argv) {
   }
   files = trv_import_list_inputs(format, inputs, (int)g_strv_length(inputs), &err);
   if (!files) goto bad;
-  TrvImportOptions opt = {c, cell_km2, zones, scale};
+  TrvImportOptions opt = {
+      .city = c,
+      .cell_km2 = cell_km2,
+      .zones_path = zones,
+      .scale_to_trips_per_month = scale,
+  };
   gint64 t0 = g_get_monotonic_time();
   table = !strcmp(format, "cabspotting") ? trv_import_cabspotting(&opt, files, &err)
           : !strcmp(format, "tlc")       ? trv_import_tlc(&opt, files, &err)
@@ -102,17 +108,14 @@ int trv_cmd_trace(int argc, char **argv) {
   if (!table) goto bad;
   for (int i = 0; weather && weather[i]; i++)
     if (!trv_weather_attach(table, weather[i], &err)) goto bad;
-  if (!trv_cal_table_write(table, out, &err)) {
-    fprintf(stderr, "trivium trace: %s\n", err->message);
-    code = 1;
-    goto done;
-  }
+  if (!trv_cal_table_write(table, out, &err)) goto bad;
   print_report(table, out, (double)(g_get_monotonic_time() - t0) / 1e6);
   goto done;
 bad:
   fprintf(stderr, "trivium trace: %s\n", err ? err->message : "bad arguments");
   if (err && err->domain == G_OPTION_ERROR) usage(stderr);
-  code = 2;
+  /* Bad input (ours or GOption's) is 2; a failed read or write is 1. */
+  code = err && err->domain == TRV_ERROR && err->code == TRV_ERROR_IO ? 1 : 2;
 done:
   g_clear_error(&err);
   trv_cal_table_free(table);
