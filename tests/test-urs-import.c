@@ -724,6 +724,59 @@ static void tlc_implausible_trips_are_rejected(void) {
   g_string_free(rows, TRUE);
 }
 
+/* The default volume is 2019's: a 2020 trace scaled to it is warned
+ * about, with the numbers; a volume given without a year is not. */
+static void tlc_trace_of_another_year_than_the_volume_warns(void) {
+  const char *rows = "2020-03-04 08:05:00,2020-03-04 08:20:00,2.5,236,161\n"
+                     "2019-12-04 08:05:00,2019-12-04 08:20:00,2.5,236,161\n"
+                     "2020-04-04 08:05:00,2020-04-04 08:20:00,2.5,236,161\n";
+  TrvImportOptions o = options("nyc");
+  o.scale_year = TRV_IMPORT_TLC_TRIPS_PER_MONTH_YEAR;
+  o.warnings = g_ptr_array_new_with_free_func(g_free);
+  TrvCalTable *t = import_trips(rows, &o, NULL);
+  g_assert_nonnull(t);
+  g_assert_cmpuint(o.warnings->len, ==, 1);
+  g_assert_cmpstr(o.warnings->pdata[0], ==,
+                  "trips are scaled to 7.7e+06 a month, the volume of 2019, but 2 of the 3 covered months are of "
+                  "another year (2020-03..2020-04): give --scale-to-trips-per-month for the trace's year");
+  trv_cal_table_free(t);
+  g_ptr_array_set_size(o.warnings, 0);
+  o.scale_year = 0;
+  t = import_trips(rows, &o, NULL);
+  g_assert_cmpuint(o.warnings->len, ==, 0);
+  trv_cal_table_free(t);
+  /* Trips from a zone the table lacks (is it complete?). */
+  t = import_trips("2019-03-04 08:05:00,2019-03-04 08:20:00,2.5,236,161\n"
+                   "2019-03-04 08:05:00,2019-03-04 08:20:00,2.5,7,161\n", &o, NULL);
+  g_assert_cmpuint(o.warnings->len, ==, 1);
+  g_assert_cmpstr(o.warnings->pdata[0], ==, "1 of 2 trips (50.0%) start in zones the zone table zones.csv does not have "
+                                            "(it has 3 zones): is it complete?");
+  trv_cal_table_free(t);
+  g_ptr_array_unref(o.warnings);
+  /* The command prints it on stderr and still exits 0. */
+  if (g_test_subprocess()) {
+    char *text = g_strconcat(TRIP_HEADER, rows, NULL);
+    char *path = temp_file("trips.csv", text, strlen(text)), *dir = g_path_get_dirname(path);
+    char *zpath = g_build_filename(dir, "taxi_zone_centroids.csv", NULL), *out = g_strconcat(path, ".cal", NULL);
+    g_assert_true(g_file_set_contents(zpath, ZONES, -1, NULL));
+    char *argv[] = {"trace", "import", "--format", "tlc", "--city", "nyc", "--out", out, path, NULL};
+    int code = trv_cmd_trace(9, argv);
+    g_unlink(zpath);
+    g_unlink(out);
+    remove_temp(path);
+    g_free(text);
+    g_free(dir);
+    g_free(zpath);
+    g_free(out);
+    exit(code);
+  }
+  g_test_trap_subprocess(NULL, 0, 0);
+  g_test_trap_assert_passed();
+  g_test_trap_assert_stderr("*trivium trace: warning: trips are scaled to 7.7e+06 a month, the volume of 2019, but 2 "
+                            "of the 3 covered months*\n*trivium trace: warning: no weather for the trace's 152 days "
+                            "(2019-12-01..2020-04-30)*");
+}
+
 /* A line of 100,000 nested brackets would overflow json-glib's recursion
  * (a segfault): it is a bad line, and the next one is read. */
 static void sg_deeply_nested_line_is_a_bad_line(void) {
@@ -797,6 +850,40 @@ static void weather_bad_rows_are_refused_and_leave_the_table_as_it_was(void) {
   trv_cal_table_free(t);
 }
 
+/* Days of the trace without weather are counted and warned about; a day
+ * whose every value is NA is not covered; TLC's period ends at midnight,
+ * exclusive. */
+static void weather_coverage_counts_the_trace_days_without_weather(void) {
+  TrvHexGrid g;
+  trv_hex_grid_init(&g, 37.6, 37.84, -122.53, -122.35, 0.1, NULL);
+  TrvCalTable *t = trv_cal_table_new("sf", "cabspotting", &g);
+  g_free(t->period_start);
+  g_free(t->period_end);
+  t->period_start = g_strdup("2008-05-18T00:00:00");
+  t->period_end = g_strdup("2008-05-24T23:58:42");
+  TrvWeatherDay days[] = {{2008, 5, 17, 1, 20, 10}, {2008, 5, 19, 0, 20, 10}, {2008, 5, 20, NAN, 21, NAN},
+                          {2008, 5, 21, NAN, NAN, NAN}};
+  g_array_append_vals(t->weather, days, G_N_ELEMENTS(days));
+  int n, uncovered;
+  trv_import_weather_coverage(t, &n, &uncovered);
+  g_assert_cmpint(n, ==, 7);
+  g_assert_cmpint(uncovered, ==, 5);
+  GPtrArray *warnings = g_ptr_array_new_with_free_func(g_free);
+  trv_import_check_weather(t, warnings);
+  g_assert_cmpuint(warnings->len, ==, 1);
+  g_assert_cmpstr(warnings->pdata[0], ==, "weather covers 2 of the trace's 7 days (2008-05-18..2008-05-24): 5 days "
+                                          "uncovered; the table's 4 weather days serve as climatology");
+  g_free(t->period_start);
+  g_free(t->period_end);
+  t->period_start = g_strdup("2008-05-01T00:00:00");
+  t->period_end = g_strdup("2008-06-01T00:00:00");
+  trv_import_weather_coverage(t, &n, &uncovered);
+  g_assert_cmpint(n, ==, 31);
+  g_assert_cmpint(uncovered, ==, 28); /* the 17th, 19th and 20th are covered */
+  g_ptr_array_unref(warnings);
+  trv_cal_table_free(t);
+}
+
 /* A 3 GiB trace is refused from its size before a byte is read, and a
  * device (which would never end) is refused outright, by every importer
  * and the weather reader. */
@@ -859,9 +946,13 @@ int main(int argc, char **argv) {
   g_test_add_func("/urs/import/tlc_zone_table_cut_or_malformed_is_an_error_with_file_and_line",
                   tlc_zone_table_cut_or_malformed_is_an_error_with_file_and_line);
   g_test_add_func("/urs/import/tlc_implausible_trips_are_rejected", tlc_implausible_trips_are_rejected);
+  g_test_add_func("/urs/import/tlc_trace_of_another_year_than_the_volume_warns",
+                  tlc_trace_of_another_year_than_the_volume_warns);
   g_test_add_func("/urs/import/sg_deeply_nested_line_is_a_bad_line", sg_deeply_nested_line_is_a_bad_line);
   g_test_add_func("/urs/import/weather_bad_rows_are_refused_and_leave_the_table_as_it_was",
                   weather_bad_rows_are_refused_and_leave_the_table_as_it_was);
+  g_test_add_func("/urs/import/weather_coverage_counts_the_trace_days_without_weather",
+                  weather_coverage_counts_the_trace_days_without_weather);
   g_test_add_func("/urs/import/oversized_files_and_devices_are_refused_before_reading",
                   oversized_files_and_devices_are_refused_before_reading);
   return g_test_run();

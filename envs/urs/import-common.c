@@ -1,6 +1,6 @@
 /* import-common.c - what the three trace importers share: the cities,
  * input listing, local time and slots of the week, a line reader over a
- * file held in memory, and the "no usable rows" error.
+ * file held in memory, warnings and the "no usable rows" error.
  *
  * Cities are fixed bounding boxes that hold the city and its airports; a
  * point outside its city's box is rejected by every importer.  Slots are
@@ -227,6 +227,13 @@ TrvImportInput *trv_import_inputs_of_files(GPtrArray *files) {
   return in;
 }
 
+void trv_import_warn(GPtrArray *warnings, const char *fmt, ...) {
+  if (!warnings) return;
+  va_list ap;
+  va_start(ap, fmt);
+  g_ptr_array_add(warnings, g_strdup_vprintf(fmt, ap));
+  va_end(ap);
+}
 
 char *trv_line_reader_next(TrvLineReader *r, size_t *len) {
   if (r->pos >= r->len) return NULL;

@@ -28,7 +28,11 @@
  * its rows are rejected as "timestamp-outside-period" (if no month holds
  * 1%, the import fails).  Exposure is every 15-minute slot of every covered
  * month; rates are real requests per hour.  OD counts and histograms are
- * sample counts (unweighted).
+ * sample counts (unweighted).  When the volume is that of a known year
+ * (the default: 2019) and a covered month is of another year, a warning
+ * says so with the numbers: a 2020 trace scaled to 2019's volume is ten
+ * times too busy after March 2020.  Trips naming zones the centroid table
+ * lacks are warned about too (is the table complete?).
  *
  * Limits: a trip file over TRV_IMPORT_MAX_TRACE_BYTES, or cut inside its
  * last line, a header of more than 64 columns, and more than
@@ -52,7 +56,7 @@ typedef struct {
   TrvTlcZone *zones; /* [0..MAX_ZONE_ID], from trv_tlc_zones_read */
   uint64_t *pickups, *dropoffs;
   int n_zones;
-  const char *name; /* of the zone table */
+  const char *name; /* of the zone table, for warnings */
 } Zones;
 
 typedef struct {
@@ -231,6 +235,25 @@ static void free_month(gpointer p) {
   g_free(m);
 }
 
+/* Warns when the volume trips are scaled to is that of another year than
+ * some covered month (months[] holds year * 12 + month - 1, sorted). */
+static void check_scale_year(const TrvImportOptions *opt, const int *months, int n) {
+  if (!opt->scale_year || !n) return;
+  int other = 0, first = -1, last = -1;
+  for (int i = 0; i < n; i++)
+    if (months[i] / 12 != opt->scale_year) {
+      other++;
+      if (first < 0) first = months[i];
+      last = months[i];
+    }
+  if (!other) return;
+  trv_import_warn(opt->warnings,
+                  "trips are scaled to %.4g a month, the volume of %d, but %d of the %d covered months are of "
+                  "another year (%04d-%02d..%04d-%02d): give --scale-to-trips-per-month for the trace's year",
+                  opt->scale_to_trips_per_month, opt->scale_year, other, n, first / 12, first % 12 + 1, last / 12,
+                  last % 12 + 1);
+}
+
 /* Covered months, their exposure and the stray months' rejection; the
  * covered months (sorted) go to covered[]. */
 static int cover_months(TrvCalTable *t, GHashTable *months, guint n_trips, const TrvImportInput *in, int *covered) {
@@ -323,6 +346,7 @@ TrvCalTable *trv_import_tlc_inputs(const TrvImportOptions *opt, const TrvImportI
     ok = false;
     goto out;
   }
+  check_scale_year(opt, covered_months, covered);
   for (guint i = 0; i < trips->len; i++) {
     const Trip *tr = &g_array_index(trips, Trip, i);
     Month *mo = g_hash_table_lookup(months, GINT_TO_POINTER(tr->month + 1));
@@ -357,6 +381,12 @@ TrvCalTable *trv_import_tlc_inputs(const TrvImportOptions *opt, const TrvImportI
   trv_cal_table_set_stat(t, "months_covered", covered);
   trv_cal_table_set_stat(t, "sample_trips_per_month", (double)t->rows_used / covered);
   trv_cal_table_set_stat(t, "manhattan_pickup_share", t->rows_used ? (double)manhattan / (double)t->rows_used : 0);
+  double no_centroid = trv_cal_table_stat(t, "unknown_pickup_zone_no_centroid");
+  if (no_centroid > 0)
+    trv_import_warn(opt->warnings,
+                    "%.0f of %" G_GUINT64_FORMAT " trips (%.1f%%) start in zones the zone table %s does not have "
+                    "(it has %d zones): is it complete?",
+                    no_centroid, t->rows_read, 100.0 * no_centroid / (double)t->rows_read, zs.name, zs.n_zones);
   trv_cal_table_finish(t);
 out:
   trv_tlc_zones_clear(zs.zones);

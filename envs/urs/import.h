@@ -39,6 +39,7 @@ const TrvCity *trv_city_find(const char *name);
 #define TRV_IMPORT_MAX_GAP_S 600
 #define TRV_IMPORT_SG_MAX_INTERVAL_S 180
 #define TRV_IMPORT_TLC_TRIPS_PER_MONTH 7.7e6
+#define TRV_IMPORT_TLC_TRIPS_PER_MONTH_YEAR 2019 /* the year of that volume */
 #define TRV_IMPORT_TLC_MAX_TRIPS_PER_MONTH 1e9   /* --scale-to-trips-per-month */
 
 /* Limits.  A trace file may hold a whole month of real TLC trips (about
@@ -72,7 +73,9 @@ typedef struct {
   double cell_km2;
   const char *zones_path;          /* tlc: taxi_zone_centroids.csv, NULL = beside the input */
   double scale_to_trips_per_month; /* tlc: the real volume a month of samples stands for */
+  int scale_year;                  /* tlc: the year of that volume, 0 when not known */
   const TrvImportInput *zones;     /* tlc: the zone table in memory (instead of zones_path) */
+  GPtrArray *warnings;             /* warnings are added here (char *, g_free) when not NULL */
 } TrvImportOptions;
 
 /* Files to read: each INPUT that is a directory contributes its files whose
@@ -120,6 +123,15 @@ void trv_tlc_zones_clear(TrvTlcZone *zones);
  * left as it was (rows are merged only once the whole file is read). */
 bool trv_weather_attach(TrvCalTable *table, const char *path, GError **error);
 bool trv_weather_attach_input(TrvCalTable *table, const TrvImportInput *in, GError **error);
+
+/* Days of the trace's period (the local dates from period_start to
+ * period_end; an end at 00:00:00 is exclusive, as TLC's month ends) and
+ * how many of them have no weather row.  Both 0 for a table without a
+ * period. */
+void trv_import_weather_coverage(const TrvCalTable *table, int *n_days, int *uncovered);
+/* Adds a warning when the table's weather does not cover every day of
+ * its trace (the world then uses it as climatology: docs/urs.md). */
+void trv_import_check_weather(const TrvCalTable *table, GPtrArray *warnings);
 
 /* ---- shared by the importers (import-common.c) -------------------------- */
 
@@ -177,6 +189,9 @@ char *trv_csv_skip_bom(char *line);
 
 /* Inputs naming the files (paths) of an array; free with g_free. */
 TrvImportInput *trv_import_inputs_of_files(GPtrArray *files);
+
+/* Adds one warning line (printf format) to warnings, unless NULL. */
+void trv_import_warn(GPtrArray *warnings, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
 /* Error for a file none of whose rows was usable: names the file, the rows
  * read and the table's first rejection reasons. */

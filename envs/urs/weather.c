@@ -1,4 +1,5 @@
-/* weather.c - daily weather attached to a calibration table.
+/* weather.c - daily weather attached to a calibration table, and how much
+ * of the trace's period it covers.
  *
  * Three CSV layouts, recognised by their header and read by column name:
  *  - NOAA GHCN-Daily temperature: station_id,date,tmax_f,tmin_f (deg F);
@@ -292,4 +293,68 @@ bool trv_weather_attach_input(TrvCalTable *t, const TrvImportInput *in, GError *
 bool trv_weather_attach(TrvCalTable *t, const char *path, GError **error) {
   TrvImportInput in = {path, NULL, 0};
   return trv_weather_attach_input(t, &in, error);
+}
+
+/* ---- coverage of the trace's period ------------------------------------- */
+
+/* Days since 1970 of "YYYY-MM-DDTHH:MM:SS", and whether the time is 00:00:00. */
+static bool local_day(const char *s, int64_t *day, bool *midnight) {
+  int y, m, d, h, mi, se;
+  if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d", &y, &m, &d, &h, &mi, &se) != 6 || !g_date_valid_dmy(d, m, y)) return false;
+  *day = trv_days_from_civil(y, m, d);
+  *midnight = h == 0 && mi == 0 && se == 0;
+  return true;
+}
+
+/* The trace's first and last local day (days since 1970), false without a
+ * period. */
+static bool trace_days(const TrvCalTable *t, int64_t *first, int64_t *last) {
+  bool m0, m1;
+  if (!local_day(t->period_start, first, &m0) || !local_day(t->period_end, last, &m1) || *last < *first)
+    return false;
+  if (m1 && *last > *first) (*last)--; /* an end at midnight is exclusive (TLC's months) */
+  return true;
+}
+
+static char *iso_day(int64_t day) {
+  GDateTime *dt = g_date_time_new_from_unix_utc(day * 86400);
+  char *s = g_date_time_format(dt, "%Y-%m-%d");
+  g_date_time_unref(dt);
+  return s;
+}
+
+void trv_import_weather_coverage(const TrvCalTable *t, int *n_days, int *uncovered) {
+  int64_t first, last;
+  *n_days = *uncovered = 0;
+  if (!trace_days(t, &first, &last)) return;
+  GHashTable *have = g_hash_table_new(g_direct_hash, g_direct_equal);
+  for (guint i = 0; i < t->weather->len; i++) {
+    const TrvWeatherDay *w = &g_array_index(t->weather, TrvWeatherDay, i);
+    if (!isnan(w->rain_mm) || !isnan(w->tmax_c) || !isnan(w->tmin_c))
+      g_hash_table_add(have, GINT_TO_POINTER((int)trv_days_from_civil(w->year, w->month, w->day)));
+  }
+  for (int64_t d = first; d <= last; d++) {
+    (*n_days)++;
+    *uncovered += !g_hash_table_contains(have, GINT_TO_POINTER((int)d));
+  }
+  g_hash_table_destroy(have);
+}
+
+void trv_import_check_weather(const TrvCalTable *t, GPtrArray *warnings) {
+  int days, uncovered;
+  int64_t first, last;
+  trv_import_weather_coverage(t, &days, &uncovered);
+  if (!uncovered || !trace_days(t, &first, &last)) return;
+  char *from = iso_day(first), *to = iso_day(last);
+  if (!t->weather->len)
+    trv_import_warn(warnings, "no weather for the trace's %d day%s (%s..%s): give --weather FILE", days,
+                    days == 1 ? "" : "s", from, to);
+  else
+    trv_import_warn(warnings,
+                    "weather covers %d of the trace's %d day%s (%s..%s): %d day%s uncovered; the table's %u weather "
+                    "days serve as climatology",
+                    days - uncovered, days, days == 1 ? "" : "s", from, to, uncovered, uncovered == 1 ? "" : "s",
+                    t->weather->len);
+  g_free(from);
+  g_free(to);
 }
