@@ -553,6 +553,27 @@ static void sf_times_outside_2000_to_2100_are_bad_timestamps_not_a_hang(void) {
   g_test_trap_assert_passed();
 }
 
+/* Local times around the fall-back hour (2008-11-02 02:00 PDT -> 01:00
+ * PST): a trace from 01:50 PDT to 01:10 PST ends "before" it starts on the
+ * wall clock, and its table must still be written and read back. */
+static void sf_trace_across_the_fall_back_hour_reads_back(void) {
+  TrvImportInput in = mem("mem/new_dst.txt", "37.77 -122.41 0 1225615800\n37.78 -122.41 1 1225616400\n"
+                                             "37.79 -122.41 0 1225617000\n");
+  TrvImportOptions o = options("sf");
+  TrvCalTable *t = trv_import_cabspotting_inputs(&o, &in, 1, NULL);
+  g_assert_nonnull(t);
+  g_assert_cmpstr(t->period_start, ==, "2008-11-02T01:50:00");
+  g_assert_cmpstr(t->period_end, ==, "2008-11-02T01:10:00");
+  char *text = trv_cal_table_to_string(t);
+  GError *err = NULL;
+  TrvCalTable *back = trv_cal_table_parse(text, strlen(text), "dst.cal", &err);
+  g_assert_no_error(err);
+  g_assert_true(trv_cal_table_equal(t, back));
+  g_free(text);
+  trv_cal_table_free(back);
+  trv_cal_table_free(t);
+}
+
 /* A file cut inside its last timestamp ("1211094600" -> "12110") would
  * read as a fix of 1970 and stretch the period over 38 years. */
 static void sf_file_cut_inside_its_last_line_is_refused(void) {
@@ -801,6 +822,54 @@ static void sg_deeply_nested_line_is_a_bad_line(void) {
   g_string_free(s, TRUE);
 }
 
+/* Stamps name instants: one written in UTC or with another offset is
+ * converted to Singapore time (UTC+08:00), so the slots and the period
+ * follow the instants' order. */
+static void sg_stamps_with_other_offsets_are_read_as_singapore_time(void) {
+  TrvImportInput in = mem("offsets.jsonl",
+                          "{\"geometry\":{\"coordinates\":[[103.85,1.29],[103.85,1.29]]},\"properties\":{\"timestamp\":"
+                          "\"2024-03-01T08:02:00+08:00\"}}\n"
+                          "{\"geometry\":{\"coordinates\":[[103.85,1.29]]},\"properties\":{\"timestamp\":"
+                          "\"2024-03-01T00:03:00Z\"}}\n"
+                          "{\"geometry\":{\"coordinates\":[]},\"properties\":{\"timestamp\":"
+                          "\"2024-03-01T08:13:00+08:10\"}}\n");
+  TrvImportOptions o = options("sg");
+  TrvCalTable *t = trv_import_sg_inputs(&o, &in, 1, NULL);
+  g_assert_nonnull(t);
+  g_assert_cmpstr(t->period_start, ==, "2024-03-01T08:02:00");
+  g_assert_cmpstr(t->period_end, ==, "2024-03-01T08:03:00");
+  /* 08:13 at +08:10 is 00:03 UTC, the second stamp's instant. */
+  assert_rejection(t, "duplicate-time", 1, "offsets.jsonl", 3);
+  /* One pair of one minute, Friday 08:00 (slot 4*96+32), one taxi gone:
+   * 60 per hour. */
+  g_assert_cmpfloat(t->exposure_hours[4 * 96 + 32], ==, 60.0 / 3600.0);
+  g_assert_cmpfloat(zone_rate(t, 1.29, 103.85, 4 * 96 + 32), ==, 60);
+  trv_cal_table_free(t);
+}
+
+/* A line of the wrong shape is a bad line, never a GLib critical (GTest
+ * makes those fatal): json-glib asserts the type of every member it is
+ * asked for.  A bad line counts none of its points as outside-city. */
+static void sg_lines_of_the_wrong_shape_are_bad_lines(void) {
+  TrvImportInput in = mem("shapes.jsonl",
+                          "{\"geometry\":1,\"properties\":{\"timestamp\":\"2024-03-01T08:00:00+08:00\"}}\n"
+                          "{\"geometry\":{\"coordinates\":[[103.85,1.29]]},\"properties\":[1]}\n"
+                          "{\"geometry\":{\"coordinates\":[[103.85,1.29]]},\"properties\":{\"timestamp\":{}}}\n"
+                          "{\"geometry\":{\"coordinates\":{}},\"properties\":{\"timestamp\":\"2024-03-01T08:00:00Z\"}}\n"
+                          "{\"geometry\":{\"coordinates\":[[0,0],[1]]},\"properties\":{\"timestamp\":\"2024-03-01T08:00:00Z\"}}\n"
+                          "[1,2]\n"
+                          "{\"geometry\":{\"coordinates\":[[103.85,1.29],[0,0]]},\"properties\":{\"timestamp\":"
+                          "\"2024-03-01T08:00:00+08:00\"}}\n");
+  TrvImportOptions o = options("sg");
+  GError *err = NULL;
+  TrvCalTable *t = trv_import_sg_inputs(&o, &in, 1, &err);
+  g_assert_no_error(err);
+  g_assert_cmpuint(t->rows_used, ==, 1);
+  assert_rejection(t, "bad-line", 6, "shapes.jsonl", 1);
+  assert_rejection(t, "outside-city", 1, "shapes.jsonl", 7); /* the last line's (0, 0) only */
+  trv_cal_table_free(t);
+}
+
 /* Weather is a reference too: a value that is not a number in its
  * physical range, a malformed or repeated row, is refused with its line,
  * and the table keeps the weather it had. */
@@ -821,6 +890,8 @@ static void weather_bad_rows_are_refused_and_leave_the_table_as_it_was(void) {
        "Daily Rainfall Total (mm)\nChangi,2018,1,1,24\n", 2, "5 fields; expected 7"},
       {"Station,Year,Month,Day,Daily Rainfall Total (mm),Maximum Temperature (\xc2\xb0" "C),Minimum Temperature "
        "(\xc2\xb0" "C)\nChangi,2018,1,1,2,31,24Changi,2018,1\n", 2, "9 fields; expected 7"},
+      {"Station,Year,Month,Day,Daily Rainfall Total (mm),Maximum Temperature (\xc2\xb0" "C),Minimum Temperature "
+       "(\xc2\xb0" "C)\nChangi,20155555555555555558,2,1,0,31,24\n", 2, "no valid date"},
       {"date,station\n2008-05-18,S\n", 1, "not a weather file this reader knows"},
       {"\n\n", 1, "empty weather file"},
   };
@@ -941,6 +1012,8 @@ int main(int argc, char **argv) {
   g_test_add_func("/urs/import/sf_times_outside_2000_to_2100_are_bad_timestamps_not_a_hang",
                   sf_times_outside_2000_to_2100_are_bad_timestamps_not_a_hang);
   g_test_add_func("/urs/import/sf_file_cut_inside_its_last_line_is_refused", sf_file_cut_inside_its_last_line_is_refused);
+  g_test_add_func("/urs/import/sf_trace_across_the_fall_back_hour_reads_back",
+                  sf_trace_across_the_fall_back_hour_reads_back);
   g_test_add_func("/urs/import/tlc_tables_with_17_or_65_columns_are_read_safely",
                   tlc_tables_with_17_or_65_columns_are_read_safely);
   g_test_add_func("/urs/import/tlc_zone_table_cut_or_malformed_is_an_error_with_file_and_line",
@@ -949,6 +1022,9 @@ int main(int argc, char **argv) {
   g_test_add_func("/urs/import/tlc_trace_of_another_year_than_the_volume_warns",
                   tlc_trace_of_another_year_than_the_volume_warns);
   g_test_add_func("/urs/import/sg_deeply_nested_line_is_a_bad_line", sg_deeply_nested_line_is_a_bad_line);
+  g_test_add_func("/urs/import/sg_stamps_with_other_offsets_are_read_as_singapore_time",
+                  sg_stamps_with_other_offsets_are_read_as_singapore_time);
+  g_test_add_func("/urs/import/sg_lines_of_the_wrong_shape_are_bad_lines", sg_lines_of_the_wrong_shape_are_bad_lines);
   g_test_add_func("/urs/import/weather_bad_rows_are_refused_and_leave_the_table_as_it_was",
                   weather_bad_rows_are_refused_and_leave_the_table_as_it_was);
   g_test_add_func("/urs/import/weather_coverage_counts_the_trace_days_without_weather",

@@ -187,12 +187,13 @@ static bool close_section(Reader *r) {
   case 0:
     if (r->seen_keys != (1u << G_N_ELEMENTS(CITY_KEYS)) - 1) return fail(c, "[city] is incomplete");
     if (!*t->city || !*t->source) return fail(c, "[city] has an empty name or source");
-    if (!local_time_ok(t->period_start) || !local_time_ok(t->period_end) ||
-        (*t->period_start && *t->period_end && strcmp(t->period_start, t->period_end) > 0) ||
-        (!*t->period_start != !*t->period_end))
-      return fail(c, "period '" Q "' .. '" Q "'; expected two local times YYYY-MM-DDTHH:MM:SS in order, "
-                  "years %d-%d", clip(t->period_start), t->period_start, clip(t->period_end), t->period_end,
-                  TRV_CAL_YEAR_MIN, TRV_CAL_YEAR_MAX);
+    /* Not checked for order: these are local wall-clock times, and a
+     * trace within a daylight-saving fall-back hour ends "before" it
+     * starts. */
+    if (!local_time_ok(t->period_start) || !local_time_ok(t->period_end) || (!*t->period_start != !*t->period_end))
+      return fail(c, "period '" Q "' .. '" Q "'; expected two local times YYYY-MM-DDTHH:MM:SS of years %d-%d",
+                  clip(t->period_start), t->period_start, clip(t->period_end), t->period_end, TRV_CAL_YEAR_MIN,
+                  TRV_CAL_YEAR_MAX);
     break;
   case 1: {
     if (r->seen_keys != (1u << G_N_ELEMENTS(GRID_KEYS)) - 1) return fail(c, "[grid] is incomplete");

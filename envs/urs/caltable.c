@@ -314,7 +314,7 @@ static void put_histogram(GString *s, const char *name, const TrvHistogram *h) {
 }
 
 char *trv_cal_table_to_string(const TrvCalTable *t) {
-  GString *s = g_string_sized_new(1 << 20);
+  GString *s = g_string_sized_new(1 << 16); /* grows by doubling for big tables */
   g_string_append_printf(s, "trivium-urs-calibration %d\n", TRV_CAL_FORMAT_VERSION);
   g_string_append(s, "# Trivium URS calibration table (format: docs/urs.md)\n");
   g_string_append_printf(s,

@@ -223,16 +223,18 @@ TrvCalTable *trv_import_cabspotting_inputs(const TrvImportOptions *opt, const Tr
     if (!trv_import_check_zone_count(t, path, error)) goto fail;
   }
   g_array_free(fixes, TRUE);
-  /* Exposure: every 15-minute interval with data, in local time. */
-  uint64_t outage = 0;
-  for (int64_t q = tot.t_min / 900; q <= tot.t_max / 900; q++) {
-    int64_t at = q * 900;
-    if (!g_hash_table_contains(tot.intervals, GINT_TO_POINTER((int)q))) {
-      outage++;
-      continue;
-    }
+  /* Exposure: every 15-minute interval with data, in local time.  The
+   * intervals with a fix are walked, not the whole period (a stray fix
+   * years away would make that walk long); sums of 0.25 are exact in any
+   * order, so the table does not depend on the hash order. */
+  GHashTableIter it;
+  gpointer key;
+  g_hash_table_iter_init(&it, tot.intervals);
+  while (g_hash_table_iter_next(&it, &key, NULL)) {
+    int64_t at = (int64_t)GPOINTER_TO_INT(key) * 900;
     t->exposure_hours[trv_slot_of_local_seconds(at + trv_us_pacific_offset(at))] += 0.25;
   }
+  uint64_t outage = (uint64_t)(tot.t_max / 900 - tot.t_min / 900 + 1) - g_hash_table_size(tot.intervals);
   g_hash_table_destroy(tot.intervals);
   g_free(t->period_start);
   g_free(t->period_end);

@@ -2,7 +2,8 @@
  *
  * One API response per line: a GeoJSON Feature whose geometry.coordinates
  * lists [lon, lat] of every AVAILABLE taxi and properties.timestamp is an
- * ISO-8601 time with offset (+08:00).  A line that is not such an object
+ * ISO-8601 time with offset (+08:00; a stamp with another offset is
+ * converted to Singapore time, UTC+08:00).  A line that is not such an object
  * (bad JSON, missing fields, a coordinate that is not two numbers) is
  * "bad-line", and so is a line over TRV_IMPORT_SG_MAX_LINE_BYTES, holding a
  * NUL byte, or nested deeper than TRV_IMPORT_SG_MAX_JSON_DEPTH arrays and
@@ -43,6 +44,9 @@
 #include "core/posterior.h"
 #include "urs/import.h"
 
+/* Singapore keeps UTC+08:00 all year (since 1982, no daylight saving). */
+#define SG_UTC_OFFSET_S (8 * 3600)
+
 typedef struct {
   int64_t unix_time;
   int64_t local_seconds;
@@ -68,6 +72,14 @@ static bool is_number(JsonNode *n) {
   if (!JSON_NODE_HOLDS_VALUE(n)) return false;
   GType type = json_node_get_value_type(n);
   return type == G_TYPE_DOUBLE || type == G_TYPE_INT64;
+}
+
+/* The member `name` of o when it is an object, else NULL.  json-glib's
+ * own getters assert the member's type (a GLib critical on stderr for a
+ * hostile line), so every node's type is checked before it is read. */
+static JsonObject *object_member(JsonObject *o, const char *name) {
+  JsonNode *n = json_object_get_member(o, name);
+  return n && JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
 }
 
 /* True when no array or object in the JSON text is nested deeper than
@@ -102,31 +114,36 @@ static const char *parse_snapshot(TrvCalTable *t, JsonParser *parser, const char
   JsonNode *root = json_parser_get_root(parser);
   if (!root || !JSON_NODE_HOLDS_OBJECT(root)) return "bad-line";
   JsonObject *o = json_node_get_object(root);
-  JsonObject *geometry = json_object_has_member(o, "geometry") ? json_object_get_object_member(o, "geometry") : NULL;
-  JsonObject *props = json_object_has_member(o, "properties") ? json_object_get_object_member(o, "properties") : NULL;
-  if (!geometry || !props || !json_object_has_member(geometry, "coordinates") ||
-      !JSON_NODE_HOLDS_ARRAY(json_object_get_member(geometry, "coordinates")) ||
-      !json_object_has_member(props, "timestamp") ||
-      json_node_get_value_type(json_object_get_member(props, "timestamp")) != G_TYPE_STRING)
+  JsonObject *geometry = object_member(o, "geometry"), *props = object_member(o, "properties");
+  JsonNode *coordinates = geometry ? json_object_get_member(geometry, "coordinates") : NULL;
+  JsonNode *timestamp = props ? json_object_get_member(props, "timestamp") : NULL;
+  if (!coordinates || !JSON_NODE_HOLDS_ARRAY(coordinates) || !timestamp || !JSON_NODE_HOLDS_VALUE(timestamp) ||
+      json_node_get_value_type(timestamp) != G_TYPE_STRING)
     return "bad-line";
-  GDateTime *dt = g_date_time_new_from_iso8601(json_object_get_string_member(props, "timestamp"), NULL);
+  GDateTime *dt = g_date_time_new_from_iso8601(json_node_get_string(timestamp), NULL);
   if (!dt) return "bad-timestamp";
   snap->unix_time = g_date_time_to_unix(dt);
-  snap->local_seconds = snap->unix_time + g_date_time_get_utc_offset(dt) / G_TIME_SPAN_SECOND;
+  /* Local time is Singapore's, whatever offset the stamp was written with
+   * (a stamp in UTC or another offset names the same instant): slots and
+   * the period then follow the order of the instants. */
+  snap->local_seconds = snap->unix_time + SG_UTC_OFFSET_S;
   g_date_time_unref(dt);
   if (snap->unix_time < TRV_IMPORT_TIME_MIN || snap->unix_time >= TRV_IMPORT_TIME_MAX) return "bad-timestamp";
-  JsonArray *coords = json_object_get_array_member(geometry, "coordinates");
+  JsonArray *coords = json_node_get_array(coordinates);
   guint n = json_array_get_length(coords);
-  snap->cells = g_new(uint64_t, n ? n : 1);
-  snap->n = 0;
+  /* Every point is checked before any is counted, so that a bad line adds
+   * nothing to outside-city. */
   for (guint i = 0; i < n; i++) {
     JsonNode *pt = json_array_get_element(coords, i);
     JsonArray *a = JSON_NODE_HOLDS_ARRAY(pt) ? json_node_get_array(pt) : NULL;
     if (!a || json_array_get_length(a) != 2 || !is_number(json_array_get_element(a, 0)) ||
-        !is_number(json_array_get_element(a, 1))) {
-      g_clear_pointer(&snap->cells, g_free);
+        !is_number(json_array_get_element(a, 1)))
       return "bad-line";
-    }
+  }
+  snap->cells = g_new(uint64_t, n ? n : 1); /* n is at most a sixth of the line's bytes */
+  snap->n = 0;
+  for (guint i = 0; i < n; i++) {
+    JsonArray *a = json_array_get_array_element(coords, i);
     double lon = json_array_get_double_element(a, 0), lat = json_array_get_double_element(a, 1);
     if (!trv_hex_grid_contains(&t->grid, lat, lon)) {
       trv_cal_table_reject(t, "outside-city", path, line_no, line, len);

@@ -84,14 +84,18 @@ static bool value(const Where *w, const char *field, const char *column, double 
   return ok;
 }
 
-/* n-digit or shorter unsigned integer, nothing else. */
+/* An unsigned integer of 1 to max_digits digits (at most 9), spaces around
+ * it, nothing else; the digits are not read past max_digits. */
 static bool small_int(const char *s, int max_digits, int *out) {
   int v = 0, n = 0;
   while (*s == ' ') s++;
-  for (; g_ascii_isdigit(*s); s++, n++) v = v * 10 + (*s - '0');
+  for (; g_ascii_isdigit(*s); s++, n++) {
+    if (n == max_digits) return false;
+    v = v * 10 + (*s - '0');
+  }
   while (*s == ' ') s++;
   *out = v;
-  return n > 0 && n <= max_digits && !*s;
+  return n > 0 && !*s;
 }
 
 static bool date_in_range(int y, int m, int d) {
