@@ -7,9 +7,14 @@
  *
  * INPUT is a file or a directory (its files of the format's name pattern).
  * Prints the import report (rows read, used, rejected by reason with the
- * first offending file:line) on stdout.  Exit 0 ok, 2 bad input (unknown
- * option, missing file or column, a file with no usable rows), 1 when the
- * table cannot be written. */
+ * first offending file:line) on stdout, and warnings on stderr, one line
+ * each ("trivium trace: warning: ..."): trips scaled to the volume of
+ * another year than the trace's, weather that does not cover every day of
+ * the trace, trips in zones the zone table lacks.  Warnings do not change
+ * the exit code.  Exit 0 ok, 2 bad input (unknown option, missing, cut or
+ * oversized file, missing column, malformed weather or zone table, a file
+ * with no usable rows, a name that is not UTF-8), 1 when the table cannot
+ * be written (or a file cannot be read). */
 #include <config.h>
 
 #include <math.h>
@@ -57,7 +62,8 @@ int trv_cmd_trace(int argc, char **argv) {
   }
   char *format = NULL, *city = NULL, *out = NULL, *zones = NULL;
   char **weather = NULL, **inputs = NULL;
-  double cell_km2 = TRV_HEX_DEFAULT_CELL_KM2, scale = TRV_IMPORT_TLC_TRIPS_PER_MONTH;
+  /* NAN until given: the default volume is that of a known year. */
+  double cell_km2 = TRV_HEX_DEFAULT_CELL_KM2, scale = NAN;
   GOptionEntry entries[] = {
       {"format", 0, 0, G_OPTION_ARG_STRING, &format, "cabspotting, tlc or sg-availability", "F"},
       {"city", 0, 0, G_OPTION_ARG_STRING, &city, "sf, nyc or sg", "CITY"},
@@ -75,7 +81,7 @@ int trv_cmd_trace(int argc, char **argv) {
   GError *err = NULL;
   int code = 0;
   TrvCalTable *table = NULL;
-  GPtrArray *files = NULL;
+  GPtrArray *files = NULL, *warnings = g_ptr_array_new_with_free_func(g_free);
   int sub_argc = argc - 1;
   char **sub_argv = argv + 1;
   if (!g_option_context_parse(ctx, &sub_argc, &sub_argv, &err)) goto bad;
@@ -94,7 +100,14 @@ int trv_cmd_trace(int argc, char **argv) {
   }
   files = trv_import_list_inputs(format, inputs, (int)g_strv_length(inputs), &err);
   if (!files) goto bad;
-  TrvImportOptions opt = {c, cell_km2, zones, scale};
+  TrvImportOptions opt = {
+      .city = c,
+      .cell_km2 = cell_km2,
+      .zones_path = zones,
+      .scale_to_trips_per_month = isnan(scale) ? TRV_IMPORT_TLC_TRIPS_PER_MONTH : scale,
+      .scale_year = isnan(scale) ? TRV_IMPORT_TLC_TRIPS_PER_MONTH_YEAR : 0,
+      .warnings = warnings,
+  };
   gint64 t0 = g_get_monotonic_time();
   table = !strcmp(format, "cabspotting") ? trv_import_cabspotting(&opt, files, &err)
           : !strcmp(format, "tlc")       ? trv_import_tlc(&opt, files, &err)
@@ -102,18 +115,18 @@ int trv_cmd_trace(int argc, char **argv) {
   if (!table) goto bad;
   for (int i = 0; weather && weather[i]; i++)
     if (!trv_weather_attach(table, weather[i], &err)) goto bad;
-  if (!trv_cal_table_write(table, out, &err)) {
-    fprintf(stderr, "trivium trace: %s\n", err->message);
-    code = 1;
-    goto done;
-  }
+  trv_import_check_weather(table, warnings);
+  for (guint i = 0; i < warnings->len; i++) fprintf(stderr, "trivium trace: warning: %s\n", (char *)warnings->pdata[i]);
+  if (!trv_cal_table_write(table, out, &err)) goto bad;
   print_report(table, out, (double)(g_get_monotonic_time() - t0) / 1e6);
   goto done;
 bad:
   fprintf(stderr, "trivium trace: %s\n", err ? err->message : "bad arguments");
   if (err && err->domain == G_OPTION_ERROR) usage(stderr);
-  code = 2;
+  /* Bad input (ours or GOption's) is 2; a failed read or write is 1. */
+  code = err && err->domain == TRV_ERROR && err->code == TRV_ERROR_IO ? 1 : 2;
 done:
+  g_ptr_array_unref(warnings);
   g_clear_error(&err);
   trv_cal_table_free(table);
   if (files) g_ptr_array_unref(files);

@@ -25,7 +25,8 @@ static TrvCalTable *import_shared(const char *format, const char *city, const ch
   GError *err = NULL;
   GPtrArray *files = trv_import_list_inputs(format, argv, 1, &err);
   g_assert_no_error(err);
-  TrvImportOptions o = {trv_city_find(city), TRV_HEX_DEFAULT_CELL_KM2, NULL, TRV_IMPORT_TLC_TRIPS_PER_MONTH};
+  TrvImportOptions o = {.city = trv_city_find(city), .cell_km2 = TRV_HEX_DEFAULT_CELL_KM2,
+                       .scale_to_trips_per_month = TRV_IMPORT_TLC_TRIPS_PER_MONTH};
   gint64 t0 = g_get_monotonic_time();
   TrvCalTable *t = !strcmp(format, "cabspotting") ? trv_import_cabspotting(&o, files, &err)
                    : !strcmp(format, "tlc")       ? trv_import_tlc(&o, files, &err)

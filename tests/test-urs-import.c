@@ -5,10 +5,13 @@
  * the comments, and a calibration table survives write -> read -> write
  * byte for byte.  The hand computations use the rules stated at the top of
  * each importer. */
+#include <fcntl.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "core/posterior.h"
@@ -26,7 +29,8 @@ static GPtrArray *inputs(const char *format, const char *name) {
 }
 
 static TrvImportOptions options(const char *city) {
-  TrvImportOptions o = {trv_city_find(city), TRV_HEX_DEFAULT_CELL_KM2, NULL, TRV_IMPORT_TLC_TRIPS_PER_MONTH};
+  TrvImportOptions o = {.city = trv_city_find(city), .cell_km2 = TRV_HEX_DEFAULT_CELL_KM2,
+                       .scale_to_trips_per_month = TRV_IMPORT_TLC_TRIPS_PER_MONTH};
   return o;
 }
 
@@ -362,8 +366,32 @@ static void reader_refuses_damaged_tables_with_file_and_line(void) {
   assert_refused(text, "2008-05-19\t", "2008-02-30\t", line_of(text, "2008-05-19\t"), "not a date");
   assert_refused(text, "[end]\n", "", line_of(text, "[end]"), "truncated");
   assert_refused(text, "outside-city\t2", "outside-city\t3", line_of(text, "[stats]"), "rejections add up to 9");
-  /* Cut mid-line: the last line has no newline. */
+  /* Bounds and formats the writer never leaves. */
+  assert_refused(text, "T00:10:00", "T25:10:00", line_of(text, "[grid]"), "expected two local times");
+  assert_refused(text, "period_start=2008", "period_start=1850", line_of(text, "[grid]"), "years 1900-2100");
+  assert_refused(text, "lat_max=37.84", "lat_max=1e400", line_of(text, "lat_max="), "'1e400' is not a finite number");
+  assert_refused(text, "2008-05-18\tNA\t20\t", "2008-05-18\tNA\t99\t", line_of(text, "2008-05-18\tNA"),
+                 "99 is outside [-90, 60]");
+  assert_refused(text, "2008-05-19\t", "2008-5-019\t", line_of(text, "2008-05-19\t"), "not a date YYYY-MM-DD");
+  assert_refused(text, "n_bins=121", "n_bins=100001", line_of(text, "n_bins=121"), "outside [1, 100000]");
+  assert_refused(text, "576\t4\n", "576\t1e13\n", line_of(text, "576\t4\n"), "1e13 is outside [0, 1e+12]");
+  char *long_text = g_strnfill(201, 'x');
+  char *long_row = g_strconcat("\t2\t", long_text, "\nbad-line", NULL);
+  assert_refused(text, "\t2\t37.77000 -122.41000 0\nbad-line", long_row, line_of(text, "column-count"),
+                 "a quoted line of 201 bytes; expected at most 200");
+  g_free(long_row);
+  g_free(long_text);
+  /* Rates read back rounded to the 6 digits the format keeps. */
   GError *err = NULL;
+  const char *at = strstr(text, "576\t4\n");
+  GString *more = g_string_new_len(text, at - text);
+  g_string_append_printf(more, "576\t4.0000001\n%s", at + strlen("576\t4\n"));
+  TrvCalTable *rounded = trv_cal_table_parse(more->str, more->len, "x.cal", &err);
+  g_assert_no_error(err);
+  g_assert_true(trv_cal_table_equal(t, rounded));
+  trv_cal_table_free(rounded);
+  g_string_free(more, TRUE);
+  /* Cut mid-line: the last line has no newline. */
   size_t cut = strstr(text, "[od]") - text + 2;
   g_assert_null(trv_cal_table_parse(text, cut, "x.cal", &err));
   g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
@@ -374,6 +402,589 @@ static void reader_refuses_damaged_tables_with_file_and_line(void) {
   g_clear_error(&err);
   g_free(text);
   trv_cal_table_free(t);
+}
+
+/* ---- hostile input ------------------------------------------------------ */
+
+/* err is an input error whose message starts with prefix and holds what. */
+static void assert_input_error(GError **err, const char *prefix, const char *what) {
+  g_assert_error(*err, TRV_ERROR, TRV_ERROR_INPUT);
+  if (!g_str_has_prefix((*err)->message, prefix) || !strstr((*err)->message, what))
+    g_error("got '%s', wanted prefix '%s' and '%s'", (*err)->message, prefix, what);
+  g_clear_error(err);
+}
+
+/* Writes text to DIR/name in a new temporary directory; returns the path. */
+static char *temp_file(const char *name, const char *text, size_t len) {
+  char *dir = g_dir_make_tmp("trv-urs-XXXXXX", NULL);
+  char *path = g_build_filename(dir, name, NULL);
+  g_assert_true(g_file_set_contents(path, text, (gssize)len, NULL));
+  g_free(dir);
+  return path;
+}
+
+static void remove_temp(char *path) {
+  char *dir = g_path_get_dirname(path);
+  g_unlink(path);
+  g_rmdir(dir);
+  g_free(dir);
+  g_free(path);
+}
+
+/* Names come from input data: a table holding bytes that are not UTF-8,
+ * or a control character, is refused on write (nothing is created) and on
+ * read, with the field or line. */
+static void table_text_that_is_not_utf8_is_refused_on_write_and_read(void) {
+  TrvCalTable *t = sf_table_with_weather();
+  char *path = g_build_filename(g_get_tmp_dir(), "trv-urs-not-utf8.cal", NULL);
+  static const char *const bad[] = {"USW\xff", "USW\x01", "USW\xc3"};
+  static const char *const why[] = {"byte 0xff at offset 3 is not UTF-8", "control character 0x01",
+                                    "byte 0xc3 at offset 3"};
+  for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+    g_free(t->weather_station);
+    t->weather_station = g_strdup(bad[i]);
+    GError *err = NULL;
+    g_assert_false(trv_cal_table_write(t, path, &err));
+    char *prefix = g_strdup_printf("%s not written: [city] weather_station: %s", path, why[i]);
+    assert_input_error(&err, prefix, "UTF-8 text without control characters");
+    g_free(prefix);
+    g_assert_false(g_file_test(path, G_FILE_TEST_EXISTS));
+  }
+  g_free(t->weather_station);
+  t->weather_station = g_strdup("USW00023234,Changi");
+  trv_cal_table_set_stat(t, "#hidden", 1);
+  GError *err = NULL;
+  g_assert_false(trv_cal_table_write(t, path, &err));
+  assert_input_error(&err, path, "the statistic '#hidden': it starts with '#'");
+  char *text = trv_cal_table_to_string(t);
+  int line = line_of(text, "weather_station=");
+  assert_refused(text, "weather_station=USW00023234", "weather_station=USW\xff", line, "byte 0xff is not UTF-8");
+  assert_refused(text, "weather_station=USW00023234", "weather_station=USW\r", line, "control character 0x0d");
+  assert_refused(text, "pickups\t2", "pick\xe2\x82ups\t2", line_of(text, "pickups\t2"), "byte 0xe2 is not UTF-8");
+  g_free(text);
+  g_free(path);
+  trv_cal_table_free(t);
+}
+
+/* Rejected lines are quoted in the table: bad bytes become '?', and a long
+ * line is cut at 200 bytes on a character boundary, so the table is always
+ * UTF-8 and reads back equal. */
+static void rejected_lines_are_quoted_as_utf8_text(void) {
+  GString *s = g_string_new("37.77 -122.41 0 1211094000\n");
+  for (int i = 0; i < 150; i++) g_string_append(s, "\xc3\xa9"); /* e acute */
+  g_string_append(s, "\n37.7\xff\xfe -122.41 0\n37.78 -122.41 1 1211094120\n");
+  char *path = temp_file("new_bytes.txt", s->str, s->len);
+  GPtrArray *files = g_ptr_array_new();
+  g_ptr_array_add(files, path);
+  TrvImportOptions o = options("sf");
+  TrvCalTable *t = trv_import_cabspotting(&o, files, NULL);
+  g_assert_nonnull(t);
+  g_ptr_array_unref(files);
+  remove_temp(path);
+  g_assert_cmpstr(trv_cal_table_rejection(t, "column-count")->first_text, ==, "37.7?? -122.41 0");
+  const char *cut = trv_cal_table_rejection(t, "bad-line")->first_text;
+  g_assert_cmpuint(strlen(cut), ==, 200);
+  g_assert_true(g_utf8_validate(cut, -1, NULL));
+  char *text = trv_cal_table_to_string(t);
+  TrvCalTable *back = trv_cal_table_parse(text, strlen(text), "mem", NULL);
+  g_assert_nonnull(back);
+  g_assert_true(trv_cal_table_equal(t, back));
+  g_free(text);
+  trv_cal_table_free(back);
+  trv_cal_table_free(t);
+  g_string_free(s, TRUE);
+}
+
+/* A 3 GiB table is refused from its size before a byte is read, and a
+ * device (which would never end) is refused outright. */
+static void table_file_over_its_limit_or_a_device_is_refused_before_reading(void) {
+  char *dir = g_dir_make_tmp("trv-urs-XXXXXX", NULL);
+  char *big = g_build_filename(dir, "big.cal", NULL);
+  int fd = g_open(big, O_WRONLY | O_CREAT, 0600);
+  g_assert_cmpint(fd, >=, 0);
+  g_assert_cmpint(ftruncate(fd, (off_t)3 << 30), ==, 0); /* sparse: no disk used */
+  close(fd);
+  gint64 t0 = g_get_monotonic_time();
+  GError *err = NULL;
+  g_assert_null(trv_cal_table_read(big, &err));
+  assert_input_error(&err, big, "3221225472 bytes; a calibration table file may have at most 268435456");
+  g_assert_cmpint(g_get_monotonic_time() - t0, <, G_USEC_PER_SEC); /* nothing was read */
+  g_assert_null(trv_cal_table_read("/dev/urandom", &err));
+  assert_input_error(&err, "/dev/urandom: is a device", "expected a calibration table file");
+  g_unlink(big);
+  g_rmdir(dir);
+  g_free(big);
+  g_free(dir);
+}
+
+static TrvImportInput mem(const char *name, const char *text) {
+  TrvImportInput in = {name, text, strlen(text)};
+  return in;
+}
+
+/* Without a time window, a fix at unix time 1e14 makes the exposure walk
+ * over 3 million years of 15-minute intervals.  Times outside 2000..2100 are bad
+ * timestamps; the boundaries are exact.  Run in a subprocess with a time
+ * limit, so that a hang fails instead of blocking the suite. */
+static void sf_times_outside_2000_to_2100_are_bad_timestamps_not_a_hang(void) {
+  if (g_test_subprocess()) {
+    TrvImportInput in = mem("mem/new_far.txt", "37.77 -122.41 0 946684799\n"
+                                               "37.77 -122.41 0 946684800\n"
+                                               "37.77 -122.41 0 1211094000\n"
+                                               "37.77 -122.41 1 100000000000000\n"
+                                               "37.78 -122.41 1 1211094120\n"
+                                               "37.79 -122.41 0 1211094240\n"
+                                               "37.79 -122.41 0 4102444800\n"
+                                               "37.79 -122.41 0 99999999999999999999\n");
+    TrvImportOptions o = options("sf");
+    GError *err = NULL;
+    TrvCalTable *t = trv_import_cabspotting_inputs(&o, &in, 1, &err);
+    g_assert_no_error(err);
+    assert_rejection(t, "bad-timestamp", 4, "new_far.txt", 1);
+    g_assert_cmpuint(t->rows_used, ==, 4);
+    g_assert_cmpfloat(trv_cal_table_stat(t, "pickups"), ==, 1);
+    /* 2000-01-01T00:00:00Z is 1999-12-31 16:00 PST; 1211094240 00:04 PDT. */
+    g_assert_cmpstr(t->period_start, ==, "1999-12-31T16:00:00");
+    g_assert_cmpstr(t->period_end, ==, "2008-05-18T00:04:00");
+    trv_cal_table_free(t);
+    return;
+  }
+  g_test_trap_subprocess(NULL, 30 * G_USEC_PER_SEC, 0);
+  g_test_trap_assert_passed();
+}
+
+/* Local times around the fall-back hour (2008-11-02 02:00 PDT -> 01:00
+ * PST): a trace from 01:50 PDT to 01:10 PST ends "before" it starts on the
+ * wall clock, and its table must still be written and read back. */
+static void sf_trace_across_the_fall_back_hour_reads_back(void) {
+  TrvImportInput in = mem("mem/new_dst.txt", "37.77 -122.41 0 1225615800\n37.78 -122.41 1 1225616400\n"
+                                             "37.79 -122.41 0 1225617000\n");
+  TrvImportOptions o = options("sf");
+  TrvCalTable *t = trv_import_cabspotting_inputs(&o, &in, 1, NULL);
+  g_assert_nonnull(t);
+  g_assert_cmpstr(t->period_start, ==, "2008-11-02T01:50:00");
+  g_assert_cmpstr(t->period_end, ==, "2008-11-02T01:10:00");
+  char *text = trv_cal_table_to_string(t);
+  GError *err = NULL;
+  TrvCalTable *back = trv_cal_table_parse(text, strlen(text), "dst.cal", &err);
+  g_assert_no_error(err);
+  g_assert_true(trv_cal_table_equal(t, back));
+  g_free(text);
+  trv_cal_table_free(back);
+  trv_cal_table_free(t);
+}
+
+/* A file cut inside its last timestamp ("1211094600" -> "12110") would
+ * read as a fix of 1970 and stretch the period over 38 years. */
+static void sf_file_cut_inside_its_last_line_is_refused(void) {
+  const char *text = "37.77 -122.41 0 1211094000\n37.78 -122.41 1 1211094060\n37.78 -122.41 0 12110";
+  TrvImportInput in = mem("mem/new_cut.txt", text);
+  TrvImportOptions o = options("sf");
+  GError *err = NULL;
+  g_assert_null(trv_import_cabspotting_inputs(&o, &in, 1, &err));
+  assert_input_error(&err, "mem/new_cut.txt:3: the last line has no newline", "truncated");
+  /* The command exits 2 and writes nothing. */
+  char *path = temp_file("new_cut.txt", text, strlen(text));
+  char *out = g_strconcat(path, ".cal", NULL);
+  char *argv[] = {"trace", "import", "--format", "cabspotting", "--city", "sf", "--out", out, path, NULL};
+  g_assert_cmpint(trv_cmd_trace(9, argv), ==, 2);
+  g_assert_false(g_file_test(out, G_FILE_TEST_EXISTS));
+  g_free(out);
+  remove_temp(path);
+}
+
+static const char ZONES[] = "LocationID,Borough,Zone,Latitude,Longitude\n"
+                            "132,\"Queens\",\"JFK Airport\",40.6413111,-73.7781391\n"
+                            "161,\"Manhattan\",\"Midtown Center\",40.7580,-73.9776\n"
+                            "236,\"Manhattan\",\"Upper East Side North\",40.7766,-73.9533\n";
+
+static bool read_zones(const char *text, size_t len, TrvTlcZone *zones, int *n, GError **err) {
+  TrvHexGrid g;
+  const TrvCity *c = trv_city_find("nyc");
+  trv_hex_grid_init(&g, c->lat_min, c->lat_max, c->lon_min, c->lon_max, 0.1, NULL);
+  memset(zones, 0, sizeof(TrvTlcZone) * (TRV_TLC_MAX_ZONE_ID + 1));
+  TrvImportInput in = {"zones.csv", text, len};
+  bool ok = trv_tlc_zones_read(&in, &g, zones, n, err);
+  trv_tlc_zones_clear(zones);
+  return ok;
+}
+
+/* Headers are split into a bounded number of slots, and no slot beyond
+ * them is looked at: a table whose Longitude is column 17 reads, one of 65
+ * columns is refused at line 1, and so is a trip file's. */
+static void tlc_tables_with_17_or_65_columns_are_read_safely(void) {
+  TrvTlcZone *zones = g_new0(TrvTlcZone, TRV_TLC_MAX_ZONE_ID + 1);
+  GString *s = g_string_new("LocationID,Borough,Zone,Latitude");
+  for (int i = 0; i < 12; i++) g_string_append_printf(s, ",extra%d", i);
+  g_string_append(s, ",Longitude\n161,Manhattan,Midtown,40.758");
+  for (int i = 0; i < 12; i++) g_string_append(s, ",x");
+  g_string_append(s, ",-73.9776\n");
+  int n = 0;
+  GError *err = NULL;
+  TrvHexGrid g;
+  const TrvCity *c = trv_city_find("nyc");
+  trv_hex_grid_init(&g, c->lat_min, c->lat_max, c->lon_min, c->lon_max, 0.1, NULL);
+  TrvImportInput in = {"zones.csv", s->str, s->len};
+  g_assert_true(trv_tlc_zones_read(&in, &g, zones, &n, &err));
+  g_assert_no_error(err);
+  g_assert_cmpint(n, ==, 1);
+  g_assert_cmpfloat(zones[161].lon, ==, -73.9776);
+  g_assert_cmpstr(zones[161].borough, ==, "Manhattan");
+  trv_tlc_zones_clear(zones);
+  GString *wide = g_string_new("LocationID,Borough,Zone,Latitude,Longitude");
+  for (int i = 0; i < 60; i++) g_string_append_printf(wide, ",c%d", i);
+  g_string_append_c(wide, '\n');
+  g_assert_false(read_zones(wide->str, wide->len, zones, &n, &err));
+  assert_input_error(&err, "zones.csv:1: the header has more than 64 columns", "expected LocationID");
+  /* A trip file whose header has 65 names. */
+  GString *trips = g_string_new("tpep_pickup_datetime,tpep_dropoff_datetime,trip_distance,PULocationID,DOLocationID");
+  for (int i = 0; i < 60; i++) g_string_append_printf(trips, ",c%d", i);
+  g_string_append(trips, "\n2019-03-04 08:05:00,2019-03-04 08:20:00,2.5,236,161\n");
+  TrvImportInput zin = mem("zones.csv", ZONES), tin = {"trips.csv", trips->str, trips->len};
+  TrvImportOptions o = options("nyc");
+  o.zones = &zin;
+  g_assert_null(trv_import_tlc_inputs(&o, &tin, 1, &err));
+  assert_input_error(&err, "trips.csv:1: a header of more than 64 columns", "expected a TLC trip file");
+  g_string_free(s, TRUE);
+  g_string_free(wide, TRUE);
+  g_string_free(trips, TRUE);
+  g_free(zones);
+}
+
+/* A zone table is a reference, not a trace: a cut or malformed row is an
+ * error naming the line, never a zone silently moved or lost. */
+static void tlc_zone_table_cut_or_malformed_is_an_error_with_file_and_line(void) {
+  static const struct { const char *row; int line; const char *what; } cases[] = {
+      {"7,Queens,Astoria,40.76\n", 3, "4 fields; expected 5 as in the header"},
+      {"0,Queens,X,40.7,-73.9\n", 3, "LocationID '0'; expected an integer in 1..1000"},
+      {"7x,Queens,X,40.7,-73.9\n", 3, "LocationID '7x'"},
+      {"132,Queens,X,40.7,-73.9\n", 3, "zone 132 repeated (first at line 2)"},
+      {"7,Queens,X,95,-73.9\n", 3, "Latitude '95'; expected a number in [-90, 90]"},
+      {"7,Queens,X,40.7,-73.9x\n", 3, "Longitude '-73.9x'"},
+      {"7,Que\xffns,X,40.7,-73.9\n", 3, "byte 0xff in Borough; expected UTF-8 text"},
+      {"7,Que\x01ns,X,40.7,-73.9\n", 3, "byte 0x01 in Borough"},
+      {"7,Queens,X,40.7,-73.97", 3, "the last line has no newline"},
+  };
+  TrvTlcZone *zones = g_new0(TrvTlcZone, TRV_TLC_MAX_ZONE_ID + 1);
+  int n;
+  GError *err = NULL;
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    char *text = g_strconcat("LocationID,Borough,Zone,Latitude,Longitude\n132,Queens,JFK,40.64,-73.78\n",
+                             cases[i].row, NULL);
+    g_assert_false(read_zones(text, strlen(text), zones, &n, &err));
+    char *prefix = g_strdup_printf("zones.csv:%d: ", cases[i].line);
+    assert_input_error(&err, prefix, cases[i].what);
+    g_free(prefix);
+    g_free(text);
+  }
+  const char nul_row[] = "LocationID,Borough,Zone,Latitude,Longitude\n7,Queens,X,40.7,-73.9\0\n";
+  g_assert_false(read_zones(nul_row, sizeof nul_row - 1, zones, &n, &err));
+  assert_input_error(&err, "zones.csv:2: a NUL byte", "expected a text row");
+  g_assert_false(read_zones("", 0, zones, &n, &err));
+  assert_input_error(&err, "zones.csv:1: empty file", "expected a header");
+  const char *only_header = "LocationID,Borough,Zone,Latitude,Longitude\n\n";
+  g_assert_false(read_zones(only_header, strlen(only_header), zones, &n, &err));
+  assert_input_error(&err, "zones.csv:2: no zone rows", "one row per TLC zone");
+  const char *no_lat = "LocationID,Borough,Zone,Lat,Longitude\n7,Queens,X,40.7,-73.9\n";
+  g_assert_false(read_zones(no_lat, strlen(no_lat), zones, &n, &err));
+  assert_input_error(&err, "zones.csv:1: the header has no column Latitude", "LocationID, Borough");
+  /* A table cut inside a row (most trips would lose their zone and the
+   * import would succeed): the command exits 2. */
+  char *zpath = temp_file("taxi_zone_centroids.csv", ZONES, sizeof ZONES - 1 - 20);
+  char *trips = sample("tlc/trips-bad.csv"), *out = g_strconcat(zpath, ".cal", NULL);
+  char *argv[] = {"trace", "import", "--format", "tlc", "--city", "nyc", "--zones", zpath, "--out", out, trips, NULL};
+  g_assert_cmpint(trv_cmd_trace(11, argv), ==, 2);
+  g_assert_false(g_file_test(out, G_FILE_TEST_EXISTS));
+  g_free(trips);
+  g_free(out);
+  remove_temp(zpath);
+  g_free(zones);
+}
+
+static const char TRIP_HEADER[] = "tpep_pickup_datetime,tpep_dropoff_datetime,trip_distance,PULocationID,DOLocationID\n";
+
+static TrvCalTable *import_trips(const char *rows, TrvImportOptions *o, GError **err) {
+  char *text = g_strconcat(TRIP_HEADER, rows, NULL);
+  TrvImportInput zin = mem("zones.csv", ZONES), tin = mem("trips.csv", text);
+  o->zones = &zin;
+  TrvCalTable *t = trv_import_tlc_inputs(o, &tin, 1, err);
+  o->zones = NULL;
+  g_free(text);
+  return t;
+}
+
+/* A distance of 1e308 miles would overflow to an infinite km and abort on
+ * the histogram's assertion; a day-long trip is a clock error. */
+static void tlc_implausible_trips_are_rejected(void) {
+  TrvImportOptions o = options("nyc");
+  GError *err = NULL;
+  TrvCalTable *t = import_trips("2019-03-04 08:05:00,2019-03-04 08:20:00,2.5,236,161\n"
+                                "2019-03-04 08:05:00,2019-03-04 08:20:00,1e308,236,161\n"
+                                "2019-03-04 08:05:00,2019-03-05 08:05:01,2.5,236,161\n"
+                                "1999-12-31 23:59:59,2000-01-01 00:10:00,2.5,236,161\n"
+                                "2019-03-04 08:05:00,2019-03-04 08:20:00,1000.5,236,161\n"
+                                "2019-03-04 08:05:00,2019-03-05 08:05:00,999.5,236,161\n",
+                                &o, &err);
+  g_assert_no_error(err);
+  g_assert_cmpuint(t->rows_used, ==, 2);
+  assert_rejection(t, "bad-line", 2, "trips.csv", 3);
+  assert_rejection(t, "trip-over-24h", 1, "trips.csv", 4);
+  assert_rejection(t, "bad-timestamp", 1, "trips.csv", 5);
+  /* The kept day-long trip sits in the last bins. */
+  g_assert_cmpfloat(t->duration_s.counts[t->duration_s.n_bins - 1], ==, 1);
+  g_assert_cmpfloat(t->distance_km.counts[t->distance_km.n_bins - 1], ==, 1);
+  trv_cal_table_free(t);
+  /* 120 trips in 120 months: none holds 1% of them, so there is no
+   * period to scale, and the table would be empty. */
+  GString *rows = g_string_new("");
+  for (int m = 0; m < 120; m++)
+    g_string_append_printf(rows, "%04d-%02d-04 08:05:00,%04d-%02d-04 08:20:00,2.5,236,161\n", 2001 + m / 12,
+                           m % 12 + 1, 2001 + m / 12, m % 12 + 1);
+  g_assert_null(import_trips(rows->str, &o, &err));
+  assert_input_error(&err, "trips.csv: the 120 trips spread over 120 months, none holding 1% of them", "expected");
+  g_string_free(rows, TRUE);
+}
+
+/* The default volume is 2019's: a 2020 trace scaled to it is warned
+ * about, with the numbers; a volume given without a year is not. */
+static void tlc_trace_of_another_year_than_the_volume_warns(void) {
+  const char *rows = "2020-03-04 08:05:00,2020-03-04 08:20:00,2.5,236,161\n"
+                     "2019-12-04 08:05:00,2019-12-04 08:20:00,2.5,236,161\n"
+                     "2020-04-04 08:05:00,2020-04-04 08:20:00,2.5,236,161\n";
+  TrvImportOptions o = options("nyc");
+  o.scale_year = TRV_IMPORT_TLC_TRIPS_PER_MONTH_YEAR;
+  o.warnings = g_ptr_array_new_with_free_func(g_free);
+  TrvCalTable *t = import_trips(rows, &o, NULL);
+  g_assert_nonnull(t);
+  g_assert_cmpuint(o.warnings->len, ==, 1);
+  g_assert_cmpstr(o.warnings->pdata[0], ==,
+                  "trips are scaled to 7.7e+06 a month, the volume of 2019, but 2 of the 3 covered months are of "
+                  "another year (2020-03..2020-04): give --scale-to-trips-per-month for the trace's year");
+  trv_cal_table_free(t);
+  g_ptr_array_set_size(o.warnings, 0);
+  o.scale_year = 0;
+  t = import_trips(rows, &o, NULL);
+  g_assert_cmpuint(o.warnings->len, ==, 0);
+  trv_cal_table_free(t);
+  /* Trips from a zone the table lacks (is it complete?). */
+  t = import_trips("2019-03-04 08:05:00,2019-03-04 08:20:00,2.5,236,161\n"
+                   "2019-03-04 08:05:00,2019-03-04 08:20:00,2.5,7,161\n", &o, NULL);
+  g_assert_cmpuint(o.warnings->len, ==, 1);
+  g_assert_cmpstr(o.warnings->pdata[0], ==, "1 of 2 trips (50.0%) start in zones the zone table zones.csv does not have "
+                                            "(it has 3 zones): is it complete?");
+  trv_cal_table_free(t);
+  g_ptr_array_unref(o.warnings);
+  /* The command prints it on stderr and still exits 0. */
+  if (g_test_subprocess()) {
+    char *text = g_strconcat(TRIP_HEADER, rows, NULL);
+    char *path = temp_file("trips.csv", text, strlen(text)), *dir = g_path_get_dirname(path);
+    char *zpath = g_build_filename(dir, "taxi_zone_centroids.csv", NULL), *out = g_strconcat(path, ".cal", NULL);
+    g_assert_true(g_file_set_contents(zpath, ZONES, -1, NULL));
+    char *argv[] = {"trace", "import", "--format", "tlc", "--city", "nyc", "--out", out, path, NULL};
+    int code = trv_cmd_trace(9, argv);
+    g_unlink(zpath);
+    g_unlink(out);
+    remove_temp(path);
+    g_free(text);
+    g_free(dir);
+    g_free(zpath);
+    g_free(out);
+    exit(code);
+  }
+  g_test_trap_subprocess(NULL, 0, 0);
+  g_test_trap_assert_passed();
+  g_test_trap_assert_stderr("*trivium trace: warning: trips are scaled to 7.7e+06 a month, the volume of 2019, but 2 "
+                            "of the 3 covered months*\n*trivium trace: warning: no weather for the trace's 152 days "
+                            "(2019-12-01..2020-04-30)*");
+}
+
+/* A line of 100,000 nested brackets would overflow json-glib's recursion
+ * (a segfault): it is a bad line, and the next one is read. */
+static void sg_deeply_nested_line_is_a_bad_line(void) {
+  GString *s = g_string_new("{\"geometry\":{\"coordinates\":[[103.85,1.29]]},\"properties\":{\"timestamp\":"
+                            "\"2024-03-01T08:00:00+08:00\"}}\n");
+  for (int i = 0; i < 100000; i++) g_string_append_c(s, '[');
+  for (int i = 0; i < 100000; i++) g_string_append_c(s, ']');
+  g_string_append(s, "\n{\"geometry\":{\"coordinates\":[[103.85,1.29]]},\"properties\":{\"timestamp\":"
+                     "\"1999-12-31T23:59:59+08:00\"}}\n"
+                     "{\"geometry\":{\"coordinates\":[[103.85,1.29]]},\"properties\":{\"timestamp\":"
+                     "\"2024-03-01T08:01:00+08:00\",\"x\":\"[[[[[[[[[[[[[[[[[[[[\"}}\n");
+  TrvImportInput in = {"deep.jsonl", s->str, s->len};
+  TrvImportOptions o = options("sg");
+  GError *err = NULL;
+  TrvCalTable *t = trv_import_sg_inputs(&o, &in, 1, &err);
+  g_assert_no_error(err);
+  g_assert_cmpuint(t->rows_read, ==, 4);
+  g_assert_cmpuint(t->rows_used, ==, 2); /* brackets inside a string do not count */
+  assert_rejection(t, "bad-line", 1, "deep.jsonl", 2);
+  assert_rejection(t, "bad-timestamp", 1, "deep.jsonl", 3);
+  trv_cal_table_free(t);
+  g_string_free(s, TRUE);
+}
+
+/* Stamps name instants: one written in UTC or with another offset is
+ * converted to Singapore time (UTC+08:00), so the slots and the period
+ * follow the instants' order. */
+static void sg_stamps_with_other_offsets_are_read_as_singapore_time(void) {
+  TrvImportInput in = mem("offsets.jsonl",
+                          "{\"geometry\":{\"coordinates\":[[103.85,1.29],[103.85,1.29]]},\"properties\":{\"timestamp\":"
+                          "\"2024-03-01T08:02:00+08:00\"}}\n"
+                          "{\"geometry\":{\"coordinates\":[[103.85,1.29]]},\"properties\":{\"timestamp\":"
+                          "\"2024-03-01T00:03:00Z\"}}\n"
+                          "{\"geometry\":{\"coordinates\":[]},\"properties\":{\"timestamp\":"
+                          "\"2024-03-01T08:13:00+08:10\"}}\n");
+  TrvImportOptions o = options("sg");
+  TrvCalTable *t = trv_import_sg_inputs(&o, &in, 1, NULL);
+  g_assert_nonnull(t);
+  g_assert_cmpstr(t->period_start, ==, "2024-03-01T08:02:00");
+  g_assert_cmpstr(t->period_end, ==, "2024-03-01T08:03:00");
+  /* 08:13 at +08:10 is 00:03 UTC, the second stamp's instant. */
+  assert_rejection(t, "duplicate-time", 1, "offsets.jsonl", 3);
+  /* One pair of one minute, Friday 08:00 (slot 4*96+32), one taxi gone:
+   * 60 per hour. */
+  g_assert_cmpfloat(t->exposure_hours[4 * 96 + 32], ==, 60.0 / 3600.0);
+  g_assert_cmpfloat(zone_rate(t, 1.29, 103.85, 4 * 96 + 32), ==, 60);
+  trv_cal_table_free(t);
+}
+
+/* A line of the wrong shape is a bad line, never a GLib critical (GTest
+ * makes those fatal): json-glib asserts the type of every member it is
+ * asked for.  A bad line counts none of its points as outside-city. */
+static void sg_lines_of_the_wrong_shape_are_bad_lines(void) {
+  TrvImportInput in = mem("shapes.jsonl",
+                          "{\"geometry\":1,\"properties\":{\"timestamp\":\"2024-03-01T08:00:00+08:00\"}}\n"
+                          "{\"geometry\":{\"coordinates\":[[103.85,1.29]]},\"properties\":[1]}\n"
+                          "{\"geometry\":{\"coordinates\":[[103.85,1.29]]},\"properties\":{\"timestamp\":{}}}\n"
+                          "{\"geometry\":{\"coordinates\":{}},\"properties\":{\"timestamp\":\"2024-03-01T08:00:00Z\"}}\n"
+                          "{\"geometry\":{\"coordinates\":[[0,0],[1]]},\"properties\":{\"timestamp\":\"2024-03-01T08:00:00Z\"}}\n"
+                          "[1,2]\n"
+                          "{\"geometry\":{\"coordinates\":[[103.85,1.29],[0,0]]},\"properties\":{\"timestamp\":"
+                          "\"2024-03-01T08:00:00+08:00\"}}\n");
+  TrvImportOptions o = options("sg");
+  GError *err = NULL;
+  TrvCalTable *t = trv_import_sg_inputs(&o, &in, 1, &err);
+  g_assert_no_error(err);
+  g_assert_cmpuint(t->rows_used, ==, 1);
+  assert_rejection(t, "bad-line", 6, "shapes.jsonl", 1);
+  assert_rejection(t, "outside-city", 1, "shapes.jsonl", 7); /* the last line's (0, 0) only */
+  trv_cal_table_free(t);
+}
+
+/* Weather is a reference too: a value that is not a number in its
+ * physical range, a malformed or repeated row, is refused with its line,
+ * and the table keeps the weather it had. */
+static void weather_bad_rows_are_refused_and_leave_the_table_as_it_was(void) {
+  static const struct { const char *text; int line; const char *what; } cases[] = {
+      {"station_id,date,tmax_f,tmin_f\nS,2008-05-18,68.0x,50\n", 2, "tmax_f '68.0x'; expected a number in [-130, 140]"},
+      {"station_id,date,tmax_f,tmin_f\nS,2008-05-18,999,50\n", 2, "tmax_f '999'"},
+      {"station_id,date,tmax_f,tmin_f\nS,2008-05-18,68,50,7\n", 2, "5 fields; expected 4 as in the header"},
+      {"station_id,date,tmax_f,tmin_f\nS,2008-05-18,68,50\nS,2008-05-18,70,51\n", 3,
+       "date 2008-05-18 repeated (first at line 2)"},
+      {"station_id,date,tmax_f,tmin_f\nS,1850-05-18,68,50\n", 2, "no valid date"},
+      {"station_id,date,tmax_f,tmin_f\nS,2008-5-18x,68,50\n", 2, "no valid date"},
+      {"station_id,date,tmax_f,tmin_f\nS,2008-05-18,68,50\nT,2008-05-19,68,50\n", 3, "station 'T'; expected 'S'"},
+      {"station_id,date,tmax_f,tmin_f\nS,2008-05-18,68,5", 2, "the last line has no newline"},
+      {"station_id,date,prcp_in\nS,2008-05-18,-0.5\n", 2, "prcp_in '-0.5'"},
+      {"station_id,date,prcp_in\nS\xff,2008-05-18,0.5\n", 2, "expected a station name of UTF-8 text"},
+      {"Station,Year,Month,Day,Minimum Temperature (\xc2\xb0" "C),Maximum Temperature (\xc2\xb0" "C),"
+       "Daily Rainfall Total (mm)\nChangi,2018,1,1,24\n", 2, "5 fields; expected 7"},
+      {"Station,Year,Month,Day,Daily Rainfall Total (mm),Maximum Temperature (\xc2\xb0" "C),Minimum Temperature "
+       "(\xc2\xb0" "C)\nChangi,2018,1,1,2,31,24Changi,2018,1\n", 2, "9 fields; expected 7"},
+      {"Station,Year,Month,Day,Daily Rainfall Total (mm),Maximum Temperature (\xc2\xb0" "C),Minimum Temperature "
+       "(\xc2\xb0" "C)\nChangi,20155555555555555558,2,1,0,31,24\n", 2, "no valid date"},
+      {"date,station\n2008-05-18,S\n", 1, "not a weather file this reader knows"},
+      {"\n\n", 1, "empty weather file"},
+  };
+  TrvCalTable *t = sf_table_with_weather();
+  char *before = trv_cal_table_to_string(t);
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    TrvImportInput in = mem("w.csv", cases[i].text);
+    GError *err = NULL;
+    g_assert_false(trv_weather_attach_input(t, &in, &err));
+    char *prefix = g_strdup_printf("w.csv:%d: ", cases[i].line);
+    assert_input_error(&err, prefix, cases[i].what);
+    g_free(prefix);
+  }
+  char *after = trv_cal_table_to_string(t);
+  g_assert_cmpstr(before, ==, after);
+  /* Columns are found by name: the MSS table in another order reads. */
+  TrvImportInput in = mem("w.csv", "Station,Year,Month,Day,Minimum Temperature (\xc2\xb0" "C),Maximum Temperature "
+                                   "(\xc2\xb0" "C),Daily Rainfall Total (mm)\nChangi,2019,1,1,24.5,31.5,3.5\n");
+  g_assert_true(trv_weather_attach_input(t, &in, NULL));
+  const TrvWeatherDay *w = &g_array_index(t->weather, TrvWeatherDay, t->weather->len - 1);
+  g_assert_cmpint(w->year, ==, 2019);
+  g_assert_cmpfloat(w->rain_mm, ==, 3.5);
+  g_assert_cmpfloat(w->tmax_c, ==, 31.5);
+  g_assert_cmpfloat(w->tmin_c, ==, 24.5);
+  g_free(before);
+  g_free(after);
+  trv_cal_table_free(t);
+}
+
+/* Days of the trace without weather are counted and warned about; a day
+ * whose every value is NA is not covered; TLC's period ends at midnight,
+ * exclusive. */
+static void weather_coverage_counts_the_trace_days_without_weather(void) {
+  TrvHexGrid g;
+  trv_hex_grid_init(&g, 37.6, 37.84, -122.53, -122.35, 0.1, NULL);
+  TrvCalTable *t = trv_cal_table_new("sf", "cabspotting", &g);
+  g_free(t->period_start);
+  g_free(t->period_end);
+  t->period_start = g_strdup("2008-05-18T00:00:00");
+  t->period_end = g_strdup("2008-05-24T23:58:42");
+  TrvWeatherDay days[] = {{2008, 5, 17, 1, 20, 10}, {2008, 5, 19, 0, 20, 10}, {2008, 5, 20, NAN, 21, NAN},
+                          {2008, 5, 21, NAN, NAN, NAN}};
+  g_array_append_vals(t->weather, days, G_N_ELEMENTS(days));
+  int n, uncovered;
+  trv_import_weather_coverage(t, &n, &uncovered);
+  g_assert_cmpint(n, ==, 7);
+  g_assert_cmpint(uncovered, ==, 5);
+  GPtrArray *warnings = g_ptr_array_new_with_free_func(g_free);
+  trv_import_check_weather(t, warnings);
+  g_assert_cmpuint(warnings->len, ==, 1);
+  g_assert_cmpstr(warnings->pdata[0], ==, "weather covers 2 of the trace's 7 days (2008-05-18..2008-05-24): 5 days "
+                                          "uncovered; the table's 4 weather days serve as climatology");
+  g_free(t->period_start);
+  g_free(t->period_end);
+  t->period_start = g_strdup("2008-05-01T00:00:00");
+  t->period_end = g_strdup("2008-06-01T00:00:00");
+  trv_import_weather_coverage(t, &n, &uncovered);
+  g_assert_cmpint(n, ==, 31);
+  g_assert_cmpint(uncovered, ==, 28); /* the 17th, 19th and 20th are covered */
+  g_ptr_array_unref(warnings);
+  trv_cal_table_free(t);
+}
+
+/* A 3 GiB trace is refused from its size before a byte is read, and a
+ * device (which would never end) is refused outright, by every importer
+ * and the weather reader. */
+static void oversized_files_and_devices_are_refused_before_reading(void) {
+  char *dir = g_dir_make_tmp("trv-urs-XXXXXX", NULL);
+  char *big = g_build_filename(dir, "new_big.txt", NULL);
+  int fd = g_open(big, O_WRONLY | O_CREAT, 0600);
+  g_assert_cmpint(fd, >=, 0);
+  g_assert_cmpint(ftruncate(fd, (off_t)3 << 30), ==, 0); /* sparse: no disk used */
+  close(fd);
+  gint64 t0 = g_get_monotonic_time();
+  GError *err = NULL;
+  GPtrArray *files = g_ptr_array_new();
+  g_ptr_array_add(files, big);
+  TrvImportOptions o = options("sf");
+  g_assert_null(trv_import_cabspotting(&o, files, &err));
+  assert_input_error(&err, big, "a cabspotting trace file may have at most 1073741824");
+  g_assert_cmpint(g_get_monotonic_time() - t0, <, G_USEC_PER_SEC); /* nothing was read */
+  TrvCalTable *t = sf_table_with_weather();
+  g_assert_false(trv_weather_attach(t, "/dev/zero", &err));
+  assert_input_error(&err, "/dev/zero: is a device", "expected a weather file");
+  char *argv[] = {"/dev/urandom"};
+  g_assert_null(trv_import_list_inputs("cabspotting", argv, 1, &err));
+  assert_input_error(&err, "/dev/urandom: not a file or directory", "expected a trace file");
+  trv_cal_table_free(t);
+  g_ptr_array_unref(files);
+  g_unlink(big);
+  g_rmdir(dir);
+  g_free(big);
+  g_free(dir);
 }
 
 int main(int argc, char **argv) {
@@ -393,5 +1004,32 @@ int main(int argc, char **argv) {
   g_test_add_func("/urs/table/round_trips_exactly", table_round_trips_exactly);
   g_test_add_func("/urs/table/reader_refuses_damaged_tables_with_file_and_line",
                   reader_refuses_damaged_tables_with_file_and_line);
+  g_test_add_func("/urs/table/text_that_is_not_utf8_is_refused_on_write_and_read",
+                  table_text_that_is_not_utf8_is_refused_on_write_and_read);
+  g_test_add_func("/urs/table/rejected_lines_are_quoted_as_utf8_text", rejected_lines_are_quoted_as_utf8_text);
+  g_test_add_func("/urs/table/file_over_its_limit_or_a_device_is_refused_before_reading",
+                  table_file_over_its_limit_or_a_device_is_refused_before_reading);
+  g_test_add_func("/urs/import/sf_times_outside_2000_to_2100_are_bad_timestamps_not_a_hang",
+                  sf_times_outside_2000_to_2100_are_bad_timestamps_not_a_hang);
+  g_test_add_func("/urs/import/sf_file_cut_inside_its_last_line_is_refused", sf_file_cut_inside_its_last_line_is_refused);
+  g_test_add_func("/urs/import/sf_trace_across_the_fall_back_hour_reads_back",
+                  sf_trace_across_the_fall_back_hour_reads_back);
+  g_test_add_func("/urs/import/tlc_tables_with_17_or_65_columns_are_read_safely",
+                  tlc_tables_with_17_or_65_columns_are_read_safely);
+  g_test_add_func("/urs/import/tlc_zone_table_cut_or_malformed_is_an_error_with_file_and_line",
+                  tlc_zone_table_cut_or_malformed_is_an_error_with_file_and_line);
+  g_test_add_func("/urs/import/tlc_implausible_trips_are_rejected", tlc_implausible_trips_are_rejected);
+  g_test_add_func("/urs/import/tlc_trace_of_another_year_than_the_volume_warns",
+                  tlc_trace_of_another_year_than_the_volume_warns);
+  g_test_add_func("/urs/import/sg_deeply_nested_line_is_a_bad_line", sg_deeply_nested_line_is_a_bad_line);
+  g_test_add_func("/urs/import/sg_stamps_with_other_offsets_are_read_as_singapore_time",
+                  sg_stamps_with_other_offsets_are_read_as_singapore_time);
+  g_test_add_func("/urs/import/sg_lines_of_the_wrong_shape_are_bad_lines", sg_lines_of_the_wrong_shape_are_bad_lines);
+  g_test_add_func("/urs/import/weather_bad_rows_are_refused_and_leave_the_table_as_it_was",
+                  weather_bad_rows_are_refused_and_leave_the_table_as_it_was);
+  g_test_add_func("/urs/import/weather_coverage_counts_the_trace_days_without_weather",
+                  weather_coverage_counts_the_trace_days_without_weather);
+  g_test_add_func("/urs/import/oversized_files_and_devices_are_refused_before_reading",
+                  oversized_files_and_devices_are_refused_before_reading);
   return g_test_run();
 }

@@ -1,21 +1,34 @@
-/* caltable-read.c - reading and comparing URS calibration tables.
+/* caltable-read.c - reading URS calibration tables, and the size-limited
+ * file reader the trace importers share.
  *
- * The reader trusts nothing: the header names the format and version;
- * sections must come in the writer's order, each exactly once, and end with
- * [end] (a truncated file is refused); every line is split on TABs and each
- * field parsed in full; numbers must be finite and non-negative where the
- * format says so; indexes must point at existing zones; demand and OD rows
- * must be strictly increasing (no duplicates); zones must lie within one
- * cell of the grid's box; the report's rows_rejected must equal the sum of
- * the rejection counts.  The first problem stops the read with
- * TRV_ERROR_INPUT and "FILE:LINE: what is wrong". */
+ * The reader trusts nothing: the file is read only if it is at most
+ * TRV_CAL_MAX_FILE_BYTES; the whole text must be UTF-8 without control
+ * characters other than TAB and newline (names in a table come from input
+ * data); the header names the format and version; sections must come in the
+ * writer's order, each exactly once, and end with [end] (a truncated file is
+ * refused); every line is split on TABs and each field parsed in full;
+ * numbers must be finite and within the bounds of caltable.h (non-negative
+ * where the format says so); dates are strict YYYY-MM-DD within
+ * TRV_CAL_YEAR_MIN..MAX; indexes must point at existing zones; demand, OD,
+ * source-zone and weather rows must be strictly increasing (no
+ * duplicates); zones must lie within one cell of the grid's box and a
+ * source zone's cell must be the cell of its centroid; counts of zones, OD
+ * pairs, bins, reasons and statistics are checked before each is added;
+ * the report's rows_rejected must equal the sum of the rejection counts.
+ * Rates are rounded to the 6 significant digits the format keeps, so a
+ * table read back equals the one written and writing it again gives the
+ * same bytes.  The first problem stops the read with TRV_ERROR_INPUT and
+ * "FILE:LINE: what was found; what was expected". */
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/posterior.h"
 #include "urs/caltable.h"
@@ -43,8 +56,18 @@ static bool fail(Ctx *c, const char *fmt, ...) {
   return false;
 }
 
-/* A whole field as a double; "NA" gives NAN when na_ok. */
-static bool get_double(Ctx *c, const char *s, bool na_ok, bool nonneg, double *out) {
+/* Fields are quoted in messages up to 60 bytes (a hostile file's field can
+ * be megabytes long), cut on a character boundary: Q takes clip(s), s. */
+#define Q "%.*s"
+static int clip(const char *s) {
+  size_t n = strnlen(s, 61);
+  if (n <= 60) return (int)n;
+  for (n = 60; n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80; n--) continue;
+  return (int)n;
+}
+
+/* A whole field as a double in [lo, hi]; "NA" gives NAN when na_ok. */
+static bool get_double(Ctx *c, const char *s, bool na_ok, double lo, double hi, double *out) {
   if (na_ok && !strcmp(s, "NA")) {
     *out = NAN;
     return true;
@@ -53,8 +76,9 @@ static bool get_double(Ctx *c, const char *s, bool na_ok, bool nonneg, double *o
   errno = 0;
   double v = strtod(s, &end);
   if (!*s || *end || errno == ERANGE || !isfinite(v))
-    return fail(c, "'%s' is not a finite number", s);
-  if (nonneg && v < 0) return fail(c, "'%s' is negative", s);
+    return fail(c, "'" Q "' is not a finite number%s", clip(s), s, na_ok ? " or NA" : "");
+  if (v < lo && lo == 0) return fail(c, "'" Q "' is negative; expected a number >= 0", clip(s), s);
+  if (v < lo || v > hi) return fail(c, Q " is outside [%g, %g]", clip(s), s, lo, hi);
   *out = v;
   return true;
 }
@@ -62,9 +86,9 @@ static bool get_double(Ctx *c, const char *s, bool na_ok, bool nonneg, double *o
 static bool get_u64(Ctx *c, const char *s, uint64_t *out) {
   char *end;
   errno = 0;
-  if (!g_ascii_isdigit(*s)) return fail(c, "'%s' is not a non-negative integer", s);
+  if (!g_ascii_isdigit(*s)) return fail(c, "'" Q "' is not a non-negative integer", clip(s), s);
   unsigned long long v = strtoull(s, &end, 10);
-  if (*end || errno == ERANGE) return fail(c, "'%s' is not a non-negative integer", s);
+  if (*end || errno == ERANGE) return fail(c, "'" Q "' is not a non-negative integer below 2^64", clip(s), s);
   *out = v;
   return true;
 }
@@ -73,10 +97,38 @@ static bool get_int(Ctx *c, const char *s, int lo, int hi, int *out) {
   char *end;
   errno = 0;
   long v = strtol(s, &end, 10);
-  if (!*s || *end || errno == ERANGE) return fail(c, "'%s' is not an integer", s);
+  if (!*s || *end || errno == ERANGE) return fail(c, "'" Q "' is not an integer", clip(s), s);
   if (v < lo || v > hi) return fail(c, "%ld is outside [%d, %d]", v, lo, hi);
   *out = (int)v;
   return true;
+}
+
+/* n decimal digits at s, nothing else. */
+static bool digits(const char *s, int n, int *out) {
+  int v = 0;
+  for (int i = 0; i < n; i++) {
+    if (!g_ascii_isdigit(s[i])) return false;
+    v = v * 10 + (s[i] - '0');
+  }
+  *out = v;
+  return true;
+}
+
+/* A strict YYYY-MM-DD (exactly that, 10 bytes) of a valid date within
+ * TRV_CAL_YEAR_MIN..MAX: anything the writer would print differently is
+ * refused, so that reading and writing again gives the same bytes. */
+static bool parse_date(const char *s, int *y, int *m, int *d) {
+  return digits(s, 4, y) && s[4] == '-' && digits(s + 5, 2, m) && s[7] == '-' && digits(s + 8, 2, d) &&
+         *y >= TRV_CAL_YEAR_MIN && *y <= TRV_CAL_YEAR_MAX && g_date_valid_dmy((GDateDay)*d, (GDateMonth)*m,
+                                                                              (GDateYear)*y);
+}
+
+/* "" or a local time YYYY-MM-DDTHH:MM:SS (the period's ends). */
+static bool local_time_ok(const char *s) {
+  int y, mo, d, h = 0, mi = 0, se = 0;
+  if (!*s) return true;
+  return strlen(s) == 19 && parse_date(s, &y, &mo, &d) && s[10] == 'T' && digits(s + 11, 2, &h) && s[13] == ':' &&
+         digits(s + 14, 2, &mi) && s[16] == ':' && digits(s + 17, 2, &se) && h < 24 && mi < 60 && se < 60;
 }
 
 typedef struct {
@@ -86,7 +138,7 @@ typedef struct {
   unsigned seen_keys; /* bit per key of a key=value section */
   int next_row;       /* exposure / zones / histogram rows expected in order */
   int64_t last_key;   /* strictly increasing row keys of demand / od */
-  uint64_t rows_rejected;
+  uint64_t rows_rejected, rejected_sum;
   double grid_values[5];
   TrvHistogram *hist;
 } Reader;
@@ -94,7 +146,7 @@ typedef struct {
 static bool key_value(Reader *r, const char *line, const char *const *keys, int n_keys,
                       int *which, const char **value) {
   const char *eq = strchr(line, '=');
-  if (!eq) return fail(&r->ctx, "expected key=value in [%s]", SECTIONS[r->section]);
+  if (!eq) return fail(&r->ctx, "'" Q "' in [%s]; expected key=value", clip(line), line, SECTIONS[r->section]);
   for (int k = 0; k < n_keys; k++)
     if ((size_t)(eq - line) == strlen(keys[k]) && !strncmp(line, keys[k], eq - line)) {
       if (r->seen_keys & (1u << k)) return fail(&r->ctx, "key '%s' repeated", keys[k]);
@@ -103,7 +155,7 @@ static bool key_value(Reader *r, const char *line, const char *const *keys, int 
       *value = eq + 1;
       return true;
     }
-  return fail(&r->ctx, "unknown key '%.*s' in [%s]", (int)(eq - line), line,
+  return fail(&r->ctx, "unknown key '" Q "' in [%s]", MIN((int)(eq - line), clip(line)), line,
               SECTIONS[r->section]);
 }
 
@@ -119,7 +171,7 @@ static bool fields(Reader *r, char *line, char **f, int n) {
   f[k++] = line;
   for (char *p = line; *p; p++)
     if (*p == '\t') {
-      if (k == n) return fail(&r->ctx, "more than %d TAB-separated fields", n);
+      if (k == n) return fail(&r->ctx, "more than %d TAB-separated fields; expected %d", n, n);
       *p = '\0';
       f[k++] = p + 1;
     }
@@ -134,15 +186,22 @@ static bool close_section(Reader *r) {
   switch (r->section) {
   case 0:
     if (r->seen_keys != (1u << G_N_ELEMENTS(CITY_KEYS)) - 1) return fail(c, "[city] is incomplete");
+    if (!*t->city || !*t->source) return fail(c, "[city] has an empty name or source");
+    /* Not checked for order: these are local wall-clock times, and a
+     * trace within a daylight-saving fall-back hour ends "before" it
+     * starts. */
+    if (!local_time_ok(t->period_start) || !local_time_ok(t->period_end) || (!*t->period_start != !*t->period_end))
+      return fail(c, "period '" Q "' .. '" Q "'; expected two local times YYYY-MM-DDTHH:MM:SS of years %d-%d",
+                  clip(t->period_start), t->period_start, clip(t->period_end), t->period_end, TRV_CAL_YEAR_MIN,
+                  TRV_CAL_YEAR_MAX);
     break;
   case 1: {
     if (r->seen_keys != (1u << G_N_ELEMENTS(GRID_KEYS)) - 1) return fail(c, "[grid] is incomplete");
     double *g = r->grid_values;
-    if (!trv_hex_grid_init(&t->grid, g[0], g[1], g[2], g[3], g[4], c->error)) {
-      char *msg = g_strdup(c->error && *c->error ? (*c->error)->message : "bad grid");
-      g_clear_error(c->error);
-      fail(c, "%s", msg);
-      g_free(msg);
+    GError *why = NULL;
+    if (!trv_hex_grid_init(&t->grid, g[0], g[1], g[2], g[3], g[4], &why)) {
+      fail(c, "%s", why->message);
+      g_error_free(why);
       return false;
     }
     break;
@@ -152,9 +211,9 @@ static bool close_section(Reader *r) {
       return fail(c, "[report] is incomplete");
     break;
   case 3:
-    if (trv_cal_table_rejected(t) != r->rows_rejected)
+    if (r->rejected_sum != r->rows_rejected)
       return fail(c, "rejections add up to %" G_GUINT64_FORMAT ", [report] says %" G_GUINT64_FORMAT,
-                  trv_cal_table_rejected(t), r->rows_rejected);
+                  r->rejected_sum, r->rows_rejected);
     break;
   case 5:
     if (r->next_row != TRV_SLOTS_PER_WEEK)
@@ -184,10 +243,10 @@ static bool histogram_line(Reader *r, char *line) {
     int k;
     const char *v;
     if (!key_value(r, line, HIST_KEYS, 2, &k, &v)) return false;
-    if (k == 0) return get_double(c, v, false, true, &r->hist->bin_width) &&
+    if (k == 0) return get_double(c, v, false, 0, 1e9, &r->hist->bin_width) &&
                        (r->hist->bin_width > 0 || fail(c, "bin_width must be > 0"));
     int n;
-    if (!get_int(c, v, 1, 1000000, &n)) return false;
+    if (!get_int(c, v, 1, TRV_CAL_MAX_BINS, &n)) return false;
     g_free(r->hist->counts);
     r->hist->counts = g_new0(double, n);
     r->hist->n_bins = n;
@@ -198,7 +257,66 @@ static bool histogram_line(Reader *r, char *line) {
   if (!fields(r, line, f, 2) || !get_int(c, f[0], 0, r->hist->n_bins - 1, &i)) return false;
   if (i != r->next_row) return fail(c, "bin %d out of order, expected %d", i, r->next_row);
   r->next_row++;
-  return get_double(c, f[1], false, true, &r->hist->counts[i]);
+  return get_double(c, f[1], false, 0, TRV_CAL_MAX_COUNT, &r->hist->counts[i]);
+}
+
+static bool rejection_line(Reader *r, char **f) {
+  TrvCalTable *t = r->t;
+  Ctx *c = &r->ctx;
+  uint64_t count, at;
+  if (!get_u64(c, f[1], &count) || !get_u64(c, f[3], &at)) return false;
+  if (!*f[0] || count == 0) return fail(c, "empty reason or zero count");
+  if (trv_cal_table_rejection(t, f[0])) return fail(c, "reason '" Q "' repeated", clip(f[0]), f[0]);
+  if (t->rejections->len >= TRV_CAL_MAX_REASONS)
+    return fail(c, "more than %d rejection reasons", TRV_CAL_MAX_REASONS);
+  if (strlen(f[4]) > TRV_CAL_MAX_TEXT)
+    return fail(c, "a quoted line of %zu bytes; expected at most %d", strlen(f[4]), TRV_CAL_MAX_TEXT);
+  if (r->rejected_sum + count < r->rejected_sum) return fail(c, "rejection counts overflow 2^64");
+  r->rejected_sum += count;
+  trv_cal_table_reject(t, f[0], f[2], at, f[4], strlen(f[4]));
+  g_array_index(t->rejections, TrvRejection, t->rejections->len - 1).count = count;
+  return true;
+}
+
+static bool source_zone_line(Reader *r, char **f) {
+  TrvCalTable *t = r->t;
+  Ctx *c = &r->ctx;
+  TrvSourceZone z = {0};
+  if (!get_int(c, f[0], 0, 1000000, &z.id) || !get_int(c, f[1], -(1 << 24), 1 << 24, &z.cell.q) ||
+      !get_int(c, f[2], -(1 << 24), 1 << 24, &z.cell.r) || !get_double(c, f[3], false, -90, 90, &z.lat) ||
+      !get_double(c, f[4], false, -180, 180, &z.lon) || !get_u64(c, f[5], &z.pickups) ||
+      !get_u64(c, f[6], &z.dropoffs))
+    return false;
+  if (t->source_zones->len &&
+      g_array_index(t->source_zones, TrvSourceZone, t->source_zones->len - 1).id >= z.id)
+    return fail(c, "source zone %d out of order or repeated", z.id);
+  TrvHexCell at = trv_hex_cell_of_point(&t->grid, z.lat, z.lon);
+  if (!trv_hex_grid_contains(&t->grid, z.lat, z.lon) || at.q != z.cell.q || at.r != z.cell.r)
+    return fail(c, "source zone %d at (%d, %d); expected its centroid's cell inside the grid", z.id, z.cell.q,
+                z.cell.r);
+  z.borough = g_strdup(f[7]);
+  g_array_append_val(t->source_zones, z);
+  return true;
+}
+
+static bool weather_line(Reader *r, char **f) {
+  TrvCalTable *t = r->t;
+  Ctx *c = &r->ctx;
+  TrvWeatherDay w;
+  if (!parse_date(f[0], &w.year, &w.month, &w.day))
+    return fail(c, "'" Q "' is not a date YYYY-MM-DD in %d-%d", clip(f[0]), f[0], TRV_CAL_YEAR_MIN,
+                TRV_CAL_YEAR_MAX);
+  /* The same physical bounds as the weather reader (the world records). */
+  if (!get_double(c, f[1], true, 0, 2000, &w.rain_mm) || !get_double(c, f[2], true, -90, 60, &w.tmax_c) ||
+      !get_double(c, f[3], true, -90, 60, &w.tmin_c))
+    return false;
+  if (t->weather->len) {
+    const TrvWeatherDay *p = &g_array_index(t->weather, TrvWeatherDay, t->weather->len - 1);
+    if ((p->year * 13 + p->month) * 32 + p->day >= (w.year * 13 + w.month) * 32 + w.day)
+      return fail(c, "date %s out of order or repeated", f[0]);
+  }
+  g_array_append_val(t->weather, w);
+  return true;
 }
 
 static bool data_line(Reader *r, char *line) {
@@ -219,28 +337,21 @@ static bool data_line(Reader *r, char *line) {
     return true;
   case 1:
     if (!key_value(r, line, GRID_KEYS, G_N_ELEMENTS(GRID_KEYS), &k, &v)) return false;
-    return get_double(c, v, false, false, &r->grid_values[k]);
+    return get_double(c, v, false, -G_MAXDOUBLE, G_MAXDOUBLE, &r->grid_values[k]);
   case 2: {
     if (!key_value(r, line, REPORT_KEYS, G_N_ELEMENTS(REPORT_KEYS), &k, &v)) return false;
     uint64_t *slot[] = {&t->files, &t->rows_read, &t->rows_used, &r->rows_rejected};
     if (k < 4) return get_u64(c, v, slot[k]);
     return get_int(c, v, 0, TRV_SLOTS_PER_WEEK, &t->filled_slots);
   }
-  case 3: {
-    uint64_t count, at;
-    if (!fields(r, line, f, 5) || !get_u64(c, f[1], &count) || !get_u64(c, f[3], &at))
-      return false;
-    if (!*f[0] || count == 0) return fail(c, "empty reason or zero count");
-    if (trv_cal_table_rejection(t, f[0])) return fail(c, "reason '%s' repeated", f[0]);
-    trv_cal_table_reject(t, f[0], f[2], at, f[4], strlen(f[4]));
-    g_array_index(t->rejections, TrvRejection, t->rejections->len - 1).count = count;
-    return true;
-  }
+  case 3:
+    return fields(r, line, f, 5) && rejection_line(r, f);
   case 4: {
     double x;
-    if (!fields(r, line, f, 2) || !get_double(c, f[1], true, false, &x)) return false;
+    if (!fields(r, line, f, 2) || !get_double(c, f[1], true, -G_MAXDOUBLE, G_MAXDOUBLE, &x)) return false;
     if (!*f[0] || !isnan(trv_cal_table_stat(t, f[0])))
-      return fail(c, "statistic '%s' empty or repeated", f[0]);
+      return fail(c, "statistic '" Q "' empty or repeated", clip(f[0]), f[0]);
+    if (t->stats->len >= TRV_CAL_MAX_STATS) return fail(c, "more than %d statistics", TRV_CAL_MAX_STATS);
     trv_cal_table_set_stat(t, f[0], x);
     return true;
   }
@@ -249,7 +360,7 @@ static bool data_line(Reader *r, char *line) {
     if (!fields(r, line, f, 2) || !get_int(c, f[0], 0, TRV_SLOTS_PER_WEEK - 1, &s)) return false;
     if (s != r->next_row) return fail(c, "slot %d out of order, expected %d", s, r->next_row);
     r->next_row++;
-    return get_double(c, f[1], false, true, &t->exposure_hours[s]);
+    return get_double(c, f[1], false, 0, TRV_CAL_MAX_EXPOSURE_H, &t->exposure_hours[s]);
   }
   case 6: {
     int i;
@@ -259,6 +370,7 @@ static bool data_line(Reader *r, char *line) {
         !get_int(c, f[2], -(1 << 24), 1 << 24, &cell.r))
       return false;
     if (i != (int)t->zones->len) return fail(c, "zone %d out of order, expected %u", i, t->zones->len);
+    if (i >= TRV_CAL_MAX_ZONES) return fail(c, "more than %d zones", TRV_CAL_MAX_ZONES);
     if (trv_cal_table_find_zone(t, cell) >= 0) return fail(c, "zone (%d, %d) repeated", cell.q, cell.r);
     if (!zone_in_grid(&t->grid, cell)) return fail(c, "zone (%d, %d) lies outside the grid", cell.q, cell.r);
     trv_cal_table_zone(t, cell);
@@ -268,13 +380,13 @@ static bool data_line(Reader *r, char *line) {
     int z, s;
     double rate;
     if (!fields(r, line, f, 3) || !get_int(c, f[0], 0, (int)t->zones->len - 1, &z) ||
-        !get_int(c, f[1], 0, TRV_SLOTS_PER_WEEK - 1, &s) || !get_double(c, f[2], false, true, &rate))
+        !get_int(c, f[1], 0, TRV_SLOTS_PER_WEEK - 1, &s) || !get_double(c, f[2], false, 0, TRV_CAL_MAX_RATE, &rate))
       return false;
     int64_t key = (int64_t)z * TRV_SLOTS_PER_WEEK + s;
     if (key <= r->last_key) return fail(c, "demand row out of order or repeated");
     if (!(t->exposure_hours[s] > 0)) return fail(c, "demand in slot %d, which has no exposure", s);
     r->last_key = key;
-    g_array_index(t->zones, TrvZoneDemand, z).rate[s] = rate;
+    g_array_index(t->zones, TrvZoneDemand, z).rate[s] = trv_cal_round_rate(rate);
     return true;
   }
   case 8: {
@@ -282,10 +394,11 @@ static bool data_line(Reader *r, char *line) {
     double n;
     int last = (int)t->zones->len - 1;
     if (!fields(r, line, f, 3) || !get_int(c, f[0], 0, last, &o) || !get_int(c, f[1], 0, last, &d) ||
-        !get_double(c, f[2], false, true, &n))
+        !get_double(c, f[2], false, 0, TRV_CAL_MAX_COUNT, &n))
       return false;
     int64_t key = ((int64_t)o << 32) | d;
     if (key <= r->last_key) return fail(c, "od row out of order or repeated");
+    if (t->od->len >= TRV_CAL_MAX_OD) return fail(c, "more than %d OD pairs", TRV_CAL_MAX_OD);
     r->last_key = key;
     TrvOdEntry e = {o, d, n};
     g_array_append_val(t->od, e);
@@ -297,41 +410,35 @@ static bool data_line(Reader *r, char *line) {
   case 9:
   case 10:
     return histogram_line(r, line);
-  case 11: {
-    TrvSourceZone z = {0};
-    if (!fields(r, line, f, 8) || !get_int(c, f[0], 0, 1000000, &z.id) ||
-        !get_int(c, f[1], -(1 << 24), 1 << 24, &z.cell.q) ||
-        !get_int(c, f[2], -(1 << 24), 1 << 24, &z.cell.r) || !get_double(c, f[3], false, false, &z.lat) ||
-        !get_double(c, f[4], false, false, &z.lon) || !get_u64(c, f[5], &z.pickups) ||
-        !get_u64(c, f[6], &z.dropoffs))
-      return false;
-    if (t->source_zones->len &&
-        g_array_index(t->source_zones, TrvSourceZone, t->source_zones->len - 1).id >= z.id)
-      return fail(c, "source zone %d out of order or repeated", z.id);
-    z.borough = g_strdup(f[7]);
-    g_array_append_val(t->source_zones, z);
-    return true;
-  }
-  case 12: {
-    TrvWeatherDay w;
-    if (!fields(r, line, f, 4)) return false;
-    if (sscanf(f[0], "%4d-%2d-%2d", &w.year, &w.month, &w.day) != 3 || strlen(f[0]) != 10 ||
-        !g_date_valid_dmy(w.day, w.month, w.year))
-      return fail(c, "'%s' is not a date YYYY-MM-DD", f[0]);
-    if (!get_double(c, f[1], true, true, &w.rain_mm) || !get_double(c, f[2], true, false, &w.tmax_c) ||
-        !get_double(c, f[3], true, false, &w.tmin_c))
-      return false;
-    if (t->weather->len) {
-      const TrvWeatherDay *p = &g_array_index(t->weather, TrvWeatherDay, t->weather->len - 1);
-      if ((p->year * 13 + p->month) * 32 + p->day >= (w.year * 13 + w.month) * 32 + w.day)
-        return fail(c, "date %s out of order or repeated", f[0]);
-    }
-    g_array_append_val(t->weather, w);
-    return true;
-  }
+  case 11:
+    return fields(r, line, f, 8) && source_zone_line(r, f);
+  case 12:
+    return fields(r, line, f, 4) && weather_line(r, f);
   default:
     return fail(c, "text after [end]");
   }
+}
+
+/* The whole text is UTF-8 with no control character but TAB and newline
+ * (the writer never writes another); the first offence is reported with
+ * its line.  Checked before any line is parsed, so the parser and every
+ * message quoting a field see valid text. */
+static bool text_ok(Ctx *c, const char *text, size_t len) {
+  const char *bad = NULL;
+  if (!g_utf8_validate_len(text, len, &bad)) {
+    c->line = 1;
+    for (const char *p = text; p < bad; p++) c->line += *p == '\n';
+    return fail(c, "byte 0x%02x is not UTF-8; expected UTF-8 text", (unsigned char)*bad);
+  }
+  c->line = 1;
+  for (size_t i = 0; i < len; i++) {
+    unsigned char b = (unsigned char)text[i];
+    if (b == '\n') c->line++;
+    else if ((b < 0x20 && b != '\t') || b == 0x7f)
+      return fail(c, "control character 0x%02x; expected text (TAB and newline only)", b);
+  }
+  c->line = 0;
+  return true;
 }
 
 /* The table starts on a unit grid; the [grid] section replaces it. */
@@ -342,10 +449,14 @@ TrvCalTable *trv_cal_table_parse(const char *text, size_t len, const char *name,
               .ctx = {name, 0, error},
               .section = -1,
               .last_key = -1};
+  if (len > TRV_CAL_MAX_FILE_BYTES) {
+    fail(&r.ctx, "%zu bytes; a calibration table has at most %zu", len, TRV_CAL_MAX_FILE_BYTES);
+    trv_cal_table_free(r.t);
+    return NULL;
+  }
+  bool ok = text_ok(&r.ctx, text, len), header = false;
   char *copy = g_strndup(text, len);
   char *save = copy, *line;
-  bool ok = true, header = false;
-  if (strlen(copy) != len) ok = fail(&r.ctx, "the file contains a NUL byte");
   while (ok && (line = save) && *line) {
     char *nl = strchr(line, '\n');
     if (!nl) {
@@ -375,7 +486,7 @@ TrvCalTable *trv_cal_table_parse(const char *text, size_t len, const char *name,
         break;
       }
       char *expect = g_strdup_printf("[%s]", SECTIONS[want]);
-      if (strcmp(line, expect)) ok = fail(&r.ctx, "found %s, expected %s", line, expect);
+      if (strcmp(line, expect)) ok = fail(&r.ctx, "found " Q ", expected %s", clip(line), line, expect);
       g_free(expect);
       if (ok && r.section >= 0) ok = close_section(&r);
       r.section = want;
@@ -414,75 +525,76 @@ TrvCalTable *trv_cal_table_parse(const char *text, size_t len, const char *name,
 
 TrvCalTable *trv_cal_table_read(const char *path, GError **error) {
   char *text;
-  gsize len;
-  GError *local = NULL;
-  if (!g_file_get_contents(path, &text, &len, &local)) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: cannot read the calibration table: %s",
-                path, local->message);
-    g_error_free(local);
+  size_t len;
+  if (!trv_read_file_limited(path, TRV_CAL_MAX_FILE_BYTES, "calibration table file", &text, &len, error))
     return NULL;
-  }
   TrvCalTable *t = trv_cal_table_parse(text, len, path, error);
   g_free(text);
   return t;
 }
 
-static bool same_double(double a, double b) { return a == b || (isnan(a) && isnan(b)); }
+/* ---- the size-limited file reader --------------------------------------- */
 
-static bool same_histogram(const TrvHistogram *a, const TrvHistogram *b) {
-  if (a->bin_width != b->bin_width || a->n_bins != b->n_bins) return false;
-  return !memcmp(a->counts, b->counts, sizeof(double) * a->n_bins);
-}
-
-bool trv_cal_table_equal(const TrvCalTable *a, const TrvCalTable *b) {
-  if (strcmp(a->city, b->city) || strcmp(a->source, b->source) || strcmp(a->timezone, b->timezone) ||
-      strcmp(a->period_start, b->period_start) || strcmp(a->period_end, b->period_end) ||
-      strcmp(a->weather_station, b->weather_station))
+bool trv_read_file_limited(const char *path, size_t max_bytes, const char *what, char **data, size_t *len,
+                           GError **error) {
+  *data = NULL;
+  *len = 0;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    int e = errno;
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: cannot open the %s: %s", path, what, g_strerror(e));
     return false;
-  if (memcmp(&a->grid, &b->grid, sizeof a->grid) || a->filled_slots != b->filled_slots ||
-      memcmp(a->exposure_hours, b->exposure_hours, sizeof a->exposure_hours))
+  }
+  struct stat st;
+  const char *refuse = NULL;
+  if (fstat(fd, &st) != 0)
+    refuse = "cannot be examined";
+  else if (S_ISDIR(st.st_mode))
+    refuse = "is a directory";
+  else if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+    refuse = "is a device or socket, not a file (it may never end)";
+  if (refuse) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: %s; expected a %s", path, refuse, what);
+    close(fd);
     return false;
-  if (a->files != b->files || a->rows_read != b->rows_read || a->rows_used != b->rows_used)
+  }
+  /* A regular file's size is known: refuse before reading a byte. */
+  if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > (uint64_t)max_bytes) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: %" G_GUINT64_FORMAT " bytes; a %s may have at most %zu",
+                path, (guint64)st.st_size, what, max_bytes);
+    close(fd);
     return false;
-  if (a->zones->len != b->zones->len || a->od->len != b->od->len ||
-      a->rejections->len != b->rejections->len || a->stats->len != b->stats->len ||
-      a->source_zones->len != b->source_zones->len || a->weather->len != b->weather->len)
-    return false;
-  for (guint i = 0; i < a->zones->len; i++) {
-    const TrvZoneDemand *x = &g_array_index(a->zones, TrvZoneDemand, i);
-    const TrvZoneDemand *y = &g_array_index(b->zones, TrvZoneDemand, i);
-    if (x->cell.q != y->cell.q || x->cell.r != y->cell.r || memcmp(x->rate, y->rate, sizeof x->rate))
+  }
+  size_t cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 65536, n = 0;
+  char *buf = g_malloc(cap + 1);
+  for (;;) {
+    if (n == cap) {
+      /* A pipe, or a file that grew: read on up to max_bytes + 1. */
+      if (cap > max_bytes) break;
+      cap = MIN(cap * 2, max_bytes + 1);
+      buf = g_realloc(buf, cap + 1);
+    }
+    ssize_t got = read(fd, buf + n, cap - n);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      int e = errno;
+      g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: reading the %s failed: %s", path, what, g_strerror(e));
+      g_free(buf);
+      close(fd);
       return false;
+    }
+    if (got == 0) break;
+    n += (size_t)got;
   }
-  if (a->od->len && memcmp(a->od->data, b->od->data, sizeof(TrvOdEntry) * a->od->len)) return false;
-  if (!same_histogram(&a->duration_s, &b->duration_s) || !same_histogram(&a->distance_km, &b->distance_km))
+  close(fd);
+  if (n > max_bytes) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: more than %zu bytes; a %s may have at most %zu", path,
+                max_bytes, what, max_bytes);
+    g_free(buf);
     return false;
-  for (guint i = 0; i < a->rejections->len; i++) {
-    const TrvRejection *x = &g_array_index(a->rejections, TrvRejection, i);
-    const TrvRejection *y = &g_array_index(b->rejections, TrvRejection, i);
-    if (strcmp(x->reason, y->reason) || x->count != y->count || strcmp(x->first_file, y->first_file) ||
-        x->first_line != y->first_line || strcmp(x->first_text, y->first_text))
-      return false;
   }
-  for (guint i = 0; i < a->stats->len; i++) {
-    const TrvStat *x = &g_array_index(a->stats, TrvStat, i), *y = &g_array_index(b->stats, TrvStat, i);
-    if (strcmp(x->name, y->name) || !same_double(x->value, y->value)) return false;
-  }
-  for (guint i = 0; i < a->source_zones->len; i++) {
-    const TrvSourceZone *x = &g_array_index(a->source_zones, TrvSourceZone, i);
-    const TrvSourceZone *y = &g_array_index(b->source_zones, TrvSourceZone, i);
-    if (x->id != y->id || x->cell.q != y->cell.q || x->cell.r != y->cell.r || x->lat != y->lat ||
-        x->lon != y->lon || x->pickups != y->pickups || x->dropoffs != y->dropoffs ||
-        strcmp(x->borough, y->borough))
-      return false;
-  }
-  for (guint i = 0; i < a->weather->len; i++) {
-    const TrvWeatherDay *x = &g_array_index(a->weather, TrvWeatherDay, i);
-    const TrvWeatherDay *y = &g_array_index(b->weather, TrvWeatherDay, i);
-    if (x->year != y->year || x->month != y->month || x->day != y->day ||
-        !same_double(x->rain_mm, y->rain_mm) || !same_double(x->tmax_c, y->tmax_c) ||
-        !same_double(x->tmin_c, y->tmin_c))
-      return false;
-  }
+  buf[n] = '\0';
+  *data = buf;
+  *len = n;
   return true;
 }

@@ -1,11 +1,16 @@
-/* caltable.c - building and writing the URS calibration table.
+/* caltable.c - building, writing and comparing the URS calibration table.
  *
  * The importers add raw counts (demand by cell and slot, OD pairs, trip
  * histograms, exposure hours by slot, rejections); trv_cal_table_finish
  * then turns counts into rates once.  Rates are rounded to 6 significant
  * digits at finish time, the precision the text format keeps, so that a
  * table read back from its file is equal to the one written (every other
- * double is written with as many digits as it takes to read back exactly).  The reader is caltable-read.c. */
+ * double is written with as many digits as it takes to read back exactly).
+ * Rejected lines and file names are stored as UTF-8 text (bad bytes and
+ * control characters become '?'); every other string comes from the
+ * importers or from input data they checked.  The writer refuses a table
+ * whose strings are not UTF-8 text or whose text would not read back, before
+ * the file is created.  The reader is caltable-read.c. */
 #include <config.h>
 
 #include "urs/caltable.h"
@@ -143,11 +148,27 @@ double trv_histogram_quantile(const TrvHistogram *h, double q) {
   return h->bin_width * h->n_bins;
 }
 
-static char *sanitize(const char *s, size_t len) {
-  char *out = g_strndup(s, len);
-  for (char *p = out; *p; p++)
-    if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
-  return out;
+/* Rejected lines and file names come from input data and go into the
+ * table, which holds only UTF-8 text. */
+char *trv_cal_text(const char *s, size_t len, size_t max_out) {
+  GString *out = g_string_sized_new(MIN(len, max_out) + 1);
+  size_t i = 0;
+  while (i < len) {
+    unsigned char b = (unsigned char)s[i];
+    size_t n = 1;
+    if (b >= 0x80) {
+      /* the length of a valid sequence at i, or 1 for a stray byte */
+      size_t want = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+      if (want > 1 && i + want <= len && g_utf8_validate(s + i, (gssize)want, NULL)) n = want;
+    }
+    if (out->len + n > max_out) break;
+    if (n > 1)
+      g_string_append_len(out, s + i, (gssize)n);
+    else
+      g_string_append_c(out, b < 0x20 || b >= 0x7f ? '?' : (char)b);
+    i += n;
+  }
+  return g_string_free(out, FALSE);
 }
 
 void trv_cal_table_reject(TrvCalTable *t, const char *reason, const char *file, uint64_t line,
@@ -159,9 +180,11 @@ void trv_cal_table_reject(TrvCalTable *t, const char *reason, const char *file, 
       return;
     }
   }
-  if (text_len > 200) text_len = 200; /* a report line, not a copy of the input */
-  TrvRejection r = {g_strdup(reason), 1, sanitize(file, strlen(file)), line,
-                    sanitize(text, text_len)};
+  /* A report line, not a copy of the input: at most TRV_CAL_MAX_TEXT bytes
+   * (4 bytes a character at most, so that many input bytes suffice). */
+  if (text_len > 4 * TRV_CAL_MAX_TEXT) text_len = 4 * TRV_CAL_MAX_TEXT;
+  TrvRejection r = {g_strdup(reason), 1, trv_cal_text(file, strlen(file), SIZE_MAX), line,
+                    trv_cal_text(text, text_len, TRV_CAL_MAX_TEXT)};
   g_array_append_val(t->rejections, r);
 }
 
@@ -205,7 +228,7 @@ double trv_cal_table_stat(const TrvCalTable *t, const char *name) {
   return NAN;
 }
 
-static double round6(double x) {
+double trv_cal_round_rate(double x) {
   char buf[32];
   snprintf(buf, sizeof buf, "%.6g", x);
   return strtod(buf, NULL);
@@ -233,7 +256,7 @@ void trv_cal_table_fill_slots(TrvCalTable *t) {
         c += zd->rate[o] * t->exposure_hours[o];
         h += t->exposure_hours[o];
       }
-      zd->rate[s] = h > 0 ? round6(c / h) : 0.0;
+      zd->rate[s] = h > 0 ? trv_cal_round_rate(c / h) : 0.0;
     }
   }
 }
@@ -242,7 +265,7 @@ void trv_cal_table_finish(TrvCalTable *t) {
   for (guint z = 0; z < t->zones->len; z++) {
     TrvZoneDemand *zd = &g_array_index(t->zones, TrvZoneDemand, z);
     for (int s = 0; s < TRV_SLOTS_PER_WEEK; s++)
-      zd->rate[s] = t->exposure_hours[s] > 0 ? round6(zd->rate[s] / t->exposure_hours[s]) : 0.0;
+      zd->rate[s] = t->exposure_hours[s] > 0 ? trv_cal_round_rate(zd->rate[s] / t->exposure_hours[s]) : 0.0;
   }
   trv_cal_table_fill_slots(t);
   g_array_sort(t->od, od_compare);
@@ -291,7 +314,7 @@ static void put_histogram(GString *s, const char *name, const TrvHistogram *h) {
 }
 
 char *trv_cal_table_to_string(const TrvCalTable *t) {
-  GString *s = g_string_sized_new(1 << 20);
+  GString *s = g_string_sized_new(1 << 16); /* grows by doubling for big tables */
   g_string_append_printf(s, "trivium-urs-calibration %d\n", TRV_CAL_FORMAT_VERSION);
   g_string_append(s, "# Trivium URS calibration table (format: docs/urs.md)\n");
   g_string_append_printf(s,
@@ -379,9 +402,91 @@ char *trv_cal_table_to_string(const TrvCalTable *t) {
   return g_string_free(s, FALSE);
 }
 
+/* ---- checks before writing --------------------------------------------- */
+
+/* NULL if s is UTF-8 text without control characters, else what is wrong
+ * (to be freed). */
+static char *text_problem(const char *s) {
+  const char *bad = NULL;
+  if (!g_utf8_validate(s, -1, &bad))
+    return g_strdup_printf("byte 0x%02x at offset %td is not UTF-8", (unsigned char)*bad, bad - s);
+  for (const char *p = s; *p; p++)
+    if ((unsigned char)*p < 0x20 || *p == 0x7f)
+      return g_strdup_printf("control character 0x%02x at offset %td", (unsigned char)*p, p - s);
+  return NULL;
+}
+
+/* A name that starts a line of the file must not read as a comment or a
+ * section header, and must not be empty. */
+static char *name_problem(const char *s) {
+  if (!*s) return g_strdup("it is empty");
+  if (*s == '#' || *s == '[') return g_strdup_printf("it starts with '%c'", *s);
+  return text_problem(s);
+}
+
+static bool refuse(GError **error, char *problem, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+static bool refuse(GError **error, char *problem, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *what = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+              "%s: %s; a calibration table holds UTF-8 text without control characters", what, problem);
+  g_free(what);
+  g_free(problem);
+  return false;
+}
+
+bool trv_cal_table_check(const TrvCalTable *t, GError **error) {
+  char *p;
+  const char *const keys[] = {"name", "source", "timezone", "period_start", "period_end", "weather_station"};
+  const char *const values[] = {t->city, t->source, t->timezone, t->period_start, t->period_end,
+                                t->weather_station};
+  for (size_t i = 0; i < G_N_ELEMENTS(keys); i++)
+    if ((p = i < 2 ? name_problem(values[i]) : text_problem(values[i])))
+      return refuse(error, p, "[city] %s", keys[i]);
+  if (t->rejections->len > TRV_CAL_MAX_REASONS || t->stats->len > TRV_CAL_MAX_STATS)
+    return refuse(error, g_strdup_printf("%u reasons and %u statistics", t->rejections->len, t->stats->len),
+                  "the import report (at most %d each)", TRV_CAL_MAX_REASONS);
+  for (guint i = 0; i < t->rejections->len; i++) {
+    const TrvRejection *r = &g_array_index(t->rejections, TrvRejection, i);
+    if ((p = name_problem(r->reason))) return refuse(error, p, "the rejection reason '%.60s'", r->reason);
+    if ((p = text_problem(r->first_file)) || (p = text_problem(r->first_text)))
+      return refuse(error, p, "the first line rejected as %s", r->reason);
+  }
+  for (guint i = 0; i < t->stats->len; i++) {
+    const TrvStat *s = &g_array_index(t->stats, TrvStat, i);
+    if ((p = name_problem(s->name))) return refuse(error, p, "the statistic '%.60s'", s->name);
+  }
+  for (guint i = 0; i < t->source_zones->len; i++) {
+    const TrvSourceZone *z = &g_array_index(t->source_zones, TrvSourceZone, i);
+    if ((p = text_problem(z->borough))) return refuse(error, p, "the borough of source zone %d", z->id);
+  }
+  if (t->zones->len > TRV_CAL_MAX_ZONES || t->od->len > TRV_CAL_MAX_OD)
+    return refuse(error, g_strdup_printf("%u zones and %u OD pairs", t->zones->len, t->od->len),
+                  "the table (at most %d zones and %d pairs: use coarser cells)", TRV_CAL_MAX_ZONES,
+                  TRV_CAL_MAX_OD);
+  return true;
+}
+
 bool trv_cal_table_write(const TrvCalTable *t, const char *path, GError **error) {
+  if (!trv_cal_table_check(t, error)) {
+    g_prefix_error(error, "%s not written: ", path);
+    return false;
+  }
   char *text = trv_cal_table_to_string(t);
+  /* What is written must read back: the reader is the judge of every
+   * number and string, so a table it would refuse is never created. */
   GError *local = NULL;
+  TrvCalTable *back = trv_cal_table_parse(text, strlen(text), path, &local);
+  if (!back) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s not written: it would not read back (%s)", path,
+                local->message);
+    g_error_free(local);
+    g_free(text);
+    return false;
+  }
+  trv_cal_table_free(back);
   bool ok = g_file_set_contents(path, text, -1, &local);
   g_free(text);
   if (!ok) {
@@ -390,4 +495,66 @@ bool trv_cal_table_write(const TrvCalTable *t, const char *path, GError **error)
     g_error_free(local);
   }
   return ok;
+}
+
+/* ---- equality ----------------------------------------------------------- */
+
+static bool same_double(double a, double b) { return a == b || (isnan(a) && isnan(b)); }
+
+static bool same_histogram(const TrvHistogram *a, const TrvHistogram *b) {
+  if (a->bin_width != b->bin_width || a->n_bins != b->n_bins) return false;
+  return !memcmp(a->counts, b->counts, sizeof(double) * a->n_bins);
+}
+
+bool trv_cal_table_equal(const TrvCalTable *a, const TrvCalTable *b) {
+  if (strcmp(a->city, b->city) || strcmp(a->source, b->source) || strcmp(a->timezone, b->timezone) ||
+      strcmp(a->period_start, b->period_start) || strcmp(a->period_end, b->period_end) ||
+      strcmp(a->weather_station, b->weather_station))
+    return false;
+  if (memcmp(&a->grid, &b->grid, sizeof a->grid) || a->filled_slots != b->filled_slots ||
+      memcmp(a->exposure_hours, b->exposure_hours, sizeof a->exposure_hours))
+    return false;
+  if (a->files != b->files || a->rows_read != b->rows_read || a->rows_used != b->rows_used)
+    return false;
+  if (a->zones->len != b->zones->len || a->od->len != b->od->len ||
+      a->rejections->len != b->rejections->len || a->stats->len != b->stats->len ||
+      a->source_zones->len != b->source_zones->len || a->weather->len != b->weather->len)
+    return false;
+  for (guint i = 0; i < a->zones->len; i++) {
+    const TrvZoneDemand *x = &g_array_index(a->zones, TrvZoneDemand, i);
+    const TrvZoneDemand *y = &g_array_index(b->zones, TrvZoneDemand, i);
+    if (x->cell.q != y->cell.q || x->cell.r != y->cell.r || memcmp(x->rate, y->rate, sizeof x->rate))
+      return false;
+  }
+  if (a->od->len && memcmp(a->od->data, b->od->data, sizeof(TrvOdEntry) * a->od->len)) return false;
+  if (!same_histogram(&a->duration_s, &b->duration_s) || !same_histogram(&a->distance_km, &b->distance_km))
+    return false;
+  for (guint i = 0; i < a->rejections->len; i++) {
+    const TrvRejection *x = &g_array_index(a->rejections, TrvRejection, i);
+    const TrvRejection *y = &g_array_index(b->rejections, TrvRejection, i);
+    if (strcmp(x->reason, y->reason) || x->count != y->count || strcmp(x->first_file, y->first_file) ||
+        x->first_line != y->first_line || strcmp(x->first_text, y->first_text))
+      return false;
+  }
+  for (guint i = 0; i < a->stats->len; i++) {
+    const TrvStat *x = &g_array_index(a->stats, TrvStat, i), *y = &g_array_index(b->stats, TrvStat, i);
+    if (strcmp(x->name, y->name) || !same_double(x->value, y->value)) return false;
+  }
+  for (guint i = 0; i < a->source_zones->len; i++) {
+    const TrvSourceZone *x = &g_array_index(a->source_zones, TrvSourceZone, i);
+    const TrvSourceZone *y = &g_array_index(b->source_zones, TrvSourceZone, i);
+    if (x->id != y->id || x->cell.q != y->cell.q || x->cell.r != y->cell.r || x->lat != y->lat ||
+        x->lon != y->lon || x->pickups != y->pickups || x->dropoffs != y->dropoffs ||
+        strcmp(x->borough, y->borough))
+      return false;
+  }
+  for (guint i = 0; i < a->weather->len; i++) {
+    const TrvWeatherDay *x = &g_array_index(a->weather, TrvWeatherDay, i);
+    const TrvWeatherDay *y = &g_array_index(b->weather, TrvWeatherDay, i);
+    if (x->year != y->year || x->month != y->month || x->day != y->day ||
+        !same_double(x->rain_mm, y->rain_mm) || !same_double(x->tmax_c, y->tmax_c) ||
+        !same_double(x->tmin_c, y->tmin_c))
+      return false;
+  }
+  return true;
 }

@@ -11,10 +11,15 @@
  * a per-day weather table.  The text format is documented in docs/urs.md
  * and versioned (TRV_CAL_FORMAT_VERSION).
  *
- * Invariants (kept by the builders, checked by the reader): every zone
- * appears once and lies in the grid's box; rates, exposures, counts are
- * finite and >= 0; slot indexes are in [0, 672); histograms have n_bins
- * >= 1 and the last bin holds everything at or beyond its lower edge. */
+ * Invariants (kept by the builders, checked by the reader and, before a
+ * byte is written, by the writer): every zone appears once and lies in the
+ * grid's box; rates, exposures, counts are finite, >= 0 and below the
+ * TRV_CAL_MAX_* bounds; slot indexes are in [0, 672); histograms have
+ * n_bins >= 1 and the last bin holds everything at or beyond its lower
+ * edge; every string is UTF-8 text without control characters (names come
+ * from input data, so the writer refuses what the reader would refuse);
+ * the table holds at most TRV_CAL_MAX_ZONES zones, TRV_CAL_MAX_OD OD pairs,
+ * TRV_CAL_MAX_REASONS rejection reasons and TRV_CAL_MAX_STATS statistics. */
 #ifndef TRV_URS_CALTABLE_H
 #define TRV_URS_CALTABLE_H
 
@@ -27,6 +32,24 @@
 #define TRV_CAL_FORMAT_VERSION 1
 #define TRV_SLOTS_PER_WEEK 672
 #define TRV_SLOTS_PER_DAY 96
+
+/* Bounds of a table, checked before anything is allocated for it.  A zone
+ * costs 672 doubles (5.4 kB), so 100,000 zones are 540 MB: far above the
+ * committed tables (at most 4,428 zones, 3.9 MB of text) and far below
+ * what a hostile file could otherwise make the reader allocate. */
+#define TRV_CAL_MAX_FILE_BYTES ((size_t)256 << 20)
+#define TRV_CAL_MAX_ZONES 100000
+#define TRV_CAL_MAX_OD 4000000
+#define TRV_CAL_MAX_BINS 100000
+#define TRV_CAL_MAX_REASONS 1000
+#define TRV_CAL_MAX_STATS 1000
+#define TRV_CAL_MAX_TEXT 200         /* bytes of a rejection's quoted line */
+#define TRV_CAL_MAX_RATE 1e12        /* requests per hour of one zone and slot */
+#define TRV_CAL_MAX_EXPOSURE_H 1e6   /* hours behind one slot (a century is 1,300) */
+#define TRV_CAL_MAX_COUNT 1e15       /* an OD or histogram count */
+/* Dates a table may hold (weather days, the period's ends). */
+#define TRV_CAL_YEAR_MIN 1900
+#define TRV_CAL_YEAR_MAX 2100
 
 typedef struct {
   TrvHexCell cell;
@@ -135,16 +158,46 @@ void trv_cal_table_finish(TrvCalTable *table);
  * written), so both compute the same doubles. */
 void trv_cal_table_fill_slots(TrvCalTable *table);
 
+/* A copy of the first len bytes of s that is UTF-8 text: each byte that
+ * does not start a valid UTF-8 character and each control character
+ * becomes '?'; the copy stops before max_out bytes would be exceeded, on a
+ * character boundary.  For quoting input data in the table and in
+ * messages.  Free with g_free. */
+char *trv_cal_text(const char *s, size_t len, size_t max_out);
+
+/* A rate rounded to the 6 significant digits the text format keeps (done
+ * when rates are computed and when they are read, so that a table read
+ * back equals the one written). */
+double trv_cal_round_rate(double rate);
+
 /* Sum over zones of the rate of each slot (requests per hour, city-wide). */
 void trv_cal_table_city_rate(const TrvCalTable *table, double out[TRV_SLOTS_PER_WEEK]);
 
 /* Writes / reads the text format.  The reader validates every line and
- * fails with TRV_ERROR_INPUT and "FILE:LINE: what" on the first problem. */
+ * fails with TRV_ERROR_INPUT and "FILE:LINE: what was found; what was
+ * expected" on the first problem.  The writer first checks the table
+ * (trv_cal_table_check) and that its text reads back, and refuses with
+ * TRV_ERROR_INPUT (the strings come from input data) before creating the
+ * file; a failed write is TRV_ERROR_IO. */
 bool trv_cal_table_write(const TrvCalTable *table, const char *path, GError **error);
 char *trv_cal_table_to_string(const TrvCalTable *table);
 TrvCalTable *trv_cal_table_read(const char *path, GError **error);
 TrvCalTable *trv_cal_table_parse(const char *text, size_t len, const char *name,
                                  GError **error);
+/* The checks the writer makes: every string UTF-8 text without control
+ * characters, names that cannot be read as comments or sections, counts
+ * within the TRV_CAL_MAX_* bounds.  The message names the field. */
+bool trv_cal_table_check(const TrvCalTable *table, GError **error);
+
+/* Reads a whole file of at most max_bytes (`what` names it in messages)
+ * into a NUL-terminated buffer (free with g_free).  A regular file's size
+ * is checked before a byte is read; a pipe is read until max_bytes + 1 at
+ * most; a device (/dev/urandom never ends), a directory or a socket is
+ * refused.  TRV_ERROR_INPUT when the file cannot be opened or is too big,
+ * TRV_ERROR_IO when reading fails.  Shared by the table reader and the
+ * trace importers. */
+bool trv_read_file_limited(const char *path, size_t max_bytes, const char *what, char **data,
+                           size_t *len, GError **error);
 /* Field-by-field equality (doubles compared exactly). */
 bool trv_cal_table_equal(const TrvCalTable *a, const TrvCalTable *b);
 

@@ -3,7 +3,11 @@
  * One file per cab, lines `lat lon occupied unix_time`.  Rules, in order:
  *  1. a line must have exactly 4 space-separated fields (else
  *     "column-count"); lat, lon must be numbers and occupied 0 or 1 (else
- *     "bad-line"); the time an integer (else "bad-timestamp");
+ *     "bad-line", also for a line of 256 bytes or more or holding a NUL);
+ *     the time an integer unix time in [TRV_IMPORT_TIME_MIN,
+ *     TRV_IMPORT_TIME_MAX) (else "bad-timestamp": a time cut short or
+ *     corrupted would otherwise stretch the period, and the exposure walk
+ *     over it, to decades);
  *  2. a fix outside the city's box is rejected ("outside-city");
  *  3. the cab's fixes are sorted by time whatever the file order (the files
  *     we have are oldest first; the original data set is newest first); a
@@ -26,9 +30,13 @@
  * at all (Tuesday 2008-05-20 07:15-08:30 and Wednesday 11:30-12:15 PDT); their
  * slots get no exposure and are filled from the other days, instead of
  * reading as hours without demand.  The intervals at an outage's edges are
- * partly covered but counted in full (a small downward bias there). */
+ * partly covered but counted in full (a small downward bias there).
+ *
+ * A file is read whole (at most TRV_IMPORT_MAX_TRACE_BYTES, so fewer than
+ * 2^32 lines: Fix.line fits) and must end with a newline. */
 #include <config.h>
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,8 +77,11 @@ static const char *parse_fix(char *line, Fix *f) {
   if (*end || end == field[1] || !isfinite(f->lon)) return "bad-line";
   if (strcmp(field[2], "0") && strcmp(field[2], "1")) return "bad-line";
   f->occupied = field[2][0] - '0';
-  f->t = strtoll(field[3], &end, 10);
-  if (*end || end == field[3] || f->t <= 0) return "bad-timestamp";
+  errno = 0;
+  long long t = strtoll(field[3], &end, 10);
+  if (*end || end == field[3] || errno == ERANGE || t < TRV_IMPORT_TIME_MIN || t >= TRV_IMPORT_TIME_MAX)
+    return "bad-timestamp";
+  f->t = t;
   return NULL;
 }
 
@@ -146,11 +157,21 @@ static uint64_t import_cab(Totals *tot, Fix *fix, size_t n, const char *path) {
       pickup = NULL;
     }
     prev = f;
+    /* Zones cost 5.4 kB each: stop as soon as there are too many. */
+    if (t->zones->len > TRV_CAL_MAX_ZONES || t->od->len > TRV_CAL_MAX_OD) break;
   }
   return kept;
 }
 
 TrvCalTable *trv_import_cabspotting(const TrvImportOptions *opt, GPtrArray *files, GError **error) {
+  TrvImportInput *in = trv_import_inputs_of_files(files);
+  TrvCalTable *t = trv_import_cabspotting_inputs(opt, in, files->len, error);
+  g_free(in);
+  return t;
+}
+
+TrvCalTable *trv_import_cabspotting_inputs(const TrvImportOptions *opt, const TrvImportInput *in, size_t n_in,
+                                           GError **error) {
   TrvHexGrid grid;
   const TrvCity *c = opt->city;
   if (!trv_hex_grid_init(&grid, c->lat_min, c->lat_max, c->lon_min, c->lon_max, opt->cell_km2, error))
@@ -160,10 +181,10 @@ TrvCalTable *trv_import_cabspotting(const TrvImportOptions *opt, GPtrArray *file
   t->timezone = g_strdup(c->timezone);
   Totals tot = {.table = t, .grid = &t->grid, .intervals = g_hash_table_new(g_direct_hash, g_direct_equal)};
   GArray *fixes = g_array_new(FALSE, FALSE, sizeof(Fix));
-  for (guint k = 0; k < files->len; k++) {
-    const char *path = files->pdata[k];
+  for (size_t k = 0; k < n_in; k++) {
+    const char *path = in[k].name;
     TrvLineReader rd;
-    if (!trv_line_reader_open(&rd, path, error)) goto fail;
+    if (!trv_line_reader_open(&rd, &in[k], TRV_IMPORT_MAX_TRACE_BYTES, "cabspotting trace file", error)) goto fail;
     g_array_set_size(fixes, 0);
     char *line;
     size_t len;
@@ -173,7 +194,7 @@ TrvCalTable *trv_import_cabspotting(const TrvImportOptions *opt, GPtrArray *file
       char buf[256]; /* parse_fix cuts its copy; the line stays for reports */
       Fix f;
       const char *why = "bad-line";
-      if (len < sizeof buf) {
+      if (len < sizeof buf && trv_line_is_text(line, len)) {
         memcpy(buf, line, len + 1);
         why = parse_fix(buf, &f);
       }
@@ -199,18 +220,21 @@ TrvCalTable *trv_import_cabspotting(const TrvImportOptions *opt, GPtrArray *file
       goto fail;
     }
     t->rows_used += kept;
+    if (!trv_import_check_zone_count(t, path, error)) goto fail;
   }
   g_array_free(fixes, TRUE);
-  /* Exposure: every 15-minute interval with data, in local time. */
-  uint64_t outage = 0;
-  for (int64_t q = tot.t_min / 900; q <= tot.t_max / 900; q++) {
-    int64_t at = q * 900;
-    if (!g_hash_table_contains(tot.intervals, GINT_TO_POINTER((int)q))) {
-      outage++;
-      continue;
-    }
+  /* Exposure: every 15-minute interval with data, in local time.  The
+   * intervals with a fix are walked, not the whole period (a stray fix
+   * years away would make that walk long); sums of 0.25 are exact in any
+   * order, so the table does not depend on the hash order. */
+  GHashTableIter it;
+  gpointer key;
+  g_hash_table_iter_init(&it, tot.intervals);
+  while (g_hash_table_iter_next(&it, &key, NULL)) {
+    int64_t at = (int64_t)GPOINTER_TO_INT(key) * 900;
     t->exposure_hours[trv_slot_of_local_seconds(at + trv_us_pacific_offset(at))] += 0.25;
   }
+  uint64_t outage = (uint64_t)(tot.t_max / 900 - tot.t_min / 900 + 1) - g_hash_table_size(tot.intervals);
   g_hash_table_destroy(tot.intervals);
   g_free(t->period_start);
   g_free(t->period_end);

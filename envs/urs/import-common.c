@@ -1,15 +1,19 @@
 /* import-common.c - what the three trace importers share: the cities,
  * input listing, local time and slots of the week, a line reader over a
- * file held in memory, and the "no usable rows" error.
+ * file held in memory, warnings and the "no usable rows" error.
  *
  * Cities are fixed bounding boxes that hold the city and its airports; a
  * point outside its city's box is rejected by every importer.  Slots are
- * 15-minute slots of the week in local time, Monday 00:00 = slot 0. */
+ * 15-minute slots of the week in local time, Monday 00:00 = slot 0.  The
+ * line reader holds a whole input that was at most its limit and ended
+ * with a newline (checked when it is opened), so its lines are complete. */
 #include <config.h>
 
 #include "urs/import.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/posterior.h"
 
@@ -60,12 +64,20 @@ GPtrArray *trv_import_list_inputs(const char *format, char **inputs, int n_input
       g_ptr_array_sort(names, compare_strings);
       for (guint k = 0; k < names->len; k++) g_ptr_array_add(files, g_strdup(names->pdata[k]));
       g_ptr_array_unref(names);
-    } else if (g_file_test(inputs[i], G_FILE_TEST_IS_REGULAR)) {
-      g_ptr_array_add(files, g_strdup(inputs[i]));
     } else {
-      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: no such file or directory", inputs[i]);
-      g_ptr_array_unref(files);
-      return NULL;
+      /* A file (or a pipe) is taken as given; the reader checks its size.
+       * A device is refused here: /dev/urandom would never end. */
+      GStatBuf st;
+      const char *why = g_stat(inputs[i], &st) != 0 ? "no such file or directory"
+                        : !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) ? "not a file or directory (a device?)"
+                                                                         : NULL;
+      if (why) {
+        g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: %s; expected a trace file or a directory of them",
+                    inputs[i], why);
+        g_ptr_array_unref(files);
+        return NULL;
+      }
+      g_ptr_array_add(files, g_strdup(inputs[i]));
     }
   }
   if (files->len == 0) {
@@ -126,15 +138,101 @@ char *trv_format_local(int64_t s) {
   return out;
 }
 
-bool trv_line_reader_open(TrvLineReader *r, const char *path, GError **error) {
-  GError *local = NULL;
+bool trv_line_reader_open(TrvLineReader *r, const TrvImportInput *in, size_t max_bytes, const char *what,
+                          GError **error) {
   memset(r, 0, sizeof *r);
-  if (!g_file_get_contents(path, &r->data, &r->len, &local)) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: %s", path, local->message);
-    g_error_free(local);
+  if (in->data) {
+    if (in->len > max_bytes) {
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: %zu bytes; a %s may have at most %zu", in->name,
+                  in->len, what, max_bytes);
+      return false;
+    }
+    r->data = g_malloc(in->len + 1);
+    memcpy(r->data, in->data, in->len);
+    r->data[in->len] = '\0';
+    r->len = in->len;
+  } else if (!trv_read_file_limited(in->name, max_bytes, what, &r->data, &r->len, error)) {
+    return false;
+  }
+  if (r->len > 0 && r->data[r->len - 1] != '\n') {
+    /* Every file we know ends with a newline; one that does not was cut
+     * (a copy or download interrupted), and its last line may still parse
+     * as a wrong value ("68.0,5" for "68.0,50.0"). */
+    uint64_t lines = 1;
+    for (const char *p = r->data; (p = memchr(p, '\n', r->len - (size_t)(p - r->data))); p++) lines++;
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                "%s:%" G_GUINT64_FORMAT ": the last line has no newline: the file was cut (truncated?); "
+                "expected every line to end with a newline",
+                in->name, lines);
+    trv_line_reader_close(r);
     return false;
   }
   return true;
+}
+
+bool trv_import_check_zone_count(const TrvCalTable *t, const char *path, GError **error) {
+  if (t->zones->len <= TRV_CAL_MAX_ZONES && t->od->len <= TRV_CAL_MAX_OD) return true;
+  g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+              "%s: the trace fills %u zones and %u OD pairs, more than a calibration table may hold (%d zones, "
+              "%d pairs): use coarser cells (--cell-km2)",
+              path, t->zones->len, t->od->len, TRV_CAL_MAX_ZONES, TRV_CAL_MAX_OD);
+  return false;
+}
+
+int trv_csv_split(char *line, char **field, int max) {
+  int n = 0;
+  char *p = line;
+  for (;;) {
+    if (n == max) return -1; /* a field beyond max: never written, never read */
+    char *out = p;
+    field[n++] = p;
+    bool quoted = *p == '"';
+    if (quoted) p++;
+    while (*p) {
+      if (quoted && *p == '"') {
+        if (p[1] == '"') {
+          *out++ = '"';
+          p += 2;
+          continue;
+        }
+        quoted = false;
+        p++;
+        continue;
+      }
+      if (!quoted && *p == ',') break;
+      *out++ = *p++;
+    }
+    bool more = *p == ',';
+    *out = '\0';
+    if (!more) return n;
+    p++;
+  }
+}
+
+int trv_csv_column(char **names, int n, const char *a, const char *b) {
+  for (int i = 0; i < n; i++) {
+    char *s = g_strstrip(names[i]);
+    if (!g_ascii_strcasecmp(s, a) || (b && !g_ascii_strcasecmp(s, b))) return i;
+  }
+  return -1;
+}
+
+char *trv_csv_skip_bom(char *line) { return g_str_has_prefix(line, "\xef\xbb\xbf") ? line + 3 : line; }
+
+bool trv_line_is_text(const char *line, size_t len) { return !memchr(line, '\0', len); }
+
+TrvImportInput *trv_import_inputs_of_files(GPtrArray *files) {
+  TrvImportInput *in = g_new0(TrvImportInput, files->len ? files->len : 1);
+  for (guint i = 0; i < files->len; i++) in[i].name = files->pdata[i];
+  return in;
+}
+
+void trv_import_warn(GPtrArray *warnings, const char *fmt, ...) {
+  if (!warnings) return;
+  va_list ap;
+  va_start(ap, fmt);
+  g_ptr_array_add(warnings, g_strdup_vprintf(fmt, ap));
+  va_end(ap);
 }
 
 char *trv_line_reader_next(TrvLineReader *r, size_t *len) {

@@ -2,11 +2,20 @@
  *
  * One API response per line: a GeoJSON Feature whose geometry.coordinates
  * lists [lon, lat] of every AVAILABLE taxi and properties.timestamp is an
- * ISO-8601 time with offset (+08:00).  A line that is not such an object
+ * ISO-8601 time with offset (+08:00; a stamp with another offset is
+ * converted to Singapore time, UTC+08:00).  A line that is not such an object
  * (bad JSON, missing fields, a coordinate that is not two numbers) is
- * "bad-line"; an unparsable timestamp "bad-timestamp"; a second snapshot
- * with the same time "duplicate-time".  Each point outside the city box is
- * counted under "outside-city" (unit: points; its snapshot is still used).
+ * "bad-line", and so is a line over TRV_IMPORT_SG_MAX_LINE_BYTES, holding a
+ * NUL byte, or nested deeper than TRV_IMPORT_SG_MAX_JSON_DEPTH arrays and
+ * objects: json-glib parses by recursion, so a line of 100,000 brackets
+ * would overflow the stack; the depth is counted by a scan of the line
+ * before it is parsed.  An unparsable timestamp, or one outside
+ * [TRV_IMPORT_TIME_MIN, TRV_IMPORT_TIME_MAX), is "bad-timestamp"; a second
+ * snapshot with the same time "duplicate-time".  Each point outside the
+ * city box is counted under "outside-city" (unit: points; its snapshot is
+ * still used).  A file over TRV_IMPORT_MAX_TRACE_BYTES or cut inside its
+ * last line, and more than TRV_IMPORT_SG_MAX_POINTS points in all, are input
+ * errors.
  *
  * Demand estimator.  Taxis carry no identifier, so trips cannot be seen;
  * they are inferred from available taxis disappearing.  Snapshots are
@@ -35,6 +44,9 @@
 #include "core/posterior.h"
 #include "urs/import.h"
 
+/* Singapore keeps UTC+08:00 all year (since 1982, no daylight saving). */
+#define SG_UTC_OFFSET_S (8 * 3600)
+
 typedef struct {
   int64_t unix_time;
   int64_t local_seconds;
@@ -62,37 +74,76 @@ static bool is_number(JsonNode *n) {
   return type == G_TYPE_DOUBLE || type == G_TYPE_INT64;
 }
 
+/* The member `name` of o when it is an object, else NULL.  json-glib's
+ * own getters assert the member's type (a GLib critical on stderr for a
+ * hostile line), so every node's type is checked before it is read. */
+static JsonObject *object_member(JsonObject *o, const char *name) {
+  JsonNode *n = json_object_get_member(o, name);
+  return n && JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
+}
+
+/* True when no array or object in the JSON text is nested deeper than
+ * max (brackets inside strings do not count; the text need not be valid:
+ * the parser judges that, once the depth is known to be safe). */
+static bool json_depth_at_most(const char *s, size_t len, int max) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < len; i++) {
+    char ch = s[i];
+    if (in_string) {
+      if (ch == '\\') i++;
+      else if (ch == '"') in_string = false;
+    } else if (ch == '"') {
+      in_string = true;
+    } else if (ch == '[' || ch == '{') {
+      if (++depth > max) return false;
+    } else if (ch == ']' || ch == '}') {
+      depth--;
+    }
+  }
+  return true;
+}
+
 /* Parses one response; returns NULL or the rejection reason. */
 static const char *parse_snapshot(TrvCalTable *t, JsonParser *parser, const char *line, size_t len,
                                   const char *path, uint64_t line_no, Snapshot *snap) {
+  if (len > TRV_IMPORT_SG_MAX_LINE_BYTES || !trv_line_is_text(line, len) ||
+      !json_depth_at_most(line, len, TRV_IMPORT_SG_MAX_JSON_DEPTH))
+    return "bad-line";
   if (!json_parser_load_from_data(parser, line, (gssize)len, NULL)) return "bad-line";
   JsonNode *root = json_parser_get_root(parser);
   if (!root || !JSON_NODE_HOLDS_OBJECT(root)) return "bad-line";
   JsonObject *o = json_node_get_object(root);
-  JsonObject *geometry = json_object_has_member(o, "geometry") ? json_object_get_object_member(o, "geometry") : NULL;
-  JsonObject *props = json_object_has_member(o, "properties") ? json_object_get_object_member(o, "properties") : NULL;
-  if (!geometry || !props || !json_object_has_member(geometry, "coordinates") ||
-      !JSON_NODE_HOLDS_ARRAY(json_object_get_member(geometry, "coordinates")) ||
-      !json_object_has_member(props, "timestamp") ||
-      json_node_get_value_type(json_object_get_member(props, "timestamp")) != G_TYPE_STRING)
+  JsonObject *geometry = object_member(o, "geometry"), *props = object_member(o, "properties");
+  JsonNode *coordinates = geometry ? json_object_get_member(geometry, "coordinates") : NULL;
+  JsonNode *timestamp = props ? json_object_get_member(props, "timestamp") : NULL;
+  if (!coordinates || !JSON_NODE_HOLDS_ARRAY(coordinates) || !timestamp || !JSON_NODE_HOLDS_VALUE(timestamp) ||
+      json_node_get_value_type(timestamp) != G_TYPE_STRING)
     return "bad-line";
-  GDateTime *dt = g_date_time_new_from_iso8601(json_object_get_string_member(props, "timestamp"), NULL);
+  GDateTime *dt = g_date_time_new_from_iso8601(json_node_get_string(timestamp), NULL);
   if (!dt) return "bad-timestamp";
   snap->unix_time = g_date_time_to_unix(dt);
-  snap->local_seconds = snap->unix_time + g_date_time_get_utc_offset(dt) / G_TIME_SPAN_SECOND;
+  /* Local time is Singapore's, whatever offset the stamp was written with
+   * (a stamp in UTC or another offset names the same instant): slots and
+   * the period then follow the order of the instants. */
+  snap->local_seconds = snap->unix_time + SG_UTC_OFFSET_S;
   g_date_time_unref(dt);
-  JsonArray *coords = json_object_get_array_member(geometry, "coordinates");
+  if (snap->unix_time < TRV_IMPORT_TIME_MIN || snap->unix_time >= TRV_IMPORT_TIME_MAX) return "bad-timestamp";
+  JsonArray *coords = json_node_get_array(coordinates);
   guint n = json_array_get_length(coords);
-  snap->cells = g_new(uint64_t, n ? n : 1);
-  snap->n = 0;
+  /* Every point is checked before any is counted, so that a bad line adds
+   * nothing to outside-city. */
   for (guint i = 0; i < n; i++) {
     JsonNode *pt = json_array_get_element(coords, i);
     JsonArray *a = JSON_NODE_HOLDS_ARRAY(pt) ? json_node_get_array(pt) : NULL;
     if (!a || json_array_get_length(a) != 2 || !is_number(json_array_get_element(a, 0)) ||
-        !is_number(json_array_get_element(a, 1))) {
-      g_clear_pointer(&snap->cells, g_free);
+        !is_number(json_array_get_element(a, 1)))
       return "bad-line";
-    }
+  }
+  snap->cells = g_new(uint64_t, n ? n : 1); /* n is at most a sixth of the line's bytes */
+  snap->n = 0;
+  for (guint i = 0; i < n; i++) {
+    JsonArray *a = json_array_get_array_element(coords, i);
     double lon = json_array_get_double_element(a, 0), lat = json_array_get_double_element(a, 1);
     if (!trv_hex_grid_contains(&t->grid, lat, lon)) {
       trv_cal_table_reject(t, "outside-city", path, line_no, line, len);
@@ -123,6 +174,14 @@ static double credit_disappearances(TrvCalTable *t, const Snapshot *a, const Sna
 }
 
 TrvCalTable *trv_import_sg(const TrvImportOptions *opt, GPtrArray *files, GError **error) {
+  TrvImportInput *in = trv_import_inputs_of_files(files);
+  TrvCalTable *t = trv_import_sg_inputs(opt, in, files->len, error);
+  g_free(in);
+  return t;
+}
+
+TrvCalTable *trv_import_sg_inputs(const TrvImportOptions *opt, const TrvImportInput *in, size_t n_in,
+                                  GError **error) {
   TrvHexGrid grid;
   const TrvCity *c = opt->city;
   if (!trv_hex_grid_init(&grid, c->lat_min, c->lat_max, c->lon_min, c->lon_max, opt->cell_km2, error))
@@ -133,10 +192,11 @@ TrvCalTable *trv_import_sg(const TrvImportOptions *opt, GPtrArray *files, GError
   GArray *snaps = g_array_new(FALSE, FALSE, sizeof(Snapshot));
   JsonParser *parser = json_parser_new_immutable();
   bool ok = true;
-  for (guint k = 0; ok && k < files->len; k++) {
-    const char *path = files->pdata[k];
+  uint64_t points_in_all = 0;
+  for (size_t k = 0; ok && k < n_in; k++) {
+    const char *path = in[k].name;
     TrvLineReader rd;
-    if (!trv_line_reader_open(&rd, path, error)) {
+    if (!trv_line_reader_open(&rd, &in[k], TRV_IMPORT_MAX_TRACE_BYTES, "taxi availability file", error)) {
       ok = false;
       break;
     }
@@ -147,7 +207,7 @@ TrvCalTable *trv_import_sg(const TrvImportOptions *opt, GPtrArray *files, GError
     while ((line = trv_line_reader_next(&rd, &len))) {
       read++;
       t->rows_read++;
-      Snapshot s = {.line = rd.line_no, .file = k};
+      Snapshot s = {.line = rd.line_no, .file = (guint)k};
       const char *why = parse_snapshot(t, parser, line, len, path, rd.line_no, &s);
       if (why) {
         trv_cal_table_reject(t, why, path, rd.line_no, line, len);
@@ -155,9 +215,17 @@ TrvCalTable *trv_import_sg(const TrvImportOptions *opt, GPtrArray *files, GError
       }
       g_array_append_val(snaps, s);
       used++;
+      points_in_all += s.n;
+      if (points_in_all > TRV_IMPORT_SG_MAX_POINTS) {
+        g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                    "%s:%" G_GUINT64_FORMAT ": more than %llu available taxis in all; import fewer days at a time",
+                    path, rd.line_no, TRV_IMPORT_SG_MAX_POINTS);
+        ok = false;
+        break;
+      }
     }
     trv_line_reader_close(&rd);
-    if (used == 0) {
+    if (ok && used == 0) {
       trv_import_no_usable_rows(error, path, read, t);
       ok = false;
     }
@@ -171,7 +239,7 @@ TrvCalTable *trv_import_sg(const TrvImportOptions *opt, GPtrArray *files, GError
     Snapshot *s = &g_array_index(snaps, Snapshot, i);
     if (w > 0 && g_array_index(snaps, Snapshot, w - 1).unix_time == s->unix_time) {
       /* the line text is gone; report file:line of the duplicate */
-      trv_cal_table_reject(t, "duplicate-time", files->pdata[s->file], s->line, "", 0);
+      trv_cal_table_reject(t, "duplicate-time", in[s->file].name, s->line, "", 0);
       g_free(s->cells);
       continue;
     }
@@ -195,6 +263,10 @@ TrvCalTable *trv_import_sg(const TrvImportOptions *opt, GPtrArray *files, GError
     int slot = trv_slot_of_local_seconds(a->local_seconds);
     t->exposure_hours[slot] += (double)dt / 3600.0;
     demand += credit_disappearances(t, a, b, slot);
+    if (!trv_import_check_zone_count(t, in[b->file].name, error)) {
+      ok = false;
+      goto out;
+    }
   }
   if (snaps->len) {
     const Snapshot *first = &g_array_index(snaps, Snapshot, 0);

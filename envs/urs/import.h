@@ -6,9 +6,16 @@
  * given, counts what it cannot use by reason (with the first offending
  * file:line and text, in the table's report), and returns a finished
  * calibration table (caltable.h).  User errors (a missing file, a missing
- * column, a file with no usable rows) return NULL with TRV_ERROR_INPUT.
- * The rules each importer applies are stated in its file and in
- * docs/urs.md. */
+ * column, a file with no usable rows, a truncated file, a file over its
+ * size limit) return NULL with TRV_ERROR_INPUT and a message naming the
+ * file and line.  The rules each importer applies are stated in its file
+ * and in docs/urs.md.
+ *
+ * Every input is hostile until checked: each file is read with a size
+ * limit checked before it is read (TRV_IMPORT_MAX_*_BYTES), must end with
+ * a newline (a file cut inside its last line is refused, as a truncated
+ * file), and every count is checked before anything is allocated for it;
+ * times must fall in [TRV_IMPORT_TIME_MIN, TRV_IMPORT_TIME_MAX). */
 #ifndef TRV_URS_IMPORT_H
 #define TRV_URS_IMPORT_H
 
@@ -32,12 +39,43 @@ const TrvCity *trv_city_find(const char *name);
 #define TRV_IMPORT_MAX_GAP_S 600
 #define TRV_IMPORT_SG_MAX_INTERVAL_S 180
 #define TRV_IMPORT_TLC_TRIPS_PER_MONTH 7.7e6
+#define TRV_IMPORT_TLC_TRIPS_PER_MONTH_YEAR 2019 /* the year of that volume */
+#define TRV_IMPORT_TLC_MAX_TRIPS_PER_MONTH 1e9   /* --scale-to-trips-per-month */
+
+/* Limits.  A trace file may hold a whole month of real TLC trips (about
+ * 650 MB) or a week of Singapore snapshots (about 420 MB); the tables
+ * beside it are small.  Times: unix time 2000-01-01 to 2100-01-01 (UTC);
+ * a fix or trip outside is a bad timestamp (a truncated "1211094000"
+ * reads as 1970, a corrupted one as the year 5000). */
+#define TRV_IMPORT_MAX_TRACE_BYTES ((size_t)1 << 30)
+#define TRV_IMPORT_MAX_ZONE_TABLE_BYTES ((size_t)1 << 20)
+#define TRV_IMPORT_MAX_WEATHER_BYTES ((size_t)16 << 20)
+#define TRV_IMPORT_SG_MAX_LINE_BYTES ((size_t)8 << 20) /* the real ones: 67 kB */
+#define TRV_IMPORT_SG_MAX_JSON_DEPTH 16                /* the real ones: 4 */
+#define TRV_IMPORT_SG_MAX_POINTS 500000000ull          /* 4 GB of cell keys */
+#define TRV_IMPORT_TLC_MAX_TRIPS 100000000ull          /* 4 GB of trips: 13 months of real volume */
+#define TRV_IMPORT_TIME_MIN INT64_C(946684800)         /* 2000-01-01T00:00:00Z */
+#define TRV_IMPORT_TIME_MAX INT64_C(4102444800)        /* 2100-01-01T00:00:00Z */
+#define TRV_IMPORT_TLC_MAX_TRIP_S 86400                /* a trip over a day is a clock error */
+#define TRV_IMPORT_TLC_MAX_TRIP_MILES 1000.0
+
+/* One input of an importer: the file `name`, or (data != NULL) len bytes
+ * already in memory that messages and reports call `name` (tests and the
+ * fuzz harnesses use those). */
+typedef struct {
+  const char *name;
+  const char *data;
+  size_t len;
+} TrvImportInput;
 
 typedef struct {
   const TrvCity *city;
   double cell_km2;
   const char *zones_path;          /* tlc: taxi_zone_centroids.csv, NULL = beside the input */
   double scale_to_trips_per_month; /* tlc: the real volume a month of samples stands for */
+  int scale_year;                  /* tlc: the year of that volume, 0 when not known */
+  const TrvImportInput *zones;     /* tlc: the zone table in memory (instead of zones_path) */
+  GPtrArray *warnings;             /* warnings are added here (char *, g_free) when not NULL */
 } TrvImportOptions;
 
 /* Files to read: each INPUT that is a directory contributes its files whose
@@ -48,15 +86,52 @@ typedef struct {
 GPtrArray *trv_import_list_inputs(const char *format, char **inputs, int n_inputs,
                                   GError **error);
 
+/* The importers, on files (paths) or on inputs (files or bytes). */
 TrvCalTable *trv_import_cabspotting(const TrvImportOptions *opt, GPtrArray *files,
                                     GError **error);
 TrvCalTable *trv_import_tlc(const TrvImportOptions *opt, GPtrArray *files, GError **error);
 TrvCalTable *trv_import_sg(const TrvImportOptions *opt, GPtrArray *files, GError **error);
+TrvCalTable *trv_import_cabspotting_inputs(const TrvImportOptions *opt, const TrvImportInput *in,
+                                           size_t n, GError **error);
+TrvCalTable *trv_import_tlc_inputs(const TrvImportOptions *opt, const TrvImportInput *in, size_t n,
+                                   GError **error);
+TrvCalTable *trv_import_sg_inputs(const TrvImportOptions *opt, const TrvImportInput *in, size_t n,
+                                  GError **error);
+
+/* The TLC zone centroid table (LocationID, Borough, Latitude, Longitude by
+ * name): zone ids 1..TRV_TLC_MAX_ZONE_ID, each once.  Any malformed row is
+ * an error naming FILE:LINE (import-tlc-zones.c). */
+#define TRV_TLC_MAX_ZONE_ID 1000
+typedef struct {
+  bool known;
+  double lat, lon;
+  TrvHexCell cell;
+  char *borough;
+  uint64_t line; /* where the row was read */
+} TrvTlcZone;
+/* Reads the table into zones[0..TRV_TLC_MAX_ZONE_ID] (zeroed by the
+ * caller; boroughs to be freed with trv_tlc_zones_clear); cells on grid. */
+bool trv_tlc_zones_read(const TrvImportInput *in, const TrvHexGrid *grid, TrvTlcZone *zones,
+                        int *n_zones, GError **error);
+void trv_tlc_zones_clear(TrvTlcZone *zones);
 
 /* Reads one daily weather CSV (NOAA GHCN temperature or precipitation, or
  * the MSS Changi daily table, recognised by their headers) and merges its
- * days into table->weather.  Values a station did not report stay NAN. */
+ * days into table->weather.  Values a station did not report stay NAN;
+ * anything else that is not a number in its physical range, a repeated
+ * date or a malformed row is an error naming FILE:LINE, and the table is
+ * left as it was (rows are merged only once the whole file is read). */
 bool trv_weather_attach(TrvCalTable *table, const char *path, GError **error);
+bool trv_weather_attach_input(TrvCalTable *table, const TrvImportInput *in, GError **error);
+
+/* Days of the trace's period (the local dates from period_start to
+ * period_end; an end at 00:00:00 is exclusive, as TLC's month ends) and
+ * how many of them have no weather row.  Both 0 for a table without a
+ * period. */
+void trv_import_weather_coverage(const TrvCalTable *table, int *n_days, int *uncovered);
+/* Adds a warning when the table's weather does not cover every day of
+ * its trace (the world then uses it as climatology: docs/urs.md). */
+void trv_import_check_weather(const TrvCalTable *table, GPtrArray *warnings);
 
 /* ---- shared by the importers (import-common.c) -------------------------- */
 
@@ -81,11 +156,42 @@ typedef struct {
   uint64_t line_no;
 } TrvLineReader;
 
-bool trv_line_reader_open(TrvLineReader *r, const char *path, GError **error);
+/* Reads an input of at most max_bytes (`what` names its kind in messages,
+ * e.g. "cabspotting trace") and checks that it ends with a newline: a file
+ * whose last line has none was cut, and is refused with FILE:LINE.  An
+ * empty file is fine (no lines). */
+bool trv_line_reader_open(TrvLineReader *r, const TrvImportInput *in, size_t max_bytes,
+                          const char *what, GError **error);
 /* Next line (without its newline, a trailing CR removed) or NULL at the end.
- * The line is NUL-terminated in place; *len is its length. */
+ * The line is NUL-terminated in place; *len is its length.  A line may hold
+ * NUL bytes (strlen(line) < *len then): see trv_line_is_text. */
 char *trv_line_reader_next(TrvLineReader *r, size_t *len);
 void trv_line_reader_close(TrvLineReader *r);
+/* True when a line holds no NUL byte (binary garbage is never a row). */
+bool trv_line_is_text(const char *line, size_t len);
+
+/* False with TRV_ERROR_INPUT (naming the file being read) once the table
+ * holds more zones or OD pairs than a calibration table may
+ * (TRV_CAL_MAX_ZONES, TRV_CAL_MAX_OD): each zone costs 5.4 kB, so the
+ * importers check while they add, not after. */
+bool trv_import_check_zone_count(const TrvCalTable *table, const char *path, GError **error);
+
+/* CSV: splits a line in place into at most max fields (double quotes
+ * around a field removed, quoted commas and "" kept).  Returns the field
+ * count, or -1 when the line has more than max fields (field[] then holds
+ * max of them, not to be used). */
+int trv_csv_split(char *line, char **field, int max);
+/* Index of the header column named a or b (ASCII case-insensitive,
+ * surrounding spaces ignored; names are stripped in place), or -1. */
+int trv_csv_column(char **names, int n, const char *a, const char *b);
+/* The line past a UTF-8 byte order mark (spreadsheets write one). */
+char *trv_csv_skip_bom(char *line);
+
+/* Inputs naming the files (paths) of an array; free with g_free. */
+TrvImportInput *trv_import_inputs_of_files(GPtrArray *files);
+
+/* Adds one warning line (printf format) to warnings, unless NULL. */
+void trv_import_warn(GPtrArray *warnings, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
 /* Error for a file none of whose rows was usable: names the file, the rows
  * read and the table's first rejection reasons. */
