@@ -121,8 +121,10 @@ int trv_cmd_trace(int argc, char **argv) {
   print_report(table, out, (double)(g_get_monotonic_time() - t0) / 1e6);
   goto done;
 bad:
-  fprintf(stderr, "trivium trace: %s\n", err ? err->message : "bad arguments");
-  if (err && err->domain == G_OPTION_ERROR) usage(stderr);
+  if (err && err->domain == G_OPTION_ERROR)
+    fprintf(stderr, "trivium trace import: %s; see trivium trace --help\n", err->message);
+  else
+    fprintf(stderr, "trivium trace: %s\n", err ? err->message : "bad arguments");
   /* Bad input (ours or GOption's) is 2; a failed read or write is 1. */
   code = err && err->domain == TRV_ERROR && err->code == TRV_ERROR_IO ? 1 : 2;
 done:
