@@ -1,5 +1,5 @@
-/* Acceptance checks of the URS trace import on the real traces in
- * ../shared/data (issue 6, acceptance 1), and of the committed calibration
+/* Checks of the URS trace import on the real traces in
+ * ../shared/data, and of the committed calibration
  * tables in data/urs/.  The real-data tests skip when ../shared/data is
  * absent.  Each prints the figures it checks (TAP comments), the same ones
  * docs/urs.md reports. */
