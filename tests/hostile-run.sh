@@ -10,7 +10,7 @@ T=${TRIVIUM:-./trivium}
 T=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..14"
+echo "1..16"
 n=0
 # $1 description, then the command; passes when it exits 2 with one line on stderr
 exit2() {
@@ -116,3 +116,22 @@ if [ $rc -eq 2 ] && [ -z "$(ls -A "$tmp/elsewhere")" ] && grep -q 'symbolic link
 else echo "not ok $n - exit $rc"; sed 's/^/# /' "$tmp/ln.err"; fi
 # a platform that SimGrid would load as a library is refused before anything runs
 exit2 "--platform naming a shared library" "$T" run $small --platform "$top/tests/scenarios/payload.so" -o "$tmp/so"
+
+# a log unreachable for longer than 600 simulated seconds fails the run (exit 1), as documented
+"$T" run -q -c trivium --set run.seeds=1 --set run.episodes=40 --fault host-crash:ctl:20:3500 -o "$tmp/outage" \
+  >/dev/null 2>"$tmp/outage.err"
+rc=$?
+n=$((n + 1))
+if [ $rc -eq 1 ] && grep -q 'no majority of the 1 log replicas answered for 600 simulated seconds' "$tmp/outage.err"; then
+  echo "ok $n - a 3500 s log outage ends the run with exit 1 after 600 simulated seconds"
+else echo "not ok $n - exit $rc"; sed 's/^/# /' "$tmp/outage.err"; fi
+
+# fault processes last to the end of the run: a link that starts flapping at 1e5 s still fails commits
+"$T" run -q -c trivium --set run.seeds=1 --set run.episodes=2200 --set sim.step_flops=1e9 \
+  --fault 'link-flap:agent-0-uplink:20:2:100000' -o "$tmp/late" >/dev/null 2>&1
+n=$((n + 1))
+late=$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) {if ($i == "commit_failures") f = i; if ($i == "sim_time") t = i}}
+  NR > 1 && $f > 0 {n++; if ($t < 1e5) early++} END {print n + 0, early + 0}' "$tmp/late/episodes.csv")
+if [ "${late% *}" -gt 0 ] && [ "${late#* }" -eq 0 ]; then
+  echo "ok $n - a link-flap starting at 1e5 simulated seconds fails ${late% *} commits, all after it started"
+else echo "not ok $n - failed commits (total, before 1e5 s): $late"; fi

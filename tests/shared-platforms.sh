@@ -9,7 +9,7 @@ T=${TRIVIUM:-./trivium}
 data=${srcdir:-..}/../shared/data/simgrid-platforms
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..3"
+echo "1..4"
 n=0
 run() { # name platform controller ctl agents
   n=$((n + 1))
@@ -38,3 +38,11 @@ XML
 run small small_platform.xml Tremblay Jupiter "Fafard,Ginette"
 run cluster cluster_backbone.xml node-0.simgrid.org node-1.simgrid.org "node-2.simgrid.org,node-3.simgrid.org"
 run failures small_platform_failures.xml Tremblay Bourassa "Fafard,Ginette"
+# the failures platform: its hosts go down on their own profiles, and p_f says so
+n=$((n + 1))
+if [ ! -f "$data/small_platform_failures.xml" ]; then echo "ok $n - failures counted # SKIP ../shared/data absent"
+else
+  pf=$(awk -F, '$2 == "p_f" {print $3}' "$tmp/out-failures/summary.csv")
+  if awk -v p="$pf" 'BEGIN {exit !(p > 0)}'; then echo "ok $n - failures: p_f = $pf counts the commits the platform's own failures lost"
+  else echo "not ok $n - failures: p_f = '$pf' although the agents' hosts go down"; fi
+fi
