@@ -124,11 +124,12 @@ TrvEpisode *trv_sim_agent_next(AgentState *a) {
     trv_episode_discard(a->open);
     a->open = NULL;
   }
-  for (;;) {
+  while (!a->stopped) {
     Msg *m = trv_msg_wait(a->mb);
     if (m->kind == MSG_STOP) {
       trv_msg_free(m);
-      return NULL;
+      a->stopped = true;
+      break;
     }
     if (m->kind != MSG_PLAN) {
       trv_msg_free(m);
@@ -142,6 +143,7 @@ TrvEpisode *trv_sim_agent_next(AgentState *a) {
     trv_msg_free(m);
     return a->open;
   }
+  return NULL;
 }
 
 bool trivium_episode_play(TrvEpisode *ep) {

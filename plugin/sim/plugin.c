@@ -249,8 +249,13 @@ static void boot_actor(int argc, char **argv) {
 }
 
 static void on_platform(void) {
+  static bool started; /* a deployment file fires the signal again */
   sg_host_t *hosts = sg_host_list();
-  if (sg_host_count() > 0) sg_actor_start(sg_actor_init("trivium-boot", hosts[0]), boot_actor, 0, NULL);
+  for (size_t i = 0; !started && i < sg_host_count(); i++)
+    if (sg_host_is_on(hosts[i])) { /* SimGrid refuses an actor on a host that is off */
+      sg_actor_start(sg_actor_init("trivium-boot", hosts[i]), boot_actor, 0, NULL);
+      started = true;
+    }
   g_free(hosts);
 }
 

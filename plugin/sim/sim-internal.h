@@ -60,6 +60,7 @@ typedef struct {
   sg_mailbox_t mb, mb_ack;
   int plan_tag;    /* the incarnation of the controller whose plan is open */
   TrvEpisode *open; /* the episode handed to the agent and not yet closed */
+  bool stopped;     /* the run is over for this agent */
 } AgentState;
 
 typedef struct {
