@@ -367,6 +367,8 @@ static void reader_refuses_damaged_tables_with_file_and_line(void) {
   assert_refused(text, "[end]\n", "", line_of(text, "[end]"), "truncated");
   assert_refused(text, "outside-city\t2", "outside-city\t3", line_of(text, "[stats]"), "rejections add up to 9");
   /* Bounds and formats the writer never leaves. */
+  assert_refused(text, "weather_station=USW", "weather_station=\tUSW", line_of(text, "weather_station="),
+                 "a TAB in the value of 'weather_station'");
   assert_refused(text, "T00:10:00", "T25:10:00", line_of(text, "[grid]"), "expected two local times");
   assert_refused(text, "period_start=2008", "period_start=1850", line_of(text, "[grid]"), "years 1900-2100");
   assert_refused(text, "lat_max=37.84", "lat_max=1e400", line_of(text, "lat_max="), "'1e400' is not a finite number");

@@ -328,6 +328,10 @@ static bool data_line(Reader *r, char *line) {
   switch (r->section) {
   case 0:
     if (!key_value(r, line, CITY_KEYS, G_N_ELEMENTS(CITY_KEYS), &k, &v)) return false;
+    /* The only fields that may hold a TAB in the file's text; the writer
+     * refuses one in any string. */
+    if (strchr(v, '\t')) return fail(c, "a TAB in the value of '%s'; expected text without control characters",
+                                      CITY_KEYS[k]);
     {
       char **slot[] = {&t->city, &t->source, &t->timezone,
                        &t->period_start, &t->period_end, &t->weather_station};
