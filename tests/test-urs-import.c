@@ -375,8 +375,10 @@ static void reader_refuses_damaged_tables_with_file_and_line(void) {
   assert_refused(text, "2008-05-18\tNA\t20\t", "2008-05-18\tNA\t99\t", line_of(text, "2008-05-18\tNA"),
                  "99 is outside [-90, 60]");
   assert_refused(text, "2008-05-19\t", "2008-5-019\t", line_of(text, "2008-05-19\t"), "not a date YYYY-MM-DD");
+  assert_refused(text, "2008-05-19\t", "2008-05-190\t", line_of(text, "2008-05-19\t"), "not a date YYYY-MM-DD");
   assert_refused(text, "n_bins=121", "n_bins=100001", line_of(text, "n_bins=121"), "outside [1, 100000]");
   assert_refused(text, "576\t4\n", "576\t1e13\n", line_of(text, "576\t4\n"), "1e13 is outside [0, 1e+12]");
+  assert_refused(text, "576\t4\n", "576\t-0\n", line_of(text, "576\t4\n"), "rate -0; expected a rate > 0");
   char *long_text = g_strnfill(201, 'x');
   char *long_row = g_strconcat("\t2\t", long_text, "\nbad-line", NULL);
   assert_refused(text, "\t2\t37.77000 -122.41000 0\nbad-line", long_row, line_of(text, "column-count"),
