@@ -456,6 +456,17 @@ static void table_text_that_is_not_utf8_is_refused_on_write_and_read(void) {
   }
   g_free(t->weather_station);
   t->weather_station = g_strdup("USW00023234,Changi");
+  /* A value may start with '[' or '#' (it follows its key); a statistic's
+   * name may not (it starts a line). */
+  g_free(t->source);
+  t->source = g_strdup("[cabspotting]");
+  char *text0 = trv_cal_table_to_string(t);
+  TrvCalTable *back = trv_cal_table_parse(text0, strlen(text0), "x.cal", NULL);
+  g_assert_nonnull(back);
+  g_assert_true(trv_cal_table_check(back, NULL));
+  g_assert_cmpstr(back->source, ==, "[cabspotting]");
+  trv_cal_table_free(back);
+  g_free(text0);
   trv_cal_table_set_stat(t, "#hidden", 1);
   GError *err = NULL;
   g_assert_false(trv_cal_table_write(t, path, &err));
