@@ -367,14 +367,18 @@ static void reader_refuses_damaged_tables_with_file_and_line(void) {
   assert_refused(text, "[end]\n", "", line_of(text, "[end]"), "truncated");
   assert_refused(text, "outside-city\t2", "outside-city\t3", line_of(text, "[stats]"), "rejections add up to 9");
   /* Bounds and formats the writer never leaves. */
+  assert_refused(text, "weather_station=USW", "weather_station=\tUSW", line_of(text, "weather_station="),
+                 "a TAB in the value of 'weather_station'");
   assert_refused(text, "T00:10:00", "T25:10:00", line_of(text, "[grid]"), "expected two local times");
   assert_refused(text, "period_start=2008", "period_start=1850", line_of(text, "[grid]"), "years 1900-2100");
   assert_refused(text, "lat_max=37.84", "lat_max=1e400", line_of(text, "lat_max="), "'1e400' is not a finite number");
   assert_refused(text, "2008-05-18\tNA\t20\t", "2008-05-18\tNA\t99\t", line_of(text, "2008-05-18\tNA"),
                  "99 is outside [-90, 60]");
   assert_refused(text, "2008-05-19\t", "2008-5-019\t", line_of(text, "2008-05-19\t"), "not a date YYYY-MM-DD");
+  assert_refused(text, "2008-05-19\t", "2008-05-190\t", line_of(text, "2008-05-19\t"), "not a date YYYY-MM-DD");
   assert_refused(text, "n_bins=121", "n_bins=100001", line_of(text, "n_bins=121"), "outside [1, 100000]");
   assert_refused(text, "576\t4\n", "576\t1e13\n", line_of(text, "576\t4\n"), "1e13 is outside [0, 1e+12]");
+  assert_refused(text, "576\t4\n", "576\t-0\n", line_of(text, "576\t4\n"), "rate -0; expected a rate > 0");
   char *long_text = g_strnfill(201, 'x');
   char *long_row = g_strconcat("\t2\t", long_text, "\nbad-line", NULL);
   assert_refused(text, "\t2\t37.77000 -122.41000 0\nbad-line", long_row, line_of(text, "column-count"),
@@ -452,6 +456,17 @@ static void table_text_that_is_not_utf8_is_refused_on_write_and_read(void) {
   }
   g_free(t->weather_station);
   t->weather_station = g_strdup("USW00023234,Changi");
+  /* A value may start with '[' or '#' (it follows its key); a statistic's
+   * name may not (it starts a line). */
+  g_free(t->source);
+  t->source = g_strdup("[cabspotting]");
+  char *text0 = trv_cal_table_to_string(t);
+  TrvCalTable *back = trv_cal_table_parse(text0, strlen(text0), "x.cal", NULL);
+  g_assert_nonnull(back);
+  g_assert_true(trv_cal_table_check(back, NULL));
+  g_assert_cmpstr(back->source, ==, "[cabspotting]");
+  trv_cal_table_free(back);
+  g_free(text0);
   trv_cal_table_set_stat(t, "#hidden", 1);
   GError *err = NULL;
   g_assert_false(trv_cal_table_write(t, path, &err));

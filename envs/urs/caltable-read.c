@@ -1,24 +1,19 @@
 /* caltable-read.c - reading URS calibration tables, and the size-limited
  * file reader the trace importers share.
  *
- * The reader trusts nothing: the file is read only if it is at most
- * TRV_CAL_MAX_FILE_BYTES; the whole text must be UTF-8 without control
- * characters other than TAB and newline (names in a table come from input
- * data); the header names the format and version; sections must come in the
- * writer's order, each exactly once, and end with [end] (a truncated file is
- * refused); every line is split on TABs and each field parsed in full;
- * numbers must be finite and within the bounds of caltable.h (non-negative
- * where the format says so); dates are strict YYYY-MM-DD within
- * TRV_CAL_YEAR_MIN..MAX; indexes must point at existing zones; demand, OD,
- * source-zone and weather rows must be strictly increasing (no
- * duplicates); zones must lie within one cell of the grid's box and a
- * source zone's cell must be the cell of its centroid; counts of zones, OD
- * pairs, bins, reasons and statistics are checked before each is added;
- * the report's rows_rejected must equal the sum of the rejection counts.
- * Rates are rounded to the 6 significant digits the format keeps, so a
- * table read back equals the one written and writing it again gives the
- * same bytes.  The first problem stops the read with TRV_ERROR_INPUT and
- * "FILE:LINE: what was found; what was expected". */
+ * The reader trusts nothing: at most TRV_CAL_MAX_FILE_BYTES of UTF-8 text
+ * without control characters but TAB and newline; the header names format
+ * and version; sections in the writer's order, each once, ending with
+ * [end]; every TAB-separated field parsed in full; numbers finite and
+ * within caltable.h's bounds; dates strict YYYY-MM-DD of
+ * TRV_CAL_YEAR_MIN..MAX; indexes of existing zones; demand, OD,
+ * source-zone and weather rows strictly increasing; zones within one cell
+ * of the grid's box, a source zone in its centroid's cell; zones, OD
+ * pairs, bins, reasons and statistics counted before each is added;
+ * rejections adding up to rows_rejected.  What it accepts is exactly what
+ * the writer would write back: rates rounded to 6 digits and above 0.  The
+ * first problem stops the read: TRV_ERROR_INPUT, "FILE:LINE: what was
+ * found; what was expected". */
 #include <config.h>
 
 #include <errno.h>
@@ -114,9 +109,10 @@ static bool digits(const char *s, int n, int *out) {
   return true;
 }
 
-/* A strict YYYY-MM-DD (exactly that, 10 bytes) of a valid date within
- * TRV_CAL_YEAR_MIN..MAX: anything the writer would print differently is
- * refused, so that reading and writing again gives the same bytes. */
+/* A strict YYYY-MM-DD at s (the caller checks what follows) of a valid
+ * date within TRV_CAL_YEAR_MIN..MAX: anything the writer would print
+ * differently is refused, so that reading and writing again gives the same
+ * bytes. */
 static bool parse_date(const char *s, int *y, int *m, int *d) {
   return digits(s, 4, y) && s[4] == '-' && digits(s + 5, 2, m) && s[7] == '-' && digits(s + 8, 2, d) &&
          *y >= TRV_CAL_YEAR_MIN && *y <= TRV_CAL_YEAR_MAX && g_date_valid_dmy((GDateDay)*d, (GDateMonth)*m,
@@ -303,7 +299,7 @@ static bool weather_line(Reader *r, char **f) {
   TrvCalTable *t = r->t;
   Ctx *c = &r->ctx;
   TrvWeatherDay w;
-  if (!parse_date(f[0], &w.year, &w.month, &w.day))
+  if (strlen(f[0]) != 10 || !parse_date(f[0], &w.year, &w.month, &w.day))
     return fail(c, "'" Q "' is not a date YYYY-MM-DD in %d-%d", clip(f[0]), f[0], TRV_CAL_YEAR_MIN,
                 TRV_CAL_YEAR_MAX);
   /* The same physical bounds as the weather reader (the world records). */
@@ -328,6 +324,10 @@ static bool data_line(Reader *r, char *line) {
   switch (r->section) {
   case 0:
     if (!key_value(r, line, CITY_KEYS, G_N_ELEMENTS(CITY_KEYS), &k, &v)) return false;
+    /* The only fields that may hold a TAB in the file's text; the writer
+     * refuses one in any string. */
+    if (strchr(v, '\t')) return fail(c, "a TAB in the value of '%s'; expected text without control characters",
+                                      CITY_KEYS[k]);
     {
       char **slot[] = {&t->city, &t->source, &t->timezone,
                        &t->period_start, &t->period_end, &t->weather_station};
@@ -382,11 +382,15 @@ static bool data_line(Reader *r, char *line) {
     if (!fields(r, line, f, 3) || !get_int(c, f[0], 0, (int)t->zones->len - 1, &z) ||
         !get_int(c, f[1], 0, TRV_SLOTS_PER_WEEK - 1, &s) || !get_double(c, f[2], false, 0, TRV_CAL_MAX_RATE, &rate))
       return false;
+    /* The writer leaves zero rates out: a row of 0 (or -0) would not be
+     * written back. */
+    rate = trv_cal_round_rate(rate);
+    if (!(rate > 0)) return fail(c, "rate " Q "; expected a rate > 0 (zero rates are not written)", clip(f[2]), f[2]);
     int64_t key = (int64_t)z * TRV_SLOTS_PER_WEEK + s;
     if (key <= r->last_key) return fail(c, "demand row out of order or repeated");
     if (!(t->exposure_hours[s] > 0)) return fail(c, "demand in slot %d, which has no exposure", s);
     r->last_key = key;
-    g_array_index(t->zones, TrvZoneDemand, z).rate[s] = trv_cal_round_rate(rate);
+    g_array_index(t->zones, TrvZoneDemand, z).rate[s] = rate;
     return true;
   }
   case 8: {
@@ -546,13 +550,10 @@ bool trv_read_file_limited(const char *path, size_t max_bytes, const char *what,
     return false;
   }
   struct stat st;
-  const char *refuse = NULL;
-  if (fstat(fd, &st) != 0)
-    refuse = "cannot be examined";
-  else if (S_ISDIR(st.st_mode))
-    refuse = "is a directory";
-  else if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
-    refuse = "is a device or socket, not a file (it may never end)";
+  const char *refuse = fstat(fd, &st) != 0 ? "cannot be examined"
+                       : S_ISDIR(st.st_mode) ? "is a directory"
+                       : !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) ? "is a device or socket (it may never end)"
+                                                                        : NULL;
   if (refuse) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: %s; expected a %s", path, refuse, what);
     close(fd);

@@ -442,8 +442,10 @@ bool trv_cal_table_check(const TrvCalTable *t, GError **error) {
   const char *const keys[] = {"name", "source", "timezone", "period_start", "period_end", "weather_station"};
   const char *const values[] = {t->city, t->source, t->timezone, t->period_start, t->period_end,
                                 t->weather_station};
+  /* A value follows its key on the line: only name and source must not be
+   * empty (the reader needs them); any text may start a value. */
   for (size_t i = 0; i < G_N_ELEMENTS(keys); i++)
-    if ((p = i < 2 ? name_problem(values[i]) : text_problem(values[i])))
+    if ((p = i < 2 && !*values[i] ? g_strdup("it is empty") : text_problem(values[i])))
       return refuse(error, p, "[city] %s", keys[i]);
   if (t->rejections->len > TRV_CAL_MAX_REASONS || t->stats->len > TRV_CAL_MAX_STATS)
     return refuse(error, g_strdup_printf("%u reasons and %u statistics", t->rejections->len, t->stats->len),
