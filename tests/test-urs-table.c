@@ -1,0 +1,245 @@
+/* The URS calibration table file: it survives write -> read -> write byte
+ * for byte; a damaged table is refused with its file and line; text that
+ * is not UTF-8 is refused on write and on read; rejected lines are quoted
+ * as UTF-8 text; a file over its limit or a device is refused before a
+ * byte is read. */
+#include <fcntl.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/posterior.h"
+#include "urs/import.h"
+#include "test-urs-util.h"
+
+static void table_round_trips_exactly(void) {
+  TrvCalTable *t = sf_table_with_weather();
+  char *first = trv_cal_table_to_string(t);
+  GError *err = NULL;
+  TrvCalTable *back = trv_cal_table_parse(first, strlen(first), "mem", &err);
+  g_assert_no_error(err);
+  g_assert_true(trv_cal_table_equal(t, back));
+  char *second = trv_cal_table_to_string(back);
+  g_assert_cmpstr(first, ==, second);
+  /* Through a file, with a TLC table (source zones, scaled rates). */
+  char *a = sample("tlc/trips-bad.csv"), *b = sample("tlc/trips-renamed.csv");
+  char *argv[] = {a, b};
+  GPtrArray *files = trv_import_list_inputs("tlc", argv, 2, NULL);
+  g_free(a);
+  g_free(b);
+  TrvImportOptions o = options("nyc");
+  TrvCalTable *nyc = trv_import_tlc(&o, files, NULL);
+  g_assert_nonnull(nyc);
+  char *path = g_build_filename(g_get_tmp_dir(), "trv-urs-roundtrip.cal", NULL);
+  g_assert_true(trv_cal_table_write(nyc, path, NULL));
+  TrvCalTable *nyc2 = trv_cal_table_read(path, &err);
+  g_assert_no_error(err);
+  g_assert_true(trv_cal_table_equal(nyc, nyc2));
+  g_assert_false(trv_cal_table_equal(t, nyc2));
+  g_unlink(path);
+  g_free(path);
+  g_ptr_array_unref(files);
+  trv_cal_table_free(nyc);
+  trv_cal_table_free(nyc2);
+  g_free(first);
+  g_free(second);
+  trv_cal_table_free(back);
+  trv_cal_table_free(t);
+}
+
+/* Replaces the first occurrence of `from` in a written table by `to`, reads
+ * it, and checks the error names line `line`. */
+static void assert_refused(const char *text, const char *from, const char *to, int line, const char *what) {
+  const char *at = strstr(text, from);
+  g_assert_nonnull(at);
+  GString *s = g_string_new_len(text, at - text);
+  g_string_append(s, to);
+  g_string_append(s, at + strlen(from));
+  GError *err = NULL;
+  TrvCalTable *t = trv_cal_table_parse(s->str, s->len, "x.cal", &err);
+  g_assert_null(t);
+  g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
+  char *prefix = g_strdup_printf("x.cal:%d: ", line);
+  if (!g_str_has_prefix(err->message, prefix) || !strstr(err->message, what))
+    g_error("'%s' gave '%s', wanted prefix '%s' and '%s'", to, err->message, prefix, what);
+  g_free(prefix);
+  g_clear_error(&err);
+  g_string_free(s, TRUE);
+}
+
+static int line_of(const char *text, const char *needle) {
+  const char *at = strstr(text, needle);
+  g_assert_nonnull(at);
+  int line = 1;
+  for (const char *p = text; p < at; p++) line += *p == '\n';
+  return line;
+}
+
+static void reader_refuses_damaged_tables_with_file_and_line(void) {
+  TrvCalTable *t = sf_table_with_weather();
+  char *text = trv_cal_table_to_string(t);
+  assert_refused(text, "trivium-urs-calibration 1", "trivium-urs-calibration 9", 1, "version 9");
+  assert_refused(text, "trivium-urs-calibration 1", "hello", 1, "not a Trivium URS calibration table");
+  assert_refused(text, "cell_km2=0.1", "cell_km2=0", line_of(text, "[report]"), "cell area");
+  assert_refused(text, "rows_used=6", "rows_used=six", line_of(text, "rows_used="), "not a non-negative integer");
+  assert_refused(text, "[stats]", "[zones]", line_of(text, "[stats]"), "expected [stats]");
+  assert_refused(text, "576\t4\n", "576\t-4\n", line_of(text, "576\t4\n"), "negative");
+  assert_refused(text, "576\t4\n", "700\t4\n", line_of(text, "576\t4\n"), "outside [0, 671]");
+  assert_refused(text, "576\t4\n", "575\t4\n", line_of(text, "576\t4\n"), "no exposure");
+  assert_refused(text, "2008-05-19\t", "2008-02-30\t", line_of(text, "2008-05-19\t"), "not a date");
+  assert_refused(text, "[end]\n", "", line_of(text, "[end]"), "truncated");
+  assert_refused(text, "outside-city\t2", "outside-city\t3", line_of(text, "[stats]"), "rejections add up to 9");
+  /* Bounds and formats the writer never leaves. */
+  assert_refused(text, "weather_station=USW", "weather_station=\tUSW", line_of(text, "weather_station="),
+                 "a TAB in the value of 'weather_station'");
+  assert_refused(text, "T00:10:00", "T25:10:00", line_of(text, "[grid]"), "expected two local times");
+  assert_refused(text, "period_start=2008", "period_start=1850", line_of(text, "[grid]"), "years 1900-2100");
+  assert_refused(text, "lat_max=37.84", "lat_max=1e400", line_of(text, "lat_max="), "'1e400' is not a finite number");
+  assert_refused(text, "2008-05-18\tNA\t20\t", "2008-05-18\tNA\t99\t", line_of(text, "2008-05-18\tNA"),
+                 "99 is outside [-90, 60]");
+  assert_refused(text, "2008-05-19\t", "2008-5-019\t", line_of(text, "2008-05-19\t"), "not a date YYYY-MM-DD");
+  assert_refused(text, "2008-05-19\t", "2008-05-190\t", line_of(text, "2008-05-19\t"), "not a date YYYY-MM-DD");
+  assert_refused(text, "n_bins=121", "n_bins=100001", line_of(text, "n_bins=121"), "outside [1, 100000]");
+  assert_refused(text, "576\t4\n", "576\t1e13\n", line_of(text, "576\t4\n"), "1e13 is outside [0, 1e+12]");
+  assert_refused(text, "576\t4\n", "576\t-0\n", line_of(text, "576\t4\n"), "rate -0; expected a rate > 0");
+  char *long_text = g_strnfill(201, 'x');
+  char *long_row = g_strconcat("\t2\t", long_text, "\nbad-line", NULL);
+  assert_refused(text, "\t2\t37.77000 -122.41000 0\nbad-line", long_row, line_of(text, "column-count"),
+                 "a quoted line of 201 bytes; expected at most 200");
+  g_free(long_row);
+  g_free(long_text);
+  /* Rates read back rounded to the 6 digits the format keeps. */
+  GError *err = NULL;
+  const char *at = strstr(text, "576\t4\n");
+  GString *more = g_string_new_len(text, at - text);
+  g_string_append_printf(more, "576\t4.0000001\n%s", at + strlen("576\t4\n"));
+  TrvCalTable *rounded = trv_cal_table_parse(more->str, more->len, "x.cal", &err);
+  g_assert_no_error(err);
+  g_assert_true(trv_cal_table_equal(t, rounded));
+  trv_cal_table_free(rounded);
+  g_string_free(more, TRUE);
+  /* Cut mid-line: the last line has no newline. */
+  size_t cut = strstr(text, "[od]") - text + 2;
+  g_assert_null(trv_cal_table_parse(text, cut, "x.cal", &err));
+  g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
+  g_assert_nonnull(strstr(err->message, "truncated"));
+  g_clear_error(&err);
+  g_assert_null(trv_cal_table_read("/nonexistent.cal", &err));
+  g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
+  g_clear_error(&err);
+  g_free(text);
+  trv_cal_table_free(t);
+}
+
+/* Names come from input data: a table holding bytes that are not UTF-8,
+ * or a control character, is refused on write (nothing is created) and on
+ * read, with the field or line. */
+static void table_text_that_is_not_utf8_is_refused_on_write_and_read(void) {
+  TrvCalTable *t = sf_table_with_weather();
+  char *path = g_build_filename(g_get_tmp_dir(), "trv-urs-not-utf8.cal", NULL);
+  static const char *const bad[] = {"USW\xff", "USW\x01", "USW\xc3"};
+  static const char *const why[] = {"byte 0xff at offset 3 is not UTF-8", "control character 0x01",
+                                    "byte 0xc3 at offset 3"};
+  for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+    g_free(t->weather_station);
+    t->weather_station = g_strdup(bad[i]);
+    GError *err = NULL;
+    g_assert_false(trv_cal_table_write(t, path, &err));
+    char *prefix = g_strdup_printf("%s not written: [city] weather_station: %s", path, why[i]);
+    assert_input_error(&err, prefix, "UTF-8 text without control characters");
+    g_free(prefix);
+    g_assert_false(g_file_test(path, G_FILE_TEST_EXISTS));
+  }
+  g_free(t->weather_station);
+  t->weather_station = g_strdup("USW00023234,Changi");
+  /* A value may start with '[' or '#' (it follows its key); a statistic's
+   * name may not (it starts a line). */
+  g_free(t->source);
+  t->source = g_strdup("[cabspotting]");
+  char *text0 = trv_cal_table_to_string(t);
+  TrvCalTable *back = trv_cal_table_parse(text0, strlen(text0), "x.cal", NULL);
+  g_assert_nonnull(back);
+  g_assert_true(trv_cal_table_check(back, NULL));
+  g_assert_cmpstr(back->source, ==, "[cabspotting]");
+  trv_cal_table_free(back);
+  g_free(text0);
+  trv_cal_table_set_stat(t, "#hidden", 1);
+  GError *err = NULL;
+  g_assert_false(trv_cal_table_write(t, path, &err));
+  assert_input_error(&err, path, "the statistic '#hidden': it starts with '#'");
+  char *text = trv_cal_table_to_string(t);
+  int line = line_of(text, "weather_station=");
+  assert_refused(text, "weather_station=USW00023234", "weather_station=USW\xff", line, "byte 0xff is not UTF-8");
+  assert_refused(text, "weather_station=USW00023234", "weather_station=USW\r", line, "control character 0x0d");
+  assert_refused(text, "pickups\t2", "pick\xe2\x82ups\t2", line_of(text, "pickups\t2"), "byte 0xe2 is not UTF-8");
+  g_free(text);
+  g_free(path);
+  trv_cal_table_free(t);
+}
+
+/* Rejected lines are quoted in the table: bad bytes become '?', and a long
+ * line is cut at 200 bytes on a character boundary, so the table is always
+ * UTF-8 and reads back equal. */
+static void rejected_lines_are_quoted_as_utf8_text(void) {
+  GString *s = g_string_new("37.77 -122.41 0 1211094000\n");
+  for (int i = 0; i < 150; i++) g_string_append(s, "\xc3\xa9"); /* e acute */
+  g_string_append(s, "\n37.7\xff\xfe -122.41 0\n37.78 -122.41 1 1211094120\n");
+  char *path = temp_file("new_bytes.txt", s->str, s->len);
+  GPtrArray *files = g_ptr_array_new();
+  g_ptr_array_add(files, path);
+  TrvImportOptions o = options("sf");
+  TrvCalTable *t = trv_import_cabspotting(&o, files, NULL);
+  g_assert_nonnull(t);
+  g_ptr_array_unref(files);
+  remove_temp(path);
+  g_assert_cmpstr(trv_cal_table_rejection(t, "column-count")->first_text, ==, "37.7?? -122.41 0");
+  const char *cut = trv_cal_table_rejection(t, "bad-line")->first_text;
+  g_assert_cmpuint(strlen(cut), ==, 200);
+  g_assert_true(g_utf8_validate(cut, -1, NULL));
+  char *text = trv_cal_table_to_string(t);
+  TrvCalTable *back = trv_cal_table_parse(text, strlen(text), "mem", NULL);
+  g_assert_nonnull(back);
+  g_assert_true(trv_cal_table_equal(t, back));
+  g_free(text);
+  trv_cal_table_free(back);
+  trv_cal_table_free(t);
+  g_string_free(s, TRUE);
+}
+
+/* A 3 GiB table is refused from its size before a byte is read, and a
+ * device (which would never end) is refused outright. */
+static void table_file_over_its_limit_or_a_device_is_refused_before_reading(void) {
+  char *dir = g_dir_make_tmp("trv-urs-XXXXXX", NULL);
+  char *big = g_build_filename(dir, "big.cal", NULL);
+  int fd = g_open(big, O_WRONLY | O_CREAT, 0600);
+  g_assert_cmpint(fd, >=, 0);
+  g_assert_cmpint(ftruncate(fd, (off_t)3 << 30), ==, 0); /* sparse: no disk used */
+  close(fd);
+  gint64 t0 = g_get_monotonic_time();
+  GError *err = NULL;
+  g_assert_null(trv_cal_table_read(big, &err));
+  assert_input_error(&err, big, "3221225472 bytes; a calibration table file may have at most 268435456");
+  g_assert_cmpint(g_get_monotonic_time() - t0, <, G_USEC_PER_SEC); /* nothing was read */
+  g_assert_null(trv_cal_table_read("/dev/urandom", &err));
+  assert_input_error(&err, "/dev/urandom: is a device", "expected a calibration table file");
+  g_unlink(big);
+  g_rmdir(dir);
+  g_free(big);
+  g_free(dir);
+}
+
+int main(int argc, char **argv) {
+  g_test_init(&argc, &argv, NULL);
+  g_test_add_func("/urs/table/round_trips_exactly", table_round_trips_exactly);
+  g_test_add_func("/urs/table/reader_refuses_damaged_tables_with_file_and_line",
+                  reader_refuses_damaged_tables_with_file_and_line);
+  g_test_add_func("/urs/table/text_that_is_not_utf8_is_refused_on_write_and_read",
+                  table_text_that_is_not_utf8_is_refused_on_write_and_read);
+  g_test_add_func("/urs/table/rejected_lines_are_quoted_as_utf8_text", rejected_lines_are_quoted_as_utf8_text);
+  g_test_add_func("/urs/table/file_over_its_limit_or_a_device_is_refused_before_reading",
+                  table_file_over_its_limit_or_a_device_is_refused_before_reading);
+  return g_test_run();
+}
