@@ -3,7 +3,7 @@
  * `builtin` below. */
 #include "worlds.h"
 
-static const TrvWorldClass *const builtin[] = {&trv_world_causalbench, &trv_world_urs};
+static const TrvWorldClass *const builtin[] = {&trv_world_causalbench, &trv_world_urs, &trv_world_jssp};
 
 void trv_worlds_register_builtin(void) {
   for (size_t i = 0; i < G_N_ELEMENTS(builtin); i++) {

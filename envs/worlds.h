@@ -8,6 +8,7 @@
 
 extern const TrvWorldClass trv_world_causalbench;
 extern const TrvWorldClass trv_world_urs;
+extern const TrvWorldClass trv_world_jssp;
 
 /* Registers every shipped world (trivium_world_register).  Safe to call
  * more than once. */

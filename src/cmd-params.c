@@ -30,10 +30,12 @@ int trv_cmd_params(int argc, char **argv) {
       char *all = g_strjoinv(" | ", (char **)specs[i].choices);
       g_strlcpy(range, all, sizeof range);
       g_free(all);
+    } else if (specs[i].type == TRV_PARAM_TEXT) {
+      snprintf(range, sizeof range, "text, at most %d bytes", TRV_PARAM_TEXT_MAX - 1);
     } else {
       snprintf(range, sizeof range, "[%g, %g]", specs[i].min, specs[i].max);
     }
-    if (md) printf("| `%s` | %s | %s | %s |\n", specs[i].key, v, range, specs[i].doc);
+    if (md) printf("| `%s` | %s | %s | %s |\n", specs[i].key, *v ? v : "(empty)", range, specs[i].doc);
     else printf("%-26s %-12s %-34s %s\n", specs[i].key, v, range, specs[i].doc);
     g_free(v);
   }

@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "core/controller.h"
+#include "core/world.h"
 #include "scenario/scenario.h"
 
 static void usage(FILE *f) {
@@ -72,6 +73,20 @@ int trv_cmd_validate(int argc, char **argv) {
       code = 2;
       continue;
     }
+    /* the world takes the parameters (e.g. a JSSP instance file parses) */
+    const TrvWorldClass *wc = trivium_world_lookup(sc->world);
+    void *world = wc ? wc->init(&sc->params, (uint64_t)sc->params.seed_base, &err) : NULL;
+    TrvWorldInfo info;
+    if (!world || !trv_world_info(wc, world, &info, &err)) {
+      if (world) wc->free(world);
+      fflush(stdout);
+      fprintf(stderr, "%s: %s\n", argv[i], err ? err->message : "unknown world");
+      g_clear_error(&err);
+      trv_scenario_free(sc);
+      code = 2;
+      continue;
+    }
+    wc->free(world);
     char *sum = summary(sc);
     printf("%s: ok %s\n", argv[i], sum);
     g_free(sum);

@@ -95,7 +95,7 @@ bool trv_write_run_json(const TrvRunResult *r, const char *path, const char *sta
     fprintf(f, "%s\n    ", i ? "," : "");
     json_string(f, specs[i].key);
     fprintf(f, ": ");
-    if (specs[i].type == TRV_PARAM_ENUM) json_string(f, v);
+    if (specs[i].type == TRV_PARAM_ENUM || specs[i].type == TRV_PARAM_TEXT) json_string(f, v);
     else fprintf(f, "%s", v);
     g_free(v);
   }
@@ -231,6 +231,50 @@ static void world_table(const TrvRunResult *r, FILE *f) {
   }
 }
 
+/* The mean cumulative R_out curve of controller c over its seeds and its
+ * two fits; false when the cells' curves differ in shape. */
+static bool regret_fits(const TrvRunResult *r, int c, TrvLinFit *log_fit, TrvLinFit *linear_fit) {
+  const TrvCellSummary *first = cell_of(r, c, 0);
+  int n = first->n_curve;
+  if (n < 2) return false;
+  for (int s = 1; s < r->n_seeds; s++)
+    if (cell_of(r, c, s)->n_curve != n || memcmp(cell_of(r, c, s)->curve_episode, first->curve_episode, sizeof(int) * n))
+      return false;
+  double *x = g_new(double, n), *y = g_new0(double, n);
+  for (int i = 0; i < n; i++) {
+    for (int s = 0; s < r->n_seeds; s++) y[i] += cell_of(r, c, s)->curve_r_out[i] / r->n_seeds;
+    x[i] = log(first->curve_episode[i]);
+  }
+  *log_fit = trv_linear_fit(x, y, (size_t)n);
+  for (int i = 0; i < n; i++) x[i] = first->curve_episode[i];
+  *linear_fit = trv_linear_fit(x, y, (size_t)n);
+  g_free(x);
+  g_free(y);
+  return true;
+}
+
+static const char *better_fit(const TrvLinFit *log_fit, const TrvLinFit *linear_fit) {
+  if (!(log_fit->r2 == log_fit->r2 && linear_fit->r2 == linear_fit->r2) || log_fit->r2 == linear_fit->r2) return "-";
+  return log_fit->r2 > linear_fit->r2 ? "log" : "linear";
+}
+
+static void regret_fit_table(const TrvRunResult *r, FILE *f) {
+  fprintf(f, "\nCumulative outcome regret R_out: the mean curve over seeds, fitted by a + b ln(e) and by a + b e "
+             "(e = episodes so far)\n\n| controller | R_out at E | b ln(e) | R^2 a+b*ln(e) | b e | R^2 a+b*e | better fit |\n"
+             "|---|---|---|---|---|---|---|\n");
+  for (int c = 0; c < r->n_controllers; c++) {
+    TrvLinFit lf, nf;
+    char b[64];
+    cell_fmt(b, sizeof b, summarize_metric(r, c, TRV_METRIC_R_OUT), TRV_METRIC_R_OUT);
+    if (!regret_fits(r, c, &lf, &nf)) {
+      fprintf(f, "| %s | %s | - | - | - | - | - |\n", r->controllers[c], b);
+      continue;
+    }
+    fprintf(f, "| %s | %s | %.4g | %.4f | %.4g | %.4f | %s |\n", r->controllers[c], b, lf.b, lf.r2, nf.b, nf.r2,
+            better_fit(&lf, &nf));
+  }
+}
+
 static void main_table(const TrvRunResult *r, FILE *f) {
   fprintf(f, "Hard posterior exposure (episodes whose MAP graph differs from the truth) of %d episodes, "
              "mean ± sd over %d seeds; regrets are totals per seed\n\n", r->layout->episodes, r->n_seeds);
@@ -248,6 +292,7 @@ static void main_table(const TrvRunResult *r, FILE *f) {
   const int cols2[] = {TRV_METRIC_ALARMS, TRV_METRIC_DETECTIONS, TRV_METRIC_FALSE_ALARMS, TRV_METRIC_DETECTION_DELAY,
                        TRV_METRIC_PROBES, TRV_METRIC_P_F,      TRV_METRIC_UNCOMMITTED_EPISODES};
   table_rows(r, f, cols2, G_N_ELEMENTS(cols2));
+  regret_fit_table(r, f);
   world_table(r, f);
 }
 
@@ -268,6 +313,15 @@ bool trv_write_summary(const TrvRunResult *r, const char *dir, FILE *out, GError
       TrvSummary s = world_metric(r, c, k);
       fprintf(f, "%s,world.%s,%.9g,%.9g,%.9g,%.9g,%zu\n", r->controllers[c], wm[k], s.mean, s.sd, s.lo, s.hi, s.n);
     }
+  for (int c = 0; c < r->n_controllers; c++) { /* fits of the mean curve: one number each, no spread */
+    TrvLinFit fit[2];
+    if (!regret_fits(r, c, &fit[0], &fit[1])) continue;
+    static const char *const names[] = {"log", "linear"};
+    for (int k = 0; k < 2; k++) {
+      fprintf(f, "%s,fit.r_out_%s_b,%.9g,nan,nan,nan,%d\n", r->controllers[c], names[k], fit[k].b, r->n_seeds);
+      fprintf(f, "%s,fit.r_out_%s_r2,%.9g,nan,nan,nan,%d\n", r->controllers[c], names[k], fit[k].r2, r->n_seeds);
+    }
+  }
   bool ok = close_out(&o, path, error);
   g_free(path);
   if (!ok) return false;

@@ -340,7 +340,7 @@ bool trv_check_out_dir(const char *out, GError **error) {
 /* ---- sweep table -------------------------------------------------------- */
 
 static const char *const sweep_metrics[] = {"exposure_total", "exposure_stationary", "committed_exposure_total",
-                                            "r_out", "p_f", "e_id", "t_id", "sim_time", NULL};
+                                            "r_out", "p_f", "e_id", "t_id", "e_task", "t_task", "sim_time", NULL};
 
 void trv_sweep_table_init(TrvSweepTable *sw, const char *key) {
   memset(sw, 0, sizeof *sw);
@@ -349,13 +349,13 @@ void trv_sweep_table_init(TrvSweepTable *sw, const char *key) {
   g_string_append_printf(sw->csv, "%s,controller", key);
   g_string_append_printf(sw->md, "| %s | controller", key);
   int cols = 2;
-  sw->speedup = strstr(key, "agents.count") != NULL; /* T_id(first M) / T_id(M) */
+  sw->speedup = strstr(key, "agents.count") != NULL; /* T(first M) / T(M) for t_id and t_task */
   for (int k = 0; sweep_metrics[k]; k++, cols++) {
     g_string_append_printf(sw->csv, ",%s,%s_sd", sweep_metrics[k], sweep_metrics[k]);
     g_string_append_printf(sw->md, " | %s", sweep_metrics[k]);
-    if (sw->speedup && !strcmp(sweep_metrics[k], "t_id")) {
-      g_string_append(sw->csv, ",speedup");
-      g_string_append(sw->md, " | speedup");
+    if (sw->speedup && (!strcmp(sweep_metrics[k], "t_id") || !strcmp(sweep_metrics[k], "t_task"))) {
+      g_string_append(sw->csv, sweep_metrics[k][2] == 'i' ? ",speedup" : ",task_speedup");
+      g_string_append(sw->md, sweep_metrics[k][2] == 'i' ? " | speedup" : " | task speedup");
       cols++;
     }
   }
@@ -379,9 +379,11 @@ static void sweep_add(TrvSweepTable *sw, const TrvRunResult *res, const char *la
       g_string_append_printf(sw->csv, ",%.9g,%.9g", s.mean, s.sd);
       if (!strcmp(sweep_metrics[k], "p_f")) g_string_append_printf(sw->md, " | %.4f ± %.4f", s.mean, s.sd);
       else g_string_append_printf(sw->md, " | %.2f ± %.2f", s.mean, s.sd);
-      if (sw->speedup && !strcmp(sweep_metrics[k], "t_id") && c < 64) {
-        if (sw->point == 0) sw->t_id_first[c] = s.mean;
-        double sp = sw->t_id_first[c] / s.mean;
+      bool task = !strcmp(sweep_metrics[k], "t_task");
+      if (sw->speedup && (task || !strcmp(sweep_metrics[k], "t_id")) && c < 64) {
+        double *first = task ? sw->t_task_first : sw->t_id_first;
+        if (sw->point == 0) first[c] = s.mean;
+        double sp = first[c] / s.mean;
         g_string_append_printf(sw->csv, ",%.9g", sp);
         g_string_append_printf(sw->md, " | %.2f", sp);
       }

@@ -36,7 +36,7 @@ typedef struct {
 /* Sweep results: one line per (point, controller). */
 typedef struct {
   GString *csv, *md;
-  double t_id_first[64]; /* t_id of the first point per controller: the speedup's numerator */
+  double t_id_first[64], t_task_first[64]; /* t_id of the first point per controller: the speedup's numerator */
   int point;
   bool speedup; /* the swept key is agents.count: add T_id(first)/T_id(this) */
 } TrvSweepTable;

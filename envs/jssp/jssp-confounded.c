@@ -23,6 +23,8 @@
  * operation under the same congestion draw cancels rho C exactly. */
 #include "jssp-confounded.h"
 
+#include "core/params.h"
+
 #include <glib.h>
 #include <math.h>
 #include <string.h>
@@ -36,17 +38,23 @@ struct TrvConfoundedPlans {
   int *machine_prev; /* [k*n_ops + op]: op's predecessor on its machine, -1 if first */
 };
 
-void trv_confounded_defaults(TrvConfoundedParams *p) {
+void trv_confounded_params_from(const TrvParams *t, TrvConfoundedParams *p) {
   *p = (TrvConfoundedParams){.episodes = 200,
-                             .rho = 0.5,
-                             .sigma = 0.15,
-                             .slow_lo = 1.3,
-                             .slow_hi = 1.6,
-                             .slow_max = 2,
+                             .rho = t->jssp_log_congestion,
+                             .sigma = t->jssp_reading_sd,
+                             .slow_lo = t->jssp_slow_lo,
+                             .slow_hi = t->jssp_slow_hi,
+                             .slow_max = t->jssp_slow_max,
                              .prior_sd = 0.25,
-                             .threshold = 1.15,
+                             .threshold = t->jssp_slow_threshold,
                              .m0 = 1.0,
                              .budget_cap = 4};
+}
+
+void trv_confounded_defaults(TrvConfoundedParams *p) {
+  TrvParams t;
+  trv_params_defaults(&t);
+  trv_confounded_params_from(&t, p);
 }
 
 const char *trv_confounded_controller_name(TrvConfoundedController c) {

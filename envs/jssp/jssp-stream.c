@@ -33,25 +33,33 @@
  * (seed, TRV_STREAM_WORLD); RLVR's sampling from (seed, TRV_STREAM_POLICY). */
 #include "jssp-stream.h"
 
+#include "core/params.h"
+
 #include <glib.h>
 #include <math.h>
 #include <string.h>
 
 #include "core/rng.h"
 
-void trv_machine_stream_defaults(TrvMachineStreamParams *p) {
-  *p = (TrvMachineStreamParams){.machines = 5,
+void trv_machine_stream_params_from(const TrvParams *t, TrvMachineStreamParams *p) {
+  *p = (TrvMachineStreamParams){.machines = t->jssp_machines,
                                 .episodes = 500,
                                 .steps = 12,
-                                .alpha_mean = 1.0,
-                                .alpha_sd = 0.3,
-                                .rho = 0.7,
-                                .s = 0.4,
-                                .xi_sd = 0.1,
+                                .alpha_mean = t->jssp_alpha_mean,
+                                .alpha_sd = t->jssp_alpha_sd,
+                                .rho = t->jssp_congestion,
+                                .s = t->jssp_machine_noise,
+                                .xi_sd = t->jssp_outcome_sd,
                                 .m0 = 5.0,
                                 .budget_cap = 12,
                                 .lr = 0.1,
                                 .baseline_rate = 0.05};
+}
+
+void trv_machine_stream_defaults(TrvMachineStreamParams *p) {
+  TrvParams t;
+  trv_params_defaults(&t);
+  trv_machine_stream_params_from(&t, p);
 }
 
 const char *trv_machine_controller_name(TrvMachineController c) {

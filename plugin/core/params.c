@@ -20,6 +20,7 @@ static const char *const ctl_fsync_names[] = {"always", "group", "none", NULL};
 #define I(k, f, d, lo, hi, doc) {k, TRV_PARAM_INT, offsetof(TrvParams, f), d, lo, hi, NULL, doc}
 #define D(k, f, d, lo, hi, doc) {k, TRV_PARAM_DOUBLE, offsetof(TrvParams, f), d, lo, hi, NULL, doc}
 #define E(k, f, d, names, doc) {k, TRV_PARAM_ENUM, offsetof(TrvParams, f), d, 0, 0, names, doc}
+#define T(k, f, doc) {k, TRV_PARAM_TEXT, offsetof(TrvParams, f), 0, 0, 0, NULL, doc}
 
 static const TrvParamSpec specs[] = {
     I("run.episodes", episodes, 500, 1, 1e7, "episodes E per seed"),
@@ -68,6 +69,20 @@ static const TrvParamSpec specs[] = {
     D("world.effect", urs_effect, 0.5, -1e3, 1e3, "URS: log-demand effect kappa of an informative confounder (per standard deviation)"),
     D("world.load", urs_load, 3.0, 1e-3, 1e3, "URS: city-wide requests per driver per hour, averaged over the week (scales the table's rates)"),
     D("world.busyness", urs_busyness, 0.8, 0, 1e3, "URS: log-demand effect of the hidden per-episode city busyness B_e (the confounding)"),
+    T("world.instance", jssp_instance,
+      "JSSP: empty for the machine stream; else a shipped instance (ft06, ft10, ft20, la01) or an OR-Library instance file"),
+    I("world.machines", jssp_machines, 5, 2, 16, "JSSP stream: parallel machines M"),
+    D("world.alpha_mean", jssp_alpha_mean, 1.0, -1e6, 1e6, "JSSP stream: mean intrinsic slowness; alpha_i ~ N(alpha_mean, alpha_sd^2)"),
+    D("world.alpha_sd", jssp_alpha_sd, 0.3, 1e-9, 1e6, "JSSP stream: sd of the intrinsic slowness alpha_i"),
+    D("world.congestion", jssp_congestion, 0.7, 0, 1e6, "JSSP stream: rho, loading of the latent congestion C on every machine"),
+    D("world.machine_noise", jssp_machine_noise, 0.4, 1e-9, 1e6, "JSSP stream: s, a machine's own noise in X_i = alpha_i + rho C + s eta_i"),
+    D("world.outcome_sd", jssp_outcome_sd, 0.1, 0, 1e6, "JSSP stream: sd of the outcome noise xi in Y = max_i X_i + xi"),
+    D("world.slow_lo", jssp_slow_lo, 1.3, 1, 1e3, "JSSP instance: a slow machine's slowdown ~ U[slow_lo, slow_hi]"),
+    D("world.slow_hi", jssp_slow_hi, 1.6, 1, 1e3, "JSSP instance: upper end of a slow machine's slowdown"),
+    I("world.slow_max", jssp_slow_max, 2, 0, 32, "JSSP instance: 1..slow_max slow machines per seed (0: none)"),
+    D("world.log_congestion", jssp_log_congestion, 0.5, 0, 10, "JSSP instance: durations base * s_i * exp(log_congestion C_e)"),
+    D("world.reading_sd", jssp_reading_sd, 0.15, 1e-6, 10, "JSSP instance: noise of a timed operation's reading (log scale)"),
+    D("world.slow_threshold", jssp_slow_threshold, 1.15, 1, 1e3, "JSSP instance: a machine is planned slow when its slowdown estimate exceeds this"),
     E("ctl.mode", ctl_mode, TRV_CTL_MODE_ATOMIC, ctl_mode_names,
       "log commits: atomic (acknowledged, idempotent, majority of replicas) or best-effort (fire and forget)"),
     I("ctl.replicas", ctl_replicas, 1, 1, 15, "CTL replicas; a record is committed when a majority acknowledges"),
@@ -78,6 +93,7 @@ static const TrvParamSpec specs[] = {
     I("agents.count", agents, 1, 1, 4096, "dispatch agents M sharing one CTL"),
     D("sim.step_flops", step_flops, 1e6, 0, 1e18, "work of one agent step on its host (flops)"),
     D("sim.probe_flops", probe_flops, 2e7, 0, 1e18, "extra work of one probe on the agent's host (flops)"),
+    D("sim.episode_timeout", episode_timeout, 60, 1e-3, 1e9, "simulated seconds the controller waits for the agents of an episode"),
 };
 
 void trv_params_defaults(TrvParams *p) {
@@ -85,6 +101,7 @@ void trv_params_defaults(TrvParams *p) {
   for (size_t i = 0; i < G_N_ELEMENTS(specs); i++) {
     char *f = (char *)p + specs[i].offset;
     if (specs[i].type == TRV_PARAM_DOUBLE) *(double *)f = specs[i].def;
+    else if (specs[i].type == TRV_PARAM_TEXT) *f = '\0';
     else *(int *)f = (int)specs[i].def;
   }
 }
@@ -154,6 +171,22 @@ bool trv_params_set(TrvParams *p, const char *key, const char *value, GError **e
     return false;
   }
   char *f = (char *)p + s->offset;
+  if (s->type == TRV_PARAM_TEXT) {
+    size_t len = strlen(value);
+    if (len >= TRV_PARAM_TEXT_MAX) {
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "parameter %s: a value of %zu bytes; expected at most %d", key, len,
+                  TRV_PARAM_TEXT_MAX - 1);
+      return false;
+    }
+    for (size_t i = 0; i < len; i++)
+      if ((unsigned char)value[i] < 0x20 || value[i] == 0x7f) {
+        g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "parameter %s: control byte \\x%02X at byte %zu; expected text", key,
+                    (unsigned char)value[i], i + 1);
+        return false;
+      }
+    memcpy(f, value, len + 1);
+    return true;
+  }
   if (s->type == TRV_PARAM_ENUM) {
     for (int i = 0; s->choices[i]; i++)
       if (!strcmp(s->choices[i], value)) {
@@ -216,6 +249,7 @@ char *trv_params_format(const TrvParams *p, const TrvParamSpec *s) {
     case TRV_PARAM_INT: return g_strdup_printf("%d", *(const int *)f);
     case TRV_PARAM_DOUBLE: return trv_format_double(*(const double *)f);
     case TRV_PARAM_ENUM: return g_strdup(s->choices[*(const int *)f]);
+    case TRV_PARAM_TEXT: return g_strdup(f);
   }
   g_assert_not_reached();
 }
@@ -232,6 +266,10 @@ bool trivium_params_get(const TrvParams *p, const char *key, double *value, GErr
     const char *hint = key ? trv_params_suggest(key) : NULL;
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "unknown parameter '%s'%s%s%s", key ? key : "(null)",
                 hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
+    return false;
+  }
+  if (s->type == TRV_PARAM_TEXT) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "parameter '%s' is text, not a number", key);
     return false;
   }
   const char *f = (const char *)p + s->offset;

@@ -17,6 +17,9 @@
 #include "schedule.h"
 #include <trivium/world.h> /* typedef struct TrvParams TrvParams */
 
+/* Longest text parameter (an instance file's path), its NUL included. */
+#define TRV_PARAM_TEXT_MAX 1024
+
 typedef enum {
   TRV_VARIANT_HEADLINE = 0,
   TRV_VARIANT_FLIPS = 1,
@@ -55,6 +58,11 @@ struct TrvParams {
   int urs_city; /* 0 sf, 1 nyc, 2 sg */
   int urs_informative, urs_informative_after, urs_change_at;
   double urs_effect, urs_load, urs_busyness;
+  /* JSSP world (7.2): the machine stream, or a real instance */
+  char jssp_instance[TRV_PARAM_TEXT_MAX]; /* "" the machine stream; a shipped instance or an instance file */
+  int jssp_machines, jssp_slow_max;
+  double jssp_alpha_mean, jssp_alpha_sd, jssp_congestion, jssp_machine_noise, jssp_outcome_sd;
+  double jssp_slow_lo, jssp_slow_hi, jssp_log_congestion, jssp_reading_sd, jssp_slow_threshold;
   /* the Causal Transaction Log over the network (SPEC 4) */
   int ctl_mode;  /* TrvCtlMode */
   int ctl_replicas;
@@ -63,14 +71,16 @@ struct TrvParams {
   int ctl_fsync; /* TrvCtlFsync */
   /* the SimGrid attachment (SPEC 5) */
   int agents;
-  double step_flops, probe_flops;
+  double step_flops, probe_flops, episode_timeout;
 };
 
 /* Values of the ctl.mode parameter.  ctl.fsync holds a TrvCtlFsync (ctl.h:
  * always 0, group 1, none 2), whose names the table lists in that order. */
 typedef enum { TRV_CTL_MODE_ATOMIC = 0, TRV_CTL_MODE_BEST_EFFORT = 1 } TrvCtlMode;
 
-typedef enum { TRV_PARAM_INT, TRV_PARAM_DOUBLE, TRV_PARAM_ENUM } TrvParamType;
+/* TEXT: a char[TRV_PARAM_TEXT_MAX] in TrvParams, printable bytes only
+ * (no control byte), "" by default; its min/max are unused. */
+typedef enum { TRV_PARAM_INT, TRV_PARAM_DOUBLE, TRV_PARAM_ENUM, TRV_PARAM_TEXT } TrvParamType;
 
 typedef struct {
   const char *key;

@@ -32,6 +32,9 @@ static const struct {
              "the first change-point (or the end)"},
     {"e_id", "episodes to identification (the episode count of t_id)"},
     {"uncommitted_episodes", "episodes in which no agent's records were committed (every due commit failed)"},
+    {"t_task", "simulated seconds until the dispatch stays right: end of the first episode from which R_out is 0 up "
+               "to the first change-point (or the end)"},
+    {"e_task", "episodes until the dispatch stays right (the episode count of t_task)"},
 };
 
 const char *trivium_metric_name(TrvMetric m) { return m >= 0 && m < TRV_METRIC_COUNT ? metrics[m].name : NULL; }
@@ -115,8 +118,8 @@ void trv_results_csv_row(GString *out, const TrvCellLayout *l, const TrvEpisodeR
 void trv_cell_summarizer_init(TrvCellSummarizer *z, const TrvCellLayout *l) {
   memset(z, 0, sizeof *z);
   z->horizon = l->n_change_points ? l->change_points[0] : l->episodes;
-  z->last_exposed = -1;
-  z->id_time = NAN;
+  z->last_exposed = z->last_regret = -1;
+  z->id_time = z->task_time = NAN;
   for (int k = 0; l->metric_names && l->metric_names[k] && k < TRV_WORLD_METRICS_MAX; k++) z->sum.n_world_metrics++;
   z->sum.n_components = l->cand->n_components;
 }
@@ -130,6 +133,11 @@ void trv_cell_summarizer_add(TrvCellSummarizer *z, const TrvCellLayout *l, const
   m[TRV_METRIC_EXPOSURE_TOTAL] += w->posterior_exposure;
   m[TRV_METRIC_COMMITTED_EXPOSURE] += w->committed_exposure;
   m[TRV_METRIC_R_OUT] += w->r_out;
+  int stride = (l->episodes + TRV_CURVE_POINTS - 1) / TRV_CURVE_POINTS;
+  if (((w->episode + 1) % stride == 0 || w->episode + 1 == l->episodes) && z->sum.n_curve < TRV_CURVE_POINTS) {
+    z->sum.curve_episode[z->sum.n_curve] = w->episode + 1;
+    z->sum.curve_r_out[z->sum.n_curve++] = m[TRV_METRIC_R_OUT];
+  }
   m[TRV_METRIC_R_EPI] += w->r_epi;
   m[TRV_METRIC_R_HAT_EPI] += w->r_hat_epi;
   m[TRV_METRIC_R_TEMP] += w->r_temp;
@@ -149,6 +157,13 @@ void trv_cell_summarizer_add(TrvCellSummarizer *z, const TrvCellLayout *l, const
       z->id_time = NAN;
     } else if (w->episode == z->last_exposed + 1) {
       z->id_time = w->sim_time;
+    }
+    /* the same for the dispatch: the first episode from which R_out stays 0 */
+    if (w->r_out != 0) {
+      z->last_regret = w->episode;
+      z->task_time = NAN;
+    } else if (w->episode == z->last_regret + 1) {
+      z->task_time = w->sim_time;
     }
   }
   if (!w->alarm) return;
@@ -178,6 +193,11 @@ void trv_cell_summarizer_finish(TrvCellSummarizer *z, const TrvCellLayout *l, Tr
   if (z->last_exposed + 1 < horizon) {
     m[TRV_METRIC_T_ID] = z->id_time;
     m[TRV_METRIC_E_ID] = z->last_exposed + 2;
+  }
+  m[TRV_METRIC_T_TASK] = m[TRV_METRIC_E_TASK] = NAN;
+  if (z->last_regret + 1 < horizon) {
+    m[TRV_METRIC_T_TASK] = z->task_time;
+    m[TRV_METRIC_E_TASK] = z->last_regret + 2;
   }
   m[TRV_METRIC_P_F] = z->attempts > 0 ? z->failures / z->attempts : 0.0;
   z->sum.episodes = z->seen;

@@ -48,6 +48,8 @@ typedef struct {
   int horizon;      /* identification horizon: the first change-point, or the end */
   int last_exposed; /* last episode before the horizon whose MAP was wrong (-1: none) */
   double id_time;   /* sim_time of episode last_exposed + 1 */
+  int last_regret;  /* last episode before the horizon with R_out != 0 (-1: none) */
+  double task_time; /* sim_time of episode last_regret + 1 */
   int seen;         /* rows added */
   double world_sum[TRV_WORLD_METRICS_MAX];
 } TrvCellSummarizer;

@@ -347,7 +347,16 @@ static void start_controllers(Loader *L, const XML_Char **atts) {
   else L->s->controllers = names;
 }
 
-/* A parameter element: every attribute X of <E> sets the table key E.X. */
+/* A shipped JSSP instance's name (letters and digits; empty: the machine
+ * stream), as opposed to the path of an instance file. */
+static bool instance_name(const char *v) {
+  for (; *v; v++)
+    if (!g_ascii_isalnum(*v)) return false;
+  return true;
+}
+
+/* A parameter element: every attribute X of <E> sets the table key E.X;
+ * <world instance="FILE"> is a path relative to the scenario's folder. */
 static void start_params(Loader *L, const char *el, const XML_Char **atts) {
   TrvScenario *s = L->s;
   if (!strcmp(el, "world")) {
@@ -375,6 +384,16 @@ static void start_params(Loader *L, const char *el, const XML_Char **atts) {
       char *p = output_path(L, el, attr, value, NULL, "a directory inside the one the run starts in, relative and "
                             "without '..', e.g. out=\"results/flips\"");
       if (p) g_free(s->out_dir), s->out_dir = p;
+    } else if (!strcmp(el, "world") && !strcmp(attr, "instance") && !instance_name(value)) {
+      /* an instance file, read (never written) relative to the scenario */
+      char *path = g_canonicalize_filename(value, L->base_dir), *key = g_strdup("world.instance");
+      GError *e = NULL;
+      if (!trv_params_set(&s->params, key, path, &e)) {
+        trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, attr), "%s", e->message);
+        g_error_free(e);
+      }
+      g_free(key);
+      g_free(path);
     } else if (!strcmp(el, "agents") && !strcmp(attr, "hosts")) {
       Loc at = trv_xml_attr_loc(&L->xml, attr);
       char *globs = trv_scn_patterns(L, el, atts, attr, "agent-*");

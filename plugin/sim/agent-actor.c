@@ -154,7 +154,9 @@ bool trivium_episode_play(TrvEpisode *ep) {
   if (!ac || !a->world) return false;
   TrvStepSync sync = {step_barrier, cell};
   trv_agent_play(ac, a->world, ep, ac->step_end ? &sync : NULL);
-  sg_actor_execute(cell->info->steps * cell->opt->step_flops + trivium_episode_n_probes(ep) * cell->opt->probe_flops);
+  double flops = ac->work ? ac->work(a->world)
+                          : cell->info->steps * cell->opt->step_flops + trivium_episode_n_probes(ep) * cell->opt->probe_flops;
+  sg_actor_execute(flops);
   return true;
 }
 

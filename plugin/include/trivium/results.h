@@ -63,7 +63,7 @@ typedef enum {
   TRV_METRIC_COMMITTED_EXPOSURE, TRV_METRIC_R_OUT, TRV_METRIC_R_EPI, TRV_METRIC_R_HAT_EPI, TRV_METRIC_R_TEMP,
   TRV_METRIC_PROBES, TRV_METRIC_ALARMS, TRV_METRIC_DETECTIONS, TRV_METRIC_FALSE_ALARMS, TRV_METRIC_DETECTION_DELAY,
   TRV_METRIC_SOFT_SCORE, TRV_METRIC_P_F, TRV_METRIC_SIM_TIME, TRV_METRIC_T_ID, TRV_METRIC_E_ID,
-  TRV_METRIC_UNCOMMITTED_EPISODES,
+  TRV_METRIC_UNCOMMITTED_EPISODES, TRV_METRIC_T_TASK, TRV_METRIC_E_TASK,
   TRV_METRIC_COUNT
 } TrvMetric;
 
@@ -73,9 +73,15 @@ const char *trivium_metric_doc(TrvMetric metric);
 /* The metric called `name`, or -1. */
 int trivium_metric_lookup(const char *name);
 
+/* Most points of a cell's cumulative regret curve. */
+#define TRV_CURVE_POINTS 2048
+
 /* One cell reduced: the metrics (NAN where undefined, e.g. a detection
- * delay with no detection), the per-episode means of the world's metrics
- * and the presence probabilities of the last episode. */
+ * delay with no detection), the per-episode means of the world's metrics,
+ * the presence probabilities of the last episode, and the cumulative
+ * outcome regret after episode count curve_episode[i] (every episode when
+ * E <= TRV_CURVE_POINTS, else every ceil(E / TRV_CURVE_POINTS)-th and the
+ * last). */
 typedef struct {
   int episodes; /* rows summarised */
   double metric[TRV_METRIC_COUNT];
@@ -83,6 +89,9 @@ typedef struct {
   double world_metric_mean[TRV_WORLD_METRICS_MAX];
   int n_components;
   double final_p[TRV_MAX_COMPONENTS];
+  int n_curve;
+  int curve_episode[TRV_CURVE_POINTS];
+  double curve_r_out[TRV_CURVE_POINTS];
 } TrvCellSummary;
 
 /* After trivium_plugin_finished(): the rows of the run, in episode order

@@ -127,6 +127,10 @@ struct TrvAgentClass {
    * and each agent's payoff for the step is then step_payoff(agent). */
   void (*step_end)(void *world, int step);
   double (*step_payoff)(void *agent);
+  /* Optional: the simulated work (flops) of the agent's episode just
+   * played, executed on its host; NULL: T sim.step_flops plus
+   * sim.probe_flops per probe. */
+  double (*work)(void *agent);
 };
 
 /* The referee: called on the world after episode_begin(e), it answers for
