@@ -6,14 +6,17 @@
 # commits (p_f) only when there are faults; more agents shortening the
 # simulated episodes; the shipped JSSP scenarios validate; a malformed
 # instance file is one line naming its file and line, exit 2, in validate
-# and in run.  TAP.
+# and in run; on an instance the production runs operation by operation on
+# the machine hosts: the simulated time covers every episode's makespan, a
+# missing machine host is an input error and a host two machines share
+# (stretched operations) fails the run.  TAP.
 set -u
 top=$(cd "${srcdir:-..}" && pwd)
 T=${TRIVIUM:-./trivium}
 T=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..8"
+echo "1..11"
 # $1 file, $2 controller, $3 metric: the mean from summary.csv
 metric() { awk -F, -v c="$2" -v m="$3" '$1 == c && $2 == m {print $3}' "$1/summary.csv"; }
 
@@ -86,3 +89,39 @@ for cmd in validate run; do
     echo "not ok $n - $cmd: exit $rc"; sed 's/^/# /' "$tmp/err"
   fi
 done
+
+# 9: the production runs in simulated time: the run lasts at least the sum of its makespans
+"$T" run "$top/scenarios/jssp-ft06.xml" -o "$tmp/p" -q -c trivium --set run.seeds=1 --set run.episodes=20 >"$tmp/out" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) {if ($i == "cost") c = i; if ($i == "sim_time") t = i}; next}
+    {sum += $c; last = $t} END {print "# makespans " sum ", simulated " last; exit !(c && t && sum > 0 && last >= sum)}' "$tmp/p/episodes.csv"; then
+  echo "ok 9 - ft06: the 20 production runs take at least the sum of their makespans in simulated time"
+else
+  echo "not ok 9 - ft06: exit $rc, or the simulated time is shorter than the makespans"; sed 's/^/# /' "$tmp/out"
+fi
+
+# 10: no host for a machine: one line, exit 2
+"$T" run "$top/scenarios/jssp-ft06.xml" -o "$tmp/q" -q -c trivium --set run.seeds=1 --set run.episodes=2 \
+  --platform "$top/platforms/causalbench-multi.xml" --role controller=controller --role ctl=ctl-0 --role 'agent=agent-*' \
+  >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(grep -c . "$tmp/err")" -eq 1 ] && grep -q "no host for machine 0" "$tmp/err"; then
+  echo "ok 10 - a platform without machine hosts: exit 2, one line"
+else
+  echo "not ok 10 - no machine host: exit $rc"; sed 's/^/# /' "$tmp/err"
+fi
+
+# 11: machines 0 and 1 on one host (m0 says it is machine 1, and machine 0 falls back to the name m0):
+# their operations stretch, which the agents see
+sed -e 's/id="m1"/id="mx1"/; s/dst="m1"/dst="mx1"/; s/src="m1"/src="mx1"/' \
+  -e '/<host id="m0"/,/<\/host>/ s/trivium.machine" value="0"/trivium.machine" value="1"/' \
+  -e '/<host id="mx1"/,/<\/host>/ s/<prop id="trivium.machine" value="1"\/>//' \
+  "$top/platforms/jssp/ft06/platform.xml" >"$tmp/shared-host.xml"
+"$T" run "$top/scenarios/jssp-ft06.xml" -o "$tmp/r" -q -c trivium --set run.seeds=1 --set run.episodes=3 \
+  --platform "$tmp/shared-host.xml" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q "an operation of machine [01] ran at t=.*expected" "$tmp/err"; then
+  echo "ok 11 - two machines on one host: the stretched operations fail the run (exit 1)"
+else
+  echo "not ok 11 - shared machine host: exit $rc"; sed 's/^/# /' "$tmp/err"
+fi

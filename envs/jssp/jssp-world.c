@@ -38,9 +38,11 @@
  * faces.  An agent's simulated work (TrvAgentClass.work), on hosts of
  * speed 1 flop/s, is the processing time of its probes and of the work
  * dealt to it: in the stream the episode's tasks are dealt in turn (task t
- * to agent t mod agents.count); on an instance the production run, whose
- * machines run in parallel for the plan's makespan.  An episode lasts as
- * long as its busiest agent. */
+ * to agent t mod agents.count).  On an instance the production run is
+ * simulated operation by operation (TrvAgentClass.operations): each
+ * machine's operations of the planned plan, on that machine's host, at
+ * the start times of the plan's semi-active execution on the episode's
+ * true durations.  An episode lasts as long as its slowest agent. */
 #include <math.h>
 #include <string.h>
 
@@ -90,6 +92,9 @@ typedef struct {
   /* written by the agents' dispatch heads (they agree: same G_hat) */
   int planned;
   uint32_t called_slow;
+  /* the production run of the planned plan on the episode's durations */
+  int run_episode, run_plan;
+  double *run_start, *run_end, *run_dur;
 } Jssp;
 
 typedef struct {
@@ -99,6 +104,7 @@ typedef struct {
   double x[MAX_M], y; /* the stream's current step */
   double work;
   int planned;
+  TrvOperation *ops; /* this agent's machines' operations of the production run */
 } JsspAgent;
 
 /* ---- set-up ---------------------------------------------------------------- */
@@ -131,6 +137,9 @@ static void jssp_free(void *world) {
   trv_jssp_instance_free(w->inst);
   g_free(w->true_ms);
   g_free(w->noise);
+  g_free(w->run_start);
+  g_free(w->run_end);
+  g_free(w->run_dur);
   g_free(w);
 }
 
@@ -174,6 +183,10 @@ static void *jssp_init(const TrvParams *p, uint64_t seed, GError **error) {
     trv_confounded_world_draw(w->inst, &w->cp, seed, &w->cw, &w->world_rng);
     w->true_ms = g_new(double, trv_confounded_plans_count(w->plans));
     w->noise = g_new(double, N);
+    w->run_start = g_new(double, N);
+    w->run_end = g_new(double, N);
+    w->run_dur = g_new(double, N);
+    w->run_episode = -1;
     w->oracle = trv_confounded_best_plan(w->plans, w->cw.slowdown, w->true_ms);
     double ones[MAX_M];
     for (int i = 0; i < w->M; i++) ones[i] = 1.0;
@@ -322,12 +335,49 @@ static double jssp_act(void *agent, int action) {
     return -a->y;
   }
   const double scale = exp(w->cp.rho * w->C);
-  if (a->step == 0) a->work += scale * w->true_ms[action]; /* the production run: its machines run in parallel */
   if (a->index != 0 || a->step != w->steps - 1) return 0;
   return -scale * w->true_ms[action]; /* the episode's makespan, once */
 }
 
 static double jssp_work(void *agent) { return ((JsspAgent *)agent)->work; }
+
+static int cmp_op(const void *x, const void *y) {
+  const TrvOperation *a = x, *b = y;
+  if (a->machine != b->machine) return a->machine < b->machine ? -1 : 1;
+  return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* An instance: the operations of this agent's machines in the episode's
+ * production run, the planned plan executed (semi-actively) on the true
+ * durations, in each machine's order. */
+static int jssp_operations(void *agent, const TrvOperation **out) {
+  JsspAgent *a = agent;
+  Jssp *w = a->w;
+  if (w->stream || w->planned < 0) return 0;
+  const int N = w->inst->n_jobs * w->inst->n_ops;
+  if (w->run_episode != w->episode || w->run_plan != w->planned) {
+    const double scale = exp(w->cp.rho * w->C);
+    for (int op = 0; op < N; op++) w->run_dur[op] = w->inst->duration[op] * w->cw.slowdown[w->inst->machine[op]] * scale;
+    trv_confounded_plan_execute(w->plans, w->planned, w->run_dur, w->run_start, w->run_end);
+    w->run_episode = w->episode;
+    w->run_plan = w->planned;
+  }
+  if (!a->ops) a->ops = g_new(TrvOperation, N);
+  int n = 0;
+  for (int op = 0; op < N; op++) {
+    int m = w->inst->machine[op];
+    if (m % w->n_agents == a->index) a->ops[n++] = (TrvOperation){m, w->run_start[op], w->run_dur[op]};
+  }
+  qsort(a->ops, (size_t)n, sizeof *a->ops, cmp_op);
+  *out = a->ops;
+  return n;
+}
+
+static void jssp_agent_free(void *agent) {
+  JsspAgent *a = agent;
+  g_free(a->ops);
+  g_free(a);
+}
 
 /* ---- referee ----------------------------------------------------------------- */
 
@@ -378,13 +428,14 @@ static int jssp_metrics(void *world, double *v, int max) {
 
 static const TrvAgentClass agent_class = {
     .instance = jssp_agent_instance,
-    .free = g_free,
+    .free = jssp_agent_free,
     .episode_begin = jssp_agent_episode_begin,
     .observe = jssp_observe,
     .probe = jssp_probe,
     .plan = jssp_plan,
     .act = jssp_act,
     .work = jssp_work,
+    .operations = jssp_operations,
 };
 
 static const TrvRefereeClass referee_class = {

@@ -14,7 +14,10 @@
  *  - best-effort mode: send the probe intents and then the records to
  *    replica 0, fire and forget (no acknowledgement, no retry, no dedup);
  * and report DONE (commit counts, gated steps) to the controller. */
+#include <limits.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "sim-internal.h"
@@ -146,6 +149,124 @@ TrvEpisode *trv_sim_agent_next(AgentState *a) {
   return NULL;
 }
 
+/* ---- operations on machines -------------------------------------------------- */
+
+typedef struct {
+  const TrvOperation *ops;
+  int *index, n; /* this machine's operations, in order */
+  double t0;
+  double bad_at, bad_expected; /* the first operation off its time: when, and when it should have been */
+  bool bad;
+} MachineRun;
+
+static bool off_time(double at, double expected) { return fabs(at - expected) > 1e-9 * fmax(1.0, fabs(expected)); }
+
+static void machine_actor(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  MachineRun *r = sg_actor_self_get_data();
+  double speed = sg_host_get_speed(sg_host_self());
+  for (int i = 0; i < r->n; i++) {
+    const TrvOperation *op = &r->ops[r->index[i]];
+    double at = r->t0 + op->start;
+    if (at - simgrid_get_clock() >= 1e-9) sg_actor_sleep_until(at); /* SimGrid does not sleep below 1e-9 s */
+    double started = simgrid_get_clock();
+    if (op->duration > 0) sg_actor_execute(op->duration * speed);
+    double ended = simgrid_get_clock();
+    if (!r->bad && (off_time(started, at) || off_time(ended, at + op->duration))) {
+      r->bad = true;
+      r->bad_at = off_time(started, at) ? started : ended;
+      r->bad_expected = off_time(started, at) ? at : at + op->duration;
+    }
+  }
+}
+
+static sg_host_t machine_host(Cell *cell, int machine) {
+  if (!cell->machine_hosts) {
+    cell->machine_hosts = g_hash_table_new(g_direct_hash, g_direct_equal);
+    size_t n = sg_host_count();
+    sg_host_t *hosts = sg_host_list();
+    for (size_t i = 0; i < n; i++) {
+      const char *v = sg_host_get_property_value(hosts[i], "trivium.machine");
+      char *end;
+      long k = v ? strtol(v, &end, 10) : -1;
+      if (v && *v && !*end && k >= 0 && k < INT_MAX) g_hash_table_insert(cell->machine_hosts, GINT_TO_POINTER(k), hosts[i]);
+    }
+    free(hosts);
+  }
+  sg_host_t h = g_hash_table_lookup(cell->machine_hosts, GINT_TO_POINTER(machine));
+  if (!h) {
+    char name[32];
+    snprintf(name, sizeof name, "m%d", machine);
+    h = sg_host_by_name(name);
+  }
+  return h;
+}
+
+static void fail_cell(Cell *cell, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+static void fail_cell(Cell *cell, int code, const char *fmt, ...) {
+  if (cell->error) return;
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  XBT_INFO("%s", msg); /* the run reports it once, at its end */
+  g_set_error_literal(&cell->error, TRV_ERROR, code, msg);
+  g_free(msg);
+}
+
+/* Runs the agent's operations, one actor per machine, and checks their times. */
+static void run_operations(Cell *cell, AgentState *a, int episode, const TrvOperation *ops, int n) {
+  GHashTable *by_machine = g_hash_table_new(g_direct_hash, g_direct_equal);
+  GPtrArray *runs = g_ptr_array_new();
+  double t0 = simgrid_get_clock();
+  for (int i = 0; i < n; i++) {
+    MachineRun *r = g_hash_table_lookup(by_machine, GINT_TO_POINTER(ops[i].machine));
+    if (!r) {
+      r = g_new0(MachineRun, 1);
+      r->ops = ops;
+      r->index = g_new(int, n);
+      r->t0 = t0;
+      g_hash_table_insert(by_machine, GINT_TO_POINTER(ops[i].machine), r);
+      g_ptr_array_add(runs, r);
+    }
+    r->index[r->n++] = i;
+  }
+  sg_actor_t *actors = g_new0(sg_actor_t, runs->len);
+  for (guint k = 0; k < runs->len; k++) {
+    MachineRun *r = g_ptr_array_index(runs, k);
+    int machine = ops[r->index[0]].machine;
+    sg_host_t h = machine_host(cell, machine);
+    if (!h) {
+      fail_cell(cell, TRV_ERROR_INPUT, "%s: no host for machine %d (expected a host with the property "
+                "trivium.machine=%d, or one named m%d)", cell->opt->platform, machine, machine, machine);
+      continue;
+    }
+    char name[48];
+    snprintf(name, sizeof name, "trivium-machine-%d", machine);
+    actors[k] = sg_actor_init(name, h);
+    sg_actor_set_data(actors[k], r);
+    sg_actor_ref(actors[k]);
+    sg_actor_start(actors[k], machine_actor, 0, NULL);
+  }
+  for (guint k = 0; k < runs->len; k++) {
+    MachineRun *r = g_ptr_array_index(runs, k);
+    if (actors[k]) {
+      sg_actor_join(actors[k], -1);
+      sg_actor_unref(actors[k]);
+    }
+    if (r->bad)
+      fail_cell(cell, TRV_ERROR_IO, "agent %d, episode %d: an operation of machine %d ran at t=%.17g s, expected "
+                "%.17g s (a host shared with another actor, or not available, stretches operations)",
+                a->index, episode, ops[r->index[0]].machine, r->bad_at, r->bad_expected);
+    g_free(r->index);
+    g_free(r);
+  }
+  g_free(actors);
+  g_ptr_array_free(runs, TRUE);
+  g_hash_table_destroy(by_machine);
+}
+
 bool trivium_episode_play(TrvEpisode *ep) {
   Cell *cell = trv_sim_cell;
   g_return_val_if_fail(ep && cell, false);
@@ -157,6 +278,11 @@ bool trivium_episode_play(TrvEpisode *ep) {
   double flops = ac->work ? ac->work(a->world)
                           : cell->info->steps * cell->opt->step_flops + trivium_episode_n_probes(ep) * cell->opt->probe_flops;
   sg_actor_execute(flops);
+  if (ac->operations) {
+    const TrvOperation *ops = NULL;
+    int n = ac->operations(a->world, &ops);
+    if (n > 0) run_operations(cell, a, trivium_episode_index(ep), ops, n);
+  }
   return true;
 }
 

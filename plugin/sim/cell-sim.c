@@ -256,6 +256,7 @@ static void free_cell(Cell *cell) {
     g_free(d);
   }
   if (cell->decided) g_ptr_array_free(cell->decided, TRUE);
+  if (cell->machine_hosts) g_hash_table_destroy(cell->machine_hosts);
   if (cell->step_barrier) sg_barrier_destroy(cell->step_barrier);
   g_free(cell->agents);
   g_free(cell->replicas);

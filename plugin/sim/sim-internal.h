@@ -110,6 +110,7 @@ typedef struct {
   bool user_agents;        /* agents are a program's own actors: STOP them at the end */
   sg_bar_t step_barrier;   /* shared-city worlds: every agent meets here at every step */
   int step_arrivals;       /* agents that acted in the current step */
+  GHashTable *machine_hosts; /* machine number -> sg_host_t, for worlds whose agents run operations */
   GError *error;
 } Cell;
 

@@ -78,6 +78,14 @@ typedef struct TrvParams TrvParams;
  * double (an enum gives its index); false with *error for an unknown key. */
 bool trivium_params_get(const TrvParams *params, const char *key, double *value, GError **error);
 
+/* One operation of an agent's episode, run in the simulator (see
+ * TrvAgentClass.operations). */
+typedef struct {
+  int machine;     /* its host: the one whose property trivium.machine is this number, else the host "m<machine>" */
+  double start;    /* simulated seconds after the agent's operations begin */
+  double duration; /* simulated seconds: duration x the host's speed flops */
+} TrvOperation;
+
 typedef struct TrvAgentClass TrvAgentClass;
 typedef struct TrvRefereeClass TrvRefereeClass;
 
@@ -131,6 +139,14 @@ struct TrvAgentClass {
    * played, executed on its host; NULL: T sim.step_flops plus
    * sim.probe_flops per probe. */
   double (*work)(void *agent);
+  /* Optional: operations the episode just played runs on machines, after
+   * the agent's work: one actor per machine, on the machine's host,
+   * executes that machine's operations in order, each from its start on,
+   * and the agent waits for them.  An operation that does not start at
+   * its start or end at start + duration in simulated time (a host that
+   * another actor shares, a missing machine host) fails the run.  Returns
+   * how many; *ops stays valid until the next call on the agent. */
+  int (*operations)(void *agent, const TrvOperation **ops);
 };
 
 /* The referee: called on the world after episode_begin(e), it answers for
