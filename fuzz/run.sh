@@ -13,7 +13,8 @@
 # (the CTL reader waives its CRCs there, so that mutations reach the
 # decoders behind them).
 # Prints one line per harness with its executions; exits non-zero if any
-# harness finds a crash (the reproducer is left in fuzz/artifacts/).
+# harness finds a crash (the reproducer is left in fuzz/artifacts/) or does
+# not build (the other harnesses still run).
 # Needs clang and libclang-rt-14-dev (Debian 12).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -45,8 +46,13 @@ for name in $names; do
   dirs=""
   for s in $srcs; do dirs="$dirs -I$(dirname "$s")"; done
   # shellcheck disable=SC2046,SC2086
-  $cc $base $dirs $(pkg-config --cflags $mods) -o "$out/$name-fuzz" "$here/$name-fuzz.c" $srcs \
-    $(pkg-config --libs $mods) -lm
+  if ! $cc $base $dirs $(pkg-config --cflags $mods) -o "$out/$name-fuzz" "$here/$name-fuzz.c" $srcs \
+    $(pkg-config --libs $mods) -lm > "$out/$name.build.log" 2>&1; then
+    status=1
+    echo "fuzz $name: BUILD FAILED (log: $out/$name.build.log)"
+    tail -20 "$out/$name.build.log"
+    continue
+  fi
   work="$out/corpus-$name"
   mkdir -p "$work"
   opts=""
