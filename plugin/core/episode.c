@@ -31,6 +31,8 @@ struct TrvEpisode {
   bool ghat_flags[TRV_MAX_COMPONENTS];
   int gate_upto;   /* steps the gate has taken in */
   double tally;
+  double lp_ghat;  /* log P(G_hat) under the snapshot, valid while lp_valid */
+  bool lp_valid;   /* the snapshot has not changed since lp_ghat */
   int gated;
   TrvEpisodeSink sink;
 };
@@ -121,10 +123,16 @@ static void gate_advance(TrvEpisode *ep, int upto) {
   for (; ep->gate_upto <= upto; ep->gate_upto++) {
     int t = ep->gate_upto;
     if (!p->snapshot) continue;
-    if (t < p->n_probes && (ep->has[t] & HAS_OUTCOME))
+    if (t < p->n_probes && (ep->has[t] & HAS_OUTCOME)) {
       trv_posterior_observe(p->snapshot, p->probes[t], ep->z[t], ep->recs[t].outcome);
+      ep->lp_valid = false;
+    }
     if (!p->gate) continue;
-    ep->tally += -trv_posterior_log_prob_graph(p->snapshot, ep->ghat_flags);
+    if (!ep->lp_valid) { /* log P(G_hat) changes only when a probe outcome came in */
+      ep->lp_ghat = trv_posterior_log_prob_graph(p->snapshot, ep->ghat_flags);
+      ep->lp_valid = true;
+    }
+    ep->tally += -ep->lp_ghat;
     ep->closed[t] = ep->tally / (t + 1) > p->rho;
     ep->gated += ep->closed[t];
   }

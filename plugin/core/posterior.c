@@ -20,6 +20,12 @@ struct TrvPosterior {
   TrvSuffStats *stats;   /* pooled, discounted by lambda: the effect kappa_hat */
   TrvSuffStats *episode; /* this episode's probes only: hazard-mode evidence */
   double *log_odds;
+  /* derived, never serialized: the prior's log tail mass (a constant of the
+   * parameters), log BF10 of empty statistics, and log BF10 of each
+   * component's episode statistics (what the next hazard-mode observation
+   * adds to) */
+  double prior_tail, zero_lbf;
+  double *episode_lbf;
 };
 
 /* The statistics whose Bayes factor is the presence evidence: the episode's
@@ -90,6 +96,23 @@ static double log_tail_mass(const TrvSuffStats *s, const TrvPosteriorParams *p) 
   return log_add_exp(log_ndtr((mu - k) / sd), log_ndtr((-k - mu) / sd));
 }
 
+/* trv_log_bf10 with the prior's tail mass taken from the posterior: the
+ * same operations on the same values, so the same double. */
+static double post_lbf(const TrvPosterior *post, const TrvSuffStats *s) {
+  const TrvPosteriorParams *p = &post->params;
+  double lbf = trv_log_bf10_gaussian(s, p->s2, p->tau2);
+  if (p->slab == TRV_SLAB_SEPARATED && p->kappa_min > 0) lbf += log_tail_mass(s, p) - post->prior_tail;
+  return lbf;
+}
+
+/* Fills the derived fields from the parameters and the episode statistics. */
+static void derive(TrvPosterior *post) {
+  TrvSuffStats zero = {0, 0, 0, 0};
+  post->prior_tail = log_tail_mass(&zero, &post->params);
+  post->zero_lbf = trv_log_bf10(&zero, &post->params);
+  for (int j = 0; j < post->n; j++) post->episode_lbf[j] = post_lbf(post, &post->episode[j]);
+}
+
 double trv_log_bf10(const TrvSuffStats *s, const TrvPosteriorParams *p) {
   double lbf = trv_log_bf10_gaussian(s, p->s2, p->tau2);
   if (p->slab == TRV_SLAB_SEPARATED && p->kappa_min > 0) {
@@ -115,7 +138,9 @@ TrvPosterior *trv_posterior_new(int n_components, const TrvPosteriorParams *para
   post->stats = g_new0(TrvSuffStats, n_components);
   post->episode = g_new0(TrvSuffStats, n_components);
   post->log_odds = g_new(double, n_components);
+  post->episode_lbf = g_new(double, n_components);
   for (int j = 0; j < n_components; j++) post->log_odds[j] = logit(params->pi0);
+  derive(post);
   return post;
 }
 
@@ -124,6 +149,7 @@ void trv_posterior_free(TrvPosterior *post) {
   g_free(post->stats);
   g_free(post->episode);
   g_free(post->log_odds);
+  g_free(post->episode_lbf);
   g_free(post);
 }
 
@@ -139,6 +165,9 @@ void trv_posterior_assign(TrvPosterior *dst, const TrvPosterior *src) {
   memcpy(dst->stats, src->stats, sizeof *src->stats * src->n);
   memcpy(dst->episode, src->episode, sizeof *src->episode * src->n);
   memcpy(dst->log_odds, src->log_odds, sizeof *src->log_odds * src->n);
+  memcpy(dst->episode_lbf, src->episode_lbf, sizeof *src->episode_lbf * src->n);
+  dst->prior_tail = src->prior_tail;
+  dst->zero_lbf = src->zero_lbf;
 }
 
 int trv_posterior_n_components(const TrvPosterior *post) { return post->n; }
@@ -166,11 +195,12 @@ void trv_posterior_episode_begin(TrvPosterior *post) {
         post->log_odds[j] = log(on) - log(off);
         discount(&post->stats[j], p->lambda);
         memset(&post->episode[j], 0, sizeof post->episode[j]);
+        post->episode_lbf[j] = post->zero_lbf;
         break;
       }
       case TRV_TRACK_FORGETTING:
         discount(&post->stats[j], p->lambda);
-        post->log_odds[j] = logit(p->pi0) + trv_log_bf10(&post->stats[j], p);
+        post->log_odds[j] = logit(p->pi0) + post_lbf(post, &post->stats[j]);
         break;
       case TRV_TRACK_NONE:
         break;
@@ -192,11 +222,12 @@ void trv_posterior_observe(TrvPosterior *post, int j, double z, double w) {
   if (p->track == TRV_TRACK_HAZARD) {
     /* Within-episode evidence: the log-odds carry logit(mixed prior) plus
      * log BF10 of the episode's statistics; add its increment. */
-    double before = trv_log_bf10(&post->episode[j], p);
+    double before = post->episode_lbf[j];
     add_obs(&post->episode[j], z, w);
-    post->log_odds[j] += trv_log_bf10(&post->episode[j], p) - before;
+    post->episode_lbf[j] = post_lbf(post, &post->episode[j]);
+    post->log_odds[j] += post->episode_lbf[j] - before;
   } else {
-    post->log_odds[j] = logit(p->pi0) + trv_log_bf10(&post->stats[j], p);
+    post->log_odds[j] = logit(p->pi0) + post_lbf(post, &post->stats[j]);
   }
 }
 
@@ -204,6 +235,7 @@ void trv_posterior_reset_component(TrvPosterior *post, int j) {
   g_assert(j >= 0 && j < post->n);
   memset(&post->stats[j], 0, sizeof post->stats[j]);
   memset(&post->episode[j], 0, sizeof post->episode[j]);
+  post->episode_lbf[j] = post->zero_lbf;
   post->log_odds[j] = logit(post->params.pi0);
 }
 
@@ -539,6 +571,7 @@ TrvPosterior *trv_posterior_deserialize(const uint8_t *data, size_t len, GError 
       return NULL;
     }
   }
+  derive(post);
   return post;
 }
 

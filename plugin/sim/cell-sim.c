@@ -81,20 +81,64 @@ bool trv_msg_send(sg_mailbox_t mb, Msg *m, double timeout) {
   return true;
 }
 
-gint64 *trv_record_key_new(const TrvRecord *r) {
-  gint64 *k = g_new(gint64, 1);
-  *k = (gint64)(((uint64_t)r->agent << 40) ^ r->seq);
-  return k;
-}
+struct TrvKeySet {
+  uint64_t *keys; /* slot holds key + 1; 0 is an empty slot */
+  size_t cap, count;
+  bool has_max; /* the key UINT64_MAX, whose + 1 would read as empty */
+};
 
-guint trv_record_key_hash(gconstpointer key) {
-  uint64_t x = (uint64_t)*(const gint64 *)key; /* the splitmix64 finaliser */
+static uint64_t record_key(const TrvRecord *r) { return ((uint64_t)r->agent << 40) ^ r->seq; }
+
+static size_t key_slot(uint64_t x, size_t cap) { /* the splitmix64 finaliser */
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return (guint)(x ^ (x >> 31));
+  return (size_t)(x ^ (x >> 31)) & (cap - 1);
 }
 
-GHashTable *trv_record_key_set_new(void) { return g_hash_table_new_full(trv_record_key_hash, g_int64_equal, g_free, NULL); }
+TrvKeySet *trv_key_set_new(void) {
+  TrvKeySet *s = g_new0(TrvKeySet, 1);
+  s->cap = 64;
+  s->keys = g_new0(uint64_t, s->cap);
+  return s;
+}
+
+void trv_key_set_free(TrvKeySet *s) {
+  if (!s) return;
+  g_free(s->keys);
+  g_free(s);
+}
+
+static bool key_insert(uint64_t *keys, size_t cap, uint64_t stored) {
+  for (size_t i = key_slot(stored, cap);; i = (i + 1) & (cap - 1)) {
+    if (keys[i] == stored) return false;
+    if (keys[i] == 0) {
+      keys[i] = stored;
+      return true;
+    }
+  }
+}
+
+bool trv_key_set_add(TrvKeySet *s, const TrvRecord *r) {
+  uint64_t k = record_key(r);
+  if (k == UINT64_MAX) {
+    bool added = !s->has_max;
+    s->has_max = true;
+    return added;
+  }
+  if (2 * (s->count + 1) > s->cap) { /* at most half full */
+    size_t cap = 2 * s->cap;
+    uint64_t *keys = g_new0(uint64_t, cap);
+    for (size_t i = 0; i < s->cap; i++)
+      if (s->keys[i]) key_insert(keys, cap, s->keys[i]);
+    g_free(s->keys);
+    s->keys = keys;
+    s->cap = cap;
+  }
+  bool added = key_insert(s->keys, s->cap, k + 1);
+  s->count += added;
+  return added;
+}
+
 
 static void free_payload(void *m) { trv_msg_free(m); }
 
@@ -228,9 +272,7 @@ static void start_actor(const char *name, sg_host_t host, void (*code)(int, char
 
 /* Free functions for a replica's per-episode arrays, whose decided entries
  * are already NULL. */
-static void free_set(gpointer p) {
-  if (p) g_hash_table_unref(p);
-}
+static void free_set(gpointer p) { trv_key_set_free(p); }
 static void free_records(gpointer p) {
   if (p) g_array_unref(p);
 }

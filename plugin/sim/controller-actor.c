@@ -95,7 +95,7 @@ static GArray *close_episode(Cell *cell, int e, int *intents) {
   int n = cell->n_replicas, need = n / 2 + 1, answered = 0;
   bool *got = g_new0(bool, n);
   GArray *all = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
-  GHashTable *ids = trv_record_key_set_new();
+  TrvKeySet *ids = trv_key_set_new();
   *intents = 0;
   double deadline = simgrid_get_clock() + LOG_OUTAGE_MAX;
   while (answered < need && simgrid_get_clock() < deadline) {
@@ -113,12 +113,7 @@ static GArray *close_episode(Cell *cell, int e, int *intents) {
         *intents = MAX(*intents, rep->n_intents);
         for (guint i = 0; i < rep->records->len; i++) {
           TrvRecord *rec = &g_array_index(rep->records, TrvRecord, i);
-          gint64 *key = trv_record_key_new(rec);
-          if (!cell->opt->best_effort && g_hash_table_contains(ids, key)) {
-            g_free(key);
-            continue;
-          }
-          g_hash_table_add(ids, key);
+          if (!trv_key_set_add(ids, rec) && !cell->opt->best_effort) continue;
           g_array_append_val(all, *rec);
         }
       }
@@ -126,7 +121,7 @@ static GArray *close_episode(Cell *cell, int e, int *intents) {
     }
     if (answered < need && simgrid_get_clock() < deadline) sg_actor_sleep_for(fmin(1.0, deadline - simgrid_get_clock()));
   }
-  g_hash_table_destroy(ids);
+  trv_key_set_free(ids);
   g_free(got);
   if (answered < need) {
     g_array_free(all, TRUE);

@@ -25,13 +25,13 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(trivium_log, trivium, "Trivium: the log replicas
 static GArray *episode_pending(ReplicaState *r, int e) {
   while ((int)r->pending->len <= e) {
     g_ptr_array_add(r->pending, g_array_new(FALSE, FALSE, sizeof(TrvRecord)));
-    g_ptr_array_add(r->seen, trv_record_key_set_new());
+    g_ptr_array_add(r->seen, trv_key_set_new());
     int zero = 0;
     g_array_append_val(r->intents, zero);
   }
   if (!g_ptr_array_index(r->pending, e)) {
     r->pending->pdata[e] = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
-    r->seen->pdata[e] = trv_record_key_set_new();
+    r->seen->pdata[e] = trv_key_set_new();
   }
   return g_ptr_array_index(r->pending, e);
 }
@@ -60,16 +60,13 @@ static void on_commit(Cell *cell, ReplicaState *r, Msg *m) {
     cell->report->late_rejected += m->records->len;
   } else {
     GArray *ep = episode_pending(r, m->episode);
-    GHashTable *seen = g_ptr_array_index(r->seen, m->episode);
+    TrvKeySet *seen = g_ptr_array_index(r->seen, m->episode);
     for (guint i = 0; i < m->records->len; i++) {
       TrvRecord rec = g_array_index(m->records, TrvRecord, i);
-      gint64 *key = trv_record_key_new(&rec);
-      if (g_hash_table_contains(seen, key)) {
-        g_free(key);
+      if (!trv_key_set_add(seen, &rec)) {
         cell->report->duplicates_dropped++;
         continue;
       }
-      g_hash_table_add(seen, key);
       rec.commit_status = TRV_COMMIT_COMMITTED;
       g_array_append_val(ep, rec);
     }
@@ -108,7 +105,7 @@ static void on_decide(Cell *cell, ReplicaState *r, Msg *m) {
     r->decided_upto = e + 1;
     if (e < (int)r->pending->len) { /* decided: what was received for it is no longer needed */
       g_clear_pointer(&r->pending->pdata[e], g_array_unref);
-      g_clear_pointer(&r->seen->pdata[e], g_hash_table_unref);
+      g_clear_pointer(&r->seen->pdata[e], trv_key_set_free);
     }
     if (r->closed_upto < e + 1) r->closed_upto = e + 1;
   }

@@ -126,12 +126,14 @@ bool trv_sim_cell_finish(Cell *cell, GError **error);
  * their threshold (--log=trivium.thres:...). */
 void trv_sim_log_defaults(void);
 
-/* Record identities (agent, seq) as hash-table keys: a 64-bit key and a
- * hash that mixes all of it (GLib's int64 hash keeps the low 32 bits only,
- * where every agent's sequence numbers collide). */
-gint64 *trv_record_key_new(const TrvRecord *r);
-guint trv_record_key_hash(gconstpointer key);
-GHashTable *trv_record_key_set_new(void);
+/* A set of record identities (agent, seq): open addressing over 64-bit
+ * keys, no allocation per record (the replicas' and the controller's
+ * deduplication of commits and retries). */
+typedef struct TrvKeySet TrvKeySet;
+TrvKeySet *trv_key_set_new(void);
+void trv_key_set_free(TrvKeySet *set);
+/* Adds r's identity; false when it was in the set already. */
+bool trv_key_set_add(TrvKeySet *set, const TrvRecord *r);
 
 /* messages */
 Msg *trv_msg_new(MsgKind kind, int episode);
