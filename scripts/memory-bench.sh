@@ -12,7 +12,7 @@ echo "|---|---|---|---|---|"
 for c in trivium rlvr-memory; do
   for e in 1000 10000 100000; do
     out=$("$T" bench -c "$c" --set run.seeds=1 --set run.episodes="$e" -j1)
-    wall=$(echo "$out" | sed -n 's/^bench: wall time \([0-9.]*\) s/\1/p')
+    wall=$(echo "$out" | sed -n 's/^bench: wall time \([0-9.]*\) s.*/\1/p')
     cell=$(echo "$out" | sed -n 's/^bench: max RSS \([0-9.]*\) MB (the largest cell), \([0-9.]*\) MB (the parent)/\1/p')
     parent=$(echo "$out" | sed -n 's/^bench: max RSS \([0-9.]*\) MB (the largest cell), \([0-9.]*\) MB (the parent)/\2/p')
     echo "| $c | $e | $wall | $cell | $parent |"

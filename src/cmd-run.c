@@ -399,6 +399,8 @@ int trv_cmd_run(int argc, char **argv) {
   return code ? fail(err) : 0;
 }
 
+static double tv_seconds(const struct timeval *tv) { return (double)tv->tv_sec + tv->tv_usec * 1e-6; }
+
 int trv_cmd_bench(int argc, char **argv) {
   RunCtx ctx = {0};
   GError *err = NULL;
@@ -416,18 +418,19 @@ int trv_cmd_bench(int argc, char **argv) {
     long episodes = (long)ctx.n_controllers * ctx.params.seeds * ctx.params.episodes;
     printf("bench: %s, %d controllers x %d seeds x %d episodes x %d steps, %d jobs on %u cores\n", ctx.experiment,
            ctx.n_controllers, ctx.params.seeds, ctx.params.episodes, ctx.params.steps, ctx.jobs, g_get_num_processors());
-    /* cells run in --jobs processes at once: the CPU time they had is at
-     * most wall * jobs; the controller's share is taken of that */
-    double cpu = wall * MIN(ctx.jobs, (int)g_get_num_processors());
-    printf("bench: wall time %.2f s\n", wall);
-    printf("bench: probes %" G_GINT64_FORMAT ", %.0f probes/s\n", totals.probes, totals.probes / wall);
-    printf("bench: episodes %ld, %.0f episodes/s; agent steps %.0f, %.0f agent steps/s\n", episodes, episodes / wall,
-           totals.agent_steps, totals.agent_steps / wall);
-    printf("bench: controller (posterior, scheduling, commit checks) %.3f s = %.2f%% of the cells' time\n",
-           totals.controller_wall, 100.0 * totals.controller_wall / (ctx.jobs == 1 ? wall : cpu));
     struct rusage self, cells;
     getrusage(RUSAGE_SELF, &self);
-    getrusage(RUSAGE_CHILDREN, &cells); /* ru_maxrss: the largest cell process */
+    getrusage(RUSAGE_CHILDREN, &cells); /* the cells (and checks) run in child processes */
+    double cpu_cells = tv_seconds(&cells.ru_utime) + tv_seconds(&cells.ru_stime);
+    double cpu_self = tv_seconds(&self.ru_utime) + tv_seconds(&self.ru_stime);
+    printf("bench: wall time %.2f s; CPU time %.2f s (cells %.2f s, parent %.2f s)\n", wall, cpu_cells + cpu_self,
+           cpu_cells, cpu_self);
+    printf("bench: probes %" G_GINT64_FORMAT ", %.0f probes/s of wall time\n", totals.probes, totals.probes / wall);
+    printf("bench: episodes %ld, %.0f episodes/s; agent steps %.0f, %.0f agent steps/s\n", episodes, episodes / wall,
+           totals.agent_steps, totals.agent_steps / wall);
+    printf("bench: per episode %.4f ms of CPU (cells)\n", episodes ? 1e3 * cpu_cells / episodes : 0.0);
+    printf("bench: controller (posterior, scheduling, commit checks) %.3f s of CPU = %.2f%% of the cells' CPU time\n",
+           totals.controller_cpu, cpu_cells > 0 ? 100.0 * totals.controller_cpu / cpu_cells : 0.0);
     printf("bench: max RSS %.1f MB (the largest cell), %.1f MB (the parent)\n", cells.ru_maxrss / 1024.0,
            self.ru_maxrss / 1024.0);
   }

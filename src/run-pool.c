@@ -24,7 +24,7 @@
 /* What a cell leaves in OUT/.cells/N.sum. */
 typedef struct {
   TrvCellSummary sum;
-  double controller_wall; /* seconds in the controller's own calls */
+  double controller_cpu; /* seconds in the controller's own calls */
 } CellFile;
 
 static char *cell_path(const RunCtx *ctx, int cell, const char *ext) {
@@ -87,7 +87,7 @@ typedef struct {
   TrvCellSummarizer z;
   FILE *csv;
   GString *line;
-  double controller_wall;
+  double controller_cpu;
 } CellSink;
 
 static void cell_row(void *ctx, const TrvEpisodeRow *row) {
@@ -96,7 +96,7 @@ static void cell_row(void *ctx, const TrvEpisodeRow *row) {
   trv_results_csv_row(k->line, k->layout, row);
   fwrite(k->line->str, 1, k->line->len, k->csv); /* errors surface at fclose */
   trv_cell_summarizer_add(&k->z, k->layout, row);
-  k->controller_wall += row->controller_wall;
+  k->controller_cpu += row->controller_cpu;
 }
 
 static bool write_cell_error(const char *path, const char *what, GError **error) {
@@ -137,7 +137,7 @@ static int run_cell_child(void *data, int report_fd) {
   if (!sink.csv) {
     write_cell_error(csv_tmp, "cannot write", &err);
   } else if (trv_sim_run_cell(&spec, &opt, NULL, NULL, NULL, &err)) {
-    CellFile cf = {.controller_wall = sink.controller_wall};
+    CellFile cf = {.controller_cpu = sink.controller_cpu};
     trv_cell_summarizer_finish(&sink.z, &layout, &cf.sum);
     char *sum_tmp = cell_path(ctx, cell, "sum.tmp"), *sum = cell_path(ctx, cell, "sum");
     int fd = -1;
@@ -286,7 +286,7 @@ static int run_cells(RunCtx *ctx, const TrvCellLayout *layout, TrvCellSummary *c
       } else {
         memcpy(&cf, data, sizeof cf);
         cells[c] = cf.sum;
-        totals->controller_wall += cf.controller_wall;
+        totals->controller_cpu += cf.controller_cpu;
         totals->probes += (gint64)cf.sum.metric[TRV_METRIC_PROBES];
         totals->agent_steps += (double)ctx->params.agents * layout->episodes * ctx->world_steps;
       }

@@ -50,7 +50,7 @@ void trv_sweep_table_free(TrvSweepTable *sw);
  * code (0, 1 run failure, 2 bad input). */
 typedef struct {
   gint64 probes;
-  double controller_wall; /* seconds in the controllers' own calls, all cells */
+  double controller_cpu; /* seconds in the controllers' own calls, all cells */
   double agent_steps;
 } TrvRunTotals;
 

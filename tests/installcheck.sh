@@ -7,13 +7,13 @@
 # the C example, its C++ twin, and the couriers world of its own (written
 # against the public headers only), which must identify its true graph on 5
 # seeds while an outcome-only learner does not.  The installed `trivium`
-# runs its installed default scenario.
+# runs its installed default scenario and a job-shop scenario.
 set -u
 prefix=$1 libdir=$2 docdir=$3 bindir=$4 pkgdatadir=$5 mandir=$6 includedir=$7
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-echo "1..8"
+echo "1..9"
 n=0
 check() { n=$((n + 1)); if eval "$2" > "$work/out" 2>&1; then echo "ok $n - $1"; else echo "not ok $n - $1"; tail -15 "$work/out" | sed 's/^/# /'; fi; }
 
@@ -39,4 +39,6 @@ check "the couriers world: Trivium exact in every stationary episode, the outcom
   "COURIERS='$work/couriers' COURIERS_PLATFORM='$work/couriers-platform.xml' COURIERS_DEPLOYMENT='$work/couriers-deployment.xml' sh '$here/couriers.sh' | tee '$work/tap' && ! grep -q '^not ok' '$work/tap'"
 check "the installed trivium runs its installed default scenario" \
   "cd '$work' && env -u TRIVIUM_DATADIR '$bindir/trivium' run -q -c trivium --set run.seeds=1 --set run.episodes=30 -o run && grep -q '\"platform\": \"$pkgdatadir/platforms/causalbench.xml\"' run/run.json && grep -q '\"status\": \"complete\"' run/run.json"
+check "the installed trivium runs an installed job-shop scenario on its installed instance and platform" \
+  "cd '$work' && env -u TRIVIUM_DATADIR '$bindir/trivium' run '$pkgdatadir/scenarios/jssp-ft06.xml' -q -c trivium --set run.seeds=1 --set run.episodes=5 -o jssp && grep -q '\"platform\": \"$pkgdatadir/platforms/jssp/ft06/platform.xml\"' jssp/run.json && grep -q '\"status\": \"complete\"' jssp/run.json"
 check "the installed trivium knows its version" "'$bindir/trivium' --version | grep -q '^trivium '"

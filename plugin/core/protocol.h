@@ -63,7 +63,7 @@ typedef struct {
 /* Closes episode e with the records the log committed for it (any order):
  * fills *row (every readout), and appends the decided records (the
  * committed ones, the controller's own, the EPISODE_END marker) to
- * *decided.  row->controller_wall is the wall time the controller spent
+ * *decided.  row->controller_cpu is the CPU time the controller spent
  * on e (plan and absorb), for benchmarks. */
 void trv_session_close(TrvSession *s, int e, const TrvRecord *recs, size_t n, const TrvEpisodeCounts *counts,
                        TrvEpisodeRow *row, GArray *decided);

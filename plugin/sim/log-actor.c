@@ -119,13 +119,16 @@ void trv_sim_replica_actor(int argc, char **argv) {
   Cell *cell = trv_sim_cell;
   ReplicaState *r = &cell->replicas[atoi(argv[1])];
   sg_actor_daemonize(sg_actor_self());
-  /* A ring of outstanding receives: up to ACCEPT_RING transfers proceed at
-   * once (a server accepting connections in parallel), and messages are
-   * handled in the order they matched, oldest receive first. */
-  void *data[ACCEPT_RING];
-  sg_comm_t ring[ACCEPT_RING];
-  for (int i = 0; i < ACCEPT_RING; i++) ring[i] = sg_mailbox_get_async(r->mb, &data[i]);
-  for (int head = 0;; head = (head + 1) % ACCEPT_RING) {
+  /* A ring of outstanding receives: transfers proceed at once (a server
+   * accepting connections in parallel), and messages are handled in the
+   * order they matched, oldest receive first.  The ring holds ACCEPT_RING
+   * receives, or two per agent when more agents share the log, so that
+   * every agent's commit (and a retry) is accepted at once. */
+  int ring_n = MAX(ACCEPT_RING, 2 * cell->n_agents);
+  void **data = g_new0(void *, ring_n);
+  sg_comm_t *ring = g_new(sg_comm_t, ring_n);
+  for (int i = 0; i < ring_n; i++) ring[i] = sg_mailbox_get_async(r->mb, &data[i]);
+  for (int head = 0;; head = (head + 1) % ring_n) {
     Msg *m = sg_comm_wait(ring[head]) == SG_OK ? data[head] : NULL; /* a failed transfer delivered nothing */
     ring[head] = sg_mailbox_get_async(r->mb, &data[head]);
     if (!m) continue;
@@ -140,4 +143,6 @@ void trv_sim_replica_actor(int argc, char **argv) {
     trv_msg_free(m);
     if (k == MSG_STOP) break;
   }
+  /* The ring's receives stay posted (SimGrid's C API cannot cancel them), so
+   * their buffers stay allocated until the process ends with the run. */
 }
