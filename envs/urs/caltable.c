@@ -29,6 +29,16 @@ static void histogram_init(TrvHistogram *h, double bin_width, int n_bins) {
   h->counts = g_new0(double, n_bins);
 }
 
+/* A hash of all 64 bits of a key: GLib's g_int64_hash keeps the low 32, and
+ * an OD key (origin << 32 | destination) would then collide for every
+ * origin of a destination. */
+static guint key_hash(gconstpointer key) {
+  uint64_t x = (uint64_t)*(const gint64 *)key; /* the splitmix64 finaliser */
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return (guint)(x ^ (x >> 31));
+}
+
 TrvCalTable *trv_cal_table_new(const char *city, const char *source, const TrvHexGrid *grid) {
   TrvCalTable *t = g_new0(TrvCalTable, 1);
   t->version = TRV_CAL_FORMAT_VERSION;
@@ -40,9 +50,9 @@ TrvCalTable *trv_cal_table_new(const char *city, const char *source, const TrvHe
   t->weather_station = g_strdup("");
   t->grid = *grid;
   t->zones = g_array_new(FALSE, TRUE, sizeof(TrvZoneDemand));
-  t->zone_index = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+  t->zone_index = g_hash_table_new_full(key_hash, g_int64_equal, g_free, NULL);
   t->od = g_array_new(FALSE, TRUE, sizeof(TrvOdEntry));
-  t->od_index = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+  t->od_index = g_hash_table_new_full(key_hash, g_int64_equal, g_free, NULL);
   histogram_init(&t->duration_s, 60.0, 121);
   histogram_init(&t->distance_km, 0.5, 101);
   t->weather = g_array_new(FALSE, TRUE, sizeof(TrvWeatherDay));

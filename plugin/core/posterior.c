@@ -126,7 +126,9 @@ double trv_log_bf10(const TrvSuffStats *s, const TrvPosteriorParams *p) {
 
 /* ---- life cycle --------------------------------------------------------- */
 
-TrvPosterior *trv_posterior_new(int n_components, const TrvPosteriorParams *params) {
+/* The arrays of a posterior of n components, its parameters set; the
+ * caller fills the state and the derived fields. */
+static TrvPosterior *posterior_alloc(int n_components, const TrvPosteriorParams *params) {
   g_assert(n_components > 0);
   g_assert(params->pi0 > 0 && params->pi0 < 1);
   g_assert(params->tau2 > 0 && params->s2 > 0);
@@ -139,6 +141,11 @@ TrvPosterior *trv_posterior_new(int n_components, const TrvPosteriorParams *para
   post->episode = g_new0(TrvSuffStats, n_components);
   post->log_odds = g_new(double, n_components);
   post->episode_lbf = g_new(double, n_components);
+  return post;
+}
+
+TrvPosterior *trv_posterior_new(int n_components, const TrvPosteriorParams *params) {
+  TrvPosterior *post = posterior_alloc(n_components, params);
   for (int j = 0; j < n_components; j++) post->log_odds[j] = logit(params->pi0);
   derive(post);
   return post;
@@ -154,8 +161,8 @@ void trv_posterior_free(TrvPosterior *post) {
 }
 
 TrvPosterior *trv_posterior_copy(const TrvPosterior *post) {
-  TrvPosterior *c = trv_posterior_new(post->n, &post->params);
-  trv_posterior_assign(c, post);
+  TrvPosterior *c = posterior_alloc(post->n, &post->params);
+  trv_posterior_assign(c, post); /* the state and its derived fields */
   return c;
 }
 

