@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "core/posterior.h"
+#include "core/rng.h"
 
 static void histogram_init(TrvHistogram *h, double bin_width, int n_bins) {
   h->bin_width = bin_width;
@@ -32,12 +33,7 @@ static void histogram_init(TrvHistogram *h, double bin_width, int n_bins) {
 /* A hash of all 64 bits of a key: GLib's g_int64_hash keeps the low 32, and
  * an OD key (origin << 32 | destination) would then collide for every
  * origin of a destination. */
-static guint key_hash(gconstpointer key) {
-  uint64_t x = (uint64_t)*(const gint64 *)key; /* the splitmix64 finaliser */
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return (guint)(x ^ (x >> 31));
-}
+static guint key_hash(gconstpointer key) { return (guint)trv_mix64((uint64_t)*(const gint64 *)key); }
 
 TrvCalTable *trv_cal_table_new(const char *city, const char *source, const TrvHexGrid *grid) {
   TrvCalTable *t = g_new0(TrvCalTable, 1);

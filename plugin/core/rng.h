@@ -32,6 +32,9 @@ enum {
 
 /* Seeds rng from (seed, stream).  Equal inputs give equal sequences. */
 void trv_rng_init(TrvRng *rng, uint64_t seed, uint64_t stream);
+/* The splitmix64 finaliser: a bijection of 64 bits that mixes every input
+ * bit into every output bit (for hash tables keyed by 64-bit integers). */
+uint64_t trv_mix64(uint64_t x);
 uint64_t trv_rng_next_u64(TrvRng *rng);
 /* Uniform on [0, 1) with 53 random bits. */
 double trv_rng_uniform(TrvRng *rng);

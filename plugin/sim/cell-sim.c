@@ -17,6 +17,7 @@
 #include <xbt/log.h>
 
 #include "sim-internal.h"
+#include "core/rng.h"
 
 XBT_LOG_NEW_CATEGORY(trivium, "Trivium: the causal meta-controller plugin");
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(trivium_cell, trivium, "Trivium: set-up and end of a simulated cell");
@@ -89,11 +90,7 @@ struct TrvKeySet {
 
 static uint64_t record_key(const TrvRecord *r) { return ((uint64_t)r->agent << 40) ^ r->seq; }
 
-static size_t key_slot(uint64_t x, size_t cap) { /* the splitmix64 finaliser */
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return (size_t)(x ^ (x >> 31)) & (cap - 1);
-}
+static size_t key_slot(uint64_t x, size_t cap) { return (size_t)trv_mix64(x) & (cap - 1); }
 
 TrvKeySet *trv_key_set_new(void) {
   TrvKeySet *s = g_new0(TrvKeySet, 1);
