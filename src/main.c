@@ -11,7 +11,7 @@
 
 static const TrvCommand commands[] = {
     {"run", trv_cmd_run, "run an experiment (default: the headline CausalBench-Seq run)"},
-    {"bench", trv_cmd_bench, "time the headline run: wall time, probes/s"},
+    {"bench", trv_cmd_bench, "time the headline run: wall and CPU time, probes/s, memory"},
     {"params", trv_cmd_params, "list every parameter with its default and meaning"},
     {"version", trv_cmd_version, "print the version and git revision"},
     {"ctl", trv_cmd_ctl, "verify, inspect, replay or compact a CTL file"},
