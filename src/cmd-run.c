@@ -290,6 +290,8 @@ static bool parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **
   if (ok && ctx->ctl && g_mkdir_with_parents(ctx->ctl, 0755) != 0)
     ok = input_error(error, "--ctl %s: cannot create the directory", ctx->ctl);
   if (ok) {
+    ctx->own_placement = !ctx->platform;
+    for (int r = 0; r < TRV_N_ROLES; r++) ctx->own_placement = ctx->own_placement && !ctx->role_hosts[r];
     if (!ctx->platform) ctx->platform = g_strdup(ctx->scenario->platform);
     if (!ctx->out && ctx->scenario->out_dir) ctx->out = g_strdup(ctx->scenario->out_dir);
     for (int r = 0; r < TRV_N_ROLES; r++)

@@ -87,6 +87,22 @@ int trv_cmd_validate(int argc, char **argv) {
       continue;
     }
     wc->free(world);
+    /* placements that defeat themselves: each once, with the first point it holds at */
+    GHashTable *said = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    for (size_t k = 0; k < trv_scenario_n_points(sc); k++) {
+      TrvParams pp;
+      GArray *faults = trv_scenario_point(sc, k, &pp);
+      char **warn = trv_scenario_warnings(sc, &pp, faults);
+      char *label = trv_scenario_point_label(sc, k);
+      fflush(stdout);
+      for (int w = 0; warn[w]; w++)
+        if (g_hash_table_add(said, g_strdup(warn[w])))
+          fprintf(stderr, "%s: warning: %s%s%s\n", argv[i], label, *label ? ": " : "", warn[w]);
+      g_free(label);
+      g_strfreev(warn);
+      g_array_free(faults, TRUE);
+    }
+    g_hash_table_destroy(said);
     char *sum = summary(sc);
     printf("%s: ok %s\n", argv[i], sum);
     g_free(sum);

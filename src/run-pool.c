@@ -400,6 +400,12 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
                   const char *label, GError **error) {
   const TrvWorldClass *wc = ctx->world_class;
   if (!check_ctl_files(ctx, error)) return 2;
+  if (ctx->own_placement) { /* placements that defeat themselves: said, not refused */
+    char **warn = trv_scenario_warnings(ctx->scenario, &ctx->params, ctx->faults);
+    for (int i = 0; warn[i]; i++)
+      fprintf(stderr, "trivium: warning: %s%s%s\n", label ? label : "", label ? ": " : "", warn[i]);
+    g_strfreev(warn);
+  }
   /* the layout every cell shares: a world of seed 0 declares it */
   void *world = wc->init(&ctx->params, 0, error);
   TrvWorldInfo info;

@@ -24,6 +24,7 @@ typedef struct {
   char *role_hosts[TRV_N_ROLES];
   int jobs;
   bool quiet;
+  bool own_placement; /* the scenario's platform and roles (no --platform, no --role) */
   GPtrArray *simgrid_args;
   const TrvWorldClass *world_class; /* the scenario's world */
   /* the point being run */

@@ -458,6 +458,57 @@ static void validate_refuses_a_device_at_once(void) {
   g_free(err);
 }
 
+/* Placements that defeat themselves are said: three replicas on one log
+ * host, an agent on the controller's host, a host-crash no Trivium host
+ * matches; the shipped scenarios have none of them at any point. */
+static void self_defeating_placements_are_said(void) {
+  const char *xml = "<trivium-scenario version=\"1\">\n"
+                    "  <platform file=\"../../platforms/causalbench-multi.xml\">\n"
+                    "    <role name=\"ctl\" hosts=\"ctl-0\"/>\n"
+                    "    <role name=\"agent\" hosts=\"controller,agent-*\"/>\n"
+                    "  </platform>\n"
+                    "  <world name=\"causalbench\"/>\n"
+                    "  <ctl replicas=\"3\"/>\n"
+                    "  <agents count=\"4\"/>\n"
+                    "  <faults><host-crash host=\"ctl-2\" at=\"10\" duration=\"5\"/></faults>\n" TAIL;
+  GError *err = NULL;
+  TrvScenario *s = load_string(xml, &err);
+  g_assert_no_error(err);
+  char **w = trv_scenario_warnings(s, &s->params, s->faults);
+  g_assert_cmpuint(g_strv_length(w), ==, 3);
+  g_assert_nonnull(strstr(w[0], "ctl.replicas = 3 on 1 log host: host ctl-0 holds 3 of them, a majority"));
+  g_assert_nonnull(strstr(w[1], "1 of the 4 agents on the controller's host controller"));
+  g_assert_nonnull(strstr(w[2], "host-crash on 'ctl-2' (line 9): no controller, log or agent host matches"));
+  g_strfreev(w);
+  /* one replica and one agent: only the agent on the controller's host is left to say */
+  TrvParams p = s->params;
+  p.ctl_replicas = 1;
+  p.agents = 1; /* agent 0 is on the first agent host: the controller's */
+  w = trv_scenario_warnings(s, &p, NULL);
+  g_assert_cmpuint(g_strv_length(w), ==, 1);
+  g_strfreev(w);
+  trv_scenario_free(s);
+
+  char *dir = g_build_filename(srcdir(), "scenarios", NULL);
+  GDir *d = g_dir_open(dir, 0, NULL);
+  g_assert_nonnull(d);
+  for (const char *name; (name = g_dir_read_name(d));) {
+    if (!g_str_has_suffix(name, ".xml")) continue;
+    TrvScenario *sh = load_shipped(name);
+    for (size_t k = 0; k < trv_scenario_n_points(sh); k++) {
+      TrvParams pp;
+      GArray *faults = trv_scenario_point(sh, k, &pp);
+      char **ww = trv_scenario_warnings(sh, &pp, faults);
+      if (ww[0]) g_error("%s, point %zu: %s", name, k, ww[0]);
+      g_strfreev(ww);
+      g_array_free(faults, TRUE);
+    }
+    trv_scenario_free(sh);
+  }
+  g_dir_close(d);
+  g_free(dir);
+}
+
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   trv_worlds_register_builtin(); /* the loader checks world names against the registry */
@@ -480,5 +531,6 @@ int main(int argc, char **argv) {
   g_test_add_func("/scenario/dtd_attributes_match_the_loader", dtd_attributes_match_the_loader);
   g_test_add_func("/scenario/validate_command_prints_one_line_per_file", validate_command_prints_one_line_per_file);
   g_test_add_func("/scenario/validate_refuses_a_device_at_once", validate_refuses_a_device_at_once);
+  g_test_add_func("/scenario/self_defeating_placements_are_said", self_defeating_placements_are_said);
   return g_test_run();
 }

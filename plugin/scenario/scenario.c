@@ -149,6 +149,22 @@ static void check_platform(Loader *L) {
                    "hosts to role '%s'; expected <role name=\"%s\" hosts=\"GLOB\"> inside <platform>", s->platform,
                    trv_role_names[r], trv_role_names[r], trv_role_names[r]);
   }
+  for (int r = 0; r < 3 && !L->xml.error; r++) { /* the hosts each role resolves to, in platform order */
+    GPtrArray *list = g_ptr_array_new();
+    char **globs = s->role_hosts[r] ? g_strsplit(s->role_hosts[r], ",", -1) : NULL;
+    for (guint k = 0; k < pn->hosts->len; k++) {
+      const char *h = pn->hosts->pdata[k];
+      bool in = false;
+      if (globs)
+        for (int i = 0; globs[i] && !in; i++) in = fnmatch(globs[i], h, 0) == 0;
+      else
+        in = pn->roles->pdata[k] && !strcmp(pn->roles->pdata[k], trv_role_names[r]);
+      if (in) g_ptr_array_add(list, g_strdup(h));
+    }
+    g_strfreev(globs);
+    g_ptr_array_add(list, NULL);
+    s->role_host_list[r] = (char **)g_ptr_array_free(list, FALSE);
+  }
   for (guint i = 0; i < s->faults->len && !L->xml.error; i++) {
     const TrvFaultSpec *f = &g_array_index(s->faults, TrvFaultSpec, i);
     Loc at = g_array_index(L->fault_locs, Loc, i);
@@ -166,6 +182,52 @@ static void finish(Loader *L) {
     trv_xml_fail(&L->xml, L->root, "<trivium-scenario> without <world>; expected <world name=\"causalbench\" ...>");
   if (!L->xml.error) trv_scn_finish_sweeps(L);
   if (!L->xml.error) check_platform(L);
+}
+
+/* ---- placements that defeat themselves ---- */
+
+static bool matches_any(const char *globs, char **hosts) {
+  char **items = g_strsplit(globs, ",", -1);
+  bool hit = false;
+  for (int i = 0; items[i] && !hit; i++)
+    for (int k = 0; hosts && hosts[k] && !hit; k++) hit = fnmatch(items[i], hosts[k], 0) == 0;
+  g_strfreev(items);
+  return hit;
+}
+
+char **trv_scenario_warnings(const TrvScenario *s, const TrvParams *p, const GArray *faults) {
+  GPtrArray *out = g_ptr_array_new();
+  char **ctl = s->role_host_list[TRV_ROLE_CTL], **agents = s->role_host_list[TRV_ROLE_AGENT];
+  char **controller = s->role_host_list[TRV_ROLE_CONTROLLER];
+  guint n_ctl = ctl ? g_strv_length(ctl) : 0, n_agents = agents ? g_strv_length(agents) : 0;
+  int replicas = p->ctl_replicas, need = replicas / 2 + 1;
+  if (replicas > 1 && n_ctl > 0) {
+    int on_first = (replicas + (int)n_ctl - 1) / (int)n_ctl; /* replicas 0, n, 2n, ... share log host 0 */
+    if (on_first >= need)
+      g_ptr_array_add(out, g_strdup_printf("ctl.replicas = %d on %u log host%s: host %s holds %d of them, a majority, "
+                                           "so its crash takes the log down; give the role ctl at least %d hosts",
+                                           replicas, n_ctl, n_ctl == 1 ? "" : "s", ctl[0], on_first, replicas));
+  }
+  if (controller && controller[0] && n_agents > 0) {
+    int shared = 0;
+    for (int a = 0; a < p->agents; a++) shared += !strcmp(agents[a % n_agents], controller[0]);
+    if (shared > 0)
+      g_ptr_array_add(out, g_strdup_printf("%d of the %d agent%s on the controller's host %s: its crash stops the "
+                                           "controller and %s at once", shared, p->agents, p->agents == 1 ? "" : "s",
+                                           controller[0], shared == 1 ? "that agent" : "those agents"));
+  }
+  for (guint i = 0; faults && i < faults->len; i++) {
+    const TrvFaultSpec *f = &g_array_index(faults, TrvFaultSpec, i);
+    if (f->kind == TRV_FAULT_LINK_FLAP) continue;
+    bool used = false;
+    for (int r = 0; r < 3 && !used; r++) used = matches_any(f->pattern, s->role_host_list[r]);
+    if (!used)
+      g_ptr_array_add(out, g_strdup_printf("%s on '%s' (line %d): no controller, log or agent host matches, so it "
+                                           "cannot affect the run", trv_scn_fault_elements[f->kind], f->pattern,
+                                           f->line));
+  }
+  g_ptr_array_add(out, NULL);
+  return (char **)g_ptr_array_free(out, FALSE);
 }
 
 /* ---- entry points ---- */
@@ -216,7 +278,10 @@ void trv_scenario_free(TrvScenario *s) {
   if (!s) return;
   g_free(s->file);
   g_free(s->platform);
-  for (int r = 0; r < 3; r++) g_free(s->role_hosts[r]);
+  for (int r = 0; r < 3; r++) {
+    g_free(s->role_hosts[r]);
+    g_strfreev(s->role_host_list[r]);
+  }
   g_free(s->world);
   g_strfreev(s->controllers);
   g_free(s->ctl_file);

@@ -109,6 +109,7 @@ typedef struct {
   char *out_dir;       /* relative to the directory the run starts in, or NULL (see Paths above) */
   GArray *faults;      /* TrvFaultSpec, in document order */
   GArray *sweeps;      /* TrvSweepSpec, in document order */
+  char **role_host_list[3]; /* TrvRole -> the platform's hosts of that role, in platform order (NULL-terminated) */
 } TrvScenario;
 
 /* Reads and checks the scenario at `path`: a regular file of at most
@@ -135,6 +136,18 @@ size_t trv_scenario_n_points(const TrvScenario *s);
 GArray *trv_scenario_point(const TrvScenario *s, size_t k, TrvParams *params);
 /* "agents.count=4 link-flap.mtbf=10" for point k; "" without sweeps.  Caller frees. */
 char *trv_scenario_point_label(const TrvScenario *s, size_t k);
+
+/* Placements that defeat themselves, as sentences (a new NULL-terminated
+ * vector, g_strfreev; empty when there is nothing to say), for the
+ * scenario's own platform and roles with the parameters `p` and the faults
+ * `faults` (TrvFaultSpec) of a point.  The placement is the simulator's:
+ * the controller on the first controller host, replica r on log host
+ * r mod (log hosts), agent a on agent host a mod (agent hosts).
+ *  - a log host holding a majority of the ctl.replicas replicas: its crash
+ *    takes the log down;
+ *  - agents on the controller's host;
+ *  - a host-crash or partition whose hosts run no Trivium actor. */
+char **trv_scenario_warnings(const TrvScenario *s, const TrvParams *p, const GArray *faults);
 
 /* The attributes an element of the scenario language accepts (a new
  * NULL-terminated vector, g_strfreev), or NULL for an unknown element.  For
