@@ -257,6 +257,26 @@ static void test_every_city_loads_and_steps(void) {
   }
 }
 
+/* A table's grid box and cell size are data: a box of the whole world at
+ * the smallest cell would be billions of cells; the world refuses it
+ * before allocating anything per cell. */
+static void test_a_huge_grid_is_refused(void) {
+  TrvHexGrid g;
+  GError *err = NULL;
+  g_assert_true(trv_hex_grid_init(&g, -80, 80, -170, 170, TRV_HEX_MIN_CELL_KM2, &err));
+  TrvCalTable *t = trv_cal_table_new("huge", "test", &g);
+  trv_cal_table_zone(t, trv_hex_cell_of_point(&g, 0, 0));
+  UrsWorld w;
+  memset(&w, 0, sizeof w);
+  w.table = t;
+  g_assert_false(urs_city_init(&w, &err));
+  g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
+  g_assert_nonnull(strstr(err->message, "cells of 0.001 km^2; the world takes at most 4000000"));
+  g_clear_error(&err);
+  urs_city_free(&w);
+  trv_cal_table_free(t);
+}
+
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/urs-world/conservation_of_requests_and_drivers", test_conservation_of_requests_and_drivers);
@@ -266,5 +286,6 @@ int main(int argc, char **argv) {
   g_test_add_func("/urs-world/same_seed_same_stream_and_payoffs", test_same_seed_same_stream_and_payoffs);
   g_test_add_func("/urs-world/change_point_switches_the_informative_set", test_change_point_switches_the_informative_set);
   g_test_add_func("/urs-world/every_city_loads_and_steps", test_every_city_loads_and_steps);
+  g_test_add_func("/urs-world/a_huge_grid_is_refused", test_a_huge_grid_is_refused);
   return g_test_run();
 }

@@ -73,10 +73,14 @@ void urs_cell_qr(const UrsWorld *w, int idx, int *q, int *r) {
   *r = idx % w->nr + w->rmin;
 }
 
-void urs_disc(const UrsWorld *w, int idx, int out[URS_DISC]) {
+static void disc_compute(const UrsWorld *w, int idx, int out[URS_DISC]) {
   int q, r;
   urs_cell_qr(w, idx, &q, &r);
   for (int i = 0; i < URS_DISC; i++) out[i] = urs_cell_index(w, q + ring_dq[i], r + ring_dr[i]);
+}
+
+void urs_disc(const UrsWorld *w, int idx, int out[URS_DISC]) {
+  memcpy(out, &w->disc_of_cell[(size_t)idx * URS_DISC], sizeof(int) * URS_DISC);
 }
 
 static void cell_xy(const UrsWorld *w, int idx, double *x, double *y) {
@@ -114,12 +118,22 @@ bool urs_city_init(UrsWorld *w, GError **error) {
     }
   w->qmin = qmin - URS_RINGS - 1;
   w->rmin = rmin - URS_RINGS - 1;
-  w->nq = qmax - qmin + 2 * URS_RINGS + 3;
-  w->nr = rmax - rmin + 2 * URS_RINGS + 3;
+  int64_t nq = (int64_t)qmax - qmin + 2 * URS_RINGS + 3, nr = (int64_t)rmax - rmin + 2 * URS_RINGS + 3;
+  if (nq * nr > URS_MAX_CELLS) { /* a table's box and cell size are data: bound what they cost */
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                "calibration table of %s: its grid box holds %" G_GINT64_FORMAT " cells of %g km^2; the world "
+                "takes at most %d (a larger cell size or a smaller box)",
+                t->city, nq * nr, g->cell_km2, URS_MAX_CELLS);
+    return false;
+  }
+  w->nq = (int)nq;
+  w->nr = (int)nr;
   w->ncells = w->nq * w->nr;
   w->spacing_km = trv_hex_spacing_km(g);
   w->zone_of_cell = g_new(int, w->ncells);
   for (int i = 0; i < w->ncells; i++) w->zone_of_cell[i] = -1;
+  w->disc_of_cell = g_new(int, (size_t)w->ncells * URS_DISC);
+  for (int i = 0; i < w->ncells; i++) disc_compute(w, i, &w->disc_of_cell[(size_t)i * URS_DISC]);
   w->nzones = (int)t->zones->len;
   if (w->nzones == 0) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "calibration table of %s has no zones with demand", t->city);
@@ -200,6 +214,7 @@ bool urs_city_init(UrsWorld *w, GError **error) {
 
 void urs_city_free(UrsWorld *w) {
   g_free(w->zone_of_cell);
+  g_free(w->disc_of_cell);
   g_free(w->zone_cell);
   g_free(w->zone_x);
   g_free(w->zone_y);

@@ -30,6 +30,7 @@
 #define URS_NCONF 12
 #define URS_RINGS 2          /* matching radius k, in cells */
 #define URS_DISC 19          /* cells within URS_RINGS of a cell */
+#define URS_MAX_CELLS 4000000 /* cells of the world's grid box (about 100 bytes each) */
 #define URS_MAX_WAIT 10      /* minutes a request waits for a driver */
 #define URS_PROBE_VOLUME 20.0 /* expected requests per arm of a probe's A/B slice */
 #define URS_GRAPH_SLOTS 8    /* distinct graphs whose predictions are cached */
@@ -106,6 +107,7 @@ struct UrsWorld {
   /* dense cell index over the grid's box: idx = (q - qmin) * nr + (r - rmin) */
   int qmin, rmin, nq, nr, ncells;
   int *zone_of_cell;  /* -1 outside the table's zones */
+  int *disc_of_cell;  /* per cell: its URS_DISC disc cells (urs_disc), computed once */
   int nzones;
   int *zone_cell;
   double *zone_x, *zone_y; /* zone centres, km */

@@ -3,12 +3,6 @@
 
 #include <math.h>
 
-uint64_t trv_mix64(uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
 static uint64_t splitmix64(uint64_t *x) { return trv_mix64(*x += 0x9e3779b97f4a7c15ULL); }
 
 static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }

@@ -34,7 +34,11 @@ enum {
 void trv_rng_init(TrvRng *rng, uint64_t seed, uint64_t stream);
 /* The splitmix64 finaliser: a bijection of 64 bits that mixes every input
  * bit into every output bit (for hash tables keyed by 64-bit integers). */
-uint64_t trv_mix64(uint64_t x);
+static inline uint64_t trv_mix64(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
 uint64_t trv_rng_next_u64(TrvRng *rng);
 /* Uniform on [0, 1) with 53 random bits. */
 double trv_rng_uniform(TrvRng *rng);
