@@ -139,6 +139,7 @@ static int try_simgrid(void *data, int report_fd) {
   argv[0] = g_strdup("trivium");
   for (guint i = 0; i < ctx->simgrid_args->len; i++) argv[i + 1] = g_strdup(ctx->simgrid_args->pdata[i]);
   simgrid_init(&argc, argv);
+  trv_sim_trace_discard();
   simgrid_load_platform(ctx->platform);
   return 0;
 }

@@ -133,6 +133,11 @@ static int run_cell_child(void *data, int report_fd) {
   TrvSimOptions opt = ctx->sim;
   char *ctl_file = ctl_file_for(ctx, spec.controller, spec.seed);
   opt.ctl_path = ctl_file;
+  /* with SimGrid tracing on, each cell writes a trace of its own */
+  char *trace_suffix = ctx->n_controllers * ctx->params.seeds > 1
+                           ? g_strdup_printf("-%s-seed%llu", spec.controller, (unsigned long long)spec.seed)
+                           : NULL;
+  opt.trace_suffix = trace_suffix;
   opt.sink = (TrvRowSink){cell_row, &sink};
   if (!sink.csv) {
     write_cell_error(csv_tmp, "cannot write", &err);

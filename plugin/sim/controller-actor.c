@@ -39,6 +39,7 @@ static void log_plan(Cell *cell, int e, const TrvGraph *ghat) {
   for (int j = 0; j < ghat->n; j++)
     if (ghat->present[j]) g_string_append_printf(g, "%s%s", g->len ? ", " : "", cell->info->cand->components[j].name);
   XBT_INFO("episode %d: the committed graph G_hat is now {%s}", e, g->str);
+  trv_sim_trace_mark("trivium/ghat", "changed");
   g_string_free(g, TRUE);
 }
 
@@ -166,6 +167,10 @@ static void forget_decided(Cell *cell) {
 }
 
 static void log_episode(const TrvEpisodeRow *row) {
+  /* Paje marks (a traced run): when each episode closed, and its events */
+  trv_sim_trace_mark("trivium/episode", "closed");
+  if (row->alarm) trv_sim_trace_mark("trivium/alarm", row->resets ? "reset" : "no reset");
+  if (row->commit_failures) trv_sim_trace_mark("trivium/commit", "failed");
   if (row->committed)
     XBT_VERB("episode %d: commit rule took the MAP graph (H = %.3g bits)", row->episode, row->entropy_bits);
   if (row->alarm)

@@ -7,6 +7,8 @@
  *    deployment's properties are set, so plugin.c scans the actors at time
  *    0 instead;
  *  - running a function when the platform is created (the plugin's boot);
+ *  - tracing: a cell's own trace file name, and Trivium's events as Paje
+ *    marks (the C calls for marks are deprecated in SimGrid);
  *  - the settings as SimGrid configuration flags: every key of the
  *    parameter table and every plugin setting is declared as trivium/KEY
  *    when the library loads (SimGrid parses --cfg= in simgrid_init(), so
@@ -19,6 +21,8 @@
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
+#include <simgrid/instr.h>
+#include <set>
 #include <string>
 #include <vector>
 #include <xbt/config.hpp>
@@ -34,6 +38,9 @@ void trv_sim_actor_ext_init(void);
 void trv_sim_actor_set_agent(sg_actor_t actor, int index);
 int trv_sim_actor_agent(const_sg_actor_t actor);
 void trv_sim_on_platform_created(void (*fn)(void));
+void trv_sim_trace_setup(const char* suffix);
+void trv_sim_trace_discard(void);
+void trv_sim_trace_mark(const char* type, const char* value);
 /* plugin.c */
 size_t trv_sim_plugin_settings(const char* const** keys, const char* const** defaults, const char* const** docs);
 void trv_sim_plugin_cfg(const char* key, const char* value);
@@ -119,4 +126,41 @@ int trv_sim_actor_agent(const_sg_actor_t actor)
 void trv_sim_on_platform_created(void (*fn)(void))
 {
   simgrid::s4u::Engine::on_platform_created_cb([fn]() { fn(); });
+}
+
+/* ---- tracing ------------------------------------------------------------ */
+
+static bool tracing_on = false;
+
+/* After simgrid_init, before the platform loads: whether tracing is on,
+ * the cell's own file name, and Trivium's mark types. */
+void trv_sim_trace_setup(const char* suffix) {
+  tracing_on = simgrid::config::get_value<bool>("tracing");
+  if (!tracing_on) return;
+  if (suffix && *suffix) {
+    std::string name = simgrid::config::get_value<std::string>("tracing/filename");
+    size_t slash = name.rfind('/'), dot = name.rfind('.');
+    size_t at = dot != std::string::npos && (slash == std::string::npos || dot > slash) ? dot : name.size();
+    simgrid::config::set_value("tracing/filename", name.substr(0, at) + suffix + name.substr(at));
+  }
+}
+
+/* A run that only checks SimGrid's options writes no trace. */
+void trv_sim_trace_discard(void) {
+  if (simgrid::config::get_value<bool>("tracing")) simgrid::config::set_value("tracing/filename", std::string("/dev/null"));
+}
+
+/* A Paje mark of `type` with one of its few fixed values (each declared on
+ * first use; the time stamp says when).  Marks need a traced platform
+ * (tracing/platform or a categorized trace); otherwise SimGrid ignores
+ * them.  A tracing error never stops the run. */
+void trv_sim_trace_mark(const char* type, const char* value) {
+  if (!tracing_on) return;
+  static std::set<std::string, std::less<>> types, values;
+  try {
+    if (types.insert(type).second) simgrid::instr::declare_mark(type);
+    if (values.insert(std::string(type) + '\n' + value).second) simgrid::instr::declare_mark_value(type, value);
+    simgrid::instr::mark(type, value);
+  } catch (const std::exception&) {
+  }
 }

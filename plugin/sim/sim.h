@@ -46,6 +46,10 @@ typedef struct {
   const char *ctl_path; /* write the decided log (replica 0's) here, or NULL */
   int ctl_fsync;        /* TrvCtlFsync of that file */
   TrvRowSink sink;      /* optional: rows as they come */
+  /* When SimGrid tracing is on (--cfg=tracing:yes): inserted before the
+   * extension of tracing/filename, so that the cells of a run each write a
+   * trace of their own ("-trivium-seed3"); NULL keeps the name. */
+  const char *trace_suffix;
 } TrvSimOptions;
 
 /* What the simulation measured beyond the rows. */
@@ -79,5 +83,10 @@ typedef struct {
  * the simulation ended before the controller finished (a deadlock). */
 bool trv_sim_run_cell(const TrvSimCellSpec *spec, const TrvSimOptions *opt, GArray *rows, GArray *log,
                       TrvSimReport *report, GError **error);
+
+/* After simgrid_init in a process that only checks SimGrid's options and
+ * the platform: with tracing on, its trace goes nowhere (the cells write
+ * the run's traces). */
+void trv_sim_trace_discard(void);
 
 #endif
