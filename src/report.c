@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include <config.h>
+#include <simgrid/forward.h>
+#include <simgrid/version.h>
 
 static const TrvCellSummary *cell_of(const TrvRunResult *r, int c, int s) { return &r->cells[c * r->n_seeds + s]; }
 
@@ -59,6 +61,34 @@ bool trv_write_file_atomic(const char *path, const char *text, gssize len, GErro
   return false;
 }
 
+/* "path": ..., "sha256": ... of a file (sha256 null when it cannot be read). */
+static void json_file(FILE *f, const char *path) {
+  fprintf(f, "{\"path\": ");
+  json_string(f, path);
+  fprintf(f, ", \"sha256\": ");
+  gchar *data = NULL;
+  gsize len = 0;
+  if (path && g_file_get_contents(path, &data, &len, NULL)) {
+    char *sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)data, len);
+    json_string(f, sum);
+    g_free(sum);
+  } else {
+    fprintf(f, "null");
+  }
+  g_free(data);
+  fprintf(f, "}");
+}
+
+static void json_number(FILE *f, double v) {
+  if (isfinite(v)) {
+    char *t = trv_format_double(v);
+    fprintf(f, "%s", t);
+    g_free(t);
+  } else {
+    fprintf(f, "null"); /* "to the end of the run" */
+  }
+}
+
 bool trv_write_run_json(const TrvRunResult *r, const char *path, const char *status, GError **error) {
   Out o;
   FILE *f = open_out(&o);
@@ -70,6 +100,46 @@ bool trv_write_run_json(const TrvRunResult *r, const char *path, const char *sta
   json_string(f, r->world_class->name);
   fprintf(f, ",\n  \"platform\": ");
   json_string(f, r->platform);
+  fprintf(f, ",\n  \"platform_file\": ");
+  json_file(f, r->platform);
+  fprintf(f, ",\n  \"scenario_file\": ");
+  if (r->scenario_file) json_file(f, r->scenario_file);
+  else fprintf(f, "null");
+  fprintf(f, ",\n  \"inputs\": [");
+  for (int i = 0; r->inputs && r->inputs[i]; i++) {
+    fprintf(f, "%s", i ? ", " : "");
+    json_file(f, r->inputs[i]);
+  }
+  fprintf(f, "],\n  \"roles\": {");
+  for (int k = 0; k < TRV_N_ROLES; k++) {
+    fprintf(f, "%s", k ? ", " : "");
+    json_string(f, trv_role_names[k]);
+    fprintf(f, ": ");
+    if (r->role_hosts && r->role_hosts[k]) json_string(f, r->role_hosts[k]);
+    else fprintf(f, "null"); /* the hosts whose trivium.role property names the role */
+  }
+  fprintf(f, "},\n  \"faults\": [");
+  static const char *const kinds[] = {"link-flap", "host-crash", "partition"};
+  for (size_t i = 0; i < r->n_faults; i++) {
+    const TrvFaultSpec *ft = &r->faults[i];
+    fprintf(f, "%s\n    {\"kind\": ", i ? "," : "");
+    json_string(f, kinds[ft->kind]);
+    fprintf(f, ", \"pattern\": ");
+    json_string(f, ft->pattern);
+    const char *names[] = {"mtbf", "mttr", "start", "stop", "at", "duration"};
+    double vals[] = {ft->mtbf, ft->mttr, ft->start, ft->stop, ft->at, ft->duration};
+    for (int k = 0; k < 6; k++) {
+      fprintf(f, ", \"%s\": ", names[k]);
+      json_number(f, vals[k]);
+    }
+    fprintf(f, "}");
+  }
+  fprintf(f, "%s],\n  \"simgrid_options\": [", r->n_faults ? "\n  " : "");
+  for (size_t i = 0; i < r->n_simgrid_args; i++) {
+    fprintf(f, "%s", i ? ", " : "");
+    json_string(f, r->simgrid_args[i]);
+  }
+  fprintf(f, "]");
   fprintf(f, ",\n  \"controllers\": [");
   for (int c = 0; c < r->n_controllers; c++) {
     fprintf(f, "%s", c ? ", " : "");
@@ -99,8 +169,12 @@ bool trv_write_run_json(const TrvRunResult *r, const char *path, const char *sta
     else fprintf(f, "%s", v);
     g_free(v);
   }
-  fprintf(f, "\n  },\n  \"versions\": {\"trivium\": \"%s\", \"git\": \"%s\", \"glib\": \"%u.%u.%u\"},\n",
-          PACKAGE_VERSION, TRV_GIT_REVISION, glib_major_version, glib_minor_version, glib_micro_version);
+  int sg_major, sg_minor, sg_patch;
+  sg_version_get(&sg_major, &sg_minor, &sg_patch);
+  fprintf(f, "\n  },\n  \"versions\": {\"trivium\": \"%s\", \"git\": \"%s\", \"glib\": \"%u.%u.%u\", "
+          "\"simgrid\": \"%d.%d.%d\"},\n",
+          PACKAGE_VERSION, TRV_GIT_REVISION, glib_major_version, glib_minor_version, glib_micro_version, sg_major,
+          sg_minor, sg_patch);
   fprintf(f, "  \"command\": [");
   for (int i = 0; i < r->argc; i++) {
     fprintf(f, "%s", i ? ", " : "");

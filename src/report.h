@@ -10,6 +10,8 @@
 #include "core/controller.h"
 #include "core/results.h"
 #include "core/stats.h"
+#include "scenario/scenario.h"
+#include "sim/sim.h"
 
 /* A run's point: its cells reduced (cells[c * n_seeds + s] for controller
  * c and seed s), and what its outputs say about it. */
@@ -27,6 +29,14 @@ typedef struct {
   char **argv;
   int argc;
   const TrvCellSummary *cells;
+  /* provenance for run.json (each may be NULL/0) */
+  const char *scenario_file;        /* the scenario as given */
+  const char *const *role_hosts;    /* TRV_N_ROLES: globs, or NULL for the trivium.role property */
+  const TrvFaultSpec *faults;       /* the point's fault processes */
+  size_t n_faults;
+  const char *const *simgrid_args;  /* --cfg=... / --log=... */
+  size_t n_simgrid_args;
+  const char *const *inputs;        /* data files the world reads (NULL-terminated) */
 } TrvRunResult;
 
 /* run.json: status "running" while the point runs, "complete" at its end.

@@ -430,7 +430,16 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
   TrvRunResult res = {.experiment = ctx->experiment, .params = &ctx->params, .world_class = wc, .layout = &layout,
                       .steps = info.steps, .controllers = (const char *const *)ctx->controllers,
                       .n_controllers = ctx->n_controllers, .n_seeds = ctx->params.seeds, .seeds = seeds,
-                      .platform = ctx->platform, .argv = argv, .argc = argc, .cells = cells};
+                      .platform = ctx->platform, .argv = argv, .argc = argc, .cells = cells,
+                      .scenario_file = ctx->scenario ? ctx->scenario->file : NULL,
+                      .role_hosts = (const char *const *)ctx->role_hosts,
+                      .faults = ctx->faults ? (const TrvFaultSpec *)(void *)ctx->faults->data : NULL,
+                      .n_faults = ctx->faults ? ctx->faults->len : 0,
+                      .simgrid_args = (const char *const *)ctx->simgrid_args->pdata,
+                      .n_simgrid_args = ctx->simgrid_args->len};
+  const char *inputs[9] = {NULL};
+  if (wc->inputs) wc->inputs(world, inputs, 8);
+  res.inputs = inputs;
   char *json = g_build_filename(ctx->out, "run.json", NULL);
   res.cells = NULL; /* nothing measured yet */
   int code = trv_write_run_json(&res, json, "running", error) ? 0 : 1;

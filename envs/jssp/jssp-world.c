@@ -95,6 +95,7 @@ typedef struct {
   /* the production run of the planned plan on the episode's durations */
   int run_episode, run_plan;
   double *run_start, *run_end, *run_dur;
+  char *instance_path; /* the instance file read, or NULL (the stream) */
 } Jssp;
 
 typedef struct {
@@ -109,11 +110,14 @@ typedef struct {
 
 /* ---- set-up ---------------------------------------------------------------- */
 
-/* A shipped instance name (letters and digits) or a path. */
-static TrvJsspInstance *load_instance(const char *what, GError **error) {
+/* A shipped instance name (letters and digits) or a path; *found: the file. */
+static TrvJsspInstance *load_instance(const char *what, char **found, GError **error) {
   bool name = *what != '\0';
   for (const char *c = what; *c; c++) name &= g_ascii_isalnum(*c);
-  if (!name) return trv_jssp_instance_load(what, error);
+  if (!name) {
+    *found = g_strdup(what);
+    return trv_jssp_instance_load(what, error);
+  }
   char *dir = g_build_filename("platforms", "jssp", what, NULL), *tried = NULL;
   char *path = trv_find_data(dir, "jobs.txt", &tried);
   g_free(dir);
@@ -125,7 +129,7 @@ static TrvJsspInstance *load_instance(const char *what, GError **error) {
                 what, tried);
   else
     inst = trv_jssp_instance_load(path, error);
-  g_free(path);
+  *found = path;
   g_free(tried);
   return inst;
 }
@@ -140,6 +144,7 @@ static void jssp_free(void *world) {
   g_free(w->run_start);
   g_free(w->run_end);
   g_free(w->run_dur);
+  g_free(w->instance_path);
   g_free(w);
 }
 
@@ -166,7 +171,7 @@ static void *jssp_init(const TrvParams *p, uint64_t seed, GError **error) {
       jssp_free(w);
       return NULL;
     }
-    if (!(w->inst = load_instance(p->jssp_instance, error)) ||
+    if (!(w->inst = load_instance(p->jssp_instance, &w->instance_path, error)) ||
         !trv_confounded_instance_fits(w->inst, p->jssp_instance, error)) {
       jssp_free(w);
       return NULL;
@@ -426,6 +431,13 @@ static int jssp_metrics(void *world, double *v, int max) {
   return 3;
 }
 
+static int jssp_inputs(void *world, const char **paths, int max) {
+  Jssp *w = world;
+  if (max < 1 || !w->instance_path) return 0;
+  paths[0] = w->instance_path;
+  return 1;
+}
+
 static const TrvAgentClass agent_class = {
     .instance = jssp_agent_instance,
     .free = jssp_agent_free,
@@ -460,4 +472,5 @@ const TrvWorldClass trv_world_jssp = {
     .observational_pairs = jssp_observational_pairs,
     .agent = &agent_class,
     .referee = &referee_class,
+    .inputs = jssp_inputs,
 };

@@ -104,6 +104,7 @@ struct UrsWorld {
   uint64_t seed;
   int n_drivers, episodes, steps;
   TrvCalTable *table;
+  char *table_path;  /* where the table was read from */
   /* dense cell index over the grid's box: idx = (q - qmin) * nr + (r - rmin) */
   int qmin, rmin, nq, nr, ncells;
   int *zone_of_cell;  /* -1 outside the table's zones */

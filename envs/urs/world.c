@@ -74,9 +74,10 @@ static void handle_init(UrsDriverHandle *h, UrsWorld *w, int driver) {
 
 /* The calibration table of the city (core/datadir.h: $TRIVIUM_DATADIR,
  * the installed data directory, the source tree). */
-static TrvCalTable *load_table(const char *city, GError **error) {
+static TrvCalTable *load_table(const char *city, char **found, GError **error) {
   char *name = g_strdup_printf("%s.cal", city), *tried = NULL;
   char *path = trv_find_data("data/urs", name, &tried);
+  *found = g_strdup(path);
   TrvCalTable *t = NULL;
   if (path)
     t = trv_cal_table_read(path, error);
@@ -102,7 +103,7 @@ static void *urs_init(const TrvParams *params, uint64_t seed, GError **error) {
   w->episodes = params->episodes;
   w->steps = params->steps;
   w->episode = -1;
-  w->table = load_table(city_files[params->urs_city], error);
+  w->table = load_table(city_files[params->urs_city], &w->table_path, error);
   if (!w->table || !urs_city_init(w, error)) {
     urs_free(w);
     return NULL;
@@ -143,6 +144,7 @@ static void urs_free(void *p) {
   g_free(w->oracle_slot);
   g_free(w->start_cells);
   if (w->table) trv_cal_table_free(w->table);
+  g_free(w->table_path);
   g_free(w);
 }
 
@@ -324,6 +326,13 @@ static const TrvRefereeClass referee_class = {
     .metric_names = metric_names,
 };
 
+static int urs_inputs(void *world, const char **paths, int max) {
+  UrsWorld *w = world;
+  if (max < 1 || !w->table_path) return 0;
+  paths[0] = w->table_path;
+  return 1;
+}
+
 const TrvWorldClass trv_world_urs = {
     .name = "urs",
     .init = urs_init,
@@ -338,4 +347,5 @@ const TrvWorldClass trv_world_urs = {
     .observational_pairs = urs_observational_pairs,
     .agent = &agent_class,
     .referee = &referee_class,
+    .inputs = urs_inputs,
 };

@@ -111,6 +111,9 @@ typedef struct {
   int (*observational_pairs)(const double *context, int n_context, int *component, double *z, double *w);
   const TrvAgentClass *agent;     /* NULL: the program's own actors are the agents */
   const TrvRefereeClass *referee; /* required */
+  /* Optional, for a run's provenance (run.json): the data files the world
+   * read (calibration tables, instances); returns how many (at most max). */
+  int (*inputs)(void *world, const char **paths, int max);
 } TrvWorldClass;
 
 /* The agents of a world that Trivium drives itself.  Per step t the agent
