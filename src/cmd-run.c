@@ -23,6 +23,7 @@
 #include "commands.h"
 #include "core/datadir.h"
 #include "run.h"
+#include "replay-config.h"
 #include "sim/child.h"
 
 /* --fault KIND:GLOB:A:B[:C:D]
@@ -169,7 +170,7 @@ static bool input_error(GError **error, const char *fmt, const char *a) {
 }
 
 static bool parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **error) {
-  char **faults = NULL, **roles = NULL, *controllers = NULL, *experiment = NULL;
+  char **faults = NULL, **roles = NULL, *controllers = NULL, *experiment = NULL, *replay = NULL;
   int jobs = -1; /* not given: the number of cores */
   gboolean quiet = FALSE;
   GOptionEntry entries[] = {
@@ -186,6 +187,8 @@ static bool parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **
        "one run per value: a parameter key, or link-flap.mtbf (etc.) for the fault processes", "KEY=V1,V2,..."},
       {"ctl", 0, 0, G_OPTION_ARG_FILENAME, &ctx->ctl, "keep each cell's Causal Transaction Log in DIR/<controller>-seed<N>.ctl", "DIR"},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "no progress and no table", NULL},
+      {"replay-config", 0, 0, G_OPTION_ARG_FILENAME, &replay,
+       "rerun the run (one point) a run.json describes, on the same inputs", "RUN.json"},
       {NULL}};
   ctx->simgrid_args = g_ptr_array_new_with_free_func(g_free);
   ctx->cli_faults = g_array_new(FALSE, FALSE, sizeof(TrvFaultSpec));
@@ -230,6 +233,29 @@ static bool parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **
   char *file = NULL;
   if (ok && rc > 2) ok = input_error(error, "unexpected argument '%s' (one scenario at most)", rv[2]);
   else if (ok && rc == 2) file = g_strdup(rv[1]);
+  if (ok && replay) { /* the whole run from run.json: only where it goes and how fast may be given */
+    if (file || experiment || ctx->sets || faults || roles || controllers || ctx->platform || ctx->cli_sweep ||
+        ctx->simgrid_args->len)
+      ok = input_error(error, "--replay-config %s takes the scenario, parameters, faults, roles, controllers, "
+                       "platform and SimGrid options from the file; give only -o, -j, -q or --ctl with it", replay);
+    TrvReplayConfig rcfg;
+    if (ok && (ok = trv_replay_config_load(replay, &rcfg, error))) {
+      file = g_strdup(rcfg.scenario);
+      ctx->sets = g_steal_pointer(&rcfg.sets);
+      controllers = g_steal_pointer(&rcfg.controllers);
+      ctx->platform = g_steal_pointer(&rcfg.platform);
+      for (int r = 0; r < TRV_N_ROLES; r++) ctx->role_hosts[r] = g_steal_pointer(&rcfg.role_hosts[r]);
+      for (int i = 0; rcfg.simgrid_args[i]; i++) g_ptr_array_add(ctx->simgrid_args, g_strdup(rcfg.simgrid_args[i]));
+      for (guint i = 0; i < rcfg.faults->len; i++) {
+        TrvFaultSpec f = g_array_index(rcfg.faults, TrvFaultSpec, i);
+        g_array_index(rcfg.faults, TrvFaultSpec, i).pattern = NULL; /* moved */
+        g_array_append_val(ctx->cli_faults, f);
+      }
+      ctx->replay = true;
+      trv_replay_config_clear(&rcfg);
+    }
+  }
+  g_free(replay);
   g_ptr_array_free(rest, TRUE);
   g_ptr_array_free(glued, TRUE);
   if (ok && file && experiment) ok = input_error(error, "give a scenario file or --experiment %s, not both", experiment);
@@ -243,6 +269,17 @@ static bool parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **
   if (ok) {
     ctx->scenario = trv_scenario_load(file, error);
     ok = ctx->scenario != NULL;
+  }
+  if (ok && ctx->replay) { /* the recorded point: its own faults, no sweeps */
+    TrvScenario *sc = ctx->scenario;
+    for (guint i = 0; i < sc->faults->len; i++) g_free(g_array_index(sc->faults, TrvFaultSpec, i).pattern);
+    g_array_set_size(sc->faults, 0);
+    for (guint i = 0; i < sc->sweeps->len; i++) {
+      TrvSweepSpec *sw = &g_array_index(sc->sweeps, TrvSweepSpec, i);
+      g_free(sw->param);
+      g_strfreev(sw->values);
+    }
+    g_array_set_size(sc->sweeps, 0);
   }
   if (ok && !(ctx->world_class = trivium_world_lookup(ctx->scenario->world)))
     ok = input_error(error, "world '%s' is not built into this program", ctx->scenario->world);

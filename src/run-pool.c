@@ -427,11 +427,12 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
   for (int s = 0; s < ctx->params.seeds; s++) seeds[s] = ctx->params.seed_base + s;
   int total = ctx->n_controllers * ctx->params.seeds;
   TrvCellSummary *cells = g_new0(TrvCellSummary, total);
+  char *scenario_abs = ctx->scenario ? g_canonicalize_filename(ctx->scenario->file, NULL) : NULL; /* replayable from anywhere */
   TrvRunResult res = {.experiment = ctx->experiment, .params = &ctx->params, .world_class = wc, .layout = &layout,
                       .steps = info.steps, .controllers = (const char *const *)ctx->controllers,
                       .n_controllers = ctx->n_controllers, .n_seeds = ctx->params.seeds, .seeds = seeds,
                       .platform = ctx->platform, .argv = argv, .argc = argc, .cells = cells,
-                      .scenario_file = ctx->scenario ? ctx->scenario->file : NULL,
+                      .scenario_file = scenario_abs,
                       .role_hosts = (const char *const *)ctx->role_hosts,
                       .faults = ctx->faults ? (const TrvFaultSpec *)(void *)ctx->faults->data : NULL,
                       .n_faults = ctx->faults ? ctx->faults->len : 0,
@@ -455,6 +456,7 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
     if (code == 0 && sweep) sweep_add(sweep, &res, label);
   }
   g_free(json);
+  g_free(scenario_abs);
   g_free(cells);
   g_free(seeds);
   wc->free(world);

@@ -25,6 +25,7 @@ typedef struct {
   int jobs;
   bool quiet;
   bool own_placement; /* the scenario's platform and roles (no --platform, no --role) */
+  bool replay;        /* --replay-config: the point's faults replace the scenario's faults and sweeps */
   GPtrArray *simgrid_args;
   const TrvWorldClass *world_class; /* the scenario's world */
   /* the point being run */
