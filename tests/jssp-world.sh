@@ -17,13 +17,7 @@ T=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "1..11"
-# Lines of a command's stderr, without AddressSanitizer's notice about
-# SimGrid's stack switches (sanitizer builds only).
-err_lines() {
-  grep -v -e '^==[0-9]*==WARNING: ASan is ignoring requested __asan_handle_no_return' \
-    -e '^False positive error reports may follow' -e '^For details see https://github.com/google/sanitizers/issues/189' \
-    "$1" | grep -c .
-}
+. "$top/tests/err-lines.sh"
 # $1 file, $2 controller, $3 metric: the mean from summary.csv
 metric() { awk -F, -v c="$2" -v m="$3" '$1 == c && $2 == m {print $3}' "$1/summary.csv"; }
 

@@ -11,12 +11,7 @@ T=${TRIVIUM:-./trivium}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "1..7"
-# Lines of stderr without AddressSanitizer's notice about SimGrid's stack switches.
-err_lines() {
-  grep -v -e '^==[0-9]*==WARNING: ASan is ignoring requested __asan_handle_no_return' \
-    -e '^False positive error reports may follow' -e '^For details see https://github.com/google/sanitizers/issues/189' \
-    "$1" | grep -c .
-}
+. "$top/tests/err-lines.sh"
 "$T" run "$top/scenarios/fault-sweep.xml" -o "$tmp/f" -q -j2 --set run.seeds=2 --set run.episodes=30 >/dev/null 2>&1
 "$T" run --replay-config "$tmp/f/link-flap.mtbf=1/run.json" -o "$tmp/f1" -q -j2 >/dev/null 2>"$tmp/err"
 if cmp -s "$tmp/f/link-flap.mtbf=1/episodes.csv" "$tmp/f1/episodes.csv"; then
