@@ -582,13 +582,16 @@ TrvPosterior *trv_posterior_deserialize(const uint8_t *data, size_t len, GError 
   return post;
 }
 
+/* Bitwise equality of what the snapshot holds, compared in place (no
+ * serialization: the controller asserts it every episode). */
+G_STATIC_ASSERT(sizeof(TrvSuffStats) == 4 * sizeof(double)); /* no padding for memcmp */
 bool trv_posterior_equal(const TrvPosterior *a, const TrvPosterior *b) {
-  if (a->n != b->n) return false;
-  GByteArray *x = g_byte_array_new(), *y = g_byte_array_new();
-  trv_posterior_serialize(a, x);
-  trv_posterior_serialize(b, y);
-  bool eq = x->len == y->len && memcmp(x->data, y->data, x->len) == 0;
-  g_byte_array_unref(x);
-  g_byte_array_unref(y);
-  return eq;
+  if (a->n != b->n || a->params.slab != b->params.slab || a->params.track != b->params.track) return false;
+  const TrvPosteriorParams *p = &a->params, *q = &b->params;
+  double pd[6] = {p->pi0, p->tau2, p->s2, p->kappa_min, p->hazard, p->lambda};
+  double qd[6] = {q->pi0, q->tau2, q->s2, q->kappa_min, q->hazard, q->lambda};
+  size_t n = (size_t)a->n;
+  return memcmp(pd, qd, sizeof pd) == 0 && memcmp(a->stats, b->stats, n * sizeof *a->stats) == 0 &&
+         memcmp(a->episode, b->episode, n * sizeof *a->episode) == 0 &&
+         memcmp(a->log_odds, b->log_odds, n * sizeof *a->log_odds) == 0;
 }
