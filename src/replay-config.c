@@ -47,6 +47,18 @@ static bool member_number(JsonObject *o, const char *name, double *v) {
   return isfinite(*v);
 }
 
+char *trv_file_sha256(const char *path) {
+  struct stat st; /* a regular file of a sane size: never a device or FIFO that reads forever */
+  gchar *data = NULL;
+  gsize len = 0;
+  char *sum = NULL;
+  if (path && stat(path, &st) == 0 && S_ISREG(st.st_mode) && (guint64)st.st_size <= INPUT_MAX_BYTES &&
+      g_file_get_contents(path, &data, &len, NULL))
+    sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)data, len);
+  g_free(data);
+  return sum;
+}
+
 /* A {"path": ..., "sha256": ...} member: the path, when the file there still
  * has that SHA-256. */
 static const char *checked_file(JsonObject *root, const char *name, const char *file, bool required, GError **error) {
@@ -63,14 +75,7 @@ static const char *checked_file(JsonObject *root, const char *name, const char *
     g_free(m);
     return NULL;
   }
-  gchar *data = NULL;
-  gsize len = 0;
-  char *now = NULL;
-  struct stat st; /* a regular file of a sane size: never a device or FIFO that reads forever */
-  if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && (guint64)st.st_size <= INPUT_MAX_BYTES &&
-      g_file_get_contents(path, &data, &len, NULL))
-    now = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)data, len);
-  g_free(data);
+  char *now = trv_file_sha256(path);
   bool same = now && !strcmp(now, sum);
   if (!same)
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: %s %s %s since the run (SHA-256 %s, recorded %s); a replay "

@@ -24,5 +24,8 @@ typedef struct {
  * file it names no longer has the recorded SHA-256. */
 bool trv_replay_config_load(const char *file, TrvReplayConfig *rc, GError **error);
 void trv_replay_config_clear(TrvReplayConfig *rc);
+/* The SHA-256 (hex) of a regular file of at most 256 MiB (the largest input
+ * a run reads), or NULL: what run.json records and a replay checks. */
+char *trv_file_sha256(const char *path);
 
 #endif

@@ -4,6 +4,7 @@
  * then summarised across seeds by trv_summarize.  episodes.csv is the
  * cells' own lines, concatenated by run-pool.c. */
 #include "report.h"
+#include "replay-config.h"
 
 #include <errno.h>
 #include <math.h>
@@ -66,16 +67,10 @@ static void json_file(FILE *f, const char *path) {
   fprintf(f, "{\"path\": ");
   json_string(f, path);
   fprintf(f, ", \"sha256\": ");
-  gchar *data = NULL;
-  gsize len = 0;
-  if (path && g_file_get_contents(path, &data, &len, NULL)) {
-    char *sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)data, len);
-    json_string(f, sum);
-    g_free(sum);
-  } else {
-    fprintf(f, "null");
-  }
-  g_free(data);
+  char *sum = trv_file_sha256(path);
+  if (sum) json_string(f, sum);
+  else fprintf(f, "null");
+  g_free(sum);
   fprintf(f, "}");
 }
 

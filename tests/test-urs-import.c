@@ -661,12 +661,7 @@ static void weather_coverage_counts_the_trace_days_without_weather(void) {
  * device (which would never end) is refused outright, by every importer
  * and the weather reader. */
 static void oversized_files_and_devices_are_refused_before_reading(void) {
-  char *dir = g_dir_make_tmp("trv-urs-XXXXXX", NULL);
-  char *big = g_build_filename(dir, "new_big.txt", NULL);
-  int fd = g_open(big, O_WRONLY | O_CREAT, 0600);
-  g_assert_cmpint(fd, >=, 0);
-  g_assert_cmpint(ftruncate(fd, (off_t)3 << 30), ==, 0); /* sparse: no disk used */
-  close(fd);
+  char *dir, *big = sparse_3gib_file("new_big.txt", &dir);
   gint64 t0 = g_get_monotonic_time();
   GError *err = NULL;
   GPtrArray *files = g_ptr_array_new();

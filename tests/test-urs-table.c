@@ -212,12 +212,7 @@ static void rejected_lines_are_quoted_as_utf8_text(void) {
 /* A 3 GiB table is refused from its size before a byte is read, and a
  * device (which would never end) is refused outright. */
 static void table_file_over_its_limit_or_a_device_is_refused_before_reading(void) {
-  char *dir = g_dir_make_tmp("trv-urs-XXXXXX", NULL);
-  char *big = g_build_filename(dir, "big.cal", NULL);
-  int fd = g_open(big, O_WRONLY | O_CREAT, 0600);
-  g_assert_cmpint(fd, >=, 0);
-  g_assert_cmpint(ftruncate(fd, (off_t)3 << 30), ==, 0); /* sparse: no disk used */
-  close(fd);
+  char *dir, *big = sparse_3gib_file("big.cal", &dir);
   gint64 t0 = g_get_monotonic_time();
   GError *err = NULL;
   g_assert_null(trv_cal_table_read(big, &err));

@@ -5,10 +5,12 @@
 #ifndef TRV_TEST_URS_UTIL_H
 #define TRV_TEST_URS_UTIL_H
 
+#include <fcntl.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/posterior.h"
 #include "urs/import.h"
@@ -109,6 +111,18 @@ static G_GNUC_UNUSED void remove_temp(char *path) {
   g_rmdir(dir);
   g_free(dir);
   g_free(path);
+}
+
+/* A sparse file of 3 GiB (no disk used) named `name` in a new scratch
+ * directory, *dir; the caller unlinks it, removes *dir and frees both. */
+static inline char *sparse_3gib_file(const char *name, char **dir) {
+  *dir = g_dir_make_tmp("trv-urs-XXXXXX", NULL);
+  char *path = g_build_filename(*dir, name, NULL);
+  int fd = g_open(path, O_WRONLY | O_CREAT, 0600);
+  g_assert_cmpint(fd, >=, 0);
+  g_assert_cmpint(ftruncate(fd, (off_t)3 << 30), ==, 0);
+  close(fd);
+  return path;
 }
 
 #endif
