@@ -169,10 +169,30 @@ static bool input_error(GError **error, const char *fmt, const char *a) {
   return false;
 }
 
-static bool parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **error) {
-  char **faults = NULL, **roles = NULL, *controllers = NULL, *experiment = NULL, *replay = NULL;
+/* --cells A-B (or A): a range of the run's cells, counted from 0. */
+static bool parse_cells(RunCtx *ctx, const char *text, GError **error) {
+  char *end;
+  long long a = g_ascii_strtoll(text, &end, 10), b = a;
+  bool ok = end != text && a >= 0;
+  if (ok && *end == '-') {
+    const char *t = end + 1;
+    b = g_ascii_strtoll(t, &end, 10);
+    ok = end != t && b >= a;
+  }
+  ok = ok && !*end && b <= INT_MAX / 2;
+  if (!ok)
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--cells '%s': expected FIRST-LAST (or one cell), counted from 0",
+                text);
+  ctx->mode = TRV_RUN_CELLS;
+  ctx->cell_first = (int)a;
+  ctx->cell_last = (int)b;
+  return ok;
+}
+
+bool trv_run_parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **error) {
+  char **faults = NULL, **roles = NULL, *controllers = NULL, *experiment = NULL, *replay = NULL, *cells = NULL;
   int jobs = -1; /* not given: the number of cores */
-  gboolean quiet = FALSE;
+  gboolean quiet = FALSE, fresh = FALSE;
   GOptionEntry entries[] = {
       {"out", 'o', 0, G_OPTION_ARG_FILENAME, &ctx->out, "output directory (default: the scenario's, else results/<time>)", "DIR"},
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "cells run in parallel (default: number of cores)", "N"},
@@ -185,10 +205,17 @@ static bool parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **
        "a fault process: link-flap:GLOB:MTBF:MTTR[:START[:STOP]], host-crash:GLOB:AT:DUR, partition:GLOBS:AT:DUR", "SPEC"},
       {"sweep", 0, 0, G_OPTION_ARG_STRING, &ctx->cli_sweep,
        "one run per value: a parameter key, or link-flap.mtbf (etc.) for the fault processes", "KEY=V1,V2,..."},
-      {"ctl", 0, 0, G_OPTION_ARG_FILENAME, &ctx->ctl, "keep each cell's Causal Transaction Log in DIR/<controller>-seed<N>.ctl", "DIR"},
+      {"ctl", 0, 0, G_OPTION_ARG_FILENAME, &ctx->ctl, "keep each cell's Causal Transaction Log in DIR/<controller>-seed<N>.ctl (a sweep: DIR/<point>/...)", "DIR"},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "no progress and no table", NULL},
       {"replay-config", 0, 0, G_OPTION_ARG_FILENAME, &replay,
        "rerun the run (one point) a run.json describes, on the same inputs", "RUN.json"},
+      {"fresh", 0, 0, G_OPTION_ARG_NONE, &fresh, "run every cell again, even those complete in the output directory", NULL},
+      {"emit", 0, 0, G_OPTION_ARG_STRING, &ctx->emit,
+       "write the run as a job list (parallel: OUT/jobs.txt for GNU parallel; slurm: also a Slurm array) instead of "
+       "running it; then `trivium merge OUT`", "parallel|slurm"},
+      {"chunk", 0, 0, G_OPTION_ARG_INT, &ctx->chunk, "with --emit: cells per job (default: 1, more past 1,000 jobs)", "N"},
+      {"cells", 0, 0, G_OPTION_ARG_STRING, &cells, "run only these cells of the run (a job of a job list), no merge",
+       "FIRST-LAST"},
       {NULL}};
   ctx->simgrid_args = g_ptr_array_new_with_free_func(g_free);
   ctx->cli_faults = g_array_new(FALSE, FALSE, sizeof(TrvFaultSpec));
@@ -256,6 +283,14 @@ static bool parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **
     }
   }
   g_free(replay);
+  if (ok && cells) ok = parse_cells(ctx, cells, error);
+  g_free(cells);
+  ctx->fresh = fresh || bench;
+  if (ok && ctx->emit && strcmp(ctx->emit, "parallel") && strcmp(ctx->emit, "slurm"))
+    ok = input_error(error, "--emit '%s': expected parallel or slurm", ctx->emit);
+  if (ok && (ctx->chunk < 0 || ctx->chunk > 1000000))
+    ok = input_error(error, "--chunk: expected a number of cells per job in [1, 1000000]%s", "");
+  if (ok && ctx->emit && ctx->mode == TRV_RUN_CELLS) ok = input_error(error, "--emit and --cells: give one of them%s", "");
   g_ptr_array_free(rest, TRUE);
   g_ptr_array_free(glued, TRUE);
   if (ok && file && experiment) ok = input_error(error, "give a scenario file or --experiment %s, not both", experiment);
@@ -337,12 +372,12 @@ static bool parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **
     ok = load_point(ctx, 0, NULL, NULL, error); /* checks --set and the faults once, up front */
     /* the platform is data: an XML platform, never a library SimGrid would load */
     if (ok) ok = trv_platform_file_check(ctx->platform, error);
-    if (ok) ok = check_simgrid(ctx, error);
+    if (ok && !ctx->no_simgrid) ok = check_simgrid(ctx, error); /* a merge runs no simulation */
   }
   return ok;
 }
 
-static void free_ctx(RunCtx *ctx) {
+void trv_run_ctx_free(RunCtx *ctx) {
   g_strfreev(ctx->controllers);
   g_strfreev(ctx->sets);
   g_free(ctx->out);
@@ -357,6 +392,8 @@ static void free_ctx(RunCtx *ctx) {
   if (ctx->cli_faults) g_array_free(ctx->cli_faults, TRUE);
   if (ctx->faults) g_array_free(ctx->faults, TRUE);
   if (ctx->scenario) trv_scenario_free(ctx->scenario);
+  if (ctx->sha_cache) g_hash_table_destroy(ctx->sha_cache);
+  g_free(ctx->emit);
 }
 
 static int fail(GError *err) {
@@ -366,8 +403,10 @@ static int fail(GError *err) {
   return code;
 }
 
-/* Every point of the run; a single point writes straight into ctx->out. */
-static int run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals *totals, GError **error) {
+/* Every point of the run; a single point writes straight into ctx->out.
+ * With count, runs nothing: *count is the number of cells of the run
+ * (points x controllers x seeds), the numbering --cells uses. */
+int trv_run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals *totals, long *count, GError **error) {
   char *sweep_key = NULL, **values = NULL;
   size_t n = trv_scenario_n_points(ctx->scenario);
   if (ctx->cli_sweep) {
@@ -381,8 +420,11 @@ static int run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTot
     n = g_strv_length(values);
   }
   int code = 0;
+  long cells = 0;
+  ctx->cell_offset = 0;
   if (n == 1 && !sweep_key) {
-    code = trv_run_point(ctx, argc, argv, table, totals, NULL, NULL, error);
+    cells = (long)ctx->n_controllers * ctx->params.seeds;
+    if (!count) code = trv_run_point(ctx, argc, argv, table, totals, NULL, NULL, error);
   } else {
     char *base_out = ctx->out;
     TrvSweepTable sw;
@@ -393,17 +435,29 @@ static int run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTot
     for (size_t k = 0; k < n && code == 0; k++) {
       char *label = sweep_key ? g_strdup_printf("%s=%s", sweep_key, values[k]) : trv_scenario_point_label(ctx->scenario, k);
       if (!load_point(ctx, k, sweep_key, sweep_key ? values[k] : NULL, error)) code = 2;
+      ctx->cell_offset = (int)cells;
+      cells += (long)ctx->n_controllers * ctx->params.seeds;
+      if (cells > INT_MAX / 2 && code == 0) {
+        g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "the run has more than %d cells", INT_MAX / 2);
+        code = 2;
+      }
+      if (count || code) {
+        g_free(label);
+        continue;
+      }
       char *dir = g_strdelimit(g_strdup(label), " /", '_');
       ctx->out = g_build_filename(base_out, dir, NULL);
-      g_free(dir);
+      ctx->point_dir = dir;
       if (!ctx->quiet) fprintf(stderr, "trivium: point %zu/%zu: %s -> %s\n", k + 1, n, label, ctx->out);
       if (code == 0 && !trv_check_out_dir(ctx->out, error)) code = 2;
       if (code == 0) code = trv_run_point(ctx, argc, argv, NULL, totals, &sw, label, error);
+      ctx->point_dir = NULL;
+      g_free(dir);
       g_free(ctx->out);
       g_free(label);
     }
     ctx->out = base_out;
-    if (code == 0) {
+    if (code == 0 && !count && ctx->mode != TRV_RUN_CELLS) {
       char *csv = g_build_filename(base_out, "sweep.csv", NULL), *md = g_build_filename(base_out, "sweep.md", NULL);
       if (!g_file_set_contents(csv, sw.csv->str, -1, error) || !g_file_set_contents(md, sw.md->str, -1, error)) code = 1;
       else if (table) fprintf(table, "Sweep of %s (mean ± sd over %d seeds)\n\n%s", ctx->experiment, ctx->params.seeds, sw.md->str);
@@ -412,6 +466,7 @@ static int run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTot
     }
     trv_sweep_table_free(&sw);
   }
+  if (count) *count = cells;
   g_free(sweep_key);
   g_strfreev(values);
   return code;
@@ -420,22 +475,40 @@ static int run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTot
 int trv_cmd_run(int argc, char **argv) {
   RunCtx ctx = {0};
   GError *err = NULL;
-  if (!parse_args(&ctx, argc, argv, false, &err)) {
-    free_ctx(&ctx);
+  if (!trv_run_parse_args(&ctx, argc, argv, false, &err)) {
+    trv_run_ctx_free(&ctx);
     return fail(err);
   }
   if (!ctx.out) ctx.out = default_out_dir();
   if (!trv_check_out_dir(ctx.out, &err)) {
-    free_ctx(&ctx);
+    trv_run_ctx_free(&ctx);
     return fail(err);
+  }
+  if (ctx.emit) {
+    int code = trv_emit_jobs(&ctx, argc, argv, &err);
+    trv_run_ctx_free(&ctx);
+    return code ? fail(err) : 0;
+  }
+  long n_cells = 0;
+  if (ctx.mode == TRV_RUN_CELLS) { /* a job's share: within the run */
+    int code = trv_run_points(&ctx, argc, argv, NULL, NULL, &n_cells, &err);
+    if (code == 0 && ctx.cell_last >= n_cells) {
+      g_set_error(&err, TRV_ERROR, TRV_ERROR_INPUT, "--cells %d-%d: the run has %ld cells (0-%ld)", ctx.cell_first,
+                  ctx.cell_last, n_cells, n_cells - 1);
+      code = 2;
+    }
+    if (code) {
+      trv_run_ctx_free(&ctx);
+      return fail(err);
+    }
   }
   if (!ctx.quiet)
     fprintf(stderr, "trivium: %s, %d controllers x %d seeds x %d episodes, %d jobs -> %s\n", ctx.experiment,
             ctx.n_controllers, ctx.params.seeds, ctx.params.episodes, ctx.jobs, ctx.out);
   TrvRunTotals totals = {0};
-  int code = run_points(&ctx, argc, argv, ctx.quiet ? NULL : stdout, &totals, &err);
+  int code = trv_run_points(&ctx, argc, argv, ctx.quiet ? NULL : stdout, &totals, NULL, &err);
   if (code == 0 && !ctx.quiet) printf("\nOutputs: %s/\n", ctx.out);
-  free_ctx(&ctx);
+  trv_run_ctx_free(&ctx);
   return code ? fail(err) : 0;
 }
 
@@ -444,15 +517,15 @@ static double tv_seconds(const struct timeval *tv) { return (double)tv->tv_sec +
 int trv_cmd_bench(int argc, char **argv) {
   RunCtx ctx = {0};
   GError *err = NULL;
-  if (!parse_args(&ctx, argc, argv, true, &err)) {
-    free_ctx(&ctx);
+  if (!trv_run_parse_args(&ctx, argc, argv, true, &err)) {
+    trv_run_ctx_free(&ctx);
     return fail(err);
   }
   char *tmp = NULL;
   if (!ctx.out) ctx.out = tmp = g_dir_make_tmp("trivium-bench-XXXXXX", NULL);
   gint64 t0 = g_get_monotonic_time();
   TrvRunTotals totals = {0};
-  int code = run_points(&ctx, argc, argv, NULL, &totals, &err);
+  int code = trv_run_points(&ctx, argc, argv, NULL, &totals, NULL, &err);
   double wall = (g_get_monotonic_time() - t0) / 1e6;
   if (code == 0) {
     long episodes = (long)ctx.n_controllers * ctx.params.seeds * ctx.params.episodes;
@@ -478,6 +551,6 @@ int trv_cmd_bench(int argc, char **argv) {
     char *cmd[] = {"rm", "-rf", tmp, NULL};
     g_spawn_sync(NULL, cmd, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
   }
-  free_ctx(&ctx);
+  trv_run_ctx_free(&ctx);
   return code ? fail(err) : 0;
 }

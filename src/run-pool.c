@@ -1,11 +1,15 @@
 /* run-pool.c - one point of a run: a grid of cells (controller x seed), each
  * one SimGrid simulation in a process of its own (SimGrid initialises once
  * per process), up to --jobs at a time.  A cell writes its episodes.csv
- * lines to OUT/.cells/N.csv as its episodes close, and its reduction (the
- * per-seed metrics, core/results.h) to OUT/.cells/N.sum; the parent
- * concatenates the lines in (controller, seed) order and summarises the
- * reductions, so the outputs do not depend on --jobs or on which cell
- * finished first, and no process holds a run's rows in memory.
+ * lines to OUT/cells/<controller>-seed<N>.csv as its episodes close, then
+ * its reduction (the per-seed metrics, core/results.h) stamped with the
+ * cell's fingerprint to .sum (cell-file.h): the cell is complete once that
+ * is in place.  The merge concatenates the lines in (controller, seed)
+ * order and summarises the reductions, so the outputs do not depend on
+ * --jobs, on which cell finished first or on which process or machine ran
+ * it, and no process holds a run's rows in memory.  Complete cells of the
+ * same configuration are not run again: an interrupted run resumes, a job
+ * list (--cells) runs its share, `trivium merge` runs none.
  * Also the sweep table that collects one line per point and controller. */
 #include <config.h>
 
@@ -14,34 +18,36 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cell-file.h"
+#include "replay-config.h"
 #include "run.h"
 #include "sim/child.h"
 
-/* What a cell leaves in OUT/.cells/N.sum. */
-typedef struct {
-  TrvCellSummary sum;
-  double controller_cpu; /* seconds in the controller's own calls */
-} CellFile;
-
+/* OUT/cells/<controller>-seed<N>.EXT: a cell's own files (EXT csv, sum,
+ * started, err, csv.tmp, sum.tmp). */
 static char *cell_path(const RunCtx *ctx, int cell, const char *ext) {
-  char name[64];
-  snprintf(name, sizeof name, "%d.%s", cell, ext);
-  return g_build_filename(ctx->out, ".cells", name, NULL);
+  int n_seeds = ctx->params.seeds;
+  char *name = g_strdup_printf("%s-seed%d.%s", ctx->controllers[cell / n_seeds], ctx->params.seed_base + cell % n_seeds,
+                               ext);
+  char *path = g_build_filename(ctx->out, "cells", name, NULL);
+  g_free(name);
+  return path;
 }
 
-
-/* The CTL file of a cell: --ctl DIR/<controller>-seed<N>.ctl; a scenario's
+/* The CTL file of a cell: --ctl DIR/<controller>-seed<N>.ctl (in a sweep
+ * DIR/<point>/<controller>-seed<N>.ctl); a scenario's
  * <ctl file="F.ctl"> (a relative path the loader confined) inside the
  * point's output directory: as is for a single cell, else
  * F-<controller>-seed<N>.ctl. */
 static char *ctl_file_for(const RunCtx *ctx, const char *controller, uint64_t seed) {
-  if (ctx->ctl) {
+  if (ctx->ctl) { /* a point of a sweep: DIR/<point>/... */
     char *name = g_strdup_printf("%s-seed%llu.ctl", controller, (unsigned long long)seed);
-    char *path = g_build_filename(ctx->ctl, name, NULL);
+    char *path = g_build_filename(ctx->ctl, ctx->point_dir ? ctx->point_dir : name, ctx->point_dir ? name : NULL, NULL);
     g_free(name);
     return path;
   }
@@ -81,12 +87,15 @@ static bool leaves_through_a_link(const char *base, const char *path) {
   return link;
 }
 
-/* The child's row sink: the episodes.csv line and the reduction. */
+/* The child's row sink: the episodes.csv line, its checksum and the
+ * reduction. */
 typedef struct {
   const TrvCellLayout *layout;
   TrvCellSummarizer z;
   FILE *csv;
   GString *line;
+  GChecksum *sha;
+  uint64_t bytes;
   double controller_cpu;
 } CellSink;
 
@@ -95,6 +104,8 @@ static void cell_row(void *ctx, const TrvEpisodeRow *row) {
   g_string_truncate(k->line, 0);
   trv_results_csv_row(k->line, k->layout, row);
   fwrite(k->line->str, 1, k->line->len, k->csv); /* errors surface at fclose */
+  g_checksum_update(k->sha, (const guchar *)k->line->str, (gssize)k->line->len);
+  k->bytes += k->line->len;
   trv_cell_summarizer_add(&k->z, k->layout, row);
   k->controller_cpu += row->controller_cpu;
 }
@@ -104,21 +115,36 @@ static bool write_cell_error(const char *path, const char *what, GError **error)
   return false;
 }
 
-/* In the child: run one cell, write its lines and its reduction, return
- * the cell's exit code. */
+/* In the child: run one cell, write its lines and then its cell file (the
+ * cell is complete once that is in place), return the cell's exit code. */
 typedef struct {
   RunCtx *ctx;
   const TrvCellLayout *layout;
   int cell;
+  const char *fingerprint;
 } CellJob;
 
 static int run_cell_child(void *data, int report_fd) {
-  (void)report_fd; /* a cell reports through its files in OUT/.cells */
+  (void)report_fd; /* a cell reports through its files in OUT/cells */
   CellJob *job = data;
   RunCtx *ctx = job->ctx;
   const TrvCellLayout *base = job->layout;
   int cell = job->cell;
   int n_seeds = ctx->params.seeds;
+  /* the cell is ours while this process lives: a lock on its .started file
+   * (released by the kernel however the process ends) */
+  char *started = cell_path(ctx, cell, "started");
+  int lock = open(started, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0) {
+    char *msg = g_strdup_printf("%s: %s", started,
+                                lock < 0 ? g_strerror(errno) : "the cell is being run by another process");
+    char *ep = cell_path(ctx, cell, "err");
+    g_file_set_contents(ep, msg, -1, NULL);
+    g_free(ep);
+    g_free(msg);
+    g_free(started);
+    return 1;
+  }
   TrvSimCellSpec spec = {.params = &ctx->params, .world_class = ctx->world_class,
                          .controller = ctx->controllers[cell / n_seeds],
                          .seed = (uint64_t)(ctx->params.seed_base + cell % n_seeds)};
@@ -127,7 +153,7 @@ static int run_cell_child(void *data, int report_fd) {
   GError *err = NULL;
   int code = 0;
   char *csv_tmp = cell_path(ctx, cell, "csv.tmp"), *csv = cell_path(ctx, cell, "csv");
-  CellSink sink = {.layout = &layout, .line = g_string_new(NULL)};
+  CellSink sink = {.layout = &layout, .line = g_string_new(NULL), .sha = g_checksum_new(G_CHECKSUM_SHA256)};
   trv_cell_summarizer_init(&sink.z, &layout);
   sink.csv = fopen(csv_tmp, "w");
   TrvSimOptions opt = ctx->sim;
@@ -142,7 +168,14 @@ static int run_cell_child(void *data, int report_fd) {
   if (!sink.csv) {
     write_cell_error(csv_tmp, "cannot write", &err);
   } else if (trv_sim_run_cell(&spec, &opt, NULL, NULL, NULL, &err)) {
-    CellFile cf = {.controller_cpu = sink.controller_cpu};
+    TrvCellFile cf;
+    memset(&cf, 0, sizeof cf);
+    memcpy(cf.magic, TRV_CELL_MAGIC, sizeof cf.magic);
+    cf.size = sizeof cf;
+    g_strlcpy(cf.fingerprint, job->fingerprint, sizeof cf.fingerprint);
+    g_strlcpy(cf.csv_sha256, g_checksum_get_string(sink.sha), sizeof cf.csv_sha256);
+    cf.csv_bytes = sink.bytes;
+    cf.controller_cpu = sink.controller_cpu;
     trv_cell_summarizer_finish(&sink.z, &layout, &cf.sum);
     char *sum_tmp = cell_path(ctx, cell, "sum.tmp"), *sum = cell_path(ctx, cell, "sum");
     int fd = -1;
@@ -163,8 +196,11 @@ static int run_cell_child(void *data, int report_fd) {
       fprintf(stderr, "trivium: cell %d (%s, seed %llu): %s\n", cell, spec.controller, (unsigned long long)spec.seed,
               err->message);
     code = err->code == TRV_ERROR_INPUT ? 2 : 1;
+  } else {
+    unlink(started); /* complete: its log is a finished one */
   }
-  return code;
+  g_free(started);
+  return code; /* the lock goes with the process */
 }
 
 static void progress(const RunCtx *ctx, int done, int total, gint64 t0) {
@@ -175,16 +211,38 @@ static void progress(const RunCtx *ctx, int done, int total, gint64 t0) {
   if (done == total) fprintf(stderr, "\n");
 }
 
-/* Logs are never overwritten: a cell's log file that exists already (an
- * earlier run's, or anything else) stops the run before it starts. */
-static bool check_ctl_files(const RunCtx *ctx, GError **error) {
+/* Logs are never overwritten or deleted.  A cell's log file that exists
+ * already stops the run before it starts, unless this run's directory says
+ * the cell was started here and never finished (its .started file: an
+ * interrupted run being resumed): that log is moved aside to
+ * F.interrupted (F.interrupted-2, ...) and the cell runs again from its
+ * first episode. */
+static bool check_ctl_files(const RunCtx *ctx, const bool *todo, GError **error) {
   int n_seeds = ctx->params.seeds;
   bool ok = true;
   for (int c = 0; ok && c < ctx->n_controllers * n_seeds; c++) {
+    if (!todo[c]) continue;
     char *path = ctl_file_for(ctx, ctx->controllers[c / n_seeds], (uint64_t)(ctx->params.seed_base + c % n_seeds));
     if (!path) break;
+    char *started = cell_path(ctx, c, "started");
     struct stat st;
-    if (lstat(path, &st) == 0) {
+    if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && lstat(started, &st) == 0 && S_ISREG(st.st_mode)) {
+      char *aside = g_strconcat(path, ".interrupted", NULL);
+      for (int i = 2; lstat(aside, &st) == 0; i++) {
+        g_free(aside);
+        aside = g_strdup_printf("%s.interrupted-%d", path, i);
+      }
+      if (rename(path, aside) != 0) {
+        g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot move the interrupted cell's log aside (%s)", path,
+                    g_strerror(errno));
+        ok = false;
+      } else if (!ctx->quiet) {
+        fprintf(stderr, "trivium: %s: an interrupted cell's log, moved to %s; the cell runs again\n", path, aside);
+      }
+      g_free(aside);
+    }
+    if (!ok) {
+    } else if (lstat(path, &st) == 0) {
       g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                   "%s exists: Trivium never overwrites or deletes a log; move it away or choose another --ctl directory",
                   path);
@@ -202,28 +260,83 @@ static bool check_ctl_files(const RunCtx *ctx, GError **error) {
       }
       g_free(dir);
     }
+    g_free(started);
     g_free(path);
   }
   return ok;
 }
 
-/* Runs every cell; fills cells[] and writes OUT/episodes.csv.  Returns
- * the exit code. */
-static int run_cells(RunCtx *ctx, const TrvCellLayout *layout, TrvCellSummary *cells, TrvRunTotals *totals,
-                     GError **error) {
-  int n_seeds = ctx->params.seeds, total = ctx->n_controllers * n_seeds;
-  char *cells_dir = g_build_filename(ctx->out, ".cells", NULL);
-  if (g_mkdir_with_parents(cells_dir, 0755) != 0) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: cannot create (%s)", cells_dir, g_strerror(errno));
-    g_free(cells_dir);
-    return 2;
+static int layout_world_metrics(const TrvCellLayout *l) {
+  int n = 0;
+  while (l->metric_names && l->metric_names[n] && n < TRV_WORLD_METRICS_MAX) n++;
+  return n;
+}
+
+/* Reads cell c's file; true (and *cf) when the cell is complete: a cell file
+ * of this configuration and an episodes.csv part of the recorded length.
+ * With why, the reason it is not. */
+static bool cell_complete(const RunCtx *ctx, const TrvCellLayout *layout, int c, const char *fingerprint,
+                          TrvCellFile *cf, GError **why) {
+  char *sum = cell_path(ctx, c, "sum"), *csv = cell_path(ctx, c, "csv");
+  char *data = NULL;
+  gsize len = 0;
+  struct stat st;
+  bool ok = false;
+  if (lstat(sum, &st) != 0 || !S_ISREG(st.st_mode)) {
+    g_set_error(why, TRV_ERROR, TRV_ERROR_INPUT, "%s: missing", sum);
+  } else if (st.st_size != (off_t)sizeof *cf) {
+    g_set_error(why, TRV_ERROR, TRV_ERROR_INPUT, "%s: not a cell file of this build (%lld bytes, expected %zu)", sum,
+                (long long)st.st_size, sizeof *cf);
+  } else if (!g_file_get_contents(sum, &data, &len, NULL)) {
+    g_set_error(why, TRV_ERROR, TRV_ERROR_INPUT, "%s: cannot read", sum);
+  } else if (trv_cell_file_parse(sum, data, len, fingerprint, layout->episodes, layout->cand->n_components,
+                                 layout_world_metrics(layout), cf, why)) {
+    if (lstat(csv, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != cf->csv_bytes)
+      g_set_error(why, TRV_ERROR, TRV_ERROR_INPUT, "%s: missing, or not the length its cell file records", csv);
+    else ok = true;
   }
+  g_free(data);
+  g_free(sum);
+  g_free(csv);
+  return ok;
+}
+
+/* true when another process holds cell c (a job still running it). */
+static bool cell_busy(const RunCtx *ctx, int c) {
+  char *started = cell_path(ctx, c, "started");
+  int fd = open(started, O_RDONLY | O_CLOEXEC);
+  bool busy = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  if (fd >= 0) close(fd);
+  g_free(started);
+  return busy;
+}
+
+/* Runs the cells marked in todo[], up to ctx->jobs at a time.  Returns the
+ * exit code. */
+static int run_cells(RunCtx *ctx, const TrvCellLayout *layout, char **fingerprints, const bool *todo, GError **error) {
+  int n_seeds = ctx->params.seeds, total = ctx->n_controllers * n_seeds, n_todo = 0;
+  for (int c = 0; c < total; c++) n_todo += todo[c];
   gint64 t0 = g_get_monotonic_time();
   int next = 0, running = 0, done = 0, code = 0;
   TrvChild **children = g_new0(TrvChild *, total);
-  while (done < total) {
+  while (done < n_todo) {
     while (code == 0 && running < ctx->jobs && next < total) {
-      CellJob job = {ctx, layout, next};
+      if (!todo[next]) {
+        next++;
+        continue;
+      }
+      char *started = cell_path(ctx, next, "started"), *sum = cell_path(ctx, next, "sum");
+      unlink(sum); /* whatever an earlier configuration left: the cell is not complete until it says so */
+      int fd = open(started, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+      bool marked = fd >= 0 && close(fd) == 0;
+      g_free(sum);
+      g_free(started);
+      CellJob job = {ctx, layout, next, fingerprints[next]};
+      if (!marked) {
+        g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s/cells: cannot write (%s)", ctx->out, g_strerror(errno));
+        code = 1;
+        break;
+      }
       if (!(children[next] = trv_child_start(run_cell_child, &job, false, error))) {
         code = 1;
         break;
@@ -243,6 +356,11 @@ static int run_cells(RunCtx *ctx, const TrvCellLayout *layout, TrvCellSummary *c
     running--;
     done++;
     int cc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+    for (int k = 0; k < 2; k++) { /* what a failed cell left half written */
+      char *tmp = cell_path(ctx, cell, k ? "sum.tmp" : "csv.tmp");
+      unlink(tmp);
+      g_free(tmp);
+    }
     if (cc != 0 && code == 0) {
       char *ep = cell_path(ctx, cell, "err"), *msg = NULL;
       if (!g_file_get_contents(ep, &msg, NULL, NULL)) {
@@ -257,56 +375,58 @@ static int run_cells(RunCtx *ctx, const TrvCellLayout *layout, TrvCellSummary *c
       g_free(ep);
       code = cc == 2 ? 2 : 1;
     }
-    progress(ctx, done, total, t0);
+    progress(ctx, done, n_todo, t0);
   }
   for (int i = 0; i < total; i++) trv_child_free(children[i]);
   g_free(children);
-  /* episodes.csv: the header, then every cell's lines in (controller, seed)
-   * order, written under a temporary name and renamed when whole */
+  return code;
+}
+
+/* The merge: episodes.csv is the header, then every cell's lines in
+ * (controller, seed) order, each checked against the checksum its cell file
+ * records, written under a temporary name and renamed when whole; cells[]
+ * and totals get the cells' reductions. */
+static int merge_cells(RunCtx *ctx, const TrvCellLayout *layout, const TrvCellFile *files, TrvCellSummary *cells,
+                       TrvRunTotals *totals, GError **error) {
+  int total = ctx->n_controllers * ctx->params.seeds, code = 0;
   char *csv = g_build_filename(ctx->out, "episodes.csv", NULL), *csv_tmp = g_strconcat(csv, ".tmp", NULL);
-  FILE *out = code == 0 ? fopen(csv_tmp, "w") : NULL;
-  if (code == 0 && !out) {
+  FILE *out = fopen(csv_tmp, "w");
+  if (!out) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot write (%s)", csv_tmp, g_strerror(errno));
     code = 1;
-  }
-  if (out) {
+  } else {
     GString *h = g_string_new(NULL);
     trv_results_csv_header(h, layout);
     fwrite(h->str, 1, h->len, out);
     g_string_free(h, TRUE);
   }
   char buf[1 << 16];
-  for (int c = 0; c < total; c++) {
-    char *path = cell_path(ctx, c, "csv"), *sum = cell_path(ctx, c, "sum");
-    if (code == 0) {
-      FILE *in = fopen(path, "r");
-      size_t n;
-      while (in && (n = fread(buf, 1, sizeof buf, in)) > 0) fwrite(buf, 1, n, out);
-      CellFile cf;
-      gsize len = 0;
-      char *data = NULL;
-      if (!in || ferror(in) || !g_file_get_contents(sum, &data, &len, NULL) || len != sizeof cf) {
-        g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "cell %d: its outputs in %s are missing or damaged", c, path);
-        code = 1;
-      } else {
-        memcpy(&cf, data, sizeof cf);
-        cells[c] = cf.sum;
-        totals->controller_cpu += cf.controller_cpu;
-        totals->probes += (gint64)cf.sum.metric[TRV_METRIC_PROBES];
-        totals->agent_steps += (double)ctx->params.agents * layout->episodes * ctx->world_steps;
-      }
-      g_free(data);
-      if (in) fclose(in);
+  for (int c = 0; c < total && code == 0; c++) {
+    char *path = cell_path(ctx, c, "csv");
+    FILE *in = fopen(path, "r");
+    GChecksum *sha = g_checksum_new(G_CHECKSUM_SHA256);
+    size_t n;
+    while (in && (n = fread(buf, 1, sizeof buf, in)) > 0) {
+      fwrite(buf, 1, n, out);
+      g_checksum_update(sha, (const guchar *)buf, (gssize)n);
     }
-    unlink(path);
-    unlink(sum);
-    for (int k = 0; k < 2; k++) { /* what a failed cell left half written */
-      char *tmp = cell_path(ctx, c, k ? "sum.tmp" : "csv.tmp");
-      unlink(tmp);
-      g_free(tmp);
+    if (!in || ferror(in)) {
+      g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot read (%s)", path, g_strerror(errno));
+      code = 1;
+    } else if (strcmp(g_checksum_get_string(sha), files[c].csv_sha256) != 0) {
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                  "%s: damaged (its SHA-256 is not the one its cell file records); delete it and run again: "
+                  "the cell runs anew", path);
+      code = 2;
+    } else {
+      cells[c] = files[c].sum;
+      totals->controller_cpu += files[c].controller_cpu;
+      totals->probes += (gint64)files[c].sum.metric[TRV_METRIC_PROBES];
+      totals->agent_steps += (double)ctx->params.agents * layout->episodes * ctx->world_steps;
     }
+    g_checksum_free(sha);
+    if (in) fclose(in);
     g_free(path);
-    g_free(sum);
   }
   if (out) {
     bool ok = fflush(out) == 0 && fsync(fileno(out)) == 0;
@@ -319,8 +439,6 @@ static int run_cells(RunCtx *ctx, const TrvCellLayout *layout, TrvCellSummary *c
   }
   g_free(csv);
   g_free(csv_tmp);
-  rmdir(cells_dir);
-  g_free(cells_dir);
   return code;
 }
 
@@ -401,11 +519,65 @@ static void sweep_add(TrvSweepTable *sw, const TrvRunResult *res, const char *la
 
 /* ---- one point ---------------------------------------------------------- */
 
+/* The SHA-256 of a file, computed once per run ("-" when it cannot be read). */
+static const char *sha_of(RunCtx *ctx, const char *path) {
+  if (!ctx->sha_cache) ctx->sha_cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+  const char *sum = g_hash_table_lookup(ctx->sha_cache, path);
+  if (!sum) {
+    char *s = trv_file_sha256(path);
+    g_hash_table_insert(ctx->sha_cache, g_strdup(path), s ? s : g_strdup("-"));
+    sum = g_hash_table_lookup(ctx->sha_cache, path);
+  }
+  return sum;
+}
+
+/* The text that fixes what a point's cells compute: the program's version,
+ * the world, the bytes of the scenario, the platform and the world's data
+ * files, the roles, the fault processes, SimGrid's options and every
+ * resolved parameter.  A cell's fingerprint is its SHA-256 with the
+ * controller and the seed (cell-file.h); where the outputs go, how many
+ * jobs run them and the log files are not part of it. */
+static char *point_identity(RunCtx *ctx, const char *const *inputs) {
+  GString *t = g_string_new(NULL);
+  g_string_append_printf(t, "trivium %s git %s\nworld %s\n", PACKAGE_VERSION, TRV_GIT_REVISION, ctx->world_class->name);
+  if (ctx->scenario && ctx->scenario->file) g_string_append_printf(t, "scenario %s\n", sha_of(ctx, ctx->scenario->file));
+  g_string_append_printf(t, "platform %s\n", sha_of(ctx, ctx->platform));
+  for (int i = 0; inputs && inputs[i]; i++) g_string_append_printf(t, "input %s\n", sha_of(ctx, inputs[i]));
+  for (int r = 0; r < TRV_N_ROLES; r++)
+    g_string_append_printf(t, "role %s %s\n", trv_role_names[r], ctx->role_hosts[r] ? ctx->role_hosts[r] : "-");
+  for (guint i = 0; ctx->faults && i < ctx->faults->len; i++) {
+    const TrvFaultSpec *f = &g_array_index(ctx->faults, TrvFaultSpec, i);
+    g_string_append_printf(t, "fault %d %s %a %a %a %a %a %a\n", (int)f->kind, f->pattern, f->mtbf, f->mttr, f->start,
+                           f->stop, f->at, f->duration);
+  }
+  for (guint i = 0; i < ctx->simgrid_args->len; i++) g_string_append_printf(t, "simgrid %s\n", (char *)ctx->simgrid_args->pdata[i]);
+  size_t n;
+  const TrvParamSpec *specs = trv_param_specs(&n);
+  for (size_t i = 0; i < n; i++) {
+    char *v = trv_params_format(&ctx->params, &specs[i]);
+    g_string_append_printf(t, "param %s=%s\n", specs[i].key, v);
+    g_free(v);
+  }
+  return g_string_free(t, FALSE);
+}
+
+/* The cells of the point that this invocation runs: in a run, every cell
+ * not complete already; with --cells, those of them in the given range of
+ * the run's cells; in a merge, none. */
+static bool cell_selected(const RunCtx *ctx, int c) {
+  if (ctx->mode == TRV_RUN_MERGE) return false;
+  if (ctx->mode == TRV_RUN_CELLS) return ctx->cell_offset + c >= ctx->cell_first && ctx->cell_offset + c <= ctx->cell_last;
+  return true;
+}
+
 int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals *totals, TrvSweepTable *sweep,
                   const char *label, GError **error) {
   const TrvWorldClass *wc = ctx->world_class;
-  if (!check_ctl_files(ctx, error)) return 2;
-  if (ctx->own_placement) { /* placements that defeat themselves: said, not refused */
+  int total = ctx->n_controllers * ctx->params.seeds;
+  bool any = false;
+  for (int c = 0; c < total; c++) any = any || cell_selected(ctx, c);
+  if (ctx->mode == TRV_RUN_CELLS && !any) return 0; /* none of this job's cells is here */
+  if (ctx->own_placement && ctx->mode != TRV_RUN_CELLS) { /* placements that defeat themselves: said, not refused */
     char **warn = trv_scenario_warnings(ctx->scenario, &ctx->params, ctx->faults);
     for (int i = 0; warn[i]; i++)
       fprintf(stderr, "trivium: warning: %s%s%s\n", label ? label : "", label ? ": " : "", warn[i]);
@@ -423,42 +595,97 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
   layout.n_change_points =
       wc->referee->change_points ? wc->referee->change_points(world, layout.change_points, TRV_MAX_CHANGE_POINTS) : 0;
   ctx->world_steps = info.steps;
-  int *seeds = g_new(int, ctx->params.seeds);
-  for (int s = 0; s < ctx->params.seeds; s++) seeds[s] = ctx->params.seed_base + s;
-  int total = ctx->n_controllers * ctx->params.seeds;
+  const char *inputs[9] = {NULL};
+  if (wc->inputs) wc->inputs(world, inputs, 8);
+  char *identity = point_identity(ctx, inputs);
+  char **fingerprints = g_new0(char *, total + 1);
+  TrvCellFile *files = g_new0(TrvCellFile, total);
+  bool *todo = g_new0(bool, total);
+  int missing = 0, code = 0;
+  GString *why = g_string_new(NULL);
+  char *cells_dir = g_build_filename(ctx->out, "cells", NULL);
+  if (g_mkdir_with_parents(cells_dir, 0755) != 0) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: cannot create (%s)", cells_dir, g_strerror(errno));
+    code = 2;
+  }
+  for (int c = 0; c < total && code == 0; c++) {
+    int n_seeds = ctx->params.seeds;
+    fingerprints[c] = trv_cell_fingerprint(identity, ctx->controllers[c / n_seeds], (uint64_t)(ctx->params.seed_base + c % n_seeds));
+    GError *e = NULL;
+    if (!ctx->fresh && cell_complete(ctx, &layout, c, fingerprints[c], &files[c], &e)) continue;
+    if (cell_selected(ctx, c)) todo[c] = true;
+    else if (++missing <= 3) g_string_append_printf(why, "\n  %s", e ? e->message : "missing");
+    g_clear_error(&e);
+  }
+  g_free(cells_dir);
+  int n_todo = 0;
+  for (int c = 0; c < total; c++) n_todo += todo[c];
+  if (code == 0 && ctx->mode == TRV_RUN_ALL && n_todo < total && !ctx->quiet)
+    fprintf(stderr, "trivium: %s%s%d of %d cells complete already (%s/cells), %d to run\n", label ? label : "",
+            label ? ": " : "", total - n_todo, total, ctx->out, n_todo);
+  if (code == 0 && missing && ctx->mode == TRV_RUN_MERGE) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: %d of %d cells are not complete:%s%s\nrun the jobs again (complete "
+                "cells are skipped), then merge", ctx->out, missing, total, why->str, missing > 3 ? "\n  ..." : "");
+    code = 1;
+  }
+  g_string_free(why, TRUE);
+  for (int c = 0; c < total && code == 0; c++) /* a cell another process is running is not run twice */
+    if (todo[c] && cell_busy(ctx, c)) {
+      char *started = cell_path(ctx, c, "started");
+      if (ctx->mode == TRV_RUN_CELLS) { /* another job's: the merge will tell whether it finished */
+        todo[c] = false;
+        fprintf(stderr, "trivium: %s: the cell is being run by another process; left to it\n", started);
+      } else {
+        g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: the cell is being run by another process (an earlier run or "
+                    "job still going?); wait for it or stop it, then run again", started);
+        code = 1;
+      }
+      g_free(started);
+    }
+  if (code == 0 && !check_ctl_files(ctx, todo, error)) code = 2;
+  int seeds_n = ctx->params.seeds;
+  int *seeds = g_new(int, seeds_n);
+  for (int s = 0; s < seeds_n; s++) seeds[s] = ctx->params.seed_base + s;
   TrvCellSummary *cells = g_new0(TrvCellSummary, total);
   char *scenario_abs = ctx->scenario ? g_canonicalize_filename(ctx->scenario->file, NULL) : NULL; /* replayable from anywhere */
   TrvRunResult res = {.experiment = ctx->experiment, .params = &ctx->params, .world_class = wc, .layout = &layout,
                       .steps = info.steps, .controllers = (const char *const *)ctx->controllers,
-                      .n_controllers = ctx->n_controllers, .n_seeds = ctx->params.seeds, .seeds = seeds,
-                      .platform = ctx->platform, .argv = argv, .argc = argc, .cells = cells,
-                      .scenario_file = scenario_abs,
+                      .n_controllers = ctx->n_controllers, .n_seeds = seeds_n, .seeds = seeds,
+                      .platform = ctx->platform, .argv = argv, .argc = argc, .cells = NULL,
+                      .scenario_file = scenario_abs, .inputs = inputs,
                       .role_hosts = (const char *const *)ctx->role_hosts,
                       .faults = ctx->faults ? (const TrvFaultSpec *)(void *)ctx->faults->data : NULL,
                       .n_faults = ctx->faults ? ctx->faults->len : 0,
                       .simgrid_args = (const char *const *)ctx->simgrid_args->pdata,
                       .n_simgrid_args = ctx->simgrid_args->len};
-  const char *inputs[9] = {NULL};
-  if (wc->inputs) wc->inputs(world, inputs, 8);
-  res.inputs = inputs;
   char *json = g_build_filename(ctx->out, "run.json", NULL);
-  res.cells = NULL; /* nothing measured yet */
-  int code = trv_write_run_json(&res, json, "running", error) ? 0 : 1;
-  res.cells = cells;
-  if (code == 0) code = run_cells(ctx, &layout, cells, totals, error);
-  if (code == 0) {
-    if (!trv_write_summary(&res, ctx->out, table, error) || !trv_write_run_json(&res, json, "complete", error)) code = 1;
-    for (int i = 0; i < total; i++) /* lost work is never silent */
+  if (code == 0 && ctx->mode == TRV_RUN_ALL) /* nothing measured yet */
+    code = trv_write_run_json(&res, json, "running", error) ? 0 : 1;
+  if (code == 0) code = run_cells(ctx, &layout, fingerprints, todo, error);
+  /* the cells just run are complete now, or the run stops */
+  for (int c = 0; c < total && code == 0; c++)
+    if (todo[c] && !cell_complete(ctx, &layout, c, fingerprints[c], &files[c], error)) code = 1;
+  if (code == 0 && ctx->mode != TRV_RUN_CELLS) {
+    code = merge_cells(ctx, &layout, files, cells, totals, error);
+    res.cells = cells;
+    if (code == 0 &&
+        (!trv_write_summary(&res, ctx->out, table, error) || !trv_write_run_json(&res, json, "complete", error)))
+      code = 1;
+    for (int i = 0; code == 0 && i < total; i++) /* lost work is never silent */
       if (cells[i].metric[TRV_METRIC_UNCOMMITTED_EPISODES] > 0)
         fprintf(stderr, "trivium: warning: %s, seed %d: in %.0f of %d episodes no agent's records were committed\n",
-                ctx->controllers[i / ctx->params.seeds], seeds[i % ctx->params.seeds],
-                cells[i].metric[TRV_METRIC_UNCOMMITTED_EPISODES], layout.episodes);
+                ctx->controllers[i / seeds_n], seeds[i % seeds_n], cells[i].metric[TRV_METRIC_UNCOMMITTED_EPISODES],
+                layout.episodes);
     if (code == 0 && sweep) sweep_add(sweep, &res, label);
   }
   g_free(json);
   g_free(scenario_abs);
   g_free(cells);
   g_free(seeds);
+  g_strfreev(fingerprints);
+  g_free(files);
+  g_free(todo);
+  g_free(identity);
   wc->free(world);
   return code;
 }

@@ -12,6 +12,13 @@
 #include "scenario/scenario.h"
 #include "sim/sim.h"
 
+/* What an invocation does with the cells of a run. */
+typedef enum {
+  TRV_RUN_ALL,   /* run the cells not complete yet, then merge (trivium run) */
+  TRV_RUN_CELLS, /* run the cells cell_first..cell_last of the run, no merge (--cells, a job's share) */
+  TRV_RUN_MERGE, /* run nothing: merge complete cells (trivium merge) */
+} TrvRunMode;
+
 typedef struct {
   char *experiment;     /* the scenario's name (file name without .xml) */
   TrvScenario *scenario;
@@ -26,6 +33,15 @@ typedef struct {
   bool quiet;
   bool own_placement; /* the scenario's platform and roles (no --platform, no --role) */
   bool replay;        /* --replay-config: the point's faults replace the scenario's faults and sweeps */
+  bool fresh;         /* run every cell, complete or not (--fresh, trivium bench) */
+  TrvRunMode mode;
+  int cell_first, cell_last; /* TRV_RUN_CELLS: the range, over the run's cells in point order */
+  int cell_offset;           /* the run's index of the current point's first cell */
+  const char *point_dir;     /* in a sweep, the current point's directory name (OUT/<point>, --ctl DIR/<point>) */
+  GHashTable *sha_cache;     /* path -> SHA-256 of the files a run reads */
+  char *emit;                /* --emit parallel|slurm */
+  int chunk;                 /* --chunk: cells per job */
+  bool no_simgrid;           /* a merge: no simulation, SimGrid's options are not tried */
   GPtrArray *simgrid_args;
   const TrvWorldClass *world_class; /* the scenario's world */
   /* the point being run */
@@ -60,5 +76,16 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
                   const char *label, GError **error);
 
 bool trv_check_out_dir(const char *out, GError **error);
+
+/* cmd-run.c: the command line of `trivium run` / `bench` into a context
+ * (false with *error on bad input); every point of the run (count: only
+ * the number of its cells); the context freed. */
+bool trv_run_parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **error);
+int trv_run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals *totals, long *count, GError **error);
+void trv_run_ctx_free(RunCtx *ctx);
+
+/* cmd-jobs.c: `trivium run --emit parallel|slurm`: the run as a job list
+ * in ctx->out instead of running it.  Returns the exit code. */
+int trv_emit_jobs(RunCtx *ctx, int argc, char **argv, GError **error);
 
 #endif

@@ -61,7 +61,7 @@ else echo "not ok $n - p_f '$pf'"; sed 's/^/# /' "$tmp/g.err"; fi
 rc=$?
 n=$((n + 1))
 if [ $rc -eq 1 ] && grep -q 'too large\|No space' "$tmp/h.err" && [ ! -e "$tmp/h/episodes.csv" ] &&
-   [ ! -e "$tmp/h/.cells" ] && grep -q '"status": "running"' "$tmp/h/run.json"; then
+   [ -z "$(ls "$tmp"/h/cells/*.sum 2>/dev/null)" ] && grep -q '"status": "running"' "$tmp/h/run.json"; then
   echo "ok $n - a full disk: one message, exit 1, run.json says the run never completed, no partial outputs"
 else echo "not ok $n - exit $rc"; sed 's/^/# /' "$tmp/h.err"; ls -a "$tmp/h" | sed 's/^/# /'; fi
 

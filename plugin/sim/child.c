@@ -7,6 +7,10 @@
 #include <sys/wait.h>
 #include <trivium/error.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <signal.h>
+#include <sys/prctl.h>
+#endif
 
 struct TrvChild {
   pid_t pid;
@@ -37,6 +41,7 @@ TrvChild *trv_child_start(int (*fn)(void *data, int report_fd), void *data, bool
     return NULL;
   }
   fflush(NULL); /* nothing buffered is written twice */
+  pid_t parent = getpid();
   c->pid = fork();
   if (c->pid < 0) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "fork: %s", g_strerror(errno));
@@ -47,6 +52,14 @@ TrvChild *trv_child_start(int (*fn)(void *data, int report_fd), void *data, bool
     return NULL;
   }
   if (c->pid == 0) {
+#ifdef __linux__
+    /* a simulation is worth nothing without the process that waits for it:
+     * when that one dies (killed, even with SIGKILL), so does the child */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(1);
+#else
+    (void)parent;
+#endif
     close(fd[0]);
     if (c->log) dup2(fileno(c->log), STDERR_FILENO);
     int code = fn(data, fd[1]);

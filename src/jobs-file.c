@@ -1,0 +1,125 @@
+/* jobs-file.c - the job list's manifest (jobs-file.h), written and read
+ * with json-glib.  A manifest is input like any other: at most 1 MiB, every
+ * member checked for its type and range. */
+#include <config.h>
+
+#include <json-glib/json-glib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <trivium/error.h>
+#include "jobs-file.h"
+
+#define JOBS_FILE_MAX_BYTES ((gsize)1 << 20)
+#define JOBS_MAX_ARGS 4096
+#define JOBS_MAX_CELLS (G_MAXINT / 2)
+
+bool trv_jobs_file_write(const char *path, const char *directory, const char *program, char **command, long cells,
+                         int chunk, long jobs, GError **error) {
+  JsonBuilder *b = json_builder_new();
+  json_builder_begin_object(b);
+  json_builder_set_member_name(b, "format");
+  json_builder_add_string_value(b, TRV_JOBS_FORMAT);
+  json_builder_set_member_name(b, "directory");
+  json_builder_add_string_value(b, directory);
+  json_builder_set_member_name(b, "program");
+  json_builder_add_string_value(b, program);
+  json_builder_set_member_name(b, "command");
+  json_builder_begin_array(b);
+  for (int i = 0; command[i]; i++) json_builder_add_string_value(b, command[i]);
+  json_builder_end_array(b);
+  json_builder_set_member_name(b, "cells");
+  json_builder_add_int_value(b, cells);
+  json_builder_set_member_name(b, "chunk");
+  json_builder_add_int_value(b, chunk);
+  json_builder_set_member_name(b, "jobs");
+  json_builder_add_int_value(b, jobs);
+  json_builder_end_object(b);
+  JsonGenerator *g = json_generator_new();
+  json_generator_set_pretty(g, TRUE);
+  JsonNode *root = json_builder_get_root(b);
+  json_generator_set_root(g, root);
+  gsize len;
+  char *text = json_generator_to_data(g, &len);
+  GString *t = g_string_new_len(text, (gssize)len);
+  g_string_append_c(t, '\n');
+  GError *err = NULL;
+  bool ok = g_file_set_contents(path, t->str, (gssize)t->len, &err);
+  if (!ok) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: %s", path, err->message);
+    g_error_free(err);
+  }
+  g_string_free(t, TRUE);
+  g_free(text);
+  json_node_unref(root);
+  g_object_unref(g);
+  g_object_unref(b);
+  return ok;
+}
+
+static bool bad(GError **error, const char *file, const char *what) {
+  g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: %s", file, what);
+  return false;
+}
+
+static const char *member_string(JsonObject *o, const char *name) {
+  JsonNode *n = json_object_get_member(o, name);
+  return n && JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_STRING ? json_node_get_string(n) : NULL;
+}
+
+bool trv_jobs_file_load(const char *path, TrvJobsFile *jf, GError **error) {
+  memset(jf, 0, sizeof *jf);
+  struct stat st;
+  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+    return bad(error, path, "not a readable regular file; expected the jobs.json that trivium run --emit writes");
+  if ((gsize)st.st_size > JOBS_FILE_MAX_BYTES) return bad(error, path, "larger than 1 MiB; expected a jobs.json");
+  JsonParser *parser = json_parser_new();
+  GError *perr = NULL;
+  bool ok = json_parser_load_from_file(parser, path, &perr);
+  if (!ok) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: not JSON (%s)", path, perr->message);
+    g_error_free(perr);
+    g_object_unref(parser);
+    return false;
+  }
+  JsonNode *rootn = json_parser_get_root(parser);
+  JsonObject *root = rootn && JSON_NODE_HOLDS_OBJECT(rootn) ? json_node_get_object(rootn) : NULL;
+  const char *format = root ? member_string(root, "format") : NULL;
+  const char *dir = root ? member_string(root, "directory") : NULL;
+  JsonNode *cmd = root ? json_object_get_member(root, "command") : NULL;
+  JsonNode *cells = root ? json_object_get_member(root, "cells") : NULL;
+  if (!format || strcmp(format, TRV_JOBS_FORMAT))
+    ok = bad(error, path, "\"format\" is not \"" TRV_JOBS_FORMAT "\"; expected a jobs.json written by trivium run --emit");
+  else if (!dir || !g_path_is_absolute(dir) || strlen(dir) > 4096)
+    ok = bad(error, path, "\"directory\" is not an absolute path of at most 4096 bytes");
+  else if (!cmd || !JSON_NODE_HOLDS_ARRAY(cmd) || json_array_get_length(json_node_get_array(cmd)) < 1 ||
+           json_array_get_length(json_node_get_array(cmd)) > JOBS_MAX_ARGS)
+    ok = bad(error, path, "\"command\" is not an array of 1 to 4096 strings");
+  else if (!cells || !JSON_NODE_HOLDS_VALUE(cells) || json_node_get_value_type(cells) != G_TYPE_INT64 ||
+           json_node_get_int(cells) < 1 || json_node_get_int(cells) > JOBS_MAX_CELLS)
+    ok = bad(error, path, "\"cells\" is not a number of cells in [1, 2^30]");
+  if (ok) {
+    JsonArray *a = json_node_get_array(cmd);
+    guint n = json_array_get_length(a);
+    jf->command = g_new0(char *, n + 1);
+    for (guint i = 0; ok && i < n; i++) {
+      JsonNode *e = json_array_get_element(a, i);
+      const char *s = JSON_NODE_HOLDS_VALUE(e) && json_node_get_value_type(e) == G_TYPE_STRING ? json_node_get_string(e) : NULL;
+      if (!s || strlen(s) > 65536) ok = bad(error, path, "\"command\" holds something other than a string of at most 64 KiB");
+      else jf->command[i] = g_strdup(s);
+    }
+    if (ok && strcmp(jf->command[0], "run"))
+      ok = bad(error, path, "\"command\" does not start with \"run\"; expected the command line of a trivium run");
+    jf->directory = g_strdup(dir);
+    jf->cells = (long)json_node_get_int(cells);
+  }
+  g_object_unref(parser);
+  if (!ok) trv_jobs_file_clear(jf);
+  return ok;
+}
+
+void trv_jobs_file_clear(TrvJobsFile *jf) {
+  g_free(jf->directory);
+  g_strfreev(jf->command);
+  memset(jf, 0, sizeof *jf);
+}
