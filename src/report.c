@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <config.h>
+#include <json-glib/json-glib.h>
 #include <simgrid/forward.h>
 #include <simgrid/version.h>
 
@@ -40,17 +41,6 @@ static bool close_out(Out *o, const char *path, GError **error) {
   return ok;
 }
 
-static void json_string(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    unsigned char ch = (unsigned char)*s;
-    if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
-    else if (ch < 0x20) fprintf(f, "\\u%04x", ch);
-    else fputc(ch, f);
-  }
-  fputc('"', f);
-}
-
 bool trv_write_file_atomic(const char *path, const char *text, gssize len, GError **error) {
   /* g_file_set_contents writes a temporary file in the same directory,
    * fsyncs it and renames it over path: a reader sees the old file or the
@@ -62,121 +52,187 @@ bool trv_write_file_atomic(const char *path, const char *text, gssize len, GErro
   return false;
 }
 
-/* "path": ..., "sha256": ... of a file (sha256 null when it cannot be read). */
-static void json_file(FILE *f, const char *path) {
-  fprintf(f, "{\"path\": ");
-  json_string(f, path);
-  fprintf(f, ", \"sha256\": ");
-  char *sum = trv_file_sha256(path);
-  if (sum) json_string(f, sum);
-  else fprintf(f, "null");
-  g_free(sum);
-  fprintf(f, "}");
+/* ---- run.json ----------------------------------------------------------------
+ * Built as a tree with JsonBuilder and printed by JsonGenerator (pretty, an
+ * indent of 2; json-glib escapes every string), then written whole by
+ * trv_write_file_atomic.  src/replay-config.c reads it back. */
+
+static void add_member_string(JsonBuilder *b, const char *name, const char *s) {
+  json_builder_set_member_name(b, name);
+  if (s) json_builder_add_string_value(b, s);
+  else json_builder_add_null_value(b);
 }
 
-static void json_number(FILE *f, double v) {
-  if (isfinite(v)) {
-    char *t = trv_format_double(v);
-    fprintf(f, "%s", t);
-    g_free(t);
-  } else {
-    fprintf(f, "null"); /* "to the end of the run" */
+/* {"path": ..., "sha256": ...} of a file (sha256 null when it cannot be read). */
+static void add_file(JsonBuilder *b, const char *path) {
+  json_builder_begin_object(b);
+  add_member_string(b, "path", path);
+  char *sum = trv_file_sha256(path);
+  add_member_string(b, "sha256", sum);
+  g_free(sum);
+  json_builder_end_object(b);
+}
+
+static void add_member_number(JsonBuilder *b, const char *name, double v) {
+  json_builder_set_member_name(b, name);
+  if (isfinite(v)) json_builder_add_double_value(b, v);
+  else json_builder_add_null_value(b); /* a fault's stop: "to the end of the run" */
+}
+
+static void add_string_array(JsonBuilder *b, const char *name, const char *const *v, size_t n) {
+  json_builder_set_member_name(b, name);
+  json_builder_begin_array(b);
+  for (size_t i = 0; i < n; i++) json_builder_add_string_value(b, v[i]);
+  json_builder_end_array(b);
+}
+
+static void add_int_array(JsonBuilder *b, const char *name, const int *v, int n) {
+  json_builder_set_member_name(b, name);
+  json_builder_begin_array(b);
+  for (int i = 0; i < n; i++) json_builder_add_int_value(b, v[i]);
+  json_builder_end_array(b);
+}
+
+/* JsonGenerator prints a double with g_ascii_dtostr, 17 significant digits
+ * (json-glib 1.6, Debian 12): 0.1 comes out as 0.10000000000000001 and 30
+ * as 30.0, and the generator has no hook to print numbers otherwise
+ * (whole numbers as int nodes would leave 0.1 as it is).  So its text is
+ * rewritten here: every number token with a '.' or an exponent
+ * (a double; integers are left alone) becomes trv_format_double's shortest
+ * decimal that reads back as the same double, the text trv_params_format
+ * gives and --set accepts.  Strings are copied untouched, so only number
+ * text changes, never a value.  Negative zero keeps the generator's "-0.0":
+ * "-0" would read back as the integer 0. */
+static char *shortest_numbers(const char *json) {
+  GString *out = g_string_sized_new(strlen(json) + 1);
+  const char *p = json;
+  while (*p) {
+    if (*p == '"') {
+      const char *q = p + 1;
+      while (*q && *q != '"') q += q[0] == '\\' && q[1] ? 2 : 1;
+      if (*q) q++;
+      g_string_append_len(out, p, q - p);
+      p = q;
+    } else if (*p == '-' || g_ascii_isdigit(*p)) {
+      size_t n = strspn(p, "-+.0123456789eE");
+      char *tok = g_strndup(p, n);
+      double v = g_ascii_strtod(tok, NULL);
+      char *t = strpbrk(tok, ".eE") && !(v == 0 && signbit(v)) ? trv_format_double(v) : g_strdup(tok);
+      g_string_append(out, t);
+      g_free(t);
+      g_free(tok);
+      p += n;
+    } else {
+      g_string_append_c(out, *p++);
+    }
   }
+  return g_string_free(out, FALSE);
 }
 
 bool trv_write_run_json(const TrvRunResult *r, const char *path, const char *status, GError **error) {
-  Out o;
-  FILE *f = open_out(&o);
-  fprintf(f, "{\n  \"status\": ");
-  json_string(f, status);
-  fprintf(f, ",\n  \"experiment\": ");
-  json_string(f, r->experiment);
-  fprintf(f, ",\n  \"world\": ");
-  json_string(f, r->world_class->name);
-  fprintf(f, ",\n  \"platform\": ");
-  json_string(f, r->platform);
-  fprintf(f, ",\n  \"platform_file\": ");
-  json_file(f, r->platform);
-  fprintf(f, ",\n  \"scenario_file\": ");
-  if (r->scenario_file) json_file(f, r->scenario_file);
-  else fprintf(f, "null");
-  fprintf(f, ",\n  \"inputs\": [");
-  for (int i = 0; r->inputs && r->inputs[i]; i++) {
-    fprintf(f, "%s", i ? ", " : "");
-    json_file(f, r->inputs[i]);
-  }
-  fprintf(f, "],\n  \"roles\": {");
-  for (int k = 0; k < TRV_N_ROLES; k++) {
-    fprintf(f, "%s", k ? ", " : "");
-    json_string(f, trv_role_names[k]);
-    fprintf(f, ": ");
-    if (r->role_hosts && r->role_hosts[k]) json_string(f, r->role_hosts[k]);
-    else fprintf(f, "null"); /* the hosts whose trivium.role property names the role */
-  }
-  fprintf(f, "},\n  \"faults\": [");
+  JsonBuilder *b = json_builder_new();
+  json_builder_begin_object(b);
+  add_member_string(b, "status", status);
+  add_member_string(b, "experiment", r->experiment);
+  add_member_string(b, "world", r->world_class->name);
+  add_member_string(b, "platform", r->platform);
+  json_builder_set_member_name(b, "platform_file");
+  add_file(b, r->platform);
+  json_builder_set_member_name(b, "scenario_file");
+  if (r->scenario_file) add_file(b, r->scenario_file);
+  else json_builder_add_null_value(b);
+  json_builder_set_member_name(b, "inputs");
+  json_builder_begin_array(b);
+  for (int i = 0; r->inputs && r->inputs[i]; i++) add_file(b, r->inputs[i]);
+  json_builder_end_array(b);
+  json_builder_set_member_name(b, "roles");
+  json_builder_begin_object(b);
+  for (int k = 0; k < TRV_N_ROLES; k++) /* null: the hosts whose trivium.role property names the role */
+    add_member_string(b, trv_role_names[k], r->role_hosts ? r->role_hosts[k] : NULL);
+  json_builder_end_object(b);
+  json_builder_set_member_name(b, "faults");
+  json_builder_begin_array(b);
   static const char *const kinds[] = {"link-flap", "host-crash", "partition"};
   for (size_t i = 0; i < r->n_faults; i++) {
     const TrvFaultSpec *ft = &r->faults[i];
-    fprintf(f, "%s\n    {\"kind\": ", i ? "," : "");
-    json_string(f, kinds[ft->kind]);
-    fprintf(f, ", \"pattern\": ");
-    json_string(f, ft->pattern);
-    const char *names[] = {"mtbf", "mttr", "start", "stop", "at", "duration"};
-    double vals[] = {ft->mtbf, ft->mttr, ft->start, ft->stop, ft->at, ft->duration};
-    for (int k = 0; k < 6; k++) {
-      fprintf(f, ", \"%s\": ", names[k]);
-      json_number(f, vals[k]);
-    }
-    fprintf(f, "}");
+    json_builder_begin_object(b);
+    add_member_string(b, "kind", kinds[ft->kind]);
+    add_member_string(b, "pattern", ft->pattern);
+    add_member_number(b, "mtbf", ft->mtbf);
+    add_member_number(b, "mttr", ft->mttr);
+    add_member_number(b, "start", ft->start);
+    add_member_number(b, "stop", ft->stop);
+    add_member_number(b, "at", ft->at);
+    add_member_number(b, "duration", ft->duration);
+    json_builder_end_object(b);
   }
-  fprintf(f, "%s],\n  \"simgrid_options\": [", r->n_faults ? "\n  " : "");
-  for (size_t i = 0; i < r->n_simgrid_args; i++) {
-    fprintf(f, "%s", i ? ", " : "");
-    json_string(f, r->simgrid_args[i]);
-  }
-  fprintf(f, "]");
-  fprintf(f, ",\n  \"controllers\": [");
-  for (int c = 0; c < r->n_controllers; c++) {
-    fprintf(f, "%s", c ? ", " : "");
-    json_string(f, r->controllers[c]);
-  }
-  fprintf(f, "],\n  \"seeds\": [");
-  for (int s = 0; s < r->n_seeds; s++) fprintf(f, "%s%d", s ? ", " : "", r->seeds[s]);
-  fprintf(f, "],\n  \"change_points\": [");
-  for (int i = 0; i < r->layout->n_change_points; i++) fprintf(f, "%s%d", i ? ", " : "", r->layout->change_points[i]);
-  fprintf(f, "],\n  \"uncommitted_episodes\": ");
-  if (r->cells) {
-    double lost = 0;
-    for (int i = 0; i < r->n_controllers * r->n_seeds; i++) lost += r->cells[i].metric[TRV_METRIC_UNCOMMITTED_EPISODES];
-    fprintf(f, "%.0f", lost);
-  } else {
-    fprintf(f, "null");
-  }
-  fprintf(f, ",\n  \"parameters\": {");
+  json_builder_end_array(b);
+  add_string_array(b, "simgrid_options", r->simgrid_args, r->n_simgrid_args);
+  add_string_array(b, "controllers", r->controllers, (size_t)r->n_controllers);
+  add_int_array(b, "seeds", r->seeds, r->n_seeds);
+  add_int_array(b, "change_points", r->layout->change_points, r->layout->n_change_points);
+  double lost = 0;
+  for (int i = 0; r->cells && i < r->n_controllers * r->n_seeds; i++)
+    lost += r->cells[i].metric[TRV_METRIC_UNCOMMITTED_EPISODES];
+  json_builder_set_member_name(b, "uncommitted_episodes");
+  if (r->cells && isfinite(lost)) json_builder_add_int_value(b, (gint64)llround(lost));
+  else json_builder_add_null_value(b);
+  /* every resolved parameter: names as text, numbers as numbers */
+  json_builder_set_member_name(b, "parameters");
+  json_builder_begin_object(b);
   size_t n;
   const TrvParamSpec *specs = trv_param_specs(&n);
   for (size_t i = 0; i < n; i++) {
-    char *v = trv_params_format(r->params, &specs[i]);
-    fprintf(f, "%s\n    ", i ? "," : "");
-    json_string(f, specs[i].key);
-    fprintf(f, ": ");
-    if (specs[i].type == TRV_PARAM_ENUM || specs[i].type == TRV_PARAM_TEXT) json_string(f, v);
-    else fprintf(f, "%s", v);
-    g_free(v);
+    if (specs[i].type == TRV_PARAM_ENUM || specs[i].type == TRV_PARAM_TEXT) {
+      char *v = trv_params_format(r->params, &specs[i]);
+      add_member_string(b, specs[i].key, v);
+      g_free(v);
+      continue;
+    }
+    const char *f = (const char *)r->params + specs[i].offset;
+    if (specs[i].type == TRV_PARAM_INT) {
+      json_builder_set_member_name(b, specs[i].key);
+      json_builder_add_int_value(b, *(const int *)f);
+    } else {
+      add_member_number(b, specs[i].key, *(const double *)f);
+    }
   }
+  json_builder_end_object(b);
+  json_builder_set_member_name(b, "versions");
+  json_builder_begin_object(b);
+  add_member_string(b, "trivium", PACKAGE_VERSION);
+  add_member_string(b, "git", TRV_GIT_REVISION);
+  char *glib = g_strdup_printf("%u.%u.%u", glib_major_version, glib_minor_version, glib_micro_version);
+  add_member_string(b, "glib", glib);
+  g_free(glib);
   int sg_major, sg_minor, sg_patch;
   sg_version_get(&sg_major, &sg_minor, &sg_patch);
-  fprintf(f, "\n  },\n  \"versions\": {\"trivium\": \"%s\", \"git\": \"%s\", \"glib\": \"%u.%u.%u\", "
-          "\"simgrid\": \"%d.%d.%d\"},\n",
-          PACKAGE_VERSION, TRV_GIT_REVISION, glib_major_version, glib_minor_version, glib_micro_version, sg_major,
-          sg_minor, sg_patch);
-  fprintf(f, "  \"command\": [");
-  for (int i = 0; i < r->argc; i++) {
-    fprintf(f, "%s", i ? ", " : "");
-    json_string(f, r->argv[i]);
-  }
-  fprintf(f, "]\n}\n");
-  return close_out(&o, path, error);
+  char *sg = g_strdup_printf("%d.%d.%d", sg_major, sg_minor, sg_patch);
+  add_member_string(b, "simgrid", sg);
+  g_free(sg);
+  json_builder_end_object(b);
+  json_builder_set_member_name(b, "command");
+  json_builder_begin_array(b);
+  for (int i = 0; i < r->argc; i++) json_builder_add_string_value(b, r->argv[i]);
+  json_builder_end_array(b);
+  json_builder_end_object(b);
+
+  JsonNode *root = json_builder_get_root(b);
+  JsonGenerator *gen = json_generator_new();
+  json_generator_set_pretty(gen, TRUE);
+  json_generator_set_indent(gen, 2);
+  json_generator_set_root(gen, root);
+  char *raw = json_generator_to_data(gen, NULL);
+  char *text = shortest_numbers(raw);
+  char *file = g_strconcat(text, "\n", NULL);
+  bool ok = trv_write_file_atomic(path, file, -1, error);
+  g_free(file);
+  g_free(text);
+  g_free(raw);
+  g_object_unref(gen);
+  json_node_unref(root);
+  g_object_unref(b);
+  return ok;
 }
 
 /* ---- metrics across seeds ------------------------------------------------- */

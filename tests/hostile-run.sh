@@ -10,6 +10,7 @@ T=${TRIVIUM:-./trivium}
 T=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. "$top/tests/json-compact.sh"
 echo "1..16"
 n=0
 # $1 description, then the command; passes when it exits 2 with one line on stderr
@@ -52,7 +53,7 @@ else echo "not ok $n - the earlier log changed or the run started"; fi
 n=$((n + 1))
 pf=$(awk -F, '$2 == "p_f" {print $3}' "$tmp/g/summary.csv")
 if [ "$pf" = 1 ] && grep -q 'in 20 of 20 episodes no agent' "$tmp/g.err" &&
-   grep -q '"uncommitted_episodes": 20' "$tmp/g/run.json"; then
+   json_compact "$tmp/g/run.json" | grep -q '"uncommitted_episodes":20,'; then
   echo "ok $n - an unreachable log: p_f = 1, a warning, and run.json counts 20 uncommitted episodes"
 else echo "not ok $n - p_f '$pf'"; sed 's/^/# /' "$tmp/g.err"; fi
 
@@ -61,7 +62,7 @@ else echo "not ok $n - p_f '$pf'"; sed 's/^/# /' "$tmp/g.err"; fi
 rc=$?
 n=$((n + 1))
 if [ $rc -eq 1 ] && grep -q 'too large\|No space' "$tmp/h.err" && [ ! -e "$tmp/h/episodes.csv" ] &&
-   [ -z "$(ls "$tmp"/h/cells/*.sum 2>/dev/null)" ] && grep -q '"status": "running"' "$tmp/h/run.json"; then
+   [ -z "$(ls "$tmp"/h/cells/*.sum 2>/dev/null)" ] && json_compact "$tmp/h/run.json" | grep -q '"status":"running"'; then
   echo "ok $n - a full disk: one message, exit 1, run.json says the run never completed, no partial outputs"
 else echo "not ok $n - exit $rc"; sed 's/^/# /' "$tmp/h.err"; ls -a "$tmp/h" | sed 's/^/# /'; fi
 
@@ -74,7 +75,7 @@ sleep 0.5
 kill -9 $pid 2>/dev/null
 wait $pid 2>/dev/null
 n=$((n + 1))
-if grep -q '"status": "running"' "$tmp/k/run.json" && [ ! -e "$tmp/k/episodes.csv" ] && [ ! -e "$tmp/k/summary.csv" ]; then
+if json_compact "$tmp/k/run.json" | grep -q '"status":"running"' && [ ! -e "$tmp/k/episodes.csv" ] && [ ! -e "$tmp/k/summary.csv" ]; then
   echo "ok $n - a killed run: run.json says running, no episodes.csv or summary under their names"
 else echo "not ok $n - a killed run looks complete"; ls -a "$tmp/k" | sed 's/^/# /'; fi
 

@@ -11,6 +11,7 @@
 set -u
 prefix=$1 libdir=$2 docdir=$3 bindir=$4 pkgdatadir=$5 mandir=$6 includedir=$7
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/json-compact.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "1..9"
@@ -38,7 +39,7 @@ check "the C++ example runs and prints what the C one prints" \
 check "the couriers world: Trivium exact in every stationary episode, the outcome-only learner not (5 seeds)" \
   "COURIERS='$work/couriers' COURIERS_PLATFORM='$work/couriers-platform.xml' COURIERS_DEPLOYMENT='$work/couriers-deployment.xml' sh '$here/couriers.sh' | tee '$work/tap' && ! grep -q '^not ok' '$work/tap'"
 check "the installed trivium runs its installed default scenario" \
-  "cd '$work' && env -u TRIVIUM_DATADIR '$bindir/trivium' run -q -c trivium --set run.seeds=1 --set run.episodes=30 -o run && grep -q '\"platform\": \"$pkgdatadir/platforms/causalbench.xml\"' run/run.json && grep -q '\"status\": \"complete\"' run/run.json"
+  "cd '$work' && env -u TRIVIUM_DATADIR '$bindir/trivium' run -q -c trivium --set run.seeds=1 --set run.episodes=30 -o run && json_compact run/run.json > run/compact && grep -q '\"platform\":\"$pkgdatadir/platforms/causalbench.xml\"' run/compact && grep -q '\"status\":\"complete\"' run/compact"
 check "the installed trivium runs an installed job-shop scenario on its installed instance and platform" \
-  "cd '$work' && env -u TRIVIUM_DATADIR '$bindir/trivium' run '$pkgdatadir/scenarios/jssp-ft06.xml' -q -c trivium --set run.seeds=1 --set run.episodes=5 -o jssp && grep -q '\"platform\": \"$pkgdatadir/platforms/jssp/ft06/platform.xml\"' jssp/run.json && grep -q '\"status\": \"complete\"' jssp/run.json"
+  "cd '$work' && env -u TRIVIUM_DATADIR '$bindir/trivium' run '$pkgdatadir/scenarios/jssp-ft06.xml' -q -c trivium --set run.seeds=1 --set run.episodes=5 -o jssp && json_compact jssp/run.json > jssp/compact && grep -q '\"platform\":\"$pkgdatadir/platforms/jssp/ft06/platform.xml\"' jssp/compact && grep -q '\"status\":\"complete\"' jssp/compact"
 check "the installed trivium knows its version" "'$bindir/trivium' --version | grep -q '^trivium '"

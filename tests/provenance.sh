@@ -2,30 +2,37 @@
 # run.json says what a run was made of: the scenario file and the platform
 # with their SHA-256, the data files the world read (the URS calibration
 # table, a JSSP instance) with theirs, the role mapping, the fault
-# processes, SimGrid's options and version.  TAP.
+# processes, SimGrid's options and version, every resolved parameter.
+# TAP.
 set -u
 top=$(cd "${srcdir:-..}" && pwd)
 T=${TRIVIUM:-./trivium}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..4"
+. "$top/tests/json-compact.sh"
+echo "1..5"
 sum() { sha256sum "$1" | cut -d' ' -f1; }
-"$T" run "$top/scenarios/urs-smoke.xml" -o "$tmp/u" -q -c trivium --set run.episodes=3 \
+"$T" run "$top/scenarios/urs-smoke.xml" -o "$tmp/u" -q -c trivium --set run.episodes=3 --set posterior.lambda=0.9 \
   --fault 'link-flap:tower-*:30:1' --cfg=network/model:CM02 >"$tmp/log" 2>&1 || sed 's/^/# /' "$tmp/log"
-j="$tmp/u/run.json"
-if grep -q "\"scenario_file\": {\"path\": \"$top/scenarios/urs-smoke.xml\", \"sha256\": \"$(sum "$top/scenarios/urs-smoke.xml")\"}" "$j" &&
-   grep -q "\"platform_file\": {\"path\": \"$top/platforms/urs-sf.xml\", \"sha256\": \"$(sum "$top/platforms/urs-sf.xml")\"}" "$j"; then
+j="$tmp/u/compact"
+json_compact "$tmp/u/run.json" >"$j"
+if grep -q "\"scenario_file\":{\"path\":\"$top/scenarios/urs-smoke.xml\",\"sha256\":\"$(sum "$top/scenarios/urs-smoke.xml")\"}" "$j" &&
+   grep -q "\"platform_file\":{\"path\":\"$top/platforms/urs-sf.xml\",\"sha256\":\"$(sum "$top/platforms/urs-sf.xml")\"}" "$j"; then
   echo "ok 1 - the scenario and the platform, each with its SHA-256"
-else echo "not ok 1 - scenario or platform missing or wrong"; sed 's/^/# /' "$j" | head -12; fi
-if grep -q "sf.cal\", \"sha256\": \"$(sum "$top/data/urs/sf.cal")\"" "$j"; then
+else echo "not ok 1 - scenario or platform missing or wrong"; sed 's/^/# /' "$tmp/u/run.json" | head -14; fi
+if grep -q "sf.cal\",\"sha256\":\"$(sum "$top/data/urs/sf.cal")\"" "$j"; then
   echo "ok 2 - the calibration table the world read, with its SHA-256"
-else echo "not ok 2 - no calibration table in inputs"; grep inputs "$j" | sed 's/^/# /'; fi
-if grep -q '"roles": {"controller": null, "ctl": null, "agent": "tower-\*"}' "$j" &&
-   grep -q '{"kind": "link-flap", "pattern": "tower-\*", "mtbf": 3e+01, "mttr": 1, "start": 0, "stop": null' "$j" &&
-   grep -q '"simgrid_options": \["--cfg=network/model:CM02"\]' "$j" && grep -q '"simgrid": "3\.' "$j"; then
+else echo "not ok 2 - no calibration table in inputs"; sed 's/^/# /' "$tmp/u/run.json" | head -20; fi
+if grep -q '"roles":{"controller":null,"ctl":null,"agent":"tower-\*"}' "$j" &&
+   grep -q '{"kind":"link-flap","pattern":"tower-\*","mtbf":3e+01,"mttr":1,"start":0,"stop":null' "$j" &&
+   grep -q '"simgrid_options":\["--cfg=network/model:CM02"\]' "$j" && grep -q '"simgrid":"3\.' "$j"; then
   echo "ok 3 - roles, the fault process, SimGrid's options and version"
-else echo "not ok 3 - roles, faults, options or version missing"; sed 's/^/# /' "$j" | head -16; fi
+else echo "not ok 3 - roles, faults, options or version missing"; sed 's/^/# /' "$tmp/u/run.json" | head -40; fi
 "$T" run "$top/scenarios/jssp-ft06.xml" -o "$tmp/j" -q -c trivium --set run.seeds=1 --set run.episodes=2 >"$tmp/log" 2>&1
-if grep -q "\"inputs\": \[{\"path\": \"[^\"]*platforms/jssp/ft06/jobs.txt\", \"sha256\": \"$(sum "$top/platforms/jssp/ft06/jobs.txt")\"}\]" "$tmp/j/run.json"; then
+if json_compact "$tmp/j/run.json" |
+   grep -q "\"inputs\":\[{\"path\":\"[^\"]*platforms/jssp/ft06/jobs.txt\",\"sha256\":\"$(sum "$top/platforms/jssp/ft06/jobs.txt")\"}\]"; then
   echo "ok 4 - a JSSP run lists its instance file with its SHA-256"
-else echo "not ok 4 - no instance in inputs"; grep inputs "$tmp/j/run.json" | sed 's/^/# /'; sed 's/^/# /' "$tmp/log"; fi
+else echo "not ok 4 - no instance in inputs"; sed 's/^/# /' "$tmp/j/run.json" | head -20; sed 's/^/# /' "$tmp/log"; fi
+if grep -q '"run.episodes":3,' "$j" && grep -q '"posterior.lambda":0\.9,' "$j" && grep -q '"posterior.slab":"separated",' "$j"; then
+  echo "ok 5 - parameters: integers and doubles as numbers, each double as its shortest decimal, names as text"
+else echo "not ok 5 - parameters"; sed -n '/"parameters"/,/}/p' "$tmp/u/run.json" | sed 's/^/# /'; fi

@@ -12,6 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "1..7"
 . "$top/tests/err-lines.sh"
+. "$top/tests/json-compact.sh"
 "$T" run "$top/scenarios/fault-sweep.xml" -o "$tmp/f" -q -j2 --set run.seeds=2 --set run.episodes=30 >/dev/null 2>&1
 "$T" run --replay-config "$tmp/f/link-flap.mtbf=1/run.json" -o "$tmp/f1" -q -j2 >/dev/null 2>"$tmp/err"
 if cmp -s "$tmp/f/link-flap.mtbf=1/episodes.csv" "$tmp/f1/episodes.csv"; then
@@ -38,13 +39,13 @@ n=3
 echo "<!-- changed -->" >>"$tmp/u.xml"
 exit2 "a scenario changed since the run is refused" "scenario_file $tmp/u.xml changed since the run" \
   "$T" run --replay-config "$tmp/u/run.json" -o "$tmp/u2" -q
-sed 's/"status": "complete"/"status": "running"/' "$tmp/f/link-flap.mtbf=1/run.json" >"$tmp/running.json"
+json_compact "$tmp/f/link-flap.mtbf=1/run.json" | sed 's/"status":"complete"/"status":"running"/' >"$tmp/running.json"
 exit2 "the run.json of an unfinished run is refused" '"status" is not "complete"' \
   "$T" run --replay-config "$tmp/running.json" -o "$tmp/r" -q
 printf '{"status": ' >"$tmp/bad.json"
 exit2 "a run.json that is not JSON is refused" "not JSON" "$T" run --replay-config "$tmp/bad.json" -o "$tmp/b" -q
 exit2 "other options next to it are refused" "give only -o, -j, -q or --ctl" \
   "$T" run --replay-config "$tmp/f/link-flap.mtbf=1/run.json" -o "$tmp/o" --set run.seeds=3
-sed "s|\"path\": \"[^\"]*fault-sweep.xml\"|\"path\": \"/dev/zero\"|" "$tmp/f/link-flap.mtbf=1/run.json" >"$tmp/dev.json"
+json_compact "$tmp/f/link-flap.mtbf=1/run.json" | sed 's|"path":"[^"]*fault-sweep.xml"|"path":"/dev/zero"|' >"$tmp/dev.json"
 exit2 "a run.json naming a device as its scenario is refused at once" "scenario_file /dev/zero cannot be read" \
   "$T" run --replay-config "$tmp/dev.json" -o "$tmp/d" -q
