@@ -1,0 +1,42 @@
+/* jobs-file-fuzz.c - libFuzzer harness for the reader of a job list's
+ * manifest, jobs.json (src/jobs-file.c), which `trivium merge DIR` reads.
+ *
+ * Writes the input to a scratch file and loads it.  A refusal must be a
+ * TRV_ERROR_INPUT error naming the file; an accepted manifest must give an
+ * absolute directory, a command that starts with "run" and holds strings
+ * only, and a number of cells in range.  Any crash, hang, sanitizer report,
+ * leak or failed assertion is a bug.  Built and run by fuzz/run.sh. */
+#include <glib/gstdio.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <trivium/error.h>
+#include <unistd.h>
+
+#include "jobs-file.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static char *path;
+  if (!path) {
+    int fd = g_file_open_tmp("trv-jobs-file-fuzz-XXXXXX", &path, NULL);
+    g_assert(fd >= 0);
+    close(fd);
+  }
+  g_assert(g_file_set_contents(path, (const char *)data, (gssize)size, NULL));
+  TrvJobsFile jf;
+  GError *err = NULL;
+  if (trv_jobs_file_load(path, &jf, &err)) {
+    g_assert_no_error(err);
+    g_assert(jf.directory && g_path_is_absolute(jf.directory));
+    g_assert(jf.command && jf.command[0] && !strcmp(jf.command[0], "run"));
+    g_assert(jf.cells >= 1 && jf.cells <= G_MAXINT / 2);
+    trv_jobs_file_clear(&jf);
+  } else {
+    g_assert(err && err->code == TRV_ERROR_INPUT && strstr(err->message, path));
+    g_assert(!jf.directory && !jf.command);
+    g_error_free(err);
+  }
+  return 0;
+}
