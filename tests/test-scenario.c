@@ -460,7 +460,8 @@ static void validate_refuses_a_device_at_once(void) {
 
 /* Placements that defeat themselves are said: three replicas on one log
  * host, an agent on the controller's host, a host-crash no Trivium host
- * matches; the shipped scenarios have none of them at any point. */
+ * matches, a link-flap that stops before it starts, a crash of no
+ * duration; the shipped scenarios have none of them at any point. */
 static void self_defeating_placements_are_said(void) {
   const char *xml = "<trivium-scenario version=\"1\">\n"
                     "  <platform file=\"../../platforms/causalbench-multi.xml\">\n"
@@ -470,12 +471,22 @@ static void self_defeating_placements_are_said(void) {
                     "  <world name=\"causalbench\"/>\n"
                     "  <ctl replicas=\"3\"/>\n"
                     "  <agents count=\"4\"/>\n"
-                    "  <faults><host-crash host=\"ctl-2\" at=\"10\" duration=\"5\"/></faults>\n" TAIL;
+                    "  <faults><host-crash host=\"ctl-2\" at=\"10\" duration=\"5\"/>\n"
+                    "    <host-crash host=\"ctl-0\" at=\"10\" duration=\"0\"/></faults>\n" TAIL;
   GError *err = NULL;
   TrvScenario *s = load_string(xml, &err);
   g_assert_no_error(err);
-  char **w = trv_scenario_warnings(s, &s->params, s->faults);
-  g_assert_cmpuint(g_strv_length(w), ==, 3);
+  /* the loader refuses stop <= start; a --fault or a swept start can still give it */
+  TrvFaultSpec flap = {.kind = TRV_FAULT_LINK_FLAP, .pattern = "agent-0-uplink", .mtbf = 1, .mttr = 1, .start = 50,
+                       .stop = 20};
+  GArray *faults = g_array_copy(s->faults);
+  g_array_append_val(faults, flap);
+  char **w = trv_scenario_warnings(s, &s->params, faults);
+  g_array_free(faults, TRUE);
+  g_assert_cmpuint(g_strv_length(w), ==, 5);
+  g_assert_nonnull(strstr(w[3], "host-crash on 'ctl-0' (line 10): its duration is 0 s, so it changes nothing"));
+  g_assert_nonnull(strstr(w[4], "link-flap on 'agent-0-uplink' (line 0): it starts at 50 s and stops at 20 s, so it "
+                              "never fires"));
   g_assert_nonnull(strstr(w[0], "ctl.replicas = 3 on 1 log host: host ctl-0 holds 3 of them, a majority"));
   g_assert_nonnull(strstr(w[1], "1 of the 4 agents on the controller's host controller"));
   g_assert_nonnull(strstr(w[2], "host-crash on 'ctl-2' (line 9): no controller, log or agent host matches"));

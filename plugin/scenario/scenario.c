@@ -218,7 +218,16 @@ char **trv_scenario_warnings(const TrvScenario *s, const TrvParams *p, const GAr
   }
   for (guint i = 0; faults && i < faults->len; i++) {
     const TrvFaultSpec *f = &g_array_index(faults, TrvFaultSpec, i);
-    if (f->kind == TRV_FAULT_LINK_FLAP) continue;
+    if (f->kind == TRV_FAULT_LINK_FLAP) {
+      if (f->start >= f->stop)
+        g_ptr_array_add(out, g_strdup_printf("%s on '%s' (line %d): it starts at %g s and stops at %g s, so it never "
+                                             "fires", trv_scn_fault_elements[f->kind], f->pattern, f->line, f->start,
+                                             f->stop));
+      continue;
+    }
+    if (f->duration <= 0)
+      g_ptr_array_add(out, g_strdup_printf("%s on '%s' (line %d): its duration is 0 s, so it changes nothing",
+                                           trv_scn_fault_elements[f->kind], f->pattern, f->line));
     bool used = false;
     for (int r = 0; r < 3 && !used; r++) used = matches_any(f->pattern, s->role_host_list[r]);
     if (!used)
