@@ -84,18 +84,72 @@ static void send_telemetry(Cell *cell, AgentState *a, int e, GArray *recs) {
   trv_msg_send(cell->replicas[0].mb, outcomes, cell->opt->commit_timeout);
 }
 
-/* Shared-city worlds: the last agent to arrive after acting moves the city
- * (step_end), then all meet at the barrier, so nobody reads its payoff
- * before the city moved.  Actors are cooperative, so the arrival count is
- * exact; SimGrid 3.32's C barrier does not tell who arrived last (it returns
- * 0 to every actor). */
+/* Shared-city worlds (Round in sim-internal.h): the last participant to
+ * act moves the city (step_end), then every participant goes on, so nobody
+ * reads its payoff before the city moved.  Actors are cooperative, so the
+ * counts are exact between simcalls. */
+#define ROUND_POLL 1.0
+
+static bool in_round(const Round *R, const AgentState *a) {
+  return R->episode == a->plan_episode && R->tag == a->plan_tag && R->member[a->index];
+}
+
+void trv_sim_round_wake(Cell *cell) {
+  Round *R = &cell->round;
+  for (int i = 0; i < cell->n_agents; i++)
+    if (R->waiting[i]) {
+      R->waiting[i] = false;
+      sg_sem_release(R->sem[i]);
+    }
+}
+
+/* Blocks the agent until it is released or ROUND_POLL seconds passed. */
+static void round_wait(Round *R, const AgentState *a) {
+  R->waiting[a->index] = true;
+  sg_sem_acquire_timeout(R->sem[a->index], ROUND_POLL);
+  R->waiting[a->index] = false;
+}
+
+/* Moves the city when every participant still alive has acted. */
+static void round_advance(Cell *cell, int step) {
+  Round *R = &cell->round;
+  if (R->members == 0 || R->arrivals < R->members) return;
+  cell->wc->agent->step_end(trv_session_world(cell->session), step);
+  for (int i = 0; i < cell->n_agents; i++) R->arrived[i] = false;
+  R->arrivals = 0;
+  R->step++;
+  trv_sim_round_wake(cell);
+}
+
 static void step_barrier(void *ctx, int step) {
-  Cell *cell = ctx;
-  if (++cell->step_arrivals == cell->n_agents) {
-    cell->step_arrivals = 0;
-    cell->wc->agent->step_end(trv_session_world(cell->session), step);
+  AgentState *a = ctx;
+  Cell *cell = trv_sim_cell;
+  Round *R = &cell->round;
+  while (!R->fixed && R->episode == a->plan_episode && R->tag == a->plan_tag) /* deliveries still under way */
+    round_wait(R, a);
+  if (in_round(R, a) && R->step == step) {
+    R->arrived[a->index] = true;
+    R->arrivals++;
+    round_advance(cell, step);
+    while (in_round(R, a) && R->step == step) { /* a participant that left may be the one missing */
+      round_wait(R, a);
+      if (in_round(R, a) && R->step == step) round_advance(cell, step);
+    }
   }
-  sg_barrier_wait(cell->step_barrier);
+}
+
+/* An agent's actor ended (its host crashed, or the run is over): it leaves
+ * the round.  Counts only: no simcall from a dying actor. */
+static void agent_exit(int failed, void *data) {
+  (void)failed;
+  AgentState *a = data;
+  Cell *cell = trv_sim_cell;
+  if (!cell || !cell->shared_city) return;
+  Round *R = &cell->round;
+  if (!R->member[a->index]) return;
+  R->member[a->index] = false;
+  R->members--;
+  if (R->arrived[a->index]) R->arrived[a->index] = false, R->arrivals--;
 }
 
 /* The transport's close of an agent's episode, in the agent's actor:
@@ -140,6 +194,11 @@ TrvEpisode *trv_sim_agent_next(AgentState *a) {
     }
     if (a->world) cell->wc->agent->episode_begin(a->world, m->episode);
     a->plan_tag = m->tag;
+    a->plan_episode = m->episode;
+    if (cell->shared_city && a->hooked != sg_actor_self()) { /* once per actor (a restarted one is another) */
+      a->hooked = sg_actor_self();
+      sg_actor_on_exit(agent_exit, a);
+    }
     TrvEpisodeSink sink = {sim_close, a};
     a->open = trv_episode_new(m->plan, a->index, cell->info->steps, cell->info->safe_action, &a->seq, &a->probe_rng,
                               &sink);
@@ -273,7 +332,7 @@ bool trivium_episode_play(TrvEpisode *ep) {
   AgentState *a = &cell->agents[trivium_episode_agent(ep)];
   const TrvAgentClass *ac = cell->wc->agent;
   if (!ac || !a->world) return false;
-  TrvStepSync sync = {step_barrier, cell};
+  TrvStepSync sync = {step_barrier, a};
   trv_agent_play(ac, a->world, ep, ac->step_end ? &sync : NULL);
   double flops = ac->work ? ac->work(a->world)
                           : cell->info->steps * cell->opt->step_flops + trivium_episode_n_probes(ep) * cell->opt->probe_flops;

@@ -296,7 +296,16 @@ static void free_cell(Cell *cell) {
   }
   if (cell->decided) g_ptr_array_free(cell->decided, TRUE);
   if (cell->machine_hosts) g_hash_table_destroy(cell->machine_hosts);
-  if (cell->step_barrier) sg_barrier_destroy(cell->step_barrier);
+  if (cell->shared_city) {
+    Round *R = &cell->round;
+    for (int a = 0; a < cell->n_agents; a++) sg_sem_destroy(R->sem[a]);
+    g_free(R->sem);
+    g_free(R->waiting);
+    g_free(R->member);
+    g_free(R->arrived);
+    g_free(R->done);
+    cell->shared_city = false;
+  }
   g_free(cell->agents);
   g_free(cell->replicas);
   g_free(cell->replica_acked);
@@ -359,8 +368,17 @@ bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {
       snprintf(name, sizeof name, "trivium/agent/%d/ack", a);
       as->mb_ack = sg_mailbox_by_name(name);
     }
-    if (cell->wc->agent && cell->wc->agent->step_end) /* a shared city: the agents step together */
-      cell->step_barrier = sg_barrier_init((unsigned)cell->n_agents);
+    if (cell->wc->agent && cell->wc->agent->step_end) { /* a shared city: the agents step together */
+      Round *R = &cell->round;
+      cell->shared_city = true;
+      R->episode = -1;
+      R->member = g_new0(bool, cell->n_agents);
+      R->arrived = g_new0(bool, cell->n_agents);
+      R->done = g_new0(bool, cell->n_agents);
+      R->waiting = g_new0(bool, cell->n_agents);
+      R->sem = g_new(sg_sem_t, cell->n_agents);
+      for (int a = 0; a < cell->n_agents; a++) R->sem[a] = sg_sem_init(0);
+    }
     cell->n_replicas = opt->best_effort ? 1 : opt->replicas;
     cell->replicas = g_new0(ReplicaState, cell->n_replicas);
     cell->replica_acked = g_new0(int, cell->n_replicas);

@@ -89,6 +89,67 @@ static void dispatch_and_wait(Cell *cell, int e, TrvEpisodeCounts *counts) {
   g_free(done);
 }
 
+/* Shared-city worlds (Round in sim-internal.h): plan and deliver episode e
+ * once, each plan within commit_timeout, and fix the participants: the
+ * agents reached.  A controller restarted within the episode takes the
+ * round as it stands (fixing it if its predecessor died delivering) instead
+ * of planning the episode again.  Then wait for the participants' DONE
+ * until the deadline: the episode deadline is the controller's failure
+ * detector (an agent that died, or a DONE sent while the controller was
+ * down, is waited for until then). */
+static void dispatch_shared(Cell *cell, int e, TrvEpisodeCounts *counts) {
+  Round *R = &cell->round;
+  if (R->episode != e) {
+    TrvPlan **parts = g_new(TrvPlan *, cell->n_agents);
+    trv_session_plan(cell->session, e, cell->n_agents, parts);
+    log_plan(cell, e, &parts[0]->ghat);
+    R->episode = e;
+    R->tag = cell->incarnation;
+    R->fixed = false;
+    R->members = R->arrivals = R->step = 0;
+    for (int a = 0; a < cell->n_agents; a++) R->member[a] = R->arrived[a] = R->done[a] = false;
+    R->deadline = simgrid_get_clock() + cell->opt->episode_timeout;
+    sg_comm_t *comms = g_new(sg_comm_t, cell->n_agents);
+    Msg **msgs = g_new0(Msg *, cell->n_agents);
+    for (int a = 0; a < cell->n_agents; a++) {
+      Msg *m = msgs[a] = trv_msg_new(MSG_PLAN, e);
+      m->plan = trv_plan_copy(parts[a]);
+      m->tag = R->tag;
+      comms[a] = trv_msg_post(cell->agents[a].mb, m);
+    }
+    double by = fmin(simgrid_get_clock() + cell->opt->commit_timeout, R->deadline);
+    for (int a = 0; a < cell->n_agents; a++)
+      if (trv_msg_finish(comms[a], msgs[a], by - simgrid_get_clock())) R->member[a] = true, R->members++;
+    for (int a = 0; a < cell->n_agents; a++) trv_plan_free(parts[a]);
+    g_free(comms);
+    g_free(msgs);
+    g_free(parts);
+  }
+  if (!R->fixed) {
+    R->fixed = true;
+    trv_sim_round_wake(cell);
+  }
+  int waiting = 0;
+  for (int a = 0; a < cell->n_agents; a++) waiting += R->member[a] && !R->done[a];
+  Msg **done = g_new(Msg *, cell->n_agents);
+  while (waiting > 0 && simgrid_get_clock() < R->deadline) {
+    int got = trv_msg_recv_many(cell->mb_controller, waiting, R->deadline - simgrid_get_clock(), done);
+    if (got == 0) break;
+    for (int i = 0; i < got; i++) {
+      Msg *d = done[i];
+      if (d->kind == MSG_DONE && d->episode == e && d->tag == R->tag && d->agent >= 0 && d->agent < cell->n_agents &&
+          R->member[d->agent] && !R->done[d->agent]) {
+        R->done[d->agent] = true;
+        counts->attempts += d->attempts;
+        counts->gated += d->gated;
+        waiting--;
+      }
+      trv_msg_free(d);
+    }
+  }
+  g_free(done);
+}
+
 /* CLOSE e until a majority of replicas answered; returns the union of their
  * records (deduplicated), or NULL when no majority answered for
  * LOG_OUTAGE_MAX simulated seconds (the log is unreachable). */
@@ -231,8 +292,9 @@ void trv_sim_controller_actor(int argc, char **argv) {
     int e = cell->episode;
     if (cell->n_decided <= e) {
       if (!cell->closing) {
-        memset(&counts, 0, sizeof counts);
-        dispatch_and_wait(cell, e, &counts);
+        if (!cell->shared_city || cell->round.episode != e) memset(&counts, 0, sizeof counts);
+        if (cell->shared_city) dispatch_shared(cell, e, &counts);
+        else dispatch_and_wait(cell, e, &counts);
         cell->closing = true;
       }
       int intents;

@@ -17,7 +17,7 @@
 #define TRV_SIM_INTERNAL_H
 
 #include <simgrid/actor.h>
-#include <simgrid/barrier.h>
+#include <simgrid/semaphore.h>
 #include <simgrid/comm.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
@@ -59,6 +59,8 @@ typedef struct {
   uint64_t seq;
   sg_mailbox_t mb, mb_ack;
   int plan_tag;    /* the incarnation of the controller whose plan is open */
+  int plan_episode; /* the episode of that plan */
+  sg_actor_t hooked; /* the actor whose exit leaves the round (see Round) */
   TrvEpisode *open; /* the episode handed to the agent and not yet closed */
   bool stopped;     /* the run is over for this agent */
 } AgentState;
@@ -76,6 +78,28 @@ typedef struct {
   GArray *decided;    /* the decided log, in order, when the caller asked for it (replica 0), else NULL */
   TrvCtl *ctl;        /* the log file (replica 0, when asked) */
 } ReplicaState;
+
+/* Shared-city worlds: one episode as the agents its plans reached play it.
+ * The participants are fixed when the plans are delivered (once, each
+ * within commit_timeout; an agent not reached sits the episode out and its
+ * commit counts as failed); an agent whose actor dies leaves (actor-exit
+ * callback); the city moves one step when every participant still alive
+ * has acted.  A restarted controller takes the round as it is rather than
+ * planning the episode again; a restarted agent joins at the next episode.
+ * An agent waits on a semaphore of its own, released by whoever moves the
+ * round on; waits also re-check every ROUND_POLL simulated seconds, since
+ * an exit callback may only update counts (it runs in the dying actor). */
+typedef struct {
+  int episode;            /* -1: no round yet */
+  int tag;                /* the controller incarnation that planned it */
+  bool fixed;             /* the deliveries are over: the participants are known */
+  bool *member, *arrived, *done; /* per agent: participating and alive; acted this step; DONE received */
+  bool *waiting;          /* per agent: blocked on its semaphore */
+  sg_sem_t *sem;          /* per agent */
+  int members, arrivals, step;
+  double deadline;        /* the end of the wait for DONE */
+} Round;
+
 
 /* An episode the controller decided, kept until every replica holds it. */
 typedef struct {
@@ -108,13 +132,16 @@ typedef struct {
   bool finished;
   sg_actor_t fault_driver; /* keeps the simulation alive while a crashed controller is down */
   bool user_agents;        /* agents are a program's own actors: STOP them at the end */
-  sg_bar_t step_barrier;   /* shared-city worlds: every agent meets here at every step */
-  int step_arrivals;       /* agents that acted in the current step */
+  bool shared_city;        /* the world moves once per step for all agents (TrvAgentClass.step_end) */
+  Round round;             /* shared city: the episode being played */
   GHashTable *machine_hosts; /* machine number -> sg_host_t, for worlds whose agents run operations */
   GError *error;
 } Cell;
 
 extern Cell *trv_sim_cell;
+
+/* Releases every agent waiting on the shared city's round. */
+void trv_sim_round_wake(Cell *cell);
 
 /* Set-up steps shared by trv_sim_run_cell and the plugin (plugin.c).
  * agent_hosts: the hosts of a program's own agent actors, or NULL to place
