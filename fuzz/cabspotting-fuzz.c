@@ -1,5 +1,5 @@
 /* cabspotting-fuzz.c - libFuzzer harness for the San Francisco cabspotting
- * importer (envs/urs/import-cabspotting.c).
+ * importer (urs/import-cabspotting.c).
  *
  * The input is one cab's file, read from memory.  Most inputs are refused
  * (cut, no usable rows) or yield a table; either way nothing may crash,

@@ -1,5 +1,5 @@
 /* caltable-fuzz.c - libFuzzer harness for the calibration table reader
- * (envs/urs/caltable-read.c) and, through it, the writer.
+ * (urs/caltable-read.c) and, through it, the writer.
  *
  * The input is a table's text.  Most inputs are refused with an input
  * error; a table the reader accepts must keep the properties of

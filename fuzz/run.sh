@@ -31,7 +31,7 @@ if [ -z "$names" ]; then
   for f in "$here"/*-fuzz.c; do names="$names $(basename "$f" -fuzz.c)"; done
 fi
 base="-std=gnu11 -g -O1 -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -fsanitize=fuzzer,address,undefined \
--fno-sanitize-recover=undefined -I$top/plugin -I$top/plugin/include -I$top/envs -I$out \
+-fno-sanitize-recover=undefined -I$top/plugin -I$top/plugin/include -I$top/envs -I$top -I$out \
 -DTRV_SRCDIR=\"$top\" -DTRV_DATADIR=\"$top\""
 status=0
 for name in $names; do

@@ -1,5 +1,5 @@
 /* sg-availability-fuzz.c - libFuzzer harness for the Singapore taxi
- * availability importer (envs/urs/import-sg.c).
+ * availability importer (urs/import-sg.c).
  *
  * The input is one JSON-lines file, read from memory: the depth scan
  * before json-glib, the GeoJSON walk, timestamps, the sort and duplicate

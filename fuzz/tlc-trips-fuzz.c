@@ -1,5 +1,5 @@
 /* tlc-trips-fuzz.c - libFuzzer harness for the New York TLC trip reader
- * (envs/urs/import-tlc.c).
+ * (urs/import-tlc.c).
  *
  * The input is one trip file, read from memory, against a fixed zone table
  * of four zones (one outside the city): header lookup by name, row

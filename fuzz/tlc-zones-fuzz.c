@@ -1,5 +1,5 @@
 /* tlc-zones-fuzz.c - libFuzzer harness for the TLC zone centroid table
- * reader (envs/urs/import-tlc-zones.c).
+ * reader (urs/import-tlc-zones.c).
  *
  * The input is a zone table, read from memory.  When the reader accepts
  * it, every zone it marks known must have a finite centroid in range and a

@@ -1,5 +1,5 @@
 /* weather-mss-fuzz.c - libFuzzer harness for the MSS daily table layout
- * of the weather reader (envs/urs/weather.c), glued records included.
+ * of the weather reader (urs/weather.c), glued records included.
  *
  * Each input is read twice: as it is (header and all), and as the rows of
  * an MSS table (the published header put before it).  Properties:

@@ -1,5 +1,5 @@
 /* weather-noaa-fuzz.c - libFuzzer harness for the NOAA GHCN-Daily layouts
- * of the weather reader (envs/urs/weather.c).
+ * of the weather reader (urs/weather.c).
  *
  * Each input is read three times: as it is (header and all), and as the
  * rows of a temperature file and of a precipitation file (their headers put

@@ -1,5 +1,5 @@
 /* cmd-trace.c - `trivium trace import`: raw taxi traces to a URS
- * calibration table (envs/urs/import.h, format in docs/urs.md).
+ * calibration table (urs/import.h, format in docs/urs.md).
  *
  *   trivium trace import --format cabspotting|tlc|sg-availability
  *       --city sf|nyc|sg [--cell-km2 0.1] [--weather FILE]... [--zones FILE]

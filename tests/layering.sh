@@ -1,7 +1,7 @@
 #!/bin/sh
 # Layering (SPEC 2, STYLE): the layers of the library, from the bottom,
 #   core (plugin/core) <- log (plugin/log) <- scenario (plugin/scenario)
-#   <- sim (plugin/sim) <- worlds (envs) <- api (plugin/api) <- cli (src)
+#   <- sim (plugin/sim) <- worlds (envs, urs) <- api (plugin/api) <- cli (src)
 # may use only what is at their own level or below.  Checked on the built
 # objects, not only on the includes: every symbol an object of a layer
 # leaves undefined must not be defined by a layer above it.  Worlds never
@@ -15,11 +15,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "1..4"
 
-layers="core:plugin/core log:plugin/log scenario:plugin/scenario sim:plugin/sim worlds:envs api:plugin/api cli:src"
+layers="core:plugin/core log:plugin/log scenario:plugin/scenario sim:plugin/sim worlds:envs,urs api:plugin/api cli:src"
 
-# objects of a directory: the non-PIC copies libtool leaves beside the .lo
-# files (the .libs/ copies hold the same code)
-objects() { find "$build/$1" -name '*.o' -not -path '*/.libs/*' 2>/dev/null | sort; }
+# objects of a layer's directories (comma-separated): the non-PIC copies
+# libtool leaves beside the .lo files (the .libs/ copies hold the same code)
+objects() {
+  for d in $(echo "$1" | tr ',' ' '); do find "$build/$d" -name '*.o' -not -path '*/.libs/*' 2>/dev/null; done | sort
+}
 
 # defined global symbols of each layer
 n=0
@@ -56,15 +58,15 @@ done
 if [ -z "$bad" ]; then echo "ok 1 - no layer uses a symbol of a layer above it"
 else echo "not ok 1 - upward references:$bad"; fi
 
-# 2: worlds do not use each other (objects under envs/W/ against envs/V/)
+# 2: worlds do not use each other (objects under envs/W/ or urs/ against the others)
 cross=""
-for w in "$build"/envs/*/; do
+for w in "$build"/envs/*/ "$build"/urs/; do
   [ -d "$w" ] || continue
   wn=$(basename "$w")
   find "$w" -name '*.o' -not -path '*/.libs/*' | sort > "$tmp/w.objs"
   [ -s "$tmp/w.objs" ] || continue
   xargs "$NM" -u < "$tmp/w.objs" | awk '{print $NF}' | sort -u > "$tmp/w.undef"
-  for v in "$build"/envs/*/; do
+  for v in "$build"/envs/*/ "$build"/urs/; do
     vn=$(basename "$v")
     [ "$vn" = "$wn" ] && continue
     find "$v" -name '*.o' -not -path '*/.libs/*' | xargs -r "$NM" -g --defined-only | awk 'NF == 3 {print $3}' |

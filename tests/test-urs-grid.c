@@ -1,4 +1,4 @@
-/* The URS zone grid (envs/urs/hexgrid.c): pointy-top axial hexagons over a
+/* The URS zone grid (urs/hexgrid.c): pointy-top axial hexagons over a
  * local equirectangular projection.  Each test states one geometric
  * property and checks it with numbers on the three cities' boxes. */
 #include <glib.h>

@@ -2,7 +2,7 @@
  * table: parameters, handles, probes, observations, readouts),
  * world-city.c (the city: dense cell index, the 12 confounders, the request
  * stream, demand predictions) and world-fleet.c (fleets: matching, trips,
- * repositioning).  Nothing outside envs/urs/world*.c includes it; the rest
+ * repositioning).  Nothing outside urs/world*.c includes it; the rest
  * of Trivium sees only `trv_world_urs` (plugin/world.h).
  *
  * Invariants, checked after every step by the tests:
