@@ -27,7 +27,7 @@ if [ "${1-}" = --short ]; then
   links="centre-lan tower-0-uplink tower-2-uplink"
 else
   hosts=$(sed -n 's/.*<host id="\([^"]*\)".*/\1/p' "$src/platforms/urs-sf.xml")
-  links=$(sed -n 's/.*<link id="\([^"]*\)".*/\1/p' "$src/platforms/urs-sf.xml")
+  links=$(sed -n 's/.*<link id="\([^"]*\)".*/\1/p' "$src/platforms/urs-sf.xml" | tr '\n' ' ')
 fi
 times="1 9 18 27 40"
 steps=30
