@@ -84,18 +84,20 @@ static void send_telemetry(Cell *cell, AgentState *a, int e, GArray *recs) {
   trv_msg_send(cell->replicas[0].mb, outcomes, cell->opt->commit_timeout);
 }
 
-/* Shared-city worlds (Round in sim-internal.h): the last participant to
- * act moves the city (step_end), then every participant goes on, so nobody
- * reads its payoff before the city moved.  Actors are cooperative, so the
- * counts are exact between simcalls. */
-#define ROUND_POLL 1.0
-
+/* Shared-city worlds (Round in sim-internal.h).  Actors are cooperative,
+ * so the counts are exact between simcalls; SimGrid 3.32's C barrier does
+ * not tell who arrived last (it returns 0 to every actor), the count does. */
 static bool in_round(const Round *R, const AgentState *a) {
   return R->episode == a->plan_episode && R->tag == a->plan_tag && R->member[a->index];
 }
 
-void trv_sim_round_wake(Cell *cell) {
+void trv_sim_round_fix(Cell *cell) {
   Round *R = &cell->round;
+  R->fixed = true;
+  R->members = R->arrivals = 0;
+  for (int i = 0; i < cell->n_agents; i++) R->members += R->member[i];
+  if (R->bar) sg_barrier_destroy(R->bar); /* every participant of the previous round is past it */
+  R->bar = R->members > 0 ? sg_barrier_init((unsigned)R->members) : NULL;
   for (int i = 0; i < cell->n_agents; i++)
     if (R->waiting[i]) {
       R->waiting[i] = false;
@@ -103,53 +105,80 @@ void trv_sim_round_wake(Cell *cell) {
     }
 }
 
-/* Blocks the agent until it is released or ROUND_POLL seconds passed. */
-static void round_wait(Round *R, const AgentState *a) {
-  R->waiting[a->index] = true;
-  sg_sem_acquire_timeout(R->sem[a->index], ROUND_POLL);
-  R->waiting[a->index] = false;
-}
-
-/* Moves the city when every participant still alive has acted. */
-static void round_advance(Cell *cell, int step) {
+/* Participant `who` arrives at `step`: the last of the step moves the
+ * city; then the barrier. */
+static void round_arrive(Cell *cell, int who, int step) {
   Round *R = &cell->round;
-  if (R->members == 0 || R->arrivals < R->members) return;
-  cell->wc->agent->step_end(trv_session_world(cell->session), step);
-  for (int i = 0; i < cell->n_agents; i++) R->arrived[i] = false;
-  R->arrivals = 0;
-  R->step++;
-  trv_sim_round_wake(cell);
+  R->next_step[who] = step + 1;
+  if (++R->arrivals == R->members) {
+    R->arrivals = 0;
+    cell->wc->agent->step_end(trv_session_world(cell->session), step);
+  }
+  sg_barrier_wait(R->bar);
 }
 
 static void step_barrier(void *ctx, int step) {
   AgentState *a = ctx;
   Cell *cell = trv_sim_cell;
   Round *R = &cell->round;
-  while (!R->fixed && R->episode == a->plan_episode && R->tag == a->plan_tag) /* deliveries still under way */
-    round_wait(R, a);
-  if (in_round(R, a) && R->step == step) {
-    R->arrived[a->index] = true;
-    R->arrivals++;
-    round_advance(cell, step);
-    while (in_round(R, a) && R->step == step) { /* a participant that left may be the one missing */
-      round_wait(R, a);
-      if (in_round(R, a) && R->step == step) round_advance(cell, step);
-    }
+  while (!R->fixed && R->episode == a->plan_episode && R->tag == a->plan_tag) { /* deliveries still under way */
+    R->waiting[a->index] = true;
+    sg_sem_acquire(R->sem[a->index]);
+    R->waiting[a->index] = false;
+  }
+  if (in_round(R, a) && R->next_step[a->index] == step) round_arrive(cell, a->index, step);
+}
+
+/* A participant that died: arrives in its place at the steps it had not
+ * reached, so that the round's barrier keeps its size. */
+typedef struct {
+  int who, from, episode, tag;
+} StandIn;
+
+static void stand_in_actor(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  StandIn *si = sg_actor_self_get_data();
+  Cell *cell = trv_sim_cell;
+  Round *R = &cell->round;
+  for (int step = si->from; step < cell->info->steps && R->episode == si->episode && R->tag == si->tag; step++)
+    round_arrive(cell, si->who, step);
+  g_free(si);
+}
+
+void trv_sim_round_stand_ins(Cell *cell) {
+  Round *R = &cell->round;
+  for (int i = 0; i < cell->n_agents; i++) {
+    if (!R->stand_in[i]) continue;
+    R->stand_in[i] = false;
+    sg_host_t *hosts = sg_host_list(), host = NULL;
+    for (size_t k = 0; k < sg_host_count() && !host; k++)
+      if (sg_host_is_on(hosts[k])) host = hosts[k];
+    g_free(hosts);
+    if (!host) continue; /* nothing runs any more */
+    StandIn *si = g_new(StandIn, 1);
+    *si = (StandIn){i, R->next_step[i], R->episode, R->tag};
+    char name[48];
+    snprintf(name, sizeof name, "trivium-stand-in-%d", i);
+    sg_actor_t actor = sg_actor_init(name, host);
+    sg_actor_set_data(actor, si);
+    sg_actor_start(actor, stand_in_actor, 0, NULL);
   }
 }
 
-/* An agent's actor ended (its host crashed, or the run is over): it leaves
- * the round.  Counts only: no simcall from a dying actor. */
+/* An agent's actor ended (its host crashed, or the run is over): before
+ * the round is fixed it is no participant; after, if it had steps left, a
+ * stand-in is due (the fault driver starts it: no simcall from a dying
+ * actor). */
 static void agent_exit(int failed, void *data) {
   (void)failed;
   AgentState *a = data;
   Cell *cell = trv_sim_cell;
   if (!cell || !cell->shared_city) return;
   Round *R = &cell->round;
-  if (!R->member[a->index]) return;
-  R->member[a->index] = false;
-  R->members--;
-  if (R->arrived[a->index]) R->arrived[a->index] = false, R->arrivals--;
+  if (a->plan_episode != R->episode || a->plan_tag != R->tag || !R->member[a->index]) return;
+  if (!R->fixed) R->member[a->index] = false;
+  else if (R->next_step[a->index] < cell->info->steps) R->stand_in[a->index] = true;
 }
 
 /* The transport's close of an agent's episode, in the agent's actor:

@@ -301,9 +301,11 @@ static void free_cell(Cell *cell) {
     for (int a = 0; a < cell->n_agents; a++) sg_sem_destroy(R->sem[a]);
     g_free(R->sem);
     g_free(R->waiting);
+    if (R->bar) sg_barrier_destroy(R->bar);
     g_free(R->member);
-    g_free(R->arrived);
     g_free(R->done);
+    g_free(R->stand_in);
+    g_free(R->next_step);
     cell->shared_city = false;
   }
   g_free(cell->agents);
@@ -373,8 +375,9 @@ bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {
       cell->shared_city = true;
       R->episode = -1;
       R->member = g_new0(bool, cell->n_agents);
-      R->arrived = g_new0(bool, cell->n_agents);
       R->done = g_new0(bool, cell->n_agents);
+      R->stand_in = g_new0(bool, cell->n_agents);
+      R->next_step = g_new0(int, cell->n_agents);
       R->waiting = g_new0(bool, cell->n_agents);
       R->sem = g_new(sg_sem_t, cell->n_agents);
       for (int a = 0; a < cell->n_agents; a++) R->sem[a] = sg_sem_init(0);

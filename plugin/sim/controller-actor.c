@@ -106,8 +106,10 @@ static void dispatch_shared(Cell *cell, int e, TrvEpisodeCounts *counts) {
     R->episode = e;
     R->tag = cell->incarnation;
     R->fixed = false;
-    R->members = R->arrivals = R->step = 0;
-    for (int a = 0; a < cell->n_agents; a++) R->member[a] = R->arrived[a] = R->done[a] = false;
+    for (int a = 0; a < cell->n_agents; a++) {
+      R->member[a] = R->done[a] = R->stand_in[a] = false;
+      R->next_step[a] = 0;
+    }
     R->deadline = simgrid_get_clock() + cell->opt->episode_timeout;
     sg_comm_t *comms = g_new(sg_comm_t, cell->n_agents);
     Msg **msgs = g_new0(Msg *, cell->n_agents);
@@ -119,16 +121,13 @@ static void dispatch_shared(Cell *cell, int e, TrvEpisodeCounts *counts) {
     }
     double by = fmin(simgrid_get_clock() + cell->opt->commit_timeout, R->deadline);
     for (int a = 0; a < cell->n_agents; a++)
-      if (trv_msg_finish(comms[a], msgs[a], by - simgrid_get_clock())) R->member[a] = true, R->members++;
+      if (trv_msg_finish(comms[a], msgs[a], by - simgrid_get_clock())) R->member[a] = true;
     for (int a = 0; a < cell->n_agents; a++) trv_plan_free(parts[a]);
     g_free(comms);
     g_free(msgs);
     g_free(parts);
   }
-  if (!R->fixed) {
-    R->fixed = true;
-    trv_sim_round_wake(cell);
-  }
+  if (!R->fixed) trv_sim_round_fix(cell);
   int waiting = 0;
   for (int a = 0; a < cell->n_agents; a++) waiting += R->member[a] && !R->done[a];
   Msg **done = g_new(Msg *, cell->n_agents);

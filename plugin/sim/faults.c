@@ -97,8 +97,13 @@ static void set_state(const Source *s, bool on) {
     trv_sim_link_set_on(s->link, on);
   } else {
     XBT_INFO("host %s %s", sg_host_get_name(s->host), on ? "on" : "off");
-    if (on) sg_host_turn_on(s->host);
-    else sg_host_turn_off(s->host);
+    if (on) {
+      sg_host_turn_on(s->host);
+    } else {
+      sg_host_turn_off(s->host);
+      /* the participants that died with it arrive through stand-ins */
+      if (trv_sim_cell && trv_sim_cell->shared_city) trv_sim_round_stand_ins(trv_sim_cell);
+    }
   }
 }
 

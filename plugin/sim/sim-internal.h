@@ -17,6 +17,7 @@
 #define TRV_SIM_INTERNAL_H
 
 #include <simgrid/actor.h>
+#include <simgrid/barrier.h>
 #include <simgrid/semaphore.h>
 #include <simgrid/comm.h>
 #include <simgrid/engine.h>
@@ -81,25 +82,31 @@ typedef struct {
 
 /* Shared-city worlds: one episode as the agents its plans reached play it.
  * The participants are fixed when the plans are delivered (once, each
- * within commit_timeout; an agent not reached sits the episode out and its
- * commit counts as failed); an agent whose actor dies leaves (actor-exit
- * callback); the city moves one step when every participant still alive
- * has acted.  A restarted controller takes the round as it is rather than
- * planning the episode again; a restarted agent joins at the next episode.
- * An agent waits on a semaphore of its own, released by whoever moves the
- * round on; waits also re-check every ROUND_POLL simulated seconds, since
- * an exit callback may only update counts (it runs in the dying actor). */
+ * within commit_timeout; an agent not reached, or dead by then, sits the
+ * episode out and its commit counts as failed).  At every step each
+ * participant arrives; the last to arrive moves the city (step_end); all
+ * meet at a SimGrid barrier sized to the participants, so nobody reads its
+ * payoff before the city moved.  A participant whose actor dies within the
+ * round (its host crashed) is replaced for the steps it had not reached by
+ * a stand-in actor that only arrives (spawned by the fault driver; an exit
+ * callback runs in the dying actor and may only record what is needed).  A
+ * restarted controller takes the round as it stands rather than planning
+ * the episode again; a restarted agent joins at the next episode.  Before
+ * the round is fixed an agent waits on a semaphore of its own. */
 typedef struct {
   int episode;            /* -1: no round yet */
   int tag;                /* the controller incarnation that planned it */
   bool fixed;             /* the deliveries are over: the participants are known */
-  bool *member, *arrived, *done; /* per agent: participating and alive; acted this step; DONE received */
-  bool *waiting;          /* per agent: blocked on its semaphore */
+  bool *member;           /* per agent: a participant */
+  bool *done;             /* per agent: its DONE received */
+  bool *stand_in;         /* per agent: died within the round, a stand-in is due */
+  int *next_step;         /* per agent: the step it arrives at next */
+  bool *waiting;          /* per agent: blocked on its semaphore until the round is fixed */
   sg_sem_t *sem;          /* per agent */
-  int members, arrivals, step;
+  int members, arrivals;
+  sg_bar_t bar;           /* sized to the participants; NULL with none */
   double deadline;        /* the end of the wait for DONE */
 } Round;
-
 
 /* An episode the controller decided, kept until every replica holds it. */
 typedef struct {
@@ -140,8 +147,12 @@ typedef struct {
 
 extern Cell *trv_sim_cell;
 
-/* Releases every agent waiting on the shared city's round. */
-void trv_sim_round_wake(Cell *cell);
+/* Fixes the shared city's round (its participants: the members alive now)
+ * and releases the agents waiting for that. */
+void trv_sim_round_fix(Cell *cell);
+/* After a host crash: a stand-in for every participant that died within
+ * the round before its last step. */
+void trv_sim_round_stand_ins(Cell *cell);
 
 /* Set-up steps shared by trv_sim_run_cell and the plugin (plugin.c).
  * agent_hosts: the hosts of a program's own agent actors, or NULL to place
