@@ -3,6 +3,9 @@
 # with their SHA-256, the data files the world read (the URS calibration
 # table, a JSSP instance) with theirs, the role mapping, the fault
 # processes, SimGrid's options and version, every resolved parameter.
+# A calibration table chosen by parameter (world.table, or a scenario's
+# <world table="FILE"> relative to the scenario) is the one read and
+# recorded; a missing file or one that is not a table: one line, exit 2.
 # TAP.
 set -u
 top=$(cd "${srcdir:-..}" && pwd)
@@ -10,7 +13,7 @@ T=${TRIVIUM:-./trivium}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/json-compact.sh"
-echo "1..5"
+echo "1..8"
 sum() { sha256sum "$1" | cut -d' ' -f1; }
 "$T" run "$top/scenarios/urs-smoke.xml" -o "$tmp/u" -q -c trivium --set run.episodes=3 --set posterior.lambda=0.9 \
   --fault 'link-flap:tower-*:30:1' --cfg=network/model:CM02 >"$tmp/log" 2>&1 || sed 's/^/# /' "$tmp/log"
@@ -36,3 +39,24 @@ else echo "not ok 4 - no instance in inputs"; sed 's/^/# /' "$tmp/j/run.json" | 
 if grep -q '"run.episodes":3,' "$j" && grep -q '"posterior.lambda":0\.9,' "$j" && grep -q '"posterior.slab":"separated",' "$j"; then
   echo "ok 5 - parameters: integers and doubles as numbers, each double as its shortest decimal, names as text"
 else echo "not ok 5 - parameters"; sed -n '/"parameters"/,/}/p' "$tmp/u/run.json" | sed 's/^/# /'; fi
+"$T" run "$top/scenarios/urs-smoke.xml" -o "$tmp/t" -q -c trivium --set run.episodes=3 \
+  --set world.table="$top/data/urs/sg.cal" >"$tmp/log" 2>&1
+if json_compact "$tmp/t/run.json" | grep -q "\"inputs\":\[{\"path\":\"$top/data/urs/sg.cal\",\"sha256\":\"$(sum "$top/data/urs/sg.cal")\"}\]" &&
+   ! cmp -s "$tmp/t/episodes.csv" "$tmp/u/episodes.csv"; then
+  echo "ok 6 - --set world.table=sg.cal: the table read and recorded is Singapore's"
+else echo "not ok 6 - world.table"; sed 's/^/# /' "$tmp/log"; fi
+mkdir -p "$tmp/s/sub" && cp "$top/data/urs/nyc.cal" "$tmp/s/city.cal"
+sed -e "s|\.\./platforms|$top/platforms|" -e 's|<world name="urs"|<world name="urs" table="../city.cal"|' \
+  "$top/scenarios/urs-smoke.xml" >"$tmp/s/sub/u.xml"
+"$T" run "$tmp/s/sub/u.xml" -o "$tmp/s/out" -q -c trivium --set run.episodes=2 >"$tmp/log" 2>&1
+if json_compact "$tmp/s/out/run.json" | grep -q "\"inputs\":\[{\"path\":\"$tmp/s/city.cal\",\"sha256\":\"$(sum "$top/data/urs/nyc.cal")\"}\]"; then
+  echo "ok 7 - <world table=\"../city.cal\">: a path relative to the scenario"
+else echo "not ok 7 - a scenario's table"; sed 's/^/# /' "$tmp/log"; fi
+. "$top/tests/err-lines.sh"
+ok=1
+"$T" run "$top/scenarios/urs-smoke.xml" -o "$tmp/x" -q --set world.table="$tmp/none.cal" >/dev/null 2>"$tmp/e1"
+[ $? -eq 2 ] && [ "$(err_lines "$tmp/e1")" -eq 1 ] && grep -q "$tmp/none.cal: cannot open the calibration table" "$tmp/e1" || ok=0
+"$T" run "$top/scenarios/urs-smoke.xml" -o "$tmp/y" -q --set world.table="$top/scenarios/default.xml" >/dev/null 2>"$tmp/e2"
+[ $? -eq 2 ] && [ "$(err_lines "$tmp/e2")" -eq 1 ] && grep -q "not a Trivium URS calibration table" "$tmp/e2" || ok=0
+if [ $ok = 1 ]; then echo "ok 8 - a missing table and a file that is not one: one line each, exit 2"
+else echo "not ok 8 - bad tables"; sed 's/^/# /' "$tmp/e1" "$tmp/e2"; fi

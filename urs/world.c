@@ -72,9 +72,14 @@ static void handle_init(UrsDriverHandle *h, UrsWorld *w, int driver) {
   trv_rng_init(&h->obs_rng, w->seed, TRV_STREAM_DISPATCH + 100 * (uint64_t)driver);
 }
 
-/* The calibration table of the city (core/datadir.h: $TRIVIUM_DATADIR,
- * the installed data directory, the source tree). */
-static TrvCalTable *load_table(const char *city, char **found, GError **error) {
+/* The calibration table: the file world.table names, else the city's
+ * (core/datadir.h: $TRIVIUM_DATADIR, the installed data directory, the
+ * source tree).  The reader refuses anything but a calibration table. */
+static TrvCalTable *load_table(const char *file, const char *city, char **found, GError **error) {
+  if (file && *file) {
+    *found = g_strdup(file);
+    return trv_cal_table_read(file, error);
+  }
   char *name = g_strdup_printf("%s.cal", city), *tried = NULL;
   char *path = trv_find_data("data/urs", name, &tried);
   *found = g_strdup(path);
@@ -103,7 +108,7 @@ static void *urs_init(const TrvParams *params, uint64_t seed, GError **error) {
   w->episodes = params->episodes;
   w->steps = params->steps;
   w->episode = -1;
-  w->table = load_table(city_files[params->urs_city], &w->table_path, error);
+  w->table = load_table(params->urs_table, city_files[params->urs_city], &w->table_path, error);
   if (!w->table || !urs_city_init(w, error)) {
     urs_free(w);
     return NULL;

@@ -56,6 +56,7 @@ struct TrvParams {
   double a, b, kappa, s, s_high, nu;
   /* URS world (7.3) */
   int urs_city; /* 0 sf, 1 nyc, 2 sg */
+  char urs_table[TRV_PARAM_TEXT_MAX]; /* "" the city's shipped table; else a calibration table file */
   int urs_informative, urs_informative_after, urs_change_at;
   double urs_effect, urs_load, urs_busyness;
   /* JSSP world (7.2): the machine stream, or a real instance */

@@ -356,7 +356,8 @@ static bool instance_name(const char *v) {
 }
 
 /* A parameter element: every attribute X of <E> sets the table key E.X;
- * <world instance="FILE"> is a path relative to the scenario's folder. */
+ * <world instance="FILE"> and <world table="FILE"> are paths relative to
+ * the scenario's folder. */
 static void start_params(Loader *L, const char *el, const XML_Char **atts) {
   TrvScenario *s = L->s;
   if (!strcmp(el, "world")) {
@@ -384,9 +385,10 @@ static void start_params(Loader *L, const char *el, const XML_Char **atts) {
       char *p = output_path(L, el, attr, value, NULL, "a directory inside the one the run starts in, relative and "
                             "without '..', e.g. out=\"results/flips\"");
       if (p) g_free(s->out_dir), s->out_dir = p;
-    } else if (!strcmp(el, "world") && !strcmp(attr, "instance") && !instance_name(value)) {
-      /* an instance file, read (never written) relative to the scenario */
-      char *path = g_canonicalize_filename(value, L->base_dir), *key = g_strdup("world.instance");
+    } else if (!strcmp(el, "world") && ((!strcmp(attr, "instance") && !instance_name(value)) ||
+                                        (!strcmp(attr, "table") && *value))) {
+      /* an instance file or a calibration table, read (never written) relative to the scenario */
+      char *path = g_canonicalize_filename(value, L->base_dir), *key = g_strdup_printf("world.%s", attr);
       GError *e = NULL;
       if (!trv_params_set(&s->params, key, path, &e)) {
         trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, attr), "%s", e->message);
