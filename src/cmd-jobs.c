@@ -12,7 +12,10 @@
  * merge as a job that depends on every task's success.  A job skips the
  * cells already complete, so a job list submitted again resumes; the merge
  * refuses while a cell is missing and produces the very files a local
- * `trivium run` of the same command produces. */
+ * `trivium run` of the same command produces.  A local run writes the same
+ * manifest, so that `trivium report DIR` (the merge under another name)
+ * writes the tables and figures of any run directory again from its
+ * cells. */
 #include <config.h>
 
 #include <errno.h>
@@ -100,6 +103,19 @@ static bool write_script(const char *path, const char *text, GError **error) {
     return false;
   }
   return true;
+}
+
+bool trv_write_run_manifest(RunCtx *ctx, int argc, char **argv, GError **error) {
+  long cells = 0;
+  if (trv_run_points(ctx, argc, argv, NULL, NULL, &cells, error)) return false;
+  char *out = g_canonicalize_filename(ctx->out, NULL), *cwd = g_get_current_dir(), *program = program_path();
+  char **command = run_command(argc, argv, false);
+  char *json = g_build_filename(out, "jobs.json", NULL);
+  bool ok = trv_jobs_file_write(json, cwd, program, command, cells, 0, 0, error);
+  g_free(json);
+  g_strfreev(command);
+  g_free(out), g_free(cwd), g_free(program);
+  return ok;
 }
 
 int trv_emit_jobs(RunCtx *ctx, int argc, char **argv, GError **error) {
@@ -192,15 +208,19 @@ int trv_emit_jobs(RunCtx *ctx, int argc, char **argv, GError **error) {
   return ok ? 0 : 1;
 }
 
-int trv_cmd_merge(int argc, char **argv) {
+static int merge_or_report(int argc, char **argv, bool report) {
   gboolean quiet = FALSE;
   GOptionEntry entries[] = {{"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "no table", NULL}, {NULL}};
-  GOptionContext *oc = g_option_context_new("DIR - join the cells a job list left in DIR (trivium run --emit)");
+  GOptionContext *oc = g_option_context_new(
+      report ? "DIR - write the tables and figures of the run in DIR again, from its cells"
+             : "DIR - join the cells a job list left in DIR (trivium run --emit)");
   g_option_context_add_main_entries(oc, entries, NULL);
   GError *err = NULL;
   bool ok = g_option_context_parse(oc, &argc, &argv, &err);
   g_option_context_free(oc);
-  if (ok && argc != 2) g_set_error(&err, TRV_ERROR, TRV_ERROR_INPUT, "merge: expected one directory, the -o of trivium run --emit"), ok = false;
+  if (ok && argc != 2)
+    g_set_error(&err, TRV_ERROR, TRV_ERROR_INPUT, "%s: expected one directory, the -o of a run", report ? "report" : "merge"),
+        ok = false;
   RunCtx ctx = {0};
   TrvJobsFile jf = {0};
   char *dir = ok ? g_canonicalize_filename(argv[1], NULL) : NULL;
@@ -246,3 +266,6 @@ int trv_cmd_merge(int argc, char **argv) {
   g_free(dir);
   return code;
 }
+
+int trv_cmd_merge(int argc, char **argv) { return merge_or_report(argc, argv, false); }
+int trv_cmd_report(int argc, char **argv) { return merge_or_report(argc, argv, true); }

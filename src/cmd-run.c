@@ -458,11 +458,8 @@ int trv_run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals
     }
     ctx->out = base_out;
     if (code == 0 && !count && ctx->mode != TRV_RUN_CELLS) {
-      char *csv = g_build_filename(base_out, "sweep.csv", NULL), *md = g_build_filename(base_out, "sweep.md", NULL);
-      if (!g_file_set_contents(csv, sw.csv->str, -1, error) || !g_file_set_contents(md, sw.md->str, -1, error)) code = 1;
+      if (!trv_sweep_table_write(&sw, base_out, ctx->controllers, ctx->n_controllers, error)) code = 1;
       else if (table) fprintf(table, "Sweep of %s (mean ± sd over %d seeds)\n\n%s", ctx->experiment, ctx->params.seeds, sw.md->str);
-      g_free(csv);
-      g_free(md);
     }
     trv_sweep_table_free(&sw);
   }
@@ -501,6 +498,10 @@ int trv_cmd_run(int argc, char **argv) {
       trv_run_ctx_free(&ctx);
       return fail(err);
     }
+  }
+  if (ctx.mode == TRV_RUN_ALL && !trv_write_run_manifest(&ctx, argc, argv, &err)) {
+    trv_run_ctx_free(&ctx);
+    return fail(err);
   }
   if (!ctx.quiet)
     fprintf(stderr, "trivium: %s, %d controllers x %d seeds x %d episodes, %d jobs -> %s\n", ctx.experiment,

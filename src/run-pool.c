@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cell-file.h"
+#include "figures.h"
 #include "replay-config.h"
 #include "run.h"
 #include "sim/child.h"
@@ -465,8 +466,13 @@ bool trv_check_out_dir(const char *out, GError **error) {
 static const char *const sweep_metrics[] = {"exposure_total", "exposure_stationary", "committed_exposure_total",
                                             "r_out", "p_f", "e_id", "t_id", "e_task", "t_task", "sim_time", NULL};
 
+const char *const trv_sweep_figure_metrics[] = {"exposure_total", "r_out", "p_f", "t_id", NULL};
+
 void trv_sweep_table_init(TrvSweepTable *sw, const char *key) {
   memset(sw, 0, sizeof *sw);
+  sw->key = g_strdup(key);
+  sw->labels = g_ptr_array_new_with_free_func(g_free);
+  sw->figure = g_array_new(FALSE, FALSE, sizeof(double));
   sw->csv = g_string_new(NULL);
   sw->md = g_string_new(NULL);
   g_string_append_printf(sw->csv, "%s,controller", key);
@@ -491,9 +497,32 @@ void trv_sweep_table_init(TrvSweepTable *sw, const char *key) {
 void trv_sweep_table_free(TrvSweepTable *sw) {
   g_string_free(sw->csv, TRUE);
   g_string_free(sw->md, TRUE);
+  g_free(sw->key);
+  g_ptr_array_free(sw->labels, TRUE);
+  g_array_free(sw->figure, TRUE);
+}
+
+bool trv_sweep_table_write(TrvSweepTable *sw, const char *dir, char **controllers, int n_controllers, GError **error) {
+  char *csv = g_build_filename(dir, "sweep.csv", NULL), *md = g_build_filename(dir, "sweep.md", NULL);
+  bool ok = trv_write_file_atomic(csv, sw->csv->str, (gssize)sw->csv->len, error) &&
+            trv_write_file_atomic(md, sw->md->str, (gssize)sw->md->len, error);
+  int n_metrics = (int)g_strv_length((char **)trv_sweep_figure_metrics);
+  ok = ok && trv_write_sweep_figure(dir, sw->key, (char **)sw->labels->pdata, (int)sw->labels->len, controllers,
+                                    n_controllers, trv_sweep_figure_metrics, n_metrics, (double *)sw->figure->data,
+                                    error);
+  g_free(csv);
+  g_free(md);
+  return ok;
 }
 
 static void sweep_add(TrvSweepTable *sw, const TrvRunResult *res, const char *label) {
+  g_ptr_array_add(sw->labels, g_strdup(label));
+  for (int c = 0; c < res->n_controllers; c++)
+    for (int k = 0; trv_sweep_figure_metrics[k]; k++) {
+      TrvSummary s = trv_run_metric(res, c, trv_sweep_figure_metrics[k]);
+      g_array_append_val(sw->figure, s.mean);
+      g_array_append_val(sw->figure, s.sd);
+    }
   for (int c = 0; c < res->n_controllers; c++) {
     g_string_append_printf(sw->csv, "\"%s\",%s", label, res->controllers[c]);
     g_string_append_printf(sw->md, "| %s | %s", label, res->controllers[c]);
@@ -668,8 +697,8 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
   if (code == 0 && ctx->mode != TRV_RUN_CELLS) {
     code = merge_cells(ctx, &layout, files, cells, totals, error);
     res.cells = cells;
-    if (code == 0 &&
-        (!trv_write_summary(&res, ctx->out, table, error) || !trv_write_run_json(&res, json, "complete", error)))
+    if (code == 0 && (!trv_write_summary(&res, ctx->out, table, error) || !trv_write_figures(&res, ctx->out, error) ||
+                      !trv_write_run_json(&res, json, "complete", error)))
       code = 1;
     for (int i = 0; code == 0 && i < total; i++) /* lost work is never silent */
       if (cells[i].metric[TRV_METRIC_UNCOMMITTED_EPISODES] > 0)

@@ -57,7 +57,15 @@ typedef struct {
   double t_id_first[64], t_task_first[64]; /* t_id of the first point per controller: the speedup's numerator */
   int point;
   bool speedup; /* the swept key is agents.count: add T_id(first)/T_id(this) */
+  char *key;
+  GPtrArray *labels;  /* per point */
+  GArray *figure;     /* per point and controller, the figure's metrics: (mean, sd) pairs */
 } TrvSweepTable;
+
+/* The metrics the sweep figure draws (figures.h). */
+extern const char *const trv_sweep_figure_metrics[];
+/* Writes sweep.csv, sweep.md and the sweep figure into dir. */
+bool trv_sweep_table_write(TrvSweepTable *sw, const char *dir, char **controllers, int n_controllers, GError **error);
 
 void trv_sweep_table_init(TrvSweepTable *sw, const char *key);
 void trv_sweep_table_free(TrvSweepTable *sw);
@@ -87,5 +95,7 @@ void trv_run_ctx_free(RunCtx *ctx);
 /* cmd-jobs.c: `trivium run --emit parallel|slurm`: the run as a job list
  * in ctx->out instead of running it.  Returns the exit code. */
 int trv_emit_jobs(RunCtx *ctx, int argc, char **argv, GError **error);
+/* OUT/jobs.json for a local run: what `trivium report OUT` rebuilds it from. */
+bool trv_write_run_manifest(RunCtx *ctx, int argc, char **argv, GError **error);
 
 #endif

@@ -1,0 +1,27 @@
+/* figures.h - the figures a run draws next to its tables (figures.c):
+ * gnuplot scripts and their data under OUT/figures/, drawn as SVG and PNG
+ * by gnuplot when it is installed.  Documented in docs/outputs.md. */
+#ifndef TRV_FIGURES_H
+#define TRV_FIGURES_H
+
+#include <glib.h>
+#include <stdbool.h>
+
+#include "report.h"
+
+/* One point: regret.{dat,gp,svg,png} (cumulative outcome regret against
+ * episodes, mean over seeds, one line per controller) and
+ * presence.{dat,gp,svg,png} (the final presence probability of every
+ * candidate component, mean over seeds, per controller).  False with
+ * *error when a file cannot be written; gnuplot missing or failing is
+ * said once on stderr and leaves the scripts and data. */
+bool trv_write_figures(const TrvRunResult *r, const char *dir, GError **error);
+
+/* A sweep: sweep.{dat,gp,svg,png}, each of `metrics` (mean and sd over
+ * seeds, one line per controller) against the points.  rows holds, per
+ * point and controller (point-major), n_metrics (mean, sd) pairs. */
+bool trv_write_sweep_figure(const char *dir, const char *key, char **labels, int n_points, char **controllers,
+                            int n_controllers, const char *const *metrics, int n_metrics, const double *rows,
+                            GError **error);
+
+#endif

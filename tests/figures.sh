@@ -1,0 +1,63 @@
+#!/bin/sh
+# The figures a run draws (docs/outputs.md): for every point
+# figures/regret.{dat,gp,svg,png} and figures/presence.{...}, for a sweep
+# figures/sweep.{...}.  The numbers are the tables' (the last row of
+# regret.dat is each controller's r_out in summary.csv; presence.dat's
+# columns are the final presences of the cells, which the summary's
+# table of final presences also shows), the drawings are real SVG and PNG,
+# the scripts read nothing but their own data by relative name, and
+# `trivium report DIR` writes tables and figures again, byte for byte.
+# gnuplot missing: the drawings are skipped, the rest still holds.  TAP.
+set -u
+top=$(cd "${srcdir:-..}" && pwd)
+T=${TRIVIUM:-./trivium}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "1..5"
+"$T" run -e fault-sweep -c trivium,rlvr --set run.seeds=3 --set run.episodes=60 --sweep link-flap.mtbf=1,20 -q \
+  -o "$tmp/r" >/dev/null 2>"$tmp/err"
+ok=1
+for p in link-flap.mtbf=1 link-flap.mtbf=20; do
+  d="$tmp/r/$p"
+  for c in trivium rlvr; do
+    want=$(awk -F, -v c="$c" '$1 == c && $2 == "r_out" {print $3}' "$d/summary.csv")
+    col=$(sed -n '1s/.*: //p' "$d/figures/regret.dat" | tr ' ' '\n' | grep -nx "$c" | cut -d: -f1)
+    got=$(tail -1 "$d/figures/regret.dat" | awk -v k="$col" '{print $(k + 1)}')
+    awk -v a="$want" -v b="$got" 'BEGIN {d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= 1e-6 * (1 + (a < 0 ? -a : a)))}' ||
+      { ok=0; echo "# $p $c: summary r_out $want, regret.dat $got"; }
+  done
+  [ "$(grep -cv '^#' "$d/figures/regret.dat")" -eq 60 ] || { ok=0; echo "# $p: regret.dat has not 60 episodes"; }
+  [ "$(grep -cv '^#' "$d/figures/presence.dat")" -eq 3 ] || { ok=0; echo "# $p: presence.dat has not 3 components"; }
+done
+if [ $ok = 1 ]; then echo "ok 1 - regret.dat ends at each controller's r_out of summary.csv; one row per episode and per component"
+else echo "not ok 1 - figure data"; fi
+if grep -q "^0 " "$tmp/r/figures/sweep.dat" && grep -q "^1 " "$tmp/r/figures/sweep.dat" && ! grep -q "^2 " "$tmp/r/figures/sweep.dat" &&
+   grep -q "'link-flap.mtbf=20' 1" "$tmp/r/figures/sweep.gp"; then
+  echo "ok 2 - the sweep figure: one row per point, the points' labels on its axis"
+else echo "not ok 2 - sweep figure"; fi
+bad=$(grep -lE "(^|[^a-z_])(load|system|cd|call|shell|print) |'/|\`" "$tmp"/r/figures/*.gp "$tmp"/r/*/figures/*.gp 2>/dev/null)
+if [ -z "$bad" ]; then echo "ok 3 - the scripts read and write by relative name only and run nothing else"
+else echo "not ok 3 - $bad"; fi
+if command -v gnuplot >/dev/null 2>&1; then
+  ok=1
+  n=0
+  for d in "$tmp"/r/figures/*.dat "$tmp"/r/*/figures/*.dat; do
+    f=${d%.dat}
+    n=$((n + 1))
+    [ "$(head -c 8 "$f.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || { ok=0; echo "# $f.png is not a PNG"; }
+    grep -q '<svg' "$f.svg" && grep -q '</svg>' "$f.svg" || { ok=0; echo "# $f.svg is not SVG"; }
+  done
+  [ $n -eq 5 ] || { ok=0; echo "# $n figures, expected 5"; }
+  if [ $ok = 1 ]; then echo "ok 4 - every figure (5) drawn as PNG and SVG"; else echo "not ok 4 - drawings"; fi
+else
+  echo "ok 4 # SKIP gnuplot is not installed (./dev installs gnuplot-nox)"
+fi
+cp -r "$tmp/r" "$tmp/before"
+rm -rf "$tmp"/r/figures "$tmp"/r/*/figures "$tmp"/r/sweep.* "$tmp"/r/*/summary.* "$tmp"/r/*/episodes.csv
+"$T" report -q "$tmp/r" >/dev/null 2>"$tmp/err"
+rc=$?
+diffs=$(cd "$tmp/before" && find . -type f ! -path '*/cells/*' ! -name run.json ! -name jobs.json | while read -r f; do
+  cmp -s "$f" "$tmp/r/$f" || echo "$f"; done)
+if [ $rc -eq 0 ] && [ -z "$diffs" ] && [ -f "$tmp/r/link-flap.mtbf=1/figures/regret.svg" -o -z "$(command -v gnuplot)" ]; then
+  echo "ok 5 - trivium report writes the tables and figures again, byte for byte"
+else echo "not ok 5 - report: exit $rc, differs: $diffs"; sed 's/^/# /' "$tmp/err"; fi
