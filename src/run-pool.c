@@ -316,6 +316,7 @@ static bool cell_busy(const RunCtx *ctx, int c) {
  * exit code. */
 static int run_cells(RunCtx *ctx, const TrvCellLayout *layout, char **fingerprints, const bool *todo, GError **error) {
   int n_seeds = ctx->params.seeds, total = ctx->n_controllers * n_seeds, n_todo = 0;
+  if (total <= 0) return 0;
   for (int c = 0; c < total; c++) n_todo += todo[c];
   gint64 t0 = g_get_monotonic_time();
   int next = 0, running = 0, done = 0, code = 0;
@@ -603,6 +604,7 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
                   const char *label, GError **error) {
   const TrvWorldClass *wc = ctx->world_class;
   int total = ctx->n_controllers * ctx->params.seeds;
+  if (total <= 0) return 0; /* nothing to run (the parser guarantees a controller and a seed) */
   bool any = false;
   for (int c = 0; c < total; c++) any = any || cell_selected(ctx, c);
   if (ctx->mode == TRV_RUN_CELLS && !any) return 0; /* none of this job's cells is here */

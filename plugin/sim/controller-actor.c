@@ -130,7 +130,7 @@ static void dispatch_shared(Cell *cell, int e, TrvEpisodeCounts *counts) {
   if (!R->fixed) trv_sim_round_fix(cell);
   int waiting = 0;
   for (int a = 0; a < cell->n_agents; a++) waiting += R->member[a] && !R->done[a];
-  Msg **done = g_new(Msg *, cell->n_agents);
+  Msg **done = g_new(Msg *, MAX(waiting, 1));
   while (waiting > 0 && simgrid_get_clock() < R->deadline) {
     int got = trv_msg_recv_many(cell->mb_controller, waiting, R->deadline - simgrid_get_clock(), done);
     if (got == 0) break;
