@@ -235,6 +235,12 @@ static int merge_or_report(int argc, char **argv, bool report) {
     ok = false;
   }
   char **command = ok ? run_command((int)g_strv_length(jf.command), jf.command, true) : NULL;
+  if (command && quiet) { /* the run's own notices follow the merge's -q */
+    guint n = g_strv_length(command);
+    command = g_renew(char *, command, n + 2);
+    command[n] = g_strdup("-q");
+    command[n + 1] = NULL;
+  }
   ctx.no_simgrid = true;
   if (ok) ok = trv_run_parse_args(&ctx, (int)g_strv_length(command), command, false, &err);
   long cells = 0;

@@ -345,6 +345,13 @@ bool trv_run_parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError *
   }
   ctx->jobs = jobs > 0 ? jobs : (int)g_get_num_processors();
   ctx->quiet = quiet || bench;
+  if (ok && !ctx->quiet && ctx->cli_sweep && ctx->scenario->sweeps->len > 0 && !ctx->replay) { /* said (unless -q) */
+    GString *was = g_string_new(NULL);
+    for (guint i = 0; i < ctx->scenario->sweeps->len; i++)
+      g_string_append_printf(was, "%s%s", i ? " x " : "", g_array_index(ctx->scenario->sweeps, TrvSweepSpec, i).param);
+    fprintf(stderr, "trivium: --sweep %s replaces the scenario's sweep of %s\n", ctx->cli_sweep, was->str);
+    g_string_free(was, TRUE);
+  }
   if (ok && !controllers)
     controllers = ctx->scenario->controllers ? g_strjoinv(",", ctx->scenario->controllers)
                                              : g_strjoinv(",", (char **)trv_controller_names);
@@ -428,10 +435,16 @@ int trv_run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals
   } else {
     char *base_out = ctx->out;
     TrvSweepTable sw;
-    const TrvSweepSpec *first = ctx->scenario->sweeps && ctx->scenario->sweeps->len
-                                    ? &g_array_index(ctx->scenario->sweeps, TrvSweepSpec, 0)
-                                    : NULL;
-    trv_sweep_table_init(&sw, sweep_key ? sweep_key : first ? first->param : "point");
+    GPtrArray *keys = g_ptr_array_new();
+    if (sweep_key) {
+      g_ptr_array_add(keys, sweep_key);
+    } else {
+      for (guint i = 0; ctx->scenario->sweeps && i < ctx->scenario->sweeps->len; i++)
+        g_ptr_array_add(keys, g_array_index(ctx->scenario->sweeps, TrvSweepSpec, i).param);
+    }
+    g_ptr_array_add(keys, NULL);
+    trv_sweep_table_init(&sw, (char **)keys->pdata, ctx->controllers, ctx->n_controllers);
+    g_ptr_array_free(keys, TRUE);
     for (size_t k = 0; k < n && code == 0; k++) {
       char *label = sweep_key ? g_strdup_printf("%s=%s", sweep_key, values[k]) : trv_scenario_point_label(ctx->scenario, k);
       if (!load_point(ctx, k, sweep_key, sweep_key ? values[k] : NULL, error)) code = 2;
@@ -457,10 +470,9 @@ int trv_run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals
       g_free(label);
     }
     ctx->out = base_out;
-    if (code == 0 && !count && ctx->mode != TRV_RUN_CELLS) {
-      if (!trv_sweep_table_write(&sw, base_out, ctx->controllers, ctx->n_controllers, error)) code = 1;
-      else if (table) fprintf(table, "Sweep of %s (mean ± sd over %d seeds)\n\n%s", ctx->experiment, ctx->params.seeds, sw.md->str);
-    }
+    if (code == 0 && !count && ctx->mode != TRV_RUN_CELLS &&
+        !trv_sweep_table_write(&sw, base_out, table, ctx->experiment, ctx->params.seeds, error))
+      code = 1;
     trv_sweep_table_free(&sw);
   }
   if (count) *count = cells;

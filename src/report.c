@@ -309,7 +309,8 @@ static void separation_table(const TrvRunResult *r, FILE *f) {
 
 static void cell_fmt(char *buf, size_t n, TrvSummary s, int metric) {
   if (s.n == 0) snprintf(buf, n, "-");
-  else if (metric == TRV_METRIC_P_F) snprintf(buf, n, "%.4f ± %.4f", s.mean, s.sd); /* small rates matter */
+  else if (metric == TRV_METRIC_P_F) snprintf(buf, n, "%.3g ± %.2g", s.mean, s.sd); /* small rates matter: never 0.00 */
+  else if (s.mean != 0 && fabs(s.mean) < 0.01) snprintf(buf, n, "%.3g ± %.2g", s.mean, s.sd);
   else if (fabs(s.mean) >= 1000) snprintf(buf, n, "%.0f ± %.0f", s.mean, s.sd);
   else snprintf(buf, n, "%.2f ± %.2f", s.mean, s.sd);
 }

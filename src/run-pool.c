@@ -10,7 +10,7 @@
  * it, and no process holds a run's rows in memory.  Complete cells of the
  * same configuration are not run again: an interrupted run resumes, a job
  * list (--cells) runs its share, `trivium merge` runs none.
- * Also the sweep table that collects one line per point and controller. */
+ */
 #include <config.h>
 
 #include <errno.h>
@@ -462,91 +462,6 @@ bool trv_check_out_dir(const char *out, GError **error) {
   return ok;
 }
 
-/* ---- sweep table -------------------------------------------------------- */
-
-static const char *const sweep_metrics[] = {"exposure_total", "exposure_stationary", "committed_exposure_total",
-                                            "r_out", "p_f", "e_id", "t_id", "e_task", "t_task", "sim_time", NULL};
-
-const char *const trv_sweep_figure_metrics[] = {"exposure_total", "r_out", "p_f", "t_id", NULL};
-
-void trv_sweep_table_init(TrvSweepTable *sw, const char *key) {
-  memset(sw, 0, sizeof *sw);
-  sw->key = g_strdup(key);
-  sw->labels = g_ptr_array_new_with_free_func(g_free);
-  sw->figure = g_array_new(FALSE, FALSE, sizeof(double));
-  sw->csv = g_string_new(NULL);
-  sw->md = g_string_new(NULL);
-  g_string_append_printf(sw->csv, "%s,controller", key);
-  g_string_append_printf(sw->md, "| %s | controller", key);
-  int cols = 2;
-  sw->speedup = strstr(key, "agents.count") != NULL; /* T(first M) / T(M) for t_id and t_task */
-  for (int k = 0; sweep_metrics[k]; k++, cols++) {
-    g_string_append_printf(sw->csv, ",%s,%s_sd", sweep_metrics[k], sweep_metrics[k]);
-    g_string_append_printf(sw->md, " | %s", sweep_metrics[k]);
-    if (sw->speedup && (!strcmp(sweep_metrics[k], "t_id") || !strcmp(sweep_metrics[k], "t_task"))) {
-      g_string_append(sw->csv, sweep_metrics[k][2] == 'i' ? ",speedup" : ",task_speedup");
-      g_string_append(sw->md, sweep_metrics[k][2] == 'i' ? " | speedup" : " | task speedup");
-      cols++;
-    }
-  }
-  g_string_append(sw->csv, "\n");
-  g_string_append(sw->md, " |\n|");
-  for (int k = 0; k < cols; k++) g_string_append(sw->md, "---|");
-  g_string_append(sw->md, "\n");
-}
-
-void trv_sweep_table_free(TrvSweepTable *sw) {
-  g_string_free(sw->csv, TRUE);
-  g_string_free(sw->md, TRUE);
-  g_free(sw->key);
-  g_ptr_array_free(sw->labels, TRUE);
-  g_array_free(sw->figure, TRUE);
-}
-
-bool trv_sweep_table_write(TrvSweepTable *sw, const char *dir, char **controllers, int n_controllers, GError **error) {
-  char *csv = g_build_filename(dir, "sweep.csv", NULL), *md = g_build_filename(dir, "sweep.md", NULL);
-  bool ok = trv_write_file_atomic(csv, sw->csv->str, (gssize)sw->csv->len, error) &&
-            trv_write_file_atomic(md, sw->md->str, (gssize)sw->md->len, error);
-  int n_metrics = (int)g_strv_length((char **)trv_sweep_figure_metrics);
-  ok = ok && trv_write_sweep_figure(dir, sw->key, (char **)sw->labels->pdata, (int)sw->labels->len, controllers,
-                                    n_controllers, trv_sweep_figure_metrics, n_metrics, (double *)sw->figure->data,
-                                    error);
-  g_free(csv);
-  g_free(md);
-  return ok;
-}
-
-static void sweep_add(TrvSweepTable *sw, const TrvRunResult *res, const char *label) {
-  g_ptr_array_add(sw->labels, g_strdup(label));
-  for (int c = 0; c < res->n_controllers; c++)
-    for (int k = 0; trv_sweep_figure_metrics[k]; k++) {
-      TrvSummary s = trv_run_metric(res, c, trv_sweep_figure_metrics[k]);
-      g_array_append_val(sw->figure, s.mean);
-      g_array_append_val(sw->figure, s.sd);
-    }
-  for (int c = 0; c < res->n_controllers; c++) {
-    g_string_append_printf(sw->csv, "\"%s\",%s", label, res->controllers[c]);
-    g_string_append_printf(sw->md, "| %s | %s", label, res->controllers[c]);
-    for (int k = 0; sweep_metrics[k]; k++) {
-      TrvSummary s = trv_run_metric(res, c, sweep_metrics[k]);
-      g_string_append_printf(sw->csv, ",%.9g,%.9g", s.mean, s.sd);
-      if (!strcmp(sweep_metrics[k], "p_f")) g_string_append_printf(sw->md, " | %.4f ± %.4f", s.mean, s.sd);
-      else g_string_append_printf(sw->md, " | %.2f ± %.2f", s.mean, s.sd);
-      bool task = !strcmp(sweep_metrics[k], "t_task");
-      if (sw->speedup && (task || !strcmp(sweep_metrics[k], "t_id")) && c < 64) {
-        double *first = task ? sw->t_task_first : sw->t_id_first;
-        if (sw->point == 0) first[c] = s.mean;
-        double sp = first[c] / s.mean;
-        g_string_append_printf(sw->csv, ",%.9g", sp);
-        g_string_append_printf(sw->md, " | %.2f", sp);
-      }
-    }
-    g_string_append(sw->csv, "\n");
-    g_string_append(sw->md, " |\n");
-  }
-  sw->point++;
-}
-
 /* ---- one point ---------------------------------------------------------- */
 
 /* The SHA-256 of a file, computed once per run ("-" when it cannot be read). */
@@ -707,7 +622,7 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
         fprintf(stderr, "trivium: warning: %s, seed %d: in %.0f of %d episodes no agent's records were committed\n",
                 ctx->controllers[i / seeds_n], seeds[i % seeds_n], cells[i].metric[TRV_METRIC_UNCOMMITTED_EPISODES],
                 layout.episodes);
-    if (code == 0 && sweep) sweep_add(sweep, &res, label);
+    if (code == 0 && sweep) trv_sweep_table_add(sweep, &res, label);
   }
   g_free(json);
   g_free(scenario_abs);

@@ -51,23 +51,28 @@ typedef struct {
   int world_steps; /* T of the point's world */
 } RunCtx;
 
-/* Sweep results: one line per (point, controller). */
+/* Sweep results (sweep-table.c): per point, its swept keys' values, and
+ * per controller the sweep metrics (mean and sd over seeds); written at the
+ * end as sweep.csv (one numeric column per swept key), sweep.md and the
+ * sweep figure.  Along an agents.count axis a speedup column: the run's
+ * simulated time at the smallest agent count (the other keys equal) over
+ * this point's. */
 typedef struct {
-  GString *csv, *md;
-  double t_id_first[64], t_task_first[64]; /* t_id of the first point per controller: the speedup's numerator */
-  int point;
-  bool speedup; /* the swept key is agents.count: add T_id(first)/T_id(this) */
-  char *key;
-  GPtrArray *labels;  /* per point */
-  GArray *figure;     /* per point and controller, the figure's metrics: (mean, sd) pairs */
+  char **keys;           /* the swept keys, in grid order */
+  int n_keys;
+  char **controllers;    /* borrowed */
+  int n_controllers;
+  GPtrArray *labels;     /* per point: "k1=v1 k2=v2" */
+  GPtrArray *values;     /* per point: char ** of n_keys values */
+  GArray *stats;         /* per point, controller and sweep metric: mean, sd */
 } TrvSweepTable;
 
-/* The metrics the sweep figure draws (figures.h). */
-extern const char *const trv_sweep_figure_metrics[];
-/* Writes sweep.csv, sweep.md and the sweep figure into dir. */
-bool trv_sweep_table_write(TrvSweepTable *sw, const char *dir, char **controllers, int n_controllers, GError **error);
-
-void trv_sweep_table_init(TrvSweepTable *sw, const char *key);
+void trv_sweep_table_init(TrvSweepTable *sw, char **keys, char **controllers, int n_controllers);
+/* One point (label "k1=v1 k2=v2", keys in the table's order). */
+void trv_sweep_table_add(TrvSweepTable *sw, const TrvRunResult *res, const char *label);
+/* sweep.csv, sweep.md and figures/sweep.* in dir; the table on `table` (may be NULL). */
+bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table, const char *experiment, int seeds,
+                           GError **error);
 void trv_sweep_table_free(TrvSweepTable *sw);
 
 /* Runs every cell of the current point into ctx->out and writes its outputs;

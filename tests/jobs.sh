@@ -163,7 +163,7 @@ exit2() {
   else notok "$d: exit $rc"; fi
 }
 exit2 "--cells past the run's cells: one line, exit 2" "the run has 8 cells (0-7)" \
-  "$T" run sweep.xml -c trivium,rlvr --set run.seeds=2 --set run.episodes=30 --sweep link-flap.mtbf=0.5,2 -o X --cells 8-9
+  "$T" run sweep.xml -c trivium,rlvr --set run.seeds=2 --set run.episodes=30 --sweep link-flap.mtbf=0.5,2 -o X -q --cells 8-9
 printf '{"format" : "trivium-jobs-1", "directory" : "relative", "command" : ["run"], "cells" : 1}' >X.json
 mkdir -p X && cp X.json X/jobs.json
 exit2 "a manifest with a relative directory: one line, exit 2" '"directory" is not an absolute path' "$T" merge X

@@ -103,9 +103,13 @@ static int c_plan(void *w, const TrvGraph *g) {
   (void)w, (void)g;
   return 0;
 }
-static void c_free(void *w) { g_free(w); }
 static bool slow_city;
 static City *last_city;
+static City last_seen; /* the slow city's counts, kept when the cell frees it */
+static void c_free(void *w) {
+  if (w == last_city) last_seen = *last_city, last_city = &last_seen;
+  g_free(w);
+}
 static void *c_init_slow(const TrvParams *p, uint64_t seed, GError **error) {
   City *c = c_init(p, seed, error);
   c->slow = slow_city;

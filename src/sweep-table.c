@@ -1,0 +1,192 @@
+/* sweep-table.c - the table and figure of a sweep (run.h).
+ *
+ * sweep.csv: point (its index), one column per swept key holding the
+ * point's value of it, controller, then per metric its mean and sd over the
+ * seeds (9 significant digits), and along an agents.count axis `speedup`.
+ * sweep.md: the same table, 4 significant digits.  Every column is
+ * documented in docs/outputs.md. */
+#include <config.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "figures.h"
+#include "run.h"
+
+static const char *const sweep_metrics[] = {"exposure_total", "exposure_stationary", "committed_exposure_total",
+                                            "r_out", "p_f", "e_id", "t_id", "e_task", "t_task", "sim_time", NULL};
+#define N_METRICS 10
+/* drawn in the sweep figure: exposure_total, r_out, p_f, t_id */
+static const int figure_metrics[] = {0, 3, 4, 6};
+#define N_FIGURE (int)(sizeof figure_metrics / sizeof *figure_metrics)
+
+void trv_sweep_table_init(TrvSweepTable *sw, char **keys, char **controllers, int n_controllers) {
+  memset(sw, 0, sizeof *sw);
+  sw->keys = g_strdupv(keys);
+  sw->n_keys = (int)g_strv_length(keys);
+  sw->controllers = controllers;
+  sw->n_controllers = n_controllers;
+  sw->labels = g_ptr_array_new_with_free_func(g_free);
+  sw->values = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
+  sw->stats = g_array_new(FALSE, FALSE, sizeof(double));
+}
+
+void trv_sweep_table_free(TrvSweepTable *sw) {
+  g_strfreev(sw->keys);
+  g_ptr_array_free(sw->labels, TRUE);
+  g_ptr_array_free(sw->values, TRUE);
+  g_array_free(sw->stats, TRUE);
+}
+
+/* The value of each key in "k1=v1 k2=v2" (keys in order; a value runs to
+ * the next " k=" or the end). */
+static char **label_values(const TrvSweepTable *sw, const char *label) {
+  char **v = g_new0(char *, sw->n_keys + 1);
+  const char *p = label;
+  for (int i = 0; i < sw->n_keys; i++) {
+    size_t n = strlen(sw->keys[i]);
+    if (!strncmp(p, sw->keys[i], n) && p[n] == '=') p += n + 1;
+    const char *end = p + strlen(p);
+    if (i + 1 < sw->n_keys) {
+      char *next = g_strdup_printf(" %s=", sw->keys[i + 1]);
+      const char *at = strstr(p, next);
+      if (at) end = at;
+      g_free(next);
+    }
+    v[i] = g_strndup(p, (gsize)(end - p));
+    p = *end ? end + 1 : end;
+  }
+  return v;
+}
+
+void trv_sweep_table_add(TrvSweepTable *sw, const TrvRunResult *res, const char *label) {
+  g_ptr_array_add(sw->labels, g_strdup(label));
+  g_ptr_array_add(sw->values, label_values(sw, label));
+  for (int c = 0; c < sw->n_controllers; c++)
+    for (int k = 0; k < N_METRICS; k++) {
+      TrvSummary s = trv_run_metric(res, c, sweep_metrics[k]);
+      g_array_append_val(sw->stats, s.mean);
+      g_array_append_val(sw->stats, s.sd);
+    }
+}
+
+static const double *stat(const TrvSweepTable *sw, int point, int c, int k) {
+  return &g_array_index(sw->stats, double, ((size_t)(point * sw->n_controllers + c) * N_METRICS + k) * 2);
+}
+
+/* Along an agents.count axis: the point with the same values of the other
+ * keys and the smallest agent count; -1 without such an axis. */
+static int speedup_base(const TrvSweepTable *sw, int point) {
+  int axis = -1;
+  for (int i = 0; i < sw->n_keys; i++)
+    if (!strcmp(sw->keys[i], "agents.count")) axis = i;
+  if (axis < 0) return -1;
+  char **mine = g_ptr_array_index(sw->values, point);
+  int base = -1;
+  double best = INFINITY;
+  for (guint q = 0; q < sw->values->len; q++) {
+    char **v = g_ptr_array_index(sw->values, q);
+    bool same = true;
+    for (int i = 0; i < sw->n_keys && same; i++) same = i == axis || !strcmp(v[i], mine[i]);
+    double m = g_ascii_strtod(v[axis], NULL);
+    if (same && m < best) best = m, base = (int)q;
+  }
+  return base;
+}
+
+static void csv_text(GString *s, const char *t) {
+  if (!strpbrk(t, ",\"\n")) {
+    g_string_append(s, t);
+    return;
+  }
+  g_string_append_c(s, '"');
+  for (; *t; t++) {
+    if (*t == '"') g_string_append_c(s, '"');
+    g_string_append_c(s, *t);
+  }
+  g_string_append_c(s, '"');
+}
+
+static void md_num(GString *s, double v) {
+  if (isfinite(v)) g_string_append_printf(s, "%.4g", v);
+  else g_string_append(s, "nan");
+}
+
+bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table, const char *experiment, int seeds,
+                           GError **error) {
+  int n_points = (int)sw->labels->len;
+  bool speedup = n_points > 0 && speedup_base(sw, 0) >= 0;
+  GString *csv = g_string_new("point"), *md = g_string_new("| point");
+  for (int i = 0; i < sw->n_keys; i++) {
+    g_string_append_c(csv, ',');
+    csv_text(csv, sw->keys[i]);
+    g_string_append_printf(md, " | %s", sw->keys[i]);
+  }
+  g_string_append(csv, ",controller");
+  g_string_append(md, " | controller");
+  for (int k = 0; k < N_METRICS; k++) {
+    g_string_append_printf(csv, ",%s,%s_sd", sweep_metrics[k], sweep_metrics[k]);
+    g_string_append_printf(md, " | %s", sweep_metrics[k]);
+  }
+  if (speedup) g_string_append(csv, ",speedup"), g_string_append(md, " | speedup");
+  g_string_append(csv, "\n");
+  g_string_append(md, " |\n|");
+  for (int k = 0; k < 2 + sw->n_keys + N_METRICS + speedup; k++) g_string_append(md, "---|");
+  g_string_append(md, "\n");
+  for (int p = 0; p < n_points; p++) {
+    char **v = g_ptr_array_index(sw->values, p);
+    int base = speedup ? speedup_base(sw, p) : -1;
+    for (int c = 0; c < sw->n_controllers; c++) {
+      g_string_append_printf(csv, "%d", p);
+      g_string_append_printf(md, "| %d", p);
+      for (int i = 0; i < sw->n_keys; i++) {
+        g_string_append_c(csv, ',');
+        csv_text(csv, v[i]);
+        g_string_append_printf(md, " | %s", v[i]);
+      }
+      g_string_append_printf(csv, ",%s", sw->controllers[c]);
+      g_string_append_printf(md, " | %s", sw->controllers[c]);
+      for (int k = 0; k < N_METRICS; k++) {
+        const double *m = stat(sw, p, c, k);
+        g_string_append_printf(csv, ",%.9g,%.9g", m[0], m[1]);
+        g_string_append(md, " | ");
+        md_num(md, m[0]);
+        g_string_append(md, " ± ");
+        md_num(md, m[1]);
+      }
+      if (speedup) { /* sim_time at the smallest agent count over this one's */
+        double sp = stat(sw, base, c, N_METRICS - 1)[0] / stat(sw, p, c, N_METRICS - 1)[0];
+        g_string_append_printf(csv, ",%.9g", sp);
+        g_string_append(md, " | ");
+        md_num(md, sp);
+      }
+      g_string_append(csv, "\n");
+      g_string_append(md, " |\n");
+    }
+  }
+  char *pcsv = g_build_filename(dir, "sweep.csv", NULL), *pmd = g_build_filename(dir, "sweep.md", NULL);
+  bool ok = trv_write_file_atomic(pcsv, csv->str, (gssize)csv->len, error) &&
+            trv_write_file_atomic(pmd, md->str, (gssize)md->len, error);
+  if (ok && table) fprintf(table, "Sweep of %s (mean ± sd over %d seeds)\n\n%s", experiment, seeds, md->str);
+  /* the figure's metrics, per point and controller */
+  const char *names[N_FIGURE];
+  for (int m = 0; m < N_FIGURE; m++) names[m] = sweep_metrics[figure_metrics[m]];
+  double *rows = g_new(double, (size_t)MAX(n_points * sw->n_controllers * N_FIGURE * 2, 1));
+  for (int p = 0; p < n_points; p++)
+    for (int c = 0; c < sw->n_controllers; c++)
+      for (int m = 0; m < N_FIGURE; m++) {
+        const double *st = stat(sw, p, c, figure_metrics[m]);
+        double *dst = &rows[((size_t)(p * sw->n_controllers + c) * N_FIGURE + m) * 2];
+        dst[0] = st[0], dst[1] = st[1];
+      }
+  char *key = g_strjoinv(" x ", sw->keys);
+  ok = ok && trv_write_sweep_figure(dir, key, (char **)sw->labels->pdata, n_points, sw->controllers,
+                                    sw->n_controllers, names, N_FIGURE, rows, error);
+  g_free(key);
+  g_free(rows);
+  g_free(pcsv);
+  g_free(pmd);
+  g_string_free(csv, TRUE);
+  g_string_free(md, TRUE);
+  return ok;
+}

@@ -1,0 +1,53 @@
+#!/bin/sh
+# A sweep's table (docs/outputs.md): one numeric column per swept key, a
+# grid's keys in columns of their own, a speedup column only along
+# agents.count, from the runs' simulated time and relative to the smallest
+# agent count with the other keys equal (checked against each point's own
+# summary.csv); a command-line --sweep that replaces the scenario's says
+# so (unless -q); a bad swept value stops the run before any cell runs.
+# TAP.
+set -u
+top=$(cd "${srcdir:-..}" && pwd)
+T=${TRIVIUM:-./trivium}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "1..5"
+. "$top/tests/err-lines.sh"
+"$T" run -e fault-sweep -c trivium --set run.seeds=2 --set run.episodes=20 --sweep link-flap.mtbf=1,20 -o "$tmp/a" \
+  >/dev/null 2>"$tmp/a.err"
+if head -1 "$tmp/a/sweep.csv" | grep -q '^point,link-flap.mtbf,controller,exposure_total,exposure_total_sd,' &&
+   [ "$(cut -d, -f1,2 "$tmp/a/sweep.csv" | tail -n +2 | tr '\n' ' ')" = "0,1 1,20 " ] &&
+   ! head -1 "$tmp/a/sweep.csv" | grep -q speedup; then
+  echo "ok 1 - one numeric column for the swept key; no speedup off an agent-count axis"
+else echo "not ok 1 - sweep.csv"; head -3 "$tmp/a/sweep.csv" | sed 's/^/# /'; fi
+if grep -q "^trivium: --sweep link-flap.mtbf=1,20 replaces the scenario's sweep of link-flap.mtbf$" "$tmp/a.err"; then
+  echo "ok 2 - a command-line --sweep replacing the scenario's says so"
+else echo "not ok 2 - no message"; sed 's/^/# /' "$tmp/a.err"; fi
+# a grid: link-flap.mtbf x agents.count
+sed -e "s|\.\./platforms|$top/platforms|" \
+    -e 's|<sweep param="link-flap.mtbf" values="[^"]*"/>|<sweep param="link-flap.mtbf" values="2,50"/><sweep param="agents.count" values="3,1"/>|' \
+    "$top/scenarios/fault-sweep.xml" >"$tmp/grid.xml"
+"$T" run "$tmp/grid.xml" -c trivium --set run.seeds=2 --set run.episodes=20 -q -o "$tmp/g" >/dev/null 2>"$tmp/g.err"
+if head -1 "$tmp/g/sweep.csv" | grep -q '^point,link-flap.mtbf,agents.count,controller,.*,sim_time,sim_time_sd,speedup$' &&
+   [ "$(cut -d, -f2,3 "$tmp/g/sweep.csv" | tail -n +2 | tr '\n' ' ')" = "2,3 2,1 50,3 50,1 " ]; then
+  echo "ok 3 - a grid: one column per key, a speedup column along agents.count"
+else echo "not ok 3 - grid columns"; head -3 "$tmp/g/sweep.csv" | sed 's/^/# /'; sed 's/^/# /' "$tmp/g.err"; fi
+ok=1
+for m in 2 50; do
+  t1=$(awk -F, '$1 == "trivium" && $2 == "sim_time" {print $3}' "$tmp/g/link-flap.mtbf=${m}_agents.count=1/summary.csv")
+  t3=$(awk -F, '$1 == "trivium" && $2 == "sim_time" {print $3}' "$tmp/g/link-flap.mtbf=${m}_agents.count=3/summary.csv")
+  for a in 1 3; do
+    got=$(awk -F, -v m="$m" -v a="$a" 'NR == 1 {n = NF} NR > 1 && $2 == m && $3 == a {print $n}' "$tmp/g/sweep.csv")
+    want=$(awk -v t1="$t1" -v t="$([ $a = 1 ] && echo "$t1" || echo "$t3")" 'BEGIN {printf "%.6g", t1 / t}')
+    [ "$(awk -v x="$got" 'BEGIN {printf "%.6g", x}')" = "$want" ] || { ok=0; echo "# mtbf $m, M $a: speedup $got, expected $want"; }
+  done
+done
+if [ $ok = 1 ]; then echo "ok 4 - speedup = sim_time at the smallest agent count (same MTBF) / sim_time; 1 at M = 1"
+else echo "not ok 4 - speedup"; fi
+"$T" run -e fault-sweep -c trivium --set run.seeds=2 --set run.episodes=20 --sweep run.episodes=20,abc -q -o "$tmp/b" \
+  >/dev/null 2>"$tmp/b.err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "abc" "$tmp/b.err" && [ -z "$(find "$tmp/b" -name '*.sum' 2>/dev/null)" ] &&
+   [ "$(grep -vc "replaces the scenario's sweep" "$tmp/b.err")" -eq 1 ]; then
+  echo "ok 5 - a bad swept value: one line, exit 2, before any cell ran"
+else echo "not ok 5 - bad value: exit $rc"; sed 's/^/# /' "$tmp/b.err"; fi
