@@ -192,7 +192,9 @@ bool trv_write_sweep_figure(const char *out, const char *key, char **labels, int
     gp_quote(gp, labels[k]);
     g_string_append_printf(gp, " %d", k);
   }
-  g_string_append_printf(gp, ")\nset xrange [-0.5:%d.5]\nset key outside right top\nset grid\n", n_points - 1);
+  g_string_append_printf(gp, ")\nset xrange [-0.5:%d.5]\nset key outside right top\nset grid\nset xlabel ", n_points - 1);
+  gp_quote(gp, key);
+  g_string_append_c(gp, '\n');
   g_string_append_printf(plot, "set multiplot layout %d,1\n", n_metrics);
   for (int m = 0; m < n_metrics; m++) {
     g_string_append(plot, "set ylabel ");

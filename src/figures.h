@@ -18,7 +18,8 @@
 bool trv_write_figures(const TrvRunResult *r, const char *dir, GError **error);
 
 /* A sweep: sweep.{dat,gp,svg,png}, each of `metrics` (mean and sd over
- * seeds, one line per controller) against the points.  rows holds, per
+ * seeds, one line per controller) against the points (`labels` on the
+ * axis, `key` its title).  rows holds, per
  * point and controller (point-major), n_metrics (mean, sd) pairs. */
 bool trv_write_sweep_figure(const char *dir, const char *key, char **labels, int n_points, char **controllers,
                             int n_controllers, const char *const *metrics, int n_metrics, const double *rows,

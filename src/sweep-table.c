@@ -14,10 +14,11 @@
 #include "run.h"
 
 static const char *const sweep_metrics[] = {"exposure_total", "exposure_stationary", "committed_exposure_total",
-                                            "r_out", "p_f", "e_id", "t_id", "e_task", "t_task", "sim_time", NULL};
-#define N_METRICS 10
-/* drawn in the sweep figure: exposure_total, r_out, p_f, t_id */
-static const int figure_metrics[] = {0, 3, 4, 6};
+                                            "r_out", "p_f", "probes", "e_id", "t_id", "e_task", "t_task", "sim_time",
+                                            NULL};
+#define N_METRICS 11
+/* drawn in the sweep figure: exposure_total, r_out, p_f, probes, t_id */
+static const int figure_metrics[] = {0, 3, 4, 5, 7};
 #define N_FIGURE (int)(sizeof figure_metrics / sizeof *figure_metrics)
 
 void trv_sweep_table_init(TrvSweepTable *sw, char **keys, char **controllers, int n_controllers) {
@@ -179,9 +180,12 @@ bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table
         double *dst = &rows[((size_t)(p * sw->n_controllers + c) * N_FIGURE + m) * 2];
         dst[0] = st[0], dst[1] = st[1];
       }
-  char *key = g_strjoinv(" x ", sw->keys);
-  ok = ok && trv_write_sweep_figure(dir, key, (char **)sw->labels->pdata, n_points, sw->controllers,
-                                    sw->n_controllers, names, N_FIGURE, rows, error);
+  char *key = g_strjoinv(", ", sw->keys);
+  char **ticks = g_new0(char *, n_points + 1); /* a point's values, the keys on the axis' label */
+  for (int p = 0; p < n_points; p++) ticks[p] = g_strjoinv(", ", g_ptr_array_index(sw->values, p));
+  ok = ok && trv_write_sweep_figure(dir, key, ticks, n_points, sw->controllers, sw->n_controllers, names, N_FIGURE,
+                                    rows, error);
+  g_strfreev(ticks);
   g_free(key);
   g_free(rows);
   g_free(pcsv);

@@ -32,8 +32,8 @@ done
 if [ $ok = 1 ]; then echo "ok 1 - regret.dat ends at each controller's r_out of summary.csv; one row per episode and per component"
 else echo "not ok 1 - figure data"; fi
 if grep -q "^0 " "$tmp/r/figures/sweep.dat" && grep -q "^1 " "$tmp/r/figures/sweep.dat" && ! grep -q "^2 " "$tmp/r/figures/sweep.dat" &&
-   grep -q "'link-flap.mtbf=20' 1" "$tmp/r/figures/sweep.gp"; then
-  echo "ok 2 - the sweep figure: one row per point, the points' labels on its axis"
+   grep -q "'20' 1" "$tmp/r/figures/sweep.gp" && grep -q "set xlabel 'link-flap.mtbf'" "$tmp/r/figures/sweep.gp"; then
+  echo "ok 2 - the sweep figure: one row per point, the points' values on its axis, the key as its title"
 else echo "not ok 2 - sweep figure"; fi
 bad=$(grep -lE "(^|[^a-z_])(load|system|cd|call|shell|print) |'/|\`" "$tmp"/r/figures/*.gp "$tmp"/r/*/figures/*.gp 2>/dev/null)
 if [ -z "$bad" ]; then echo "ok 3 - the scripts read and write by relative name only and run nothing else"

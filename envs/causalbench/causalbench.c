@@ -17,10 +17,20 @@
  *               is the hidden change);
  *   nonlinear:  the headline schedule with g = tanh(nu u)/nu;
  *   separation: one episode of T steps (default 500), no X->Y.
+ * Confounder-count scaling (world.components = N > 3): hidden confounders
+ * C1 .. CK join, K = 1 + ceil((N - 3) / 2); after the three components
+ * above come C2->X, C2->Y, C3->X, C3->Y, ... up to N components.  A
+ * confounder of even index acts on X and Y (weights a and b), one of odd
+ * index is inert (its candidate edges absent), so the graph to identify has
+ * present and absent edges at every size.  Per step every C_k ~ N(0,1), X
+ * = sum a_k g(C_k) + s eps_X, Y = sum b_k g(C_k) + k_e g(X) + s eps_Y; a
+ * probe clamps every other variable at 0.  N = 3 is the model above, draw
+ * for draw.
  * Random streams: observational noise, probe noise and payoff noise each
  * have their own stream of the seed, so the observational stream is the
  * same for every controller (common random numbers). */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/rng.h"
@@ -38,10 +48,21 @@ static const TrvComponent components[] = {
 };
 static const TrvCandidates candidates = {3, var_names, 3, components};
 
+#define CB_MAX_CONF (1 + (TRV_MAX_COMPONENTS - 3 + 1) / 2)
+
 typedef struct {
   TrvParams p;
   uint64_t seed;
   int episodes, steps;
+  /* the candidate graph: the fixed one (N = 3) or one built for N */
+  int n_conf;                          /* K */
+  double wx[CB_MAX_CONF], wy[CB_MAX_CONF]; /* C_k -> X and C_k -> Y weights (k = 0: C1) */
+  int comp_conf[TRV_MAX_COMPONENTS];   /* per component: its confounder, or -1 for X->Y */
+  bool comp_to_y[TRV_MAX_COMPONENTS];
+  TrvCandidates cand;
+  TrvComponent comps[TRV_MAX_COMPONENTS];
+  const char *vnames[CB_MAX_CONF + 2];
+  char names[TRV_MAX_COMPONENTS + CB_MAX_CONF][16];
   int cps[1024], n_cps;
   /* current episode */
   int episode;
@@ -88,6 +109,38 @@ static void *cb_init(const TrvParams *p, uint64_t seed, GError **error) {
     case TRV_VARIANT_SEPARATION:
       break;
   }
+  int n = p->cb_components;
+  w->n_conf = 1 + (n - 3 + 1) / 2;
+  w->wx[0] = p->a, w->wy[0] = p->b;
+  for (int k = 1; k < w->n_conf; k++) { /* C2, C3, ...: the even-numbered act, the odd are inert */
+    bool acts = (k + 1) % 2 == 0;
+    w->wx[k] = acts ? p->a : 0.0;
+    w->wy[k] = acts ? p->b : 0.0;
+  }
+  if (n == 3) {
+    w->cand = candidates;
+  } else {
+    for (int k = 0; k < w->n_conf; k++) {
+      snprintf(w->names[k], sizeof w->names[k], "C%d", k + 1);
+      w->vnames[k] = w->names[k];
+    }
+    int vx = w->n_conf, vy = w->n_conf + 1;
+    w->vnames[vx] = "X";
+    w->vnames[vy] = "Y";
+    for (int j = 0; j < n; j++) {
+      int k = j < 2 ? 0 : j == 2 ? -1 : 1 + (j - 3) / 2;
+      bool to_y = j == 1 || (j >= 3 && (j - 3) % 2 == 1);
+      char *name = w->names[CB_MAX_CONF + j];
+      if (k < 0) snprintf(name, sizeof w->names[0], "X->Y");
+      else snprintf(name, sizeof w->names[0], "C%d->%s", k + 1, to_y ? "Y" : "X");
+      w->comps[j] = (TrvComponent){name, k < 0 ? vx : k, k < 0 || to_y ? vy : vx, k < 0};
+    }
+    w->cand = (TrvCandidates){w->n_conf + 2, w->vnames, n, w->comps};
+  }
+  for (int j = 0; j < n; j++) {
+    w->comp_conf[j] = j < 2 ? 0 : j == 2 ? -1 : 1 + (j - 3) / 2;
+    w->comp_to_y[j] = j == 1 || (j >= 3 && (j - 3) % 2 == 1);
+  }
   w->seed = seed;
   trv_rng_init(&w->obs_rng, seed, TRV_STREAM_WORLD);
   trv_rng_init(&w->probe_rng, seed, TRV_STREAM_PROBE_NOISE);
@@ -95,8 +148,18 @@ static void *cb_init(const TrvParams *p, uint64_t seed, GError **error) {
   return w;
 }
 
+/* The candidate graph's names point into the world: a copy points into itself. */
+static void cb_rebase(CausalBench *w) {
+  if (w->p.cb_components == 3) return;
+  for (int k = 0; k < w->n_conf; k++) w->vnames[k] = w->names[k];
+  for (int j = 0; j < w->p.cb_components; j++) w->comps[j].name = w->names[CB_MAX_CONF + j];
+  w->cand.var_names = w->vnames;
+  w->cand.components = w->comps;
+}
+
 static void *cb_agent_instance(void *world, int agent) {
   CausalBench *w = g_memdup2(world, sizeof(CausalBench));
+  cb_rebase(w);
   uint64_t off = 100 * (uint64_t)agent;
   trv_rng_init(&w->obs_rng, w->seed, TRV_STREAM_WORLD + off);
   trv_rng_init(&w->probe_rng, w->seed, TRV_STREAM_PROBE_NOISE + off);
@@ -105,8 +168,8 @@ static void *cb_agent_instance(void *world, int agent) {
 }
 
 static const TrvCandidates *cb_candidates(void *world) {
-  (void)world;
-  return &candidates;
+  CausalBench *w = world;
+  return w->p.cb_components == 3 ? &candidates : &w->cand; /* the headline graph is static */
 }
 static double cb_noise_var(void *world) {
   CausalBench *w = world;
@@ -133,9 +196,14 @@ static void cb_episode_begin(void *world, int e) {
 static int cb_observe(void *world, int t, double *ctx) {
   CausalBench *w = world;
   (void)t;
-  double c = trv_rng_normal(&w->obs_rng);
-  double x = w->p.a * g_link(w, c) + w->s * trv_rng_normal(&w->obs_rng);
-  double y = w->p.b * g_link(w, c) + w->k * g_link(w, x) + w->s * trv_rng_normal(&w->obs_rng);
+  double x = 0, y = 0;
+  for (int k = 0; k < w->n_conf; k++) {
+    double c = g_link(w, trv_rng_normal(&w->obs_rng));
+    x += w->wx[k] * c;
+    y += w->wy[k] * c;
+  }
+  x += w->s * trv_rng_normal(&w->obs_rng);
+  y += w->k * g_link(w, x) + w->s * trv_rng_normal(&w->obs_rng);
   ctx[0] = x;
   ctx[1] = y;
   return 2;
@@ -144,12 +212,10 @@ static int cb_observe(void *world, int t, double *ctx) {
 static double cb_probe(void *world, int j, double z) {
   CausalBench *w = world;
   double noise = w->s * trv_rng_normal(&w->probe_rng);
-  switch (j) {
-    case COMP_CX: return w->p.a * g_link(w, z) + noise;
-    case COMP_CY: return w->p.b * g_link(w, z) + noise;
-    case COMP_XY: return w->k * g_link(w, z) + noise;
-  }
-  g_assert_not_reached();
+  g_assert(j >= 0 && j < w->p.cb_components);
+  int k = w->comp_conf[j];
+  if (k < 0) return w->k * g_link(w, z) + noise; /* X->Y */
+  return (w->comp_to_y[j] ? w->wy[k] : w->wx[k]) * g_link(w, z) + noise;
 }
 
 static double cb_expected(void *world, int a) {
@@ -164,11 +230,13 @@ static double cb_act(void *world, int a) {
 
 static void cb_truth(void *world, TrvGraph *g) {
   CausalBench *w = world;
-  trv_graph_clear(g, 3);
-  g->kappa[COMP_CX] = w->p.a;
-  g->kappa[COMP_CY] = w->p.b;
-  g->kappa[COMP_XY] = w->k;
-  for (int j = 0; j < 3; j++) g->present[j] = g->kappa[j] != 0.0;
+  int n = w->p.cb_components;
+  trv_graph_clear(g, n);
+  for (int j = 0; j < n; j++) {
+    int k = w->comp_conf[j];
+    g->kappa[j] = k < 0 ? w->k : w->comp_to_y[j] ? w->wy[k] : w->wx[k];
+    g->present[j] = g->kappa[j] != 0.0;
+  }
 }
 
 static double cb_gap(void *world) {

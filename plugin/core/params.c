@@ -56,6 +56,9 @@ static const TrvParamSpec specs[] = {
     I("epistemic_reset.matched", matched, 1, 0, 1, "epistemic-reset: 1 = probe-matched budget, 0 = a probe every step"),
     E("world.variant", variant, TRV_VARIANT_HEADLINE, variant_names, "CausalBench-Seq variant"),
     I("world.flips", flips, 3, 0, 1000, "flips variant: K topology flips evenly spaced"),
+    I("world.components", cb_components, 3, 3, 48,
+      "CausalBench-Seq: candidate components |G_inf|; beyond C->X, C->Y, X->Y, hidden confounders C2, C3, ... each a "
+      "candidate cause of X then of Y, those of even index present (a, b), the odd ones absent"),
     D("world.a", a, 1.0, -1e9, 1e9, "C -> X coefficient a"),
     D("world.b", b, 1.0, -1e9, 1e9, "C -> Y coefficient b"),
     D("world.kappa", kappa, 1.0, -1e9, 1e9, "X -> Y effect kappa when present"),

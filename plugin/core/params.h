@@ -53,6 +53,7 @@ struct TrvParams {
   int matched; /* epistemic-reset probe-matched (1) or a probe every step (0) */
   /* CausalBench-Seq world (7.1) */
   int variant, flips;
+  int cb_components; /* CausalBench-Seq: |G_inf| (3: C->X, C->Y, X->Y; more: extra hidden confounders) */
   double a, b, kappa, s, s_high, nu;
   /* URS world (7.3) */
   int urs_city; /* 0 sf, 1 nyc, 2 sg */

@@ -60,6 +60,10 @@ static struct {
   GError *error; /* the first bad setting, or why the cell could not be built */
   /* results */
   TrvCellLayout layout;
+  /* the world's candidate graph, copied: the results outlive the world */
+  TrvCandidates cand;
+  TrvComponent comps[TRV_MAX_COMPONENTS];
+  char **names; /* variable names, then component names */
   TrvCellSummarizer summarizer;
   TrvCellSummary summary;
   GArray *rows;
@@ -210,7 +214,16 @@ static bool build_cell(GError **error) {
     return false;
   }
   TrvCellLayout *l = &plugin.layout;
-  l->cand = plugin.cell.info->cand;
+  const TrvCandidates *wcand = plugin.cell.info->cand; /* lives as long as the world: copied */
+  g_strfreev(plugin.names);
+  plugin.names = g_new0(char *, wcand->n_vars + wcand->n_components + 1);
+  for (int v = 0; v < wcand->n_vars; v++) plugin.names[v] = g_strdup(wcand->var_names[v]);
+  for (int j = 0; j < wcand->n_components; j++) {
+    plugin.comps[j] = wcand->components[j];
+    plugin.comps[j].name = plugin.names[wcand->n_vars + j] = g_strdup(wcand->components[j].name);
+  }
+  plugin.cand = (TrvCandidates){wcand->n_vars, (const char *const *)plugin.names, wcand->n_components, plugin.comps};
+  l->cand = &plugin.cand;
   l->metric_names = wc->referee->metric_names;
   l->controller = plugin.value[S_CONTROLLER];
   l->episodes = plugin.cell.info->episodes;
