@@ -20,7 +20,8 @@
 #                  sweep as a Slurm array (`--emit slurm`), submit its
 #                  submit.sh (the array and the dependent merge job), wait,
 #                  and compare every output file of the merge with the
-#                  local run's (run.json without its "command").  TRIVIUM
+#                  local run's (run.json without its "command"; jobs.json,
+#                  the record of each invocation, aside).  TRIVIUM
 #                  defaults to `trivium` on PATH; ARGS default to the fault
 #                  sweep at 2 MTBFs x 2 controllers x 3 seeds x 100 episodes.
 #                  Prints what differs, or "identical"; exits 1 on a
@@ -299,7 +300,7 @@ compare() {
   "$trivium" run "$@" --emit slurm -o "$work/array"
   submit "$work/array/slurm/submit.sh"
   n=0 bad=0
-  for f in $(cd "$work/local" && find . -type f ! -path '*/cells/*' | sort); do
+  for f in $(cd "$work/local" && find . -type f ! -path '*/cells/*' ! -name jobs.json | sort); do
     n=$((n + 1))
     case $f in
       */run.json) sed '/"command"/,$d' "$work/local/$f" >"$work/a.json"
