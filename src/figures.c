@@ -81,13 +81,18 @@ static bool write_pair(const char *dir, const char *name, const GString *dat, co
   return ok;
 }
 
-bool trv_write_figures(const TrvRunResult *r, const char *out, GError **error) {
+/* OUT/figures, created; NULL with *error. */
+static char *figures_dir(const char *out, GError **error) {
   char *dir = g_build_filename(out, "figures", NULL);
-  if (g_mkdir_with_parents(dir, 0755) != 0) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot create (%s)", dir, g_strerror(errno));
-    g_free(dir);
-    return false;
-  }
+  if (g_mkdir_with_parents(dir, 0755) == 0) return dir;
+  g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot create (%s)", dir, g_strerror(errno));
+  g_free(dir);
+  return NULL;
+}
+
+bool trv_write_figures(const TrvRunResult *r, const char *out, GError **error) {
+  char *dir = figures_dir(out, error);
+  if (!dir) return false;
   int nc = r->n_controllers, ns = r->n_seeds;
   /* cumulative outcome regret: the cells share their curve's episodes */
   GString *dat = g_string_new("# episode, then per controller the cumulative outcome regret (mean over seeds):");
@@ -161,12 +166,8 @@ bool trv_write_figures(const TrvRunResult *r, const char *out, GError **error) {
 bool trv_write_sweep_figure(const char *out, const char *key, char **labels, int n_points, char **controllers,
                             int n_controllers, const char *const *metrics, int n_metrics, const double *rows,
                             GError **error) {
-  char *dir = g_build_filename(out, "figures", NULL);
-  if (g_mkdir_with_parents(dir, 0755) != 0) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot create (%s)", dir, g_strerror(errno));
-    g_free(dir);
-    return false;
-  }
+  char *dir = figures_dir(out, error);
+  if (!dir) return false;
   GString *dat = g_string_new("# point index, then per controller and metric: mean, sd (over seeds); metrics:");
   for (int m = 0; m < n_metrics; m++) g_string_append_printf(dat, " %s", metrics[m]);
   g_string_append(dat, "; controllers:");

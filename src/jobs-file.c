@@ -5,10 +5,10 @@
 
 #include <json-glib/json-glib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <trivium/error.h>
 #include "jobs-file.h"
+#include "json-file.h"
 
 #define JOBS_FILE_MAX_BYTES ((gsize)1 << 20)
 #define JOBS_MAX_ARGS 4096
@@ -62,32 +62,18 @@ static bool bad(GError **error, const char *file, const char *what) {
   return false;
 }
 
-static const char *member_string(JsonObject *o, const char *name) {
-  JsonNode *n = json_object_get_member(o, name);
-  return n && JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_STRING ? json_node_get_string(n) : NULL;
-}
 
 bool trv_jobs_file_load(const char *path, TrvJobsFile *jf, GError **error) {
   memset(jf, 0, sizeof *jf);
-  struct stat st;
-  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-    return bad(error, path, "not a readable regular file; expected the jobs.json that trivium run --emit writes");
-  if ((gsize)st.st_size > JOBS_FILE_MAX_BYTES) return bad(error, path, "larger than 1 MiB; expected a jobs.json");
-  JsonParser *parser = json_parser_new();
-  GError *perr = NULL;
-  bool ok = json_parser_load_from_file(parser, path, &perr);
-  if (!ok) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: not JSON (%s)", path, perr->message);
-    g_error_free(perr);
-    g_object_unref(parser);
-    return false;
-  }
-  JsonNode *rootn = json_parser_get_root(parser);
-  JsonObject *root = rootn && JSON_NODE_HOLDS_OBJECT(rootn) ? json_node_get_object(rootn) : NULL;
-  const char *format = root ? member_string(root, "format") : NULL;
-  const char *dir = root ? member_string(root, "directory") : NULL;
-  JsonNode *cmd = root ? json_object_get_member(root, "command") : NULL;
-  JsonNode *cells = root ? json_object_get_member(root, "cells") : NULL;
+  JsonParser *parser;
+  JsonObject *root = trv_json_object_load(path, JOBS_FILE_MAX_BYTES, "the jobs.json that trivium run writes", &parser,
+                                          error);
+  if (!root) return false;
+  bool ok = true;
+  const char *format = trv_json_member_string(root, "format");
+  const char *dir = trv_json_member_string(root, "directory");
+  JsonNode *cmd = json_object_get_member(root, "command");
+  JsonNode *cells = json_object_get_member(root, "cells");
   if (!format || strcmp(format, TRV_JOBS_FORMAT))
     ok = bad(error, path, "\"format\" is not \"" TRV_JOBS_FORMAT "\"; expected a jobs.json written by trivium run --emit");
   else if (!dir || !g_path_is_absolute(dir) || strlen(dir) > 4096)

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "json-file.h"
 #include "replay-config.h"
 
 #define RUN_JSON_MAX_BYTES ((gsize)16 << 20)
@@ -27,10 +28,6 @@ static bool bad(GError **error, const char *file, const char *what) {
   return false;
 }
 
-static const char *member_string(JsonObject *o, const char *name) {
-  JsonNode *n = json_object_get_member(o, name);
-  return n && JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_STRING ? json_node_get_string(n) : NULL;
-}
 
 static bool member_number(JsonObject *o, const char *name, double *v) {
   JsonNode *n = json_object_get_member(o, name);
@@ -68,7 +65,7 @@ static const char *checked_file(JsonObject *root, const char *name, const char *
     return NULL;
   }
   JsonObject *o = JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
-  const char *path = o ? member_string(o, "path") : NULL, *sum = o ? member_string(o, "sha256") : NULL;
+  const char *path = o ? trv_json_member_string(o, "path") : NULL, *sum = o ? trv_json_member_string(o, "sha256") : NULL;
   if (!path || !sum) {
     char *m = g_strdup_printf("member \"%s\" is not {\"path\": ..., \"sha256\": ...}", name);
     bad(error, file, m);
@@ -86,22 +83,11 @@ static const char *checked_file(JsonObject *root, const char *name, const char *
 
 bool trv_replay_config_load(const char *file, TrvReplayConfig *rc, GError **error) {
   memset(rc, 0, sizeof *rc);
-  struct stat st;
-  if (stat(file, &st) != 0 || !S_ISREG(st.st_mode)) return bad(error, file, "not a readable regular file");
-  if ((gsize)st.st_size > RUN_JSON_MAX_BYTES) return bad(error, file, "larger than 16 MiB; expected a run.json");
-  JsonParser *parser = json_parser_new();
-  GError *perr = NULL;
-  bool ok = json_parser_load_from_file(parser, file, &perr);
-  if (!ok) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: not JSON (%s)", file, perr->message);
-    g_error_free(perr);
-    g_object_unref(parser);
-    return false;
-  }
-  JsonNode *rootn = json_parser_get_root(parser);
-  JsonObject *root = rootn && JSON_NODE_HOLDS_OBJECT(rootn) ? json_node_get_object(rootn) : NULL;
-  if (!root) ok = bad(error, file, "not a JSON object; expected a run.json written by trivium run");
-  const char *status = ok ? member_string(root, "status") : NULL;
+  JsonParser *parser;
+  JsonObject *root = trv_json_object_load(file, RUN_JSON_MAX_BYTES, "a run.json written by trivium run", &parser, error);
+  if (!root) return false;
+  bool ok = true;
+  const char *status = ok ? trv_json_member_string(root, "status") : NULL;
   if (ok && (!status || strcmp(status, "complete")))
     ok = bad(error, file, "\"status\" is not \"complete\"; expected the run.json of a finished run");
   const char *scenario = ok ? checked_file(root, "scenario_file", file, true, error) : NULL;
@@ -147,7 +133,7 @@ bool trv_replay_config_load(const char *file, TrvReplayConfig *rc, GError **erro
   for (guint i = 0; ok && i < json_array_get_length(json_node_get_array(fn)); i++) {
     JsonNode *e = json_array_get_element(json_node_get_array(fn), i);
     JsonObject *o = JSON_NODE_HOLDS_OBJECT(e) ? json_node_get_object(e) : NULL;
-    const char *kind = o ? member_string(o, "kind") : NULL, *pattern = o ? member_string(o, "pattern") : NULL;
+    const char *kind = o ? trv_json_member_string(o, "kind") : NULL, *pattern = o ? trv_json_member_string(o, "pattern") : NULL;
     TrvFaultSpec f = {.kind = (TrvFaultKind)-1};
     for (int k = 0; kind && k < 3; k++)
       if (!strcmp(kind, kinds[k])) f.kind = (TrvFaultKind)k;

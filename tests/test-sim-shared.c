@@ -139,44 +139,88 @@ static const TrvWorldClass counting_world = {
     .agent = &counting_agents, .referee = &counting_referee,
 };
 
-static void every_agent_acts_before_the_city_moves(void) {
+/* Runs fn in a child process (SimGrid initialises once per process) and
+ * returns the n ints it reports; the child must exit 0. */
+static void in_child(void (*fn)(int *result), int *result, size_t n) {
   fflush(NULL);
   int fd[2];
   g_assert_cmpint(pipe(fd), ==, 0);
   pid_t pid = fork();
   if (pid == 0) {
     close(fd[0]);
-    TrvParams p;
-    trv_params_defaults(&p);
-    p.episodes = 4;
-    p.steps = 10;
-    TrvSimCellSpec spec = {.params = &p, .world_class = &counting_world, .controller = "trivium", .seed = 1};
-    TrvSimOptions opt;
-    trv_sim_options_init(&opt, &p);
-    opt.platform = g_getenv("TRIVIUM_PLATFORM");
-    opt.agents = AGENTS;
-    GArray *rows = g_array_new(FALSE, FALSE, sizeof(TrvEpisodeRow)), *log = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
-    GError *err = NULL;
-    int result[3] = {0, 0, 0}; /* step records with payoff AGENTS, step records, run ok */
-    result[2] = trv_sim_run_cell(&spec, &opt, rows, log, NULL, &err);
-    for (guint i = 0; i < log->len; i++) {
-      TrvRecord *r = &g_array_index(log, TrvRecord, i);
-      if (r->kind != TRV_RECORD_STEP) continue;
-      result[1]++;
-      result[0] += r->reward == AGENTS;
-    }
-    _exit(write(fd[1], result, sizeof result) == sizeof result ? 0 : 3);
+    int *r = g_new0(int, n);
+    fn(r);
+    _exit(write(fd[1], r, n * sizeof *r) == (ssize_t)(n * sizeof *r) ? 0 : 3);
   }
   close(fd[1]);
-  int result[3];
-  g_assert_cmpint(read(fd[0], result, sizeof result), ==, sizeof result);
+  g_assert_cmpint(read(fd[0], result, n * sizeof *result), ==, (ssize_t)(n * sizeof *result));
   close(fd[0]);
   int status;
   waitpid(pid, &status, 0);
   g_assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* The counting city: step records with payoff AGENTS, step records, run ok. */
+static void counting_run(int *result) {
+  TrvParams p;
+  trv_params_defaults(&p);
+  p.episodes = 4;
+  p.steps = 10;
+  TrvSimCellSpec spec = {.params = &p, .world_class = &counting_world, .controller = "trivium", .seed = 1};
+  TrvSimOptions opt;
+  trv_sim_options_init(&opt, &p);
+  opt.platform = g_getenv("TRIVIUM_PLATFORM");
+  opt.agents = AGENTS;
+  GArray *rows = g_array_new(FALSE, FALSE, sizeof(TrvEpisodeRow)), *log = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
+  GError *err = NULL;
+  result[2] = trv_sim_run_cell(&spec, &opt, rows, log, NULL, &err);
+  for (guint i = 0; i < log->len; i++) {
+    TrvRecord *r = &g_array_index(log, TrvRecord, i);
+    if (r->kind != TRV_RECORD_STEP) continue;
+    result[1]++;
+    result[0] += r->reward == AGENTS;
+  }
+}
+
+static void every_agent_acts_before_the_city_moves(void) {
+  int result[3];
+  in_child(counting_run, result, 3);
   g_assert_cmpint(result[2], ==, 1);
   g_assert_cmpint(result[1], ==, AGENTS * 4 * 10); /* every agent's every step is in the log */
   g_assert_cmpint(result[0], ==, result[1]);       /* and saw all AGENTS acts before the city moved */
+}
+
+/* The slow city with agent 1's host crashing: run ok, step ends, short
+ * steps in episodes 0, 1, 2, agent 1's step records in episodes 0, 1, 2,
+ * commit failures in episodes 0, 1, 2. */
+static void dying_run(int *result) {
+  TrvParams p;
+  trv_params_defaults(&p);
+  p.episodes = 3;
+  p.steps = 10;
+  slow_city = true;
+  TrvSimCellSpec spec = {.params = &p, .world_class = &counting_world, .controller = "trivium", .seed = 1};
+  TrvSimOptions opt;
+  trv_sim_options_init(&opt, &p);
+  char *platform = g_build_filename(g_getenv("srcdir") ? g_getenv("srcdir") : "..", "platforms",
+                                    "causalbench-multi.xml", NULL);
+  opt.platform = platform;
+  opt.agents = AGENTS;
+  TrvFaultSpec crash = {.kind = TRV_FAULT_HOST_CRASH, .pattern = "agent-1", .at = 3.5, .duration = 2.0};
+  opt.faults = &crash;
+  opt.n_faults = 1;
+  GArray *rows = g_array_new(FALSE, FALSE, sizeof(TrvEpisodeRow)), *log = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
+  GError *err = NULL;
+  result[0] = trv_sim_run_cell(&spec, &opt, rows, log, NULL, &err);
+  if (err) fprintf(stderr, "%s\n", err->message);
+  g_assert_nonnull(last_city);
+  result[1] = last_city->step_ends;
+  for (int e = 0; e < 3; e++) result[2 + e] = last_city->short_steps[e];
+  for (guint i = 0; i < log->len; i++) {
+    TrvRecord *r = &g_array_index(log, TrvRecord, i);
+    if (r->kind == TRV_RECORD_STEP && r->agent == 1 && r->episode < 3) result[5 + r->episode]++;
+  }
+  for (guint i = 0; i < rows->len && i < 3; i++) result[8 + i] = g_array_index(rows, TrvEpisodeRow, i).commit_failures;
 }
 
 /* Agent 1's host (agent-1: the second agent host in name order as in the
@@ -188,51 +232,8 @@ static void every_agent_acts_before_the_city_moves(void) {
  * the dead agent's records of episode 0 are lost (its commit counted as
  * failed), and it plays every later episode. */
 static void an_agent_dying_mid_episode_leaves_the_others_going(void) {
-  fflush(NULL);
-  int fd[2];
-  g_assert_cmpint(pipe(fd), ==, 0);
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(fd[0]);
-    TrvParams p;
-    trv_params_defaults(&p);
-    p.episodes = 3;
-    p.steps = 10;
-    slow_city = true;
-    TrvSimCellSpec spec = {.params = &p, .world_class = &counting_world, .controller = "trivium", .seed = 1};
-    TrvSimOptions opt;
-    trv_sim_options_init(&opt, &p);
-    char *platform = g_build_filename(g_getenv("srcdir") ? g_getenv("srcdir") : "..", "platforms",
-                                      "causalbench-multi.xml", NULL);
-    opt.platform = platform;
-    opt.agents = AGENTS;
-    TrvFaultSpec crash = {.kind = TRV_FAULT_HOST_CRASH, .pattern = "agent-1", .at = 3.5, .duration = 2.0};
-    opt.faults = &crash;
-    opt.n_faults = 1;
-    GArray *rows = g_array_new(FALSE, FALSE, sizeof(TrvEpisodeRow)), *log = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
-    GError *err = NULL;
-    /* run ok, step ends, short steps in episodes 0, 1, 2, agent 1's step records in episodes 0, 1, 2,
-     * commit failures in episodes 0, 1, 2 */
-    int result[12] = {0};
-    result[0] = trv_sim_run_cell(&spec, &opt, rows, log, NULL, &err);
-    if (err) fprintf(stderr, "%s\n", err->message);
-    g_assert_nonnull(last_city);
-    result[1] = last_city->step_ends;
-    for (int e = 0; e < 3; e++) result[2 + e] = last_city->short_steps[e];
-    for (guint i = 0; i < log->len; i++) {
-      TrvRecord *r = &g_array_index(log, TrvRecord, i);
-      if (r->kind == TRV_RECORD_STEP && r->agent == 1 && r->episode < 3) result[5 + r->episode]++;
-    }
-    for (guint i = 0; i < rows->len && i < 3; i++) result[8 + i] = g_array_index(rows, TrvEpisodeRow, i).commit_failures;
-    _exit(write(fd[1], result, sizeof result) == sizeof result ? 0 : 3);
-  }
-  close(fd[1]);
-  int result[12];
-  g_assert_cmpint(read(fd[0], result, sizeof result), ==, sizeof result);
-  close(fd[0]);
-  int status;
-  waitpid(pid, &status, 0);
-  g_assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  int result[11];
+  in_child(dying_run, result, 11);
   g_assert_cmpint(result[0], ==, 1);
   g_assert_cmpint(result[1], ==, 3 * 10);
   g_assert_cmpint(result[2], ==, 7); /* steps 3..9 of episode 0 */
