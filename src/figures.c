@@ -71,6 +71,19 @@ static void gp_outputs(GString *gp, const char *name, const char *plot) {
                          name, plot, name);
 }
 
+/* "plot 'DAT' using ... title 'CONTROLLER', ...": column c + 2 per controller
+ * (`how` holds one %d for it). */
+static void plot_controllers(GString *plot, const char *dat, const char *how, const char *const *controllers, int n) {
+  g_string_append(plot, "plot ");
+  for (int c = 0; c < n; c++) {
+    g_string_append_printf(plot, "%s'%s' ", c ? ", " : "", dat);
+    g_string_append_printf(plot, how, c + 2);
+    g_string_append(plot, " title ");
+    gp_quote(plot, controllers[c]);
+  }
+  g_string_append_c(plot, '\n');
+}
+
 static bool write_pair(const char *dir, const char *name, const GString *dat, const GString *gp, GError **error) {
   char *d = g_strdup_printf("%s/%s.dat", dir, name), *g = g_strdup_printf("%s/%s.gp", dir, name);
   bool ok = trv_write_file_atomic(d, dat->str, (gssize)dat->len, error) &&
@@ -113,12 +126,7 @@ bool trv_write_figures(const TrvRunResult *r, const char *out, GError **error) {
   GString *gp = g_string_new(NULL), *plot = g_string_new(NULL);
   g_string_append_printf(gp, "# Cumulative outcome regret of %s (mean over %d seeds); data: regret.dat\n", r->experiment, ns);
   g_string_append(gp, "set xlabel 'episode'\nset ylabel 'cumulative outcome regret'\nset key left top\nset grid\n");
-  g_string_append(plot, "plot ");
-  for (int c = 0; c < nc; c++) {
-    g_string_append_printf(plot, "%s'regret.dat' using 1:%d with lines lw 2 title ", c ? ", " : "", c + 2);
-    gp_quote(plot, r->controllers[c]);
-  }
-  g_string_append_c(plot, '\n');
+  plot_controllers(plot, "regret.dat", "using 1:%d with lines lw 2", r->controllers, nc);
   gp_outputs(gp, "regret", plot->str);
   bool ok = write_pair(dir, "regret", dat, gp, error);
   /* final presence probabilities per component */
@@ -148,12 +156,7 @@ bool trv_write_figures(const TrvRunResult *r, const char *out, GError **error) {
     g_string_append_printf(gp, " %d", j);
   }
   g_string_append(gp, ")\n");
-  g_string_append(plot, "plot ");
-  for (int c = 0; c < nc; c++) {
-    g_string_append_printf(plot, "%s'presence.dat' using %d title ", c ? ", " : "", c + 2);
-    gp_quote(plot, r->controllers[c]);
-  }
-  g_string_append_c(plot, '\n');
+  plot_controllers(plot, "presence.dat", "using %d", r->controllers, nc);
   gp_outputs(gp, "presence", plot->str);
   ok = ok && write_pair(dir, "presence", dat, gp, error);
   g_string_free(dat, TRUE);
