@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/stats.h"
 #include "figures.h"
 #include "run.h"
 
@@ -113,6 +114,54 @@ static void md_num(GString *s, double v) {
   else g_string_append(s, "nan");
 }
 
+/* A single numeric key: least squares of each controller's mean exposure
+ * and outcome regret on x (a + b x) and, when every x > 0, on 1/x
+ * (a + b/x), over the points; sweep-fits.csv and a table for sweep.md.
+ * False (nothing written) for a grid, a key with a non-numeric value or
+ * fewer than three points. */
+static const int fit_metrics[] = {0, 3}; /* exposure_total, r_out */
+
+static bool sweep_fits(const TrvSweepTable *sw, GString *csv, GString *md) {
+  int n = (int)sw->values->len;
+  if (sw->n_keys != 1 || n < 3) return false;
+  double *x = g_new(double, n), *inv = g_new(double, n), *y = g_new(double, n);
+  bool numeric = true, positive = true;
+  for (int p = 0; p < n && numeric; p++) {
+    const char *v = ((char **)g_ptr_array_index(sw->values, p))[0];
+    char *end;
+    x[p] = g_ascii_strtod(v, &end);
+    numeric = end != v && !*end && isfinite(x[p]);
+    positive = positive && x[p] > 0;
+    inv[p] = positive ? 1.0 / x[p] : NAN;
+  }
+  if (numeric) {
+    g_string_append(csv, "controller,metric,model,a,b,r2,points\n");
+    g_string_append_printf(md, "\nFits over the points (least squares of the means; x = %s)\n\n"
+                           "| controller | metric | model | a | b | R^2 |\n|---|---|---|---|---|---|\n", sw->keys[0]);
+    for (int c = 0; c < sw->n_controllers; c++)
+      for (size_t m = 0; m < G_N_ELEMENTS(fit_metrics); m++) {
+        for (int p = 0; p < n; p++) y[p] = stat(sw, p, c, fit_metrics[m])[0];
+        for (int model = 0; model < (positive ? 2 : 1); model++) {
+          TrvLinFit f = trv_linear_fit(model ? inv : x, y, (size_t)n);
+          const char *name = model ? "a+b/x" : "a+b*x";
+          g_string_append_printf(csv, "%s,%s,%s,%.9g,%.9g,%.9g,%d\n", sw->controllers[c],
+                                 sweep_metrics[fit_metrics[m]], name, f.a, f.b, f.r2, n);
+          g_string_append_printf(md, "| %s | %s | %s | ", sw->controllers[c], sweep_metrics[fit_metrics[m]], name);
+          md_num(md, f.a);
+          g_string_append(md, " | ");
+          md_num(md, f.b);
+          g_string_append(md, " | ");
+          md_num(md, f.r2);
+          g_string_append(md, " |\n");
+        }
+      }
+  }
+  g_free(x);
+  g_free(inv);
+  g_free(y);
+  return numeric;
+}
+
 bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table, const char *experiment, int seeds,
                            GError **error) {
   int n_points = (int)sw->labels->len;
@@ -165,9 +214,15 @@ bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table
       g_string_append(md, " |\n");
     }
   }
+  GString *fits = g_string_new(NULL);
+  char *pfit = g_build_filename(dir, "sweep-fits.csv", NULL);
+  bool fitted = sweep_fits(sw, fits, md);
   char *pcsv = g_build_filename(dir, "sweep.csv", NULL), *pmd = g_build_filename(dir, "sweep.md", NULL);
   bool ok = trv_write_file_atomic(pcsv, csv->str, (gssize)csv->len, error) &&
-            trv_write_file_atomic(pmd, md->str, (gssize)md->len, error);
+            trv_write_file_atomic(pmd, md->str, (gssize)md->len, error) &&
+            (!fitted || trv_write_file_atomic(pfit, fits->str, (gssize)fits->len, error));
+  g_string_free(fits, TRUE);
+  g_free(pfit);
   if (ok && table) fprintf(table, "Sweep of %s (mean ± sd over %d seeds)\n\n%s", experiment, seeds, md->str);
   /* the figure's metrics, per point and controller */
   const char *names[N_FIGURE];

@@ -31,9 +31,13 @@ for p in link-flap.mtbf=1 link-flap.mtbf=20; do
 done
 if [ $ok = 1 ]; then echo "ok 1 - regret.dat ends at each controller's r_out of summary.csv; one row per episode and per component"
 else echo "not ok 1 - figure data"; fi
-if grep -q "^0 " "$tmp/r/figures/sweep.dat" && grep -q "^1 " "$tmp/r/figures/sweep.dat" && ! grep -q "^2 " "$tmp/r/figures/sweep.dat" &&
+series() { grep -o " title '" "$1" | wc -l; } # plot series (each terminal draws them all)
+if [ "$(series "$tmp/r/link-flap.mtbf=1/figures/regret.gp")" -eq 2 ] &&
+   [ "$(series "$tmp/r/link-flap.mtbf=1/figures/presence.gp")" -eq 2 ] &&
+   [ "$(series "$tmp/r/figures/sweep.gp")" -eq $((2 * 5 * 2)) ] &&
+   grep -q "^0 " "$tmp/r/figures/sweep.dat" && grep -q "^1 " "$tmp/r/figures/sweep.dat" && ! grep -q "^2 " "$tmp/r/figures/sweep.dat" &&
    grep -q "'20' 1" "$tmp/r/figures/sweep.gp" && grep -q "set xlabel 'link-flap.mtbf'" "$tmp/r/figures/sweep.gp"; then
-  echo "ok 2 - the sweep figure: one row per point, the points' values on its axis, the key as its title"
+  echo "ok 2 - one series per controller (regret, presence; the sweep: per controller in each of its 5 panels); the sweep figure: one row per point, the points' values on its axis, the key as its title"
 else echo "not ok 2 - sweep figure"; fi
 bad=$(grep -lE "(^|[^a-z_])(load|system|cd|call|shell|print) |'/|\`" "$tmp"/r/figures/*.gp "$tmp"/r/*/figures/*.gp 2>/dev/null)
 if [ -z "$bad" ]; then echo "ok 3 - the scripts read and write by relative name only and run nothing else"

@@ -4,14 +4,16 @@
 # agents.count, from the runs' simulated time and relative to the smallest
 # agent count with the other keys equal (checked against each point's own
 # summary.csv); a command-line --sweep that replaces the scenario's says
-# so (unless -q); a bad swept value stops the run before any cell runs.
+# so (unless -q); a bad swept value stops the run before any cell runs;
+# a single numeric key gets its fits (a + b x, a + b/x) in sweep-fits.csv,
+# checked against least squares computed here from sweep.csv; a grid none.
 # TAP.
 set -u
 top=$(cd "${srcdir:-..}" && pwd)
 T=${TRIVIUM:-./trivium}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..5"
+echo "1..6"
 . "$top/tests/err-lines.sh"
 "$T" run -e fault-sweep -c trivium --set run.seeds=2 --set run.episodes=20 --sweep link-flap.mtbf=1,20 -o "$tmp/a" \
   >/dev/null 2>"$tmp/a.err"
@@ -51,3 +53,14 @@ if [ $rc -eq 2 ] && grep -q "abc" "$tmp/b.err" && [ -z "$(find "$tmp/b" -name '*
    [ "$(grep -vc "replaces the scenario's sweep" "$tmp/b.err")" -eq 1 ]; then
   echo "ok 5 - a bad swept value: one line, exit 2, before any cell ran"
 else echo "not ok 5 - bad value: exit $rc"; sed 's/^/# /' "$tmp/b.err"; fi
+# the fits: least squares of trivium's mean exposure on 1/mtbf, computed here from sweep.csv
+"$T" run -e fault-sweep -c trivium --set run.seeds=2 --set run.episodes=20 --sweep link-flap.mtbf=0.5,1,5,20 -q \
+  -o "$tmp/f" >/dev/null 2>&1
+want=$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == "exposure_total") e = i}
+  NR > 1 && $3 == "trivium" {x = 1 / $2; y = $e; n++; sx += x; sy += y; sxx += x * x; sxy += x * y}
+  END {b = (n * sxy - sx * sy) / (n * sxx - sx * sx); a = (sy - b * sx) / n; printf "%.6g %.6g", a, b}' "$tmp/f/sweep.csv")
+got=$(awk -F, '$1 == "trivium" && $2 == "exposure_total" && $3 == "a+b/x" {printf "%.6g %.6g", $4, $5}' "$tmp/f/sweep-fits.csv")
+if [ -n "$want" ] && [ "$want" = "$got" ] && [ "$(grep -c ',a+b\*x,' "$tmp/f/sweep-fits.csv")" -eq 2 ] &&
+   grep -q '^Fits over the points' "$tmp/f/sweep.md" && [ ! -e "$tmp/g/sweep-fits.csv" ]; then
+  echo "ok 6 - sweep-fits.csv: a + b/x of the exposure is the least-squares line ($got); a grid has none"
+else echo "not ok 6 - fits: want '$want', got '$got'"; fi
