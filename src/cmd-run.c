@@ -447,6 +447,7 @@ int trv_run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals
     g_ptr_array_free(keys, TRUE);
     for (size_t k = 0; k < n && code == 0; k++) {
       char *label = sweep_key ? g_strdup_printf("%s=%s", sweep_key, values[k]) : trv_scenario_point_label(ctx->scenario, k);
+      char **point_values = sweep_key ? g_strdupv((char *[]){values[k], NULL}) : trv_scenario_point_values(ctx->scenario, k);
       if (!load_point(ctx, k, sweep_key, sweep_key ? values[k] : NULL, error)) code = 2;
       ctx->cell_offset = (int)cells;
       cells += (long)ctx->n_controllers * ctx->params.seeds;
@@ -456,6 +457,7 @@ int trv_run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals
       }
       if (count || code) {
         g_free(label);
+        g_strfreev(point_values);
         continue;
       }
       char *dir = g_strdelimit(g_strdup(label), " /", '_');
@@ -463,8 +465,11 @@ int trv_run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals
       ctx->point_dir = dir;
       if (!ctx->quiet) fprintf(stderr, "trivium: point %zu/%zu: %s -> %s\n", k + 1, n, label, ctx->out);
       if (code == 0 && !trv_check_out_dir(ctx->out, error)) code = 2;
+      ctx->point_values = point_values;
       if (code == 0) code = trv_run_point(ctx, argc, argv, NULL, totals, &sw, label, error);
       ctx->point_dir = NULL;
+      ctx->point_values = NULL;
+      g_strfreev(point_values);
       g_free(dir);
       g_free(ctx->out);
       g_free(label);

@@ -218,11 +218,11 @@ static void progress(const RunCtx *ctx, int done, int total, gint64 t0) {
  * interrupted run being resumed): that log is moved aside to
  * F.interrupted (F.interrupted-2, ...) and the cell runs again from its
  * first episode. */
-static bool check_ctl_files(const RunCtx *ctx, const bool *todo, GError **error) {
+static bool check_ctl_files(const RunCtx *ctx, const bool *to_run, GError **error) {
   int n_seeds = ctx->params.seeds;
   bool ok = true;
   for (int c = 0; ok && c < ctx->n_controllers * n_seeds; c++) {
-    if (!todo[c]) continue;
+    if (!to_run[c]) continue;
     char *path = ctl_file_for(ctx, ctx->controllers[c / n_seeds], (uint64_t)(ctx->params.seed_base + c % n_seeds));
     if (!path) break;
     char *started = cell_path(ctx, c, "started");
@@ -312,18 +312,18 @@ static bool cell_busy(const RunCtx *ctx, int c) {
   return busy;
 }
 
-/* Runs the cells marked in todo[], up to ctx->jobs at a time.  Returns the
+/* Runs the cells marked in to_run[], up to ctx->jobs at a time.  Returns the
  * exit code. */
-static int run_cells(RunCtx *ctx, const TrvCellLayout *layout, char **fingerprints, const bool *todo, GError **error) {
-  int n_seeds = ctx->params.seeds, total = ctx->n_controllers * n_seeds, n_todo = 0;
+static int run_cells(RunCtx *ctx, const TrvCellLayout *layout, char **fingerprints, const bool *to_run, GError **error) {
+  int n_seeds = ctx->params.seeds, total = ctx->n_controllers * n_seeds, n_to_run = 0;
   if (total <= 0) return 0;
-  for (int c = 0; c < total; c++) n_todo += todo[c];
+  for (int c = 0; c < total; c++) n_to_run += to_run[c];
   gint64 t0 = g_get_monotonic_time();
   int next = 0, running = 0, done = 0, code = 0;
   TrvChild **children = g_new0(TrvChild *, total);
-  while (done < n_todo) {
+  while (done < n_to_run) {
     while (code == 0 && running < ctx->jobs && next < total) {
-      if (!todo[next]) {
+      if (!to_run[next]) {
         next++;
         continue;
       }
@@ -377,7 +377,7 @@ static int run_cells(RunCtx *ctx, const TrvCellLayout *layout, char **fingerprin
       g_free(ep);
       code = cc == 2 ? 2 : 1;
     }
-    progress(ctx, done, n_todo, t0);
+    progress(ctx, done, n_to_run, t0);
   }
   for (int i = 0; i < total; i++) trv_child_free(children[i]);
   g_free(children);
@@ -546,7 +546,7 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
   char *identity = point_identity(ctx, inputs);
   char **fingerprints = g_new0(char *, total + 1);
   TrvCellFile *files = g_new0(TrvCellFile, total);
-  bool *todo = g_new0(bool, total);
+  bool *to_run = g_new0(bool, total);
   int missing = 0, code = 0;
   GString *why = g_string_new(NULL);
   char *cells_dir = g_build_filename(ctx->out, "cells", NULL);
@@ -559,16 +559,16 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
     fingerprints[c] = trv_cell_fingerprint(identity, ctx->controllers[c / n_seeds], (uint64_t)(ctx->params.seed_base + c % n_seeds));
     GError *e = NULL;
     if (!ctx->fresh && cell_complete(ctx, &layout, c, fingerprints[c], &files[c], &e)) continue;
-    if (cell_selected(ctx, c)) todo[c] = true;
+    if (cell_selected(ctx, c)) to_run[c] = true;
     else if (++missing <= 3) g_string_append_printf(why, "\n  %s", e ? e->message : "missing");
     g_clear_error(&e);
   }
   g_free(cells_dir);
-  int n_todo = 0;
-  for (int c = 0; c < total; c++) n_todo += todo[c];
-  if (code == 0 && ctx->mode == TRV_RUN_ALL && n_todo < total && !ctx->quiet)
+  int n_to_run = 0;
+  for (int c = 0; c < total; c++) n_to_run += to_run[c];
+  if (code == 0 && ctx->mode == TRV_RUN_ALL && n_to_run < total && !ctx->quiet)
     fprintf(stderr, "trivium: %s%s%d of %d cells complete already (%s/cells), %d to run\n", label ? label : "",
-            label ? ": " : "", total - n_todo, total, ctx->out, n_todo);
+            label ? ": " : "", total - n_to_run, total, ctx->out, n_to_run);
   if (code == 0 && missing && ctx->mode == TRV_RUN_MERGE) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: %d of %d cells are not complete:%s%s\nrun the jobs again (complete "
                 "cells are skipped), then merge", ctx->out, missing, total, why->str, missing > 3 ? "\n  ..." : "");
@@ -576,10 +576,10 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
   }
   g_string_free(why, TRUE);
   for (int c = 0; c < total && code == 0; c++) /* a cell another process is running is not run twice */
-    if (todo[c] && cell_busy(ctx, c)) {
+    if (to_run[c] && cell_busy(ctx, c)) {
       char *started = cell_path(ctx, c, "started");
       if (ctx->mode == TRV_RUN_CELLS) { /* another job's: the merge will tell whether it finished */
-        todo[c] = false;
+        to_run[c] = false;
         fprintf(stderr, "trivium: %s: the cell is being run by another process; left to it\n", started);
       } else {
         g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: the cell is being run by another process (an earlier run or "
@@ -588,7 +588,7 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
       }
       g_free(started);
     }
-  if (code == 0 && !check_ctl_files(ctx, todo, error)) code = 2;
+  if (code == 0 && !check_ctl_files(ctx, to_run, error)) code = 2;
   int seeds_n = ctx->params.seeds;
   int *seeds = g_new(int, seeds_n);
   for (int s = 0; s < seeds_n; s++) seeds[s] = ctx->params.seed_base + s;
@@ -607,10 +607,10 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
   char *json = g_build_filename(ctx->out, "run.json", NULL);
   if (code == 0 && ctx->mode == TRV_RUN_ALL) /* nothing measured yet */
     code = trv_write_run_json(&res, json, "running", error) ? 0 : 1;
-  if (code == 0) code = run_cells(ctx, &layout, fingerprints, todo, error);
+  if (code == 0) code = run_cells(ctx, &layout, fingerprints, to_run, error);
   /* the cells just run are complete now, or the run stops */
   for (int c = 0; c < total && code == 0; c++)
-    if (todo[c] && !cell_complete(ctx, &layout, c, fingerprints[c], &files[c], error)) code = 1;
+    if (to_run[c] && !cell_complete(ctx, &layout, c, fingerprints[c], &files[c], error)) code = 1;
   if (code == 0 && ctx->mode != TRV_RUN_CELLS) {
     code = merge_cells(ctx, &layout, files, cells, totals, error);
     res.cells = cells;
@@ -622,7 +622,7 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
         fprintf(stderr, "trivium: warning: %s, seed %d: in %.0f of %d episodes no agent's records were committed\n",
                 ctx->controllers[i / seeds_n], seeds[i % seeds_n], cells[i].metric[TRV_METRIC_UNCOMMITTED_EPISODES],
                 layout.episodes);
-    if (code == 0 && sweep) trv_sweep_table_add(sweep, &res, label);
+    if (code == 0 && sweep) trv_sweep_table_add(sweep, &res, ctx->point_values);
   }
   g_free(json);
   g_free(scenario_abs);
@@ -630,7 +630,7 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
   g_free(seeds);
   g_strfreev(fingerprints);
   g_free(files);
-  g_free(todo);
+  g_free(to_run);
   g_free(identity);
   wc->free(world);
   return code;

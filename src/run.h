@@ -38,6 +38,7 @@ typedef struct {
   int cell_first, cell_last; /* TRV_RUN_CELLS: the range, over the run's cells in point order */
   int cell_offset;           /* the run's index of the current point's first cell */
   const char *point_dir;     /* in a sweep, the current point's directory name (OUT/<point>, --ctl DIR/<point>) */
+  char **point_values;       /* in a sweep, the current point's value of each swept key */
   GHashTable *sha_cache;     /* path -> SHA-256 of the files a run reads */
   char *emit;                /* --emit parallel|slurm */
   int chunk;                 /* --chunk: cells per job */
@@ -62,14 +63,13 @@ typedef struct {
   int n_keys;
   char **controllers;    /* borrowed */
   int n_controllers;
-  GPtrArray *labels;     /* per point: "k1=v1 k2=v2" */
   GPtrArray *values;     /* per point: char ** of n_keys values */
   GArray *stats;         /* per point, controller and sweep metric: mean, sd */
 } TrvSweepTable;
 
 void trv_sweep_table_init(TrvSweepTable *sw, char **keys, char **controllers, int n_controllers);
-/* One point (label "k1=v1 k2=v2", keys in the table's order). */
-void trv_sweep_table_add(TrvSweepTable *sw, const TrvRunResult *res, const char *label);
+/* One point: its value of each key (in the table's order) and its results. */
+void trv_sweep_table_add(TrvSweepTable *sw, const TrvRunResult *res, char **values);
 /* sweep.csv, sweep.md and figures/sweep.* in dir; the table on `table` (may be NULL). */
 bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table, const char *experiment, int seeds,
                            GError **error);

@@ -29,42 +29,19 @@ void trv_sweep_table_init(TrvSweepTable *sw, char **keys, char **controllers, in
   sw->n_keys = (int)g_strv_length(keys);
   sw->controllers = controllers;
   sw->n_controllers = n_controllers;
-  sw->labels = g_ptr_array_new_with_free_func(g_free);
   sw->values = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
   sw->stats = g_array_new(FALSE, FALSE, sizeof(double));
 }
 
 void trv_sweep_table_free(TrvSweepTable *sw) {
   g_strfreev(sw->keys);
-  g_ptr_array_free(sw->labels, TRUE);
   g_ptr_array_free(sw->values, TRUE);
   g_array_free(sw->stats, TRUE);
 }
 
-/* The value of each key in "k1=v1 k2=v2" (keys in order; a value runs to
- * the next " k=" or the end). */
-static char **label_values(const TrvSweepTable *sw, const char *label) {
-  char **v = g_new0(char *, sw->n_keys + 1);
-  const char *p = label;
-  for (int i = 0; i < sw->n_keys; i++) {
-    size_t n = strlen(sw->keys[i]);
-    if (!strncmp(p, sw->keys[i], n) && p[n] == '=') p += n + 1;
-    const char *end = p + strlen(p);
-    if (i + 1 < sw->n_keys) {
-      char *next = g_strdup_printf(" %s=", sw->keys[i + 1]);
-      const char *at = strstr(p, next);
-      if (at) end = at;
-      g_free(next);
-    }
-    v[i] = g_strndup(p, (gsize)(end - p));
-    p = *end ? end + 1 : end;
-  }
-  return v;
-}
-
-void trv_sweep_table_add(TrvSweepTable *sw, const TrvRunResult *res, const char *label) {
-  g_ptr_array_add(sw->labels, g_strdup(label));
-  g_ptr_array_add(sw->values, label_values(sw, label));
+void trv_sweep_table_add(TrvSweepTable *sw, const TrvRunResult *res, char **values) {
+  g_assert(values && (int)g_strv_length(values) == sw->n_keys);
+  g_ptr_array_add(sw->values, g_strdupv(values));
   for (int c = 0; c < sw->n_controllers; c++)
     for (int k = 0; k < N_METRICS; k++) {
       TrvSummary s = trv_run_metric(res, c, sweep_metrics[k]);
@@ -165,7 +142,7 @@ static bool sweep_fits(const TrvSweepTable *sw, GString *csv, GString *md) {
 
 bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table, const char *experiment, int seeds,
                            GError **error) {
-  int n_points = (int)sw->labels->len;
+  int n_points = (int)sw->values->len;
   bool speedup = n_points > 0 && speedup_base(sw, 0) >= 0;
   GString *csv = g_string_new("point"), *md = g_string_new("| point");
   for (int i = 0; i < sw->n_keys; i++) {

@@ -167,10 +167,7 @@ static void *cb_agent_instance(void *world, int agent) {
   return w;
 }
 
-static const TrvCandidates *cb_candidates(void *world) {
-  CausalBench *w = world;
-  return w->p.cb_components == 3 ? &candidates : &w->cand; /* the headline graph is static */
-}
+static const TrvCandidates *cb_candidates(void *world) { return &((CausalBench *)world)->cand; }
 static double cb_noise_var(void *world) {
   CausalBench *w = world;
   return w->p.s * w->p.s;

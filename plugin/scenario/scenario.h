@@ -136,6 +136,8 @@ size_t trv_scenario_n_points(const TrvScenario *s);
 GArray *trv_scenario_point(const TrvScenario *s, size_t k, TrvParams *params);
 /* "agents.count=4 link-flap.mtbf=10" for point k; "" without sweeps.  Caller frees. */
 char *trv_scenario_point_label(const TrvScenario *s, size_t k);
+/* The value of each sweep at point k, in sweep order (NULL-terminated; g_strfreev). */
+char **trv_scenario_point_values(const TrvScenario *s, size_t k);
 
 /* Placements that defeat themselves, as sentences (a new NULL-terminated
  * vector, g_strfreev; empty when there is nothing to say), for the

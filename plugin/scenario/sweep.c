@@ -69,13 +69,19 @@ GArray *trv_scenario_point(const TrvScenario *s, size_t k, TrvParams *params) {
   return faults;
 }
 
-char *trv_scenario_point_label(const TrvScenario *s, size_t k) {
+char **trv_scenario_point_values(const TrvScenario *s, size_t k) {
   guint *idx = point_indices(s, k);
-  GString *label = g_string_new(NULL);
-  for (guint i = 0; i < s->sweeps->len; i++) {
-    const TrvSweepSpec *sw = &g_array_index(s->sweeps, TrvSweepSpec, i);
-    g_string_append_printf(label, "%s%s=%s", i ? " " : "", sw->param, sw->values[idx[i]]);
-  }
+  char **v = g_new0(char *, s->sweeps->len + 1);
+  for (guint i = 0; i < s->sweeps->len; i++) v[i] = g_strdup(g_array_index(s->sweeps, TrvSweepSpec, i).values[idx[i]]);
   g_free(idx);
+  return v;
+}
+
+char *trv_scenario_point_label(const TrvScenario *s, size_t k) {
+  char **v = trv_scenario_point_values(s, k);
+  GString *label = g_string_new(NULL);
+  for (guint i = 0; i < s->sweeps->len; i++)
+    g_string_append_printf(label, "%s%s=%s", i ? " " : "", g_array_index(s->sweeps, TrvSweepSpec, i).param, v[i]);
+  g_strfreev(v);
   return g_string_free(label, FALSE);
 }
