@@ -92,6 +92,9 @@ static int cmd_inspect(const char *path, bool salvage) {
          h->n_components, p->pi0, p->tau2, p->s2, p->kappa_min, p->hazard, p->lambda,
          p->slab == TRV_SLAB_SEPARATED ? "separated" : "gaussian",
          p->track == TRV_TRACK_HAZARD ? "hazard" : p->track == TRV_TRACK_FORGETTING ? "forgetting" : "none");
+  if (p->noise == TRV_NOISE_ESTIMATED) printf("noise      estimated, noise_df %g\n", p->noise_df);
+  else printf("noise      known\n");
+  if (p->track == TRV_TRACK_HAZARD) printf("effects    redraw %g per episode\n", 1.0 - p->persist);
   if (h->base_episode != TRV_CTL_NO_BASE) printf("compacted  base snapshot of episode %u\n", h->base_episode);
   printf("records    %" G_GUINT64_FORMAT " (step %" G_GUINT64_FORMAT ", reset %" G_GUINT64_FORMAT
          ", episode-end %" G_GUINT64_FORMAT "), %" G_GUINT64_FORMAT " in open episodes\n",

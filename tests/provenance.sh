@@ -27,7 +27,7 @@ if grep -q "sf.cal\",\"sha256\":\"$(sum "$top/data/urs/sf.cal")\"" "$j"; then
   echo "ok 2 - the calibration table the world read, with its SHA-256"
 else echo "not ok 2 - no calibration table in inputs"; sed 's/^/# /' "$tmp/u/run.json" | head -20; fi
 if grep -q '"roles":{"controller":null,"ctl":null,"agent":"tower-\*"}' "$j" &&
-   grep -q '{"kind":"link-flap","pattern":"tower-\*","mtbf":3e+01,"mttr":1,"start":0,"stop":null' "$j" &&
+   grep -q '{"kind":"link-flap","pattern":"tower-\*","mtbf":30,"mttr":1,"start":0,"stop":null' "$j" &&
    grep -q '"simgrid_options":\["--cfg=network/model:CM02"\]' "$j" && grep -q '"simgrid":"3\.' "$j"; then
   echo "ok 3 - roles, the fault process, SimGrid's options and version"
 else echo "not ok 3 - roles, faults, options or version missing"; sed 's/^/# /' "$tmp/u/run.json" | head -40; fi

@@ -142,6 +142,16 @@ static void header_round_trips_and_rejects_foreign_files(void) {
   g_assert_cmpuint(back.n_components, ==, 3);
   g_assert_cmpuint(back.created_us, ==, 123456789);
   g_assert_true(trv_ctl_params_equal(&back.params, &h.params));
+  /* The estimated-noise, persistent-effect model round-trips too. */
+  TrvCtlHeader h2 = h;
+  h2.params.noise = TRV_NOISE_ESTIMATED, h2.params.noise_df = 10, h2.params.persist = 0.9;
+  uint8_t b2[TRV_CTL_HEADER_SIZE];
+  trv_ctl_header_encode(&h2, b2);
+  g_assert_true(trv_ctl_header_decode(b2, sizeof b2, "x", &back, &err));
+  g_assert_cmpint(back.params.noise, ==, TRV_NOISE_ESTIMATED);
+  g_assert_cmpfloat(back.params.noise_df, ==, 10);
+  g_assert_cmpfloat(back.params.persist, ==, 0.9);
+  g_assert_false(trv_ctl_params_equal(&back.params, &h.params));
   /* Not a CTL at all: input error. */
   g_assert_false(trv_ctl_header_decode((const uint8_t *)"hello, world", 12, "x", &back, &err));
   g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
@@ -152,14 +162,20 @@ static void header_round_trips_and_rejects_foreign_files(void) {
   g_assert_error(err, TRV_ERROR, TRV_ERROR_CORRUPT);
   g_clear_error(&err);
   b[60] ^= 4;
-  /* A reserved byte set (CRC fixed up): corruption, not a valid header. */
-  b[100] = 1;
-  uint32_t crc = trv_crc32c(0, b, 124);
-  for (int i = 0; i < 4; i++) b[124 + i] = (uint8_t)(crc >> (8 * i));
-  g_assert_false(trv_ctl_header_decode(b, sizeof b, "x", &back, &err));
-  g_assert_error(err, TRV_ERROR, TRV_ERROR_CORRUPT);
-  g_clear_error(&err);
-  b[100] = 0;
+  /* A reserved byte set, an unknown noise model, a persistence above 1
+   * (CRC fixed up each time): corruption, not a valid header. */
+  uint32_t crc;
+  static const struct { int at; uint8_t value; } bad[] = {{116, 1}, {44, 2}, {111, 0x40}};
+  for (size_t k = 0; k < G_N_ELEMENTS(bad); k++) {
+    uint8_t keep = b[bad[k].at];
+    b[bad[k].at] = bad[k].value; /* byte 111: persist = 2.0 */
+    crc = trv_crc32c(0, b, 124);
+    for (int i = 0; i < 4; i++) b[124 + i] = (uint8_t)(crc >> (8 * i));
+    g_assert_false(trv_ctl_header_decode(b, sizeof b, "x", &back, &err));
+    g_assert_error(err, TRV_ERROR, TRV_ERROR_CORRUPT);
+    g_clear_error(&err);
+    b[bad[k].at] = keep;
+  }
   /* Another format version: input error naming both versions; an older
    * one says why it is refused. */
   for (uint8_t version = 1; version <= 3; version += 2) {
@@ -182,6 +198,13 @@ static void impossible_lengths_are_invalid_not_incomplete(void) {
   trv_ctl_chain_init(&c, &h);
   /* 3 components: the snapshot body is 1 + 8 + 68 + 3 * 72 bytes. */
   g_assert_cmpuint(c.snapshot_len, ==, 293);
+  /* The estimated-noise, persistent-effect posterior snapshots as version 2:
+   * 1 + 8 + 96 + 3 * 80 bytes; the model above keeps version 1's size. */
+  TrvCtlHeader h2 = h;
+  h2.params.noise = TRV_NOISE_ESTIMATED, h2.params.noise_df = 10, h2.params.persist = 0.9;
+  TrvCtlChain c2;
+  trv_ctl_chain_init(&c2, &h2);
+  g_assert_cmpuint(c2.snapshot_len, ==, 345);
   uint8_t zeros[64] = {0};
   TrvCtlEntry e;
   g_assert_cmpint(trv_ctl_frame_parse(zeros, sizeof zeros, &c, &e), ==, TRV_CTL_FRAME_BAD_LENGTH); /* length 0 */

@@ -3,6 +3,7 @@
  * expected information gain, and hand-computed entropies and log-losses. */
 #include <glib.h>
 #include <math.h>
+#include <string.h>
 
 #include "core/posterior.h"
 #include "core/rng.h"
@@ -267,6 +268,166 @@ static void snapshot_round_trips_bit_for_bit_and_rejects_damage(void) {
   trv_posterior_free(post);
 }
 
+
+/* s2_e = s2 max(1, (df + R / s2) / (df + D)) from the discounted pooled
+ * statistics, recomputed here from the observations themselves. */
+static void estimated_noise_is_the_floored_inverse_gamma_mean(void) {
+  TrvPosteriorParams p = params(TRV_SLAB_GAUSSIAN, TRV_TRACK_HAZARD);
+  p.noise = TRV_NOISE_ESTIMATED, p.noise_df = 4, p.lambda = 0.5, p.s2 = 0.5;
+  TrvPosterior *post = trv_posterior_new(2, &p);
+  g_assert_cmpfloat(trv_posterior_noise_var(post), ==, 0.5); /* nothing seen: the world's value */
+  static const double obs[][3] = {{0, 1, 3.0}, {0, -1, 1.0}, {0, 1, -2.0}, {1, 2, 0.5}, {1, -2, 4.0}};
+  double n[2] = {0}, szz[2] = {0}, szw[2] = {0}, sww[2] = {0};
+  for (size_t i = 0; i < G_N_ELEMENTS(obs); i++) {
+    int j = (int)obs[i][0];
+    trv_posterior_observe(post, j, obs[i][1], obs[i][2]);
+    n[j] += 1, szz[j] += obs[i][1] * obs[i][1], szw[j] += obs[i][1] * obs[i][2], sww[j] += obs[i][2] * obs[i][2];
+  }
+  trv_posterior_episode_begin(post);
+  double rss = 0, dof = 0;
+  for (int j = 0; j < 2; j++) { /* discounted by lambda: every sum halves */
+    rss += 0.5 * (sww[j] - szw[j] * szw[j] / szz[j]);
+    dof += 0.5 * n[j] - 1;
+  }
+  double want = 0.5 * fmax(1.0, (4 + rss / 0.5) / (4 + dof));
+  g_assert_cmpfloat(want, >, 0.5); /* loud data: above the floor */
+  g_assert_cmpfloat(fabs(trv_posterior_noise_var(post) - want), <, 1e-12 * want);
+  /* the episode's evidence is the Bayes factor at s2_e */
+  trv_posterior_observe(post, 0, 1.0, 0.7);
+  TrvPosteriorParams at = p;
+  at.s2 = want;
+  TrvSuffStats ep = {1, 1, 0.7, 0.49};
+  double l0 = trv_posterior_log_odds(post, 0) - trv_log_bf10(&ep, &at);
+  trv_posterior_observe(post, 0, -1.0, -0.2);
+  TrvSuffStats ep2 = {2, 2, 0.9, 0.53};
+  g_assert_cmpfloat(fabs(trv_posterior_log_odds(post, 0) - (l0 + trv_log_bf10(&ep2, &at))), <, 1e-12);
+  trv_posterior_free(post);
+  /* quiet data: the estimate never goes below the world's value */
+  post = trv_posterior_new(1, &p);
+  for (int i = 0; i < 40; i++) trv_posterior_observe(post, 0, i % 2 ? 1 : -1, (i % 2 ? 1 : -1) * 0.3 + 0.01);
+  trv_posterior_episode_begin(post);
+  g_assert_cmpfloat(trv_posterior_noise_var(post), ==, 0.5);
+  trv_posterior_free(post);
+}
+
+/* A process four times louder than declared: s2_e finds it; a process as
+ * loud as declared: s2_e stays near s2. */
+static void estimated_noise_recovers_the_process_variance(void) {
+  for (int loud = 0; loud < 2; loud++) {
+    TrvPosteriorParams p = params(TRV_SLAB_SEPARATED, TRV_TRACK_HAZARD);
+    p.noise = TRV_NOISE_ESTIMATED, p.noise_df = 10, p.persist = 0.9;
+    TrvPosterior *post = trv_posterior_new(3, &p);
+    TrvRng rng;
+    trv_rng_init(&rng, 17, TRV_STREAM_WORLD);
+    const double beta[3] = {1.0, 0.0, -0.7}, sd = loud ? 2.0 : 1.0;
+    for (int e = 0; e < 60; e++) {
+      trv_posterior_episode_begin(post);
+      for (int i = 0; i < 12; i++) {
+        int j = i % 3;
+        double z = trv_rng_sign(&rng);
+        trv_posterior_observe(post, j, z, beta[j] * z + sd * trv_rng_normal(&rng));
+      }
+    }
+    double v = trv_posterior_noise_var(post);
+    if (loud) g_assert_cmpfloat(fabs(v - 4.0), <, 0.6);
+    else g_assert_cmpfloat(v, <, 1.15);
+    g_assert_true(trv_posterior_map(post, 0) && !trv_posterior_map(post, 1) && trv_posterior_map(post, 2));
+    trv_posterior_free(post);
+  }
+}
+
+/* Hazard track with persisting effects: the episode's evidence is
+ * log((1-q) BF(S|S_begin) + q BF(S_episode)), BF(S|S_begin) =
+ * BF(S)/BF(S_begin), computed here from the public Bayes factor. */
+static void persistent_effects_add_the_sequential_bayes_factor(void) {
+  static const double keeps[] = {1.0, 0.5};
+  for (size_t k = 0; k < G_N_ELEMENTS(keeps); k++) {
+    TrvPosteriorParams p = params(TRV_SLAB_SEPARATED, TRV_TRACK_HAZARD);
+    p.persist = keeps[k], p.lambda = 0.5;
+    TrvPosterior *post = trv_posterior_new(1, &p);
+    trv_posterior_episode_begin(post);
+    trv_posterior_observe(post, 0, 1.0, 0.9);
+    trv_posterior_observe(post, 0, -1.0, -0.4);
+    trv_posterior_episode_begin(post);
+    TrvSuffStats begin = *trv_posterior_stats(post, 0); /* {1, 1, 0.65, 0.485}, discounted */
+    g_assert_cmpfloat(fabs(begin.szw - 0.65), <, 1e-15);
+    double l_start = trv_posterior_log_odds(post, 0);
+    trv_posterior_observe(post, 0, 1.0, 0.6);
+    TrvSuffStats all = {2, 2, 1.25, 0.845}, ep = {1, 1, 0.6, 0.36};
+    double given = trv_log_bf10(&all, &p) - trv_log_bf10(&begin, &p), fresh = trv_log_bf10(&ep, &p);
+    double mix = keeps[k] == 1.0 ? given : log(0.5 * exp(given) + 0.5 * exp(fresh));
+    /* the empty episode's evidence was log((1-q) + q) = 0 */
+    g_assert_cmpfloat(fabs(trv_posterior_log_odds(post, 0) - (l_start + mix)), <, 1e-12);
+    trv_posterior_free(post);
+  }
+}
+
+/* Version-1 snapshots (known noise, fresh effects) still read. */
+static void version_one_snapshot_reads_as_the_fresh_effect_model(void) {
+  GByteArray *b = g_byte_array_new();
+  const uint32_t head[5] = {0x50565254u, 1, 1, TRV_SLAB_GAUSSIAN, TRV_TRACK_HAZARD};
+  const double par[6] = {0.5, 1.0, 1.0, 0.5, 0.01, 0.9}, comp[9] = {2, 2, 1.9, 1.85, 2, 2, 1.9, 1.85, 0.25};
+  for (int i = 0; i < 5; i++)
+    for (int k = 0; k < 4; k++) g_byte_array_append(b, (const guint8[]){(guint8)(head[i] >> (8 * k))}, 1);
+  const double *all[2] = {par, comp};
+  const int count[2] = {6, 9};
+  for (int a = 0; a < 2; a++)
+    for (int i = 0; i < count[a]; i++) {
+      guint64 x;
+      memcpy(&x, &all[a][i], 8);
+      for (int k = 0; k < 8; k++) g_byte_array_append(b, (const guint8[]){(guint8)(x >> (8 * k))}, 1);
+    }
+  GError *err = NULL;
+  TrvPosterior *post = trv_posterior_deserialize(b->data, b->len, &err);
+  g_assert_no_error(err);
+  g_assert_cmpint(trv_posterior_params(post)->noise, ==, TRV_NOISE_KNOWN);
+  g_assert_cmpfloat(trv_posterior_params(post)->persist, ==, 0);
+  g_assert_cmpfloat(trv_posterior_log_odds(post, 0), ==, 0.25);
+  /* the next probe adds the fresh-slab increment, as version 1 did */
+  TrvPosteriorParams p = *trv_posterior_params(post);
+  TrvSuffStats before = {2, 2, 1.9, 1.85}, after = {3, 3, 2.9, 2.85};
+  trv_posterior_observe(post, 0, 1.0, 1.0);
+  g_assert_cmpfloat(fabs(trv_posterior_log_odds(post, 0) - (0.25 + trv_log_bf10(&after, &p) - trv_log_bf10(&before, &p))), <,
+                    1e-12);
+  trv_posterior_free(post);
+  g_byte_array_unref(b);
+}
+
+
+/* The estimated-noise, persistent-effect state (noise scale, begin_lbf)
+ * round-trips through a version-2 snapshot; the model of version 1 is
+ * written as version 1. */
+static void snapshot_versions_follow_the_model(void) {
+  for (int model = 0; model < 2; model++) {
+    TrvPosteriorParams p = params(TRV_SLAB_SEPARATED, TRV_TRACK_HAZARD);
+    if (model) p.noise = TRV_NOISE_ESTIMATED, p.noise_df = 3, p.persist = 0.8;
+    TrvPosterior *post = trv_posterior_new(2, &p);
+    TrvRng rng;
+    trv_rng_init(&rng, 5, TRV_STREAM_WORLD);
+    for (int e = 0; e < 4; e++) {
+      trv_posterior_episode_begin(post);
+      for (int i = 0; i < 6; i++) trv_posterior_observe(post, i % 2, trv_rng_sign(&rng), 3 * trv_rng_normal(&rng));
+    }
+    GByteArray *b = g_byte_array_new();
+    trv_posterior_serialize(post, b);
+    g_assert_cmpuint(b->data[4], ==, model ? 2 : 1);
+    g_assert_cmpuint(b->len, ==, model ? 24 + 9 * 8 + 2 * 80 : 20 + 6 * 8 + 2 * 72);
+    GError *err = NULL;
+    TrvPosterior *back = trv_posterior_deserialize(b->data, b->len, &err);
+    g_assert_no_error(err);
+    g_assert_true(trv_posterior_equal(post, back));
+    g_assert_cmpfloat(trv_posterior_noise_var(back), ==, trv_posterior_noise_var(post));
+    if (model) g_assert_cmpfloat(trv_posterior_noise_var(post), >, 2); /* sd 3 against s2 = 1 */
+    /* the same next step from both */
+    trv_posterior_observe(post, 0, 1, 0.4);
+    trv_posterior_observe(back, 0, 1, 0.4);
+    g_assert_true(trv_posterior_equal(post, back));
+    trv_posterior_free(back);
+    trv_posterior_free(post);
+    g_byte_array_unref(b);
+  }
+}
+
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/posterior/bayes_factor_matches_brute_force_integral", bayes_factor_matches_brute_force_integral);
@@ -280,6 +441,11 @@ int main(int argc, char **argv) {
   g_test_add_func("/posterior/effect_posterior_is_the_closed_form", effect_posterior_is_the_closed_form);
   g_test_add_func("/posterior/hazard_mixes_presence_at_each_episode_start", hazard_mixes_presence_at_each_episode_start);
   g_test_add_func("/posterior/forgetting_discounts_the_statistics", forgetting_discounts_the_statistics);
+  g_test_add_func("/posterior/estimated_noise_is_the_floored_inverse_gamma_mean", estimated_noise_is_the_floored_inverse_gamma_mean);
+  g_test_add_func("/posterior/estimated_noise_recovers_the_process_variance", estimated_noise_recovers_the_process_variance);
+  g_test_add_func("/posterior/persistent_effects_add_the_sequential_bayes_factor", persistent_effects_add_the_sequential_bayes_factor);
+  g_test_add_func("/posterior/version_one_snapshot_reads_as_the_fresh_effect_model", version_one_snapshot_reads_as_the_fresh_effect_model);
+  g_test_add_func("/posterior/snapshot_versions_follow_the_model", snapshot_versions_follow_the_model);
   g_test_add_func("/posterior/snapshot_round_trips_bit_for_bit_and_rejects_damage",
                   snapshot_round_trips_bit_for_bit_and_rejects_damage);
   return g_test_run();

@@ -2,7 +2,8 @@
  *
  * Variables C (hidden confounder), X, Y; G_inf = {C->X, C->Y, X->Y}.  Per
  * step C ~ N(0,1), X = a g(C) + s eps_X, Y = b g(C) + k_e g(X) + s eps_Y,
- * with g(u) = u (linear) or tanh(nu u)/nu (nonlinear variant).  The
+ * with g(u) = u (linear), tanh(nu u)/nu (nonlinear variant) or tanh(nu u)
+ * (tanh variant; g(u) = u at nu = 0).  The
  * observational channel shows (X, Y) only.  Probes: C->X is do(C = z)
  * observing X; C->Y is do(C = z), X clamped at 0, observing Y; X->Y is
  * do(X = z), C clamped at 0, observing Y.  Dispatch: d in {0, 1}, payoff
@@ -15,7 +16,12 @@
  *   variance:   no X->Y ever; s = s_high on [0.3E, 0.6E), s elsewhere (the
  *               world still declares s^2 as the probe noise: the inflation
  *               is the hidden change);
- *   nonlinear:  the headline schedule with g = tanh(nu u)/nu;
+ *   nonlinear:  the headline schedule with g = tanh(nu u)/nu: the slope a
+ *               probe at |z| = 1 reads, tanh(nu)/nu, shrinks as nu grows;
+ *   tanh:       the headline schedule with g = tanh(nu u): saturation makes
+ *               the probe's step at |z| = 1, tanh(nu), approach the linear
+ *               effect as nu grows, while the observational channel (X and
+ *               C spread over several units) is compressed;
  *   separation: one episode of T steps (default 500), no X->Y.
  * Confounder-count scaling (world.components = N > 3): hidden confounders
  * C1 .. CK join, K = 1 + ceil((N - 3) / 2); after the three components
@@ -71,8 +77,10 @@ typedef struct {
 } CausalBench;
 
 static double g_link(const CausalBench *w, double u) {
-  if (w->p.variant != TRV_VARIANT_NONLINEAR || w->p.nu == 0) return u;
-  return tanh(w->p.nu * u) / w->p.nu;
+  if (w->p.nu == 0) return u;
+  if (w->p.variant == TRV_VARIANT_NONLINEAR) return tanh(w->p.nu * u) / w->p.nu;
+  if (w->p.variant == TRV_VARIANT_TANH) return tanh(w->p.nu * u);
+  return u;
 }
 
 static double k_of(const CausalBench *w, int e) {
@@ -93,6 +101,7 @@ static void *cb_init(const TrvParams *p, uint64_t seed, GError **error) {
   switch (p->variant) {
     case TRV_VARIANT_HEADLINE:
     case TRV_VARIANT_NONLINEAR:
+    case TRV_VARIANT_TANH:
     case TRV_VARIANT_VARIANCE:
       w->cps[w->n_cps++] = (int)(0.3 * E);
       w->cps[w->n_cps++] = (int)(0.6 * E);

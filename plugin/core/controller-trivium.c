@@ -131,7 +131,7 @@ static void append_reset(Trivium *c, int e, int j, GArray *out) {
 static int partial_reset(Trivium *c, int e, const TrvGraph *ghat_e, GArray *out) {
   bool reset[TRV_MAX_COMPONENTS];
   int resets = trv_partial_reset_select((const TrvRecentProbe *)c->recent->data, c->recent->len, e, c->window, ghat_e,
-                                        c->s2, c->p.reset_threshold, reset);
+                                        trv_posterior_noise_var(c->post), c->p.reset_threshold, reset);
   for (int j = 0; j < c->cand->n_components; j++)
     if (reset[j]) append_reset(c, e, j, out);
   return resets;
@@ -207,7 +207,7 @@ static void tr_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpi
    * and again on every present component. */
   if (c->det && c->ghat_live) {
     TrvDetectorInput in = {c->h_prev, row->entropy_bits, resid->len, (int *)comp->data, (double *)zs->data,
-                          (double *)resid->data, c->s2, nc};
+                          (double *)resid->data, trv_posterior_noise_var(c->post), nc};
     row->alarm = c->det->step(c->det_state, &in, &row->detector_stat);
     if (row->alarm) {
       row->resets = partial_reset(c, e, &ghat_e, out);

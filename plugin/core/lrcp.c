@@ -81,7 +81,7 @@ static void neighbourhood(const TrvCandidates *cand, const bool *seed, int radiu
 TrvLrcpResult trv_lrcp(const TrvProbeWindows *pw, const TrvPosterior *post, const TrvCandidates *cand,
                        const TrvLrcpParams *params, TrvGraph *ghat) {
   TrvLrcpResult res = {.status = TRV_LRCP_NONE};
-  const double s2 = trv_posterior_params(post)->s2;
+  const double s2 = trv_posterior_noise_var(post);
   bool violated[TRV_MAX_COMPONENTS], region[TRV_MAX_COMPONENTS];
   int eps = trv_constraint_violated(pw, ghat, s2, params->z_max, violated);
   if (eps == 0) return res;

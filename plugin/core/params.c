@@ -11,8 +11,9 @@
 
 static const char *const slab_names[] = {"gaussian", "separated", NULL};
 static const char *const track_names[] = {"hazard", "forgetting", "none", NULL};
+static const char *const noise_names[] = {"known", "estimated", NULL};
 static const char *const sched_names[] = {"ig", "roundrobin", "random", NULL};
-static const char *const variant_names[] = {"headline", "flips", "variance", "nonlinear", "separation", NULL};
+static const char *const variant_names[] = {"headline", "flips", "variance", "nonlinear", "separation", "tanh", NULL};
 static const char *const urs_city_names[] = {"sf", "nyc", "sg", NULL};
 static const char *const ctl_mode_names[] = {"atomic", "best-effort", NULL};
 static const char *const ctl_fsync_names[] = {"always", "group", "none", NULL};
@@ -34,6 +35,9 @@ static const TrvParamSpec specs[] = {
     E("posterior.track", track, TRV_TRACK_HAZARD, track_names, "change tracking: hazard filter, forgetting factor, or none (pooled)"),
     D("posterior.hazard", hazard, 0.001, 0, 0.49, "per-episode structure-change hazard h"),
     D("posterior.lambda", lambda, 0.9, 1e-6, 1, "per-episode forgetting factor on the statistics"),
+    E("posterior.noise", noise, TRV_NOISE_ESTIMATED, noise_names, "probe noise: the world's variance (known), or estimated from the residuals with it as floor and prior"),
+    D("posterior.noise_df", noise_df, 10, 1e-6, 1e9, "estimated noise: weight of the world's variance, in residual degrees of freedom"),
+    D("posterior.redraw", redraw, 0.1, 0, 1, "hazard track: per-episode probability that a present effect is a fresh slab draw (1: every episode)"),
     D("budget.alpha", alpha, 1.0, 0, 1e6, "budget multiplier alpha in B_e = ceil(alpha m0 ln(max(e,w_e)+1))"),
     D("budget.m0", m0, 0, 0, 1e6, "m0 of the budget; 0 means |G_inf|"),
     D("budget.zabs", zabs, 1.0, 1e-9, 1e9, "intervention magnitude |z| of a probe (sign drawn at random)"),
@@ -64,7 +68,7 @@ static const TrvParamSpec specs[] = {
     D("world.kappa", kappa, 1.0, -1e9, 1e9, "X -> Y effect kappa when present"),
     D("world.s", s, 1.0, 1e-9, 1e9, "noise scale s"),
     D("world.s_high", s_high, 2.5, 1e-9, 1e9, "variance variant: s on episodes [E*0.3, E*0.6)"),
-    D("world.nu", nu, 1.0, 0, 1e9, "nonlinear variant: tanh coupling strength nu"),
+    D("world.nu", nu, 1.0, 0, 1e9, "nonlinear and tanh variants: coupling strength nu"),
     E("world.city", urs_city, 0, urs_city_names, "URS: the city whose calibration table (data/urs/CITY.cal) the world samples, and whose airports it places"),
     T("world.table", urs_table,
       "URS: empty for the city's shipped table (data/urs/CITY.cal); else a calibration table file (`trivium trace import`)"),
@@ -245,6 +249,12 @@ char *trv_format_double(double v) {
     g_ascii_formatd(buf, sizeof buf, fmt, v);
     if (g_ascii_strtod(buf, NULL) == v) break;
   }
+  /* and 10, not 1e+01 (an integer is printed in full when that is shorter) */
+  if (strchr(buf, 'e') && v == floor(v) && fabs(v) < 1e15) {
+    char whole[32];
+    snprintf(whole, sizeof whole, "%.0f", v);
+    if (strlen(whole) < strlen(buf)) return g_strdup(whole);
+  }
   return g_strdup(buf);
 }
 
@@ -261,7 +271,8 @@ char *trv_params_format(const TrvParams *p, const TrvParamSpec *s) {
 
 TrvPosteriorParams trv_params_posterior(const TrvParams *p, double s2) {
   TrvPosteriorParams pp = {.pi0 = p->pi0, .tau2 = p->tau2, .s2 = s2, .kappa_min = p->kappa_min,
-                           .hazard = p->hazard, .lambda = p->lambda, .slab = p->slab, .track = p->track};
+                           .hazard = p->hazard, .lambda = p->lambda, .slab = p->slab, .track = p->track,
+                           .noise = p->noise, .noise_df = p->noise_df, .persist = 1.0 - p->redraw};
   return pp;
 }
 

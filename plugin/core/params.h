@@ -26,14 +26,15 @@ typedef enum {
   TRV_VARIANT_VARIANCE = 2,
   TRV_VARIANT_NONLINEAR = 3,
   TRV_VARIANT_SEPARATION = 4,
+  TRV_VARIANT_TANH = 5,
 } TrvVariant;
 
 struct TrvParams {
   /* run */
   int episodes, seeds, seed_base, steps;
   /* posterior (SPEC 3.2) */
-  double pi0, tau2, kappa_min, hazard, lambda;
-  int slab, track; /* TrvSlab, TrvTrack */
+  double pi0, tau2, kappa_min, hazard, lambda, noise_df, redraw;
+  int slab, track, noise; /* TrvSlab, TrvTrack, TrvNoise */
   /* budget and scheduling (3.3) */
   double alpha, m0, zabs;
   int scheduler; /* TrvSchedulerKind, for controllers that do not fix it */

@@ -20,10 +20,13 @@ struct TrvPosterior {
   TrvSuffStats *stats;   /* pooled, discounted by lambda: the effect kappa_hat */
   TrvSuffStats *episode; /* this episode's probes only: hazard-mode evidence */
   double *log_odds;
-  /* derived, never serialized: the prior's log tail mass (a constant of the
-   * parameters), log BF10 of empty statistics, and log BF10 of each
-   * component's episode statistics (what the next hazard-mode observation
-   * adds to) */
+  double noise_scale; /* s2_e / s2, >= 1 (1 with known noise) */
+  double *begin_lbf;  /* hazard track: log BF10 of the pooled statistics at episode start */
+  /* derived, never serialized: the parameters in use (s2 = s2_e), the
+   * prior's log tail mass (a constant of those), log BF10 of empty
+   * statistics, and each component's episode evidence (what the next
+   * hazard-mode observation adds to) */
+  TrvPosteriorParams eff;
   double prior_tail, zero_lbf;
   double *episode_lbf;
 };
@@ -96,21 +99,55 @@ static double log_tail_mass(const TrvSuffStats *s, const TrvPosteriorParams *p) 
   return log_add_exp(log_ndtr((mu - k) / sd), log_ndtr((-k - mu) / sd));
 }
 
-/* trv_log_bf10 with the prior's tail mass taken from the posterior: the
- * same operations on the same values, so the same double. */
+/* trv_log_bf10 at the parameters in use, with the prior's tail mass taken
+ * from the posterior: the same operations on the same values, so the same
+ * double. */
 static double post_lbf(const TrvPosterior *post, const TrvSuffStats *s) {
-  const TrvPosteriorParams *p = &post->params;
+  const TrvPosteriorParams *p = &post->eff;
   double lbf = trv_log_bf10_gaussian(s, p->s2, p->tau2);
   if (p->slab == TRV_SLAB_SEPARATED && p->kappa_min > 0) lbf += log_tail_mass(s, p) - post->prior_tail;
   return lbf;
 }
 
-/* Fills the derived fields from the parameters and the episode statistics. */
-static void derive(TrvPosterior *post) {
+/* The hazard track's evidence of component j's episode so far (see
+ * posterior.h): log of (1 - q) BF(S | S_begin) + q BF(S_episode). */
+static double episode_evidence(const TrvPosterior *post, int j) {
+  double keep = post->params.persist;
+  if (keep <= 0) return post_lbf(post, &post->episode[j]);
+  double given = post_lbf(post, &post->stats[j]) - post->begin_lbf[j];
+  if (keep >= 1) return given;
+  return log_add_exp(log(keep) + given, log1p(-keep) + post_lbf(post, &post->episode[j]));
+}
+
+/* The parameters in use and what depends only on them. */
+static void derive_model(TrvPosterior *post) {
+  post->eff = post->params;
+  post->eff.s2 = post->params.s2 * post->noise_scale;
   TrvSuffStats zero = {0, 0, 0, 0};
-  post->prior_tail = log_tail_mass(&zero, &post->params);
-  post->zero_lbf = trv_log_bf10(&zero, &post->params);
-  for (int j = 0; j < post->n; j++) post->episode_lbf[j] = post_lbf(post, &post->episode[j]);
+  post->prior_tail = log_tail_mass(&zero, &post->eff);
+  post->zero_lbf = trv_log_bf10(&zero, &post->eff);
+}
+
+/* Fills the derived fields from the parameters and the state. */
+static void derive(TrvPosterior *post) {
+  derive_model(post);
+  for (int j = 0; j < post->n; j++) post->episode_lbf[j] = episode_evidence(post, j);
+}
+
+/* Estimated noise: s2_e / s2 from the pooled statistics (posterior.h). */
+static double noise_scale_of(const TrvPosterior *post) {
+  const TrvPosteriorParams *p = &post->params;
+  double rss = 0, dof = 0;
+  for (int j = 0; j < post->n; j++) {
+    const TrvSuffStats *s = &post->stats[j];
+    if (s->szz > 0) {
+      double r = s->sww - s->szw * s->szw / s->szz;
+      if (r > 0) rss += r;
+    }
+    if (s->n > 1) dof += s->n - 1;
+  }
+  double scale = (p->noise_df + rss / p->s2) / (p->noise_df + dof);
+  return scale > 1 ? scale : 1;
 }
 
 double trv_log_bf10(const TrvSuffStats *s, const TrvPosteriorParams *p) {
@@ -126,27 +163,37 @@ double trv_log_bf10(const TrvSuffStats *s, const TrvPosteriorParams *p) {
 
 /* ---- life cycle --------------------------------------------------------- */
 
+bool trv_posterior_params_valid(const TrvPosteriorParams *p) {
+  const double all[8] = {p->pi0, p->tau2, p->s2, p->kappa_min, p->hazard, p->lambda, p->noise_df, p->persist};
+  for (int i = 0; i < 8; i++)
+    if (!isfinite(all[i])) return false;
+  return p->pi0 > 0 && p->pi0 < 1 && p->tau2 > 0 && p->s2 > 0 && p->kappa_min >= 0 && p->hazard >= 0 &&
+         p->hazard < 0.5 && p->lambda > 0 && p->lambda <= 1 && (unsigned)p->slab <= TRV_SLAB_SEPARATED &&
+         (unsigned)p->track <= TRV_TRACK_NONE && (unsigned)p->noise <= TRV_NOISE_ESTIMATED && p->noise_df >= 0 &&
+         (p->noise != TRV_NOISE_ESTIMATED || p->noise_df > 0) && p->persist >= 0 && p->persist <= 1;
+}
+
 /* The arrays of a posterior of n components, its parameters set; the
  * caller fills the state and the derived fields. */
 static TrvPosterior *posterior_alloc(int n_components, const TrvPosteriorParams *params) {
   g_assert(n_components > 0);
-  g_assert(params->pi0 > 0 && params->pi0 < 1);
-  g_assert(params->tau2 > 0 && params->s2 > 0);
-  g_assert(params->lambda > 0 && params->lambda <= 1);
-  g_assert(params->hazard >= 0 && params->hazard < 0.5);
+  g_assert(trv_posterior_params_valid(params));
   TrvPosterior *post = g_new0(TrvPosterior, 1);
   post->params = *params;
   post->n = n_components;
   post->stats = g_new0(TrvSuffStats, n_components);
   post->episode = g_new0(TrvSuffStats, n_components);
   post->log_odds = g_new(double, n_components);
+  post->begin_lbf = g_new(double, n_components);
   post->episode_lbf = g_new(double, n_components);
+  post->noise_scale = 1;
   return post;
 }
 
 TrvPosterior *trv_posterior_new(int n_components, const TrvPosteriorParams *params) {
   TrvPosterior *post = posterior_alloc(n_components, params);
-  for (int j = 0; j < n_components; j++) post->log_odds[j] = logit(params->pi0);
+  derive_model(post);
+  for (int j = 0; j < n_components; j++) post->log_odds[j] = logit(params->pi0), post->begin_lbf[j] = post->zero_lbf;
   derive(post);
   return post;
 }
@@ -156,6 +203,7 @@ void trv_posterior_free(TrvPosterior *post) {
   g_free(post->stats);
   g_free(post->episode);
   g_free(post->log_odds);
+  g_free(post->begin_lbf);
   g_free(post->episode_lbf);
   g_free(post);
 }
@@ -172,13 +220,17 @@ void trv_posterior_assign(TrvPosterior *dst, const TrvPosterior *src) {
   memcpy(dst->stats, src->stats, sizeof *src->stats * src->n);
   memcpy(dst->episode, src->episode, sizeof *src->episode * src->n);
   memcpy(dst->log_odds, src->log_odds, sizeof *src->log_odds * src->n);
+  memcpy(dst->begin_lbf, src->begin_lbf, sizeof *src->begin_lbf * src->n);
   memcpy(dst->episode_lbf, src->episode_lbf, sizeof *src->episode_lbf * src->n);
+  dst->noise_scale = src->noise_scale;
+  dst->eff = src->eff;
   dst->prior_tail = src->prior_tail;
   dst->zero_lbf = src->zero_lbf;
 }
 
 int trv_posterior_n_components(const TrvPosterior *post) { return post->n; }
 const TrvPosteriorParams *trv_posterior_params(const TrvPosterior *post) { return &post->params; }
+double trv_posterior_noise_var(const TrvPosterior *post) { return post->eff.s2; }
 
 /* ---- updates ------------------------------------------------------------ */
 
@@ -191,6 +243,12 @@ static void discount(TrvSuffStats *s, double lambda) {
 
 void trv_posterior_episode_begin(TrvPosterior *post) {
   const TrvPosteriorParams *p = &post->params;
+  if (p->track != TRV_TRACK_NONE)
+    for (int j = 0; j < post->n; j++) discount(&post->stats[j], p->lambda);
+  if (p->noise == TRV_NOISE_ESTIMATED) {
+    post->noise_scale = noise_scale_of(post);
+    derive_model(post);
+  }
   for (int j = 0; j < post->n; j++) {
     switch (p->track) {
       case TRV_TRACK_HAZARD: {
@@ -200,16 +258,17 @@ void trv_posterior_episode_begin(TrvPosterior *post) {
         double on = h + (1.0 - 2.0 * h) * sigmoid(l);
         double off = h + (1.0 - 2.0 * h) * sigmoid(-l);
         post->log_odds[j] = log(on) - log(off);
-        discount(&post->stats[j], p->lambda);
         memset(&post->episode[j], 0, sizeof post->episode[j]);
-        post->episode_lbf[j] = post->zero_lbf;
+        post->begin_lbf[j] = p->persist > 0 ? post_lbf(post, &post->stats[j]) : post->zero_lbf;
+        post->episode_lbf[j] = episode_evidence(post, j);
         break;
       }
       case TRV_TRACK_FORGETTING:
-        discount(&post->stats[j], p->lambda);
         post->log_odds[j] = logit(p->pi0) + post_lbf(post, &post->stats[j]);
         break;
       case TRV_TRACK_NONE:
+        /* the log-odds follow the statistics; only a new s2_e changes them */
+        if (p->noise == TRV_NOISE_ESTIMATED) post->log_odds[j] = logit(p->pi0) + post_lbf(post, &post->stats[j]);
         break;
     }
   }
@@ -231,7 +290,7 @@ void trv_posterior_observe(TrvPosterior *post, int j, double z, double w) {
      * log BF10 of the episode's statistics; add its increment. */
     double before = post->episode_lbf[j];
     add_obs(&post->episode[j], z, w);
-    post->episode_lbf[j] = post_lbf(post, &post->episode[j]);
+    post->episode_lbf[j] = episode_evidence(post, j);
     post->log_odds[j] += post->episode_lbf[j] - before;
   } else {
     post->log_odds[j] = logit(p->pi0) + post_lbf(post, &post->stats[j]);
@@ -242,7 +301,8 @@ void trv_posterior_reset_component(TrvPosterior *post, int j) {
   g_assert(j >= 0 && j < post->n);
   memset(&post->stats[j], 0, sizeof post->stats[j]);
   memset(&post->episode[j], 0, sizeof post->episode[j]);
-  post->episode_lbf[j] = post->zero_lbf;
+  post->begin_lbf[j] = post->zero_lbf;
+  post->episode_lbf[j] = episode_evidence(post, j);
   post->log_odds[j] = logit(post->params.pi0);
 }
 
@@ -253,7 +313,7 @@ double trv_posterior_log_odds(const TrvPosterior *post, int j) { return post->lo
 const TrvSuffStats *trv_posterior_stats(const TrvPosterior *post, int j) { return &post->stats[j]; }
 
 void trv_posterior_effect(const TrvPosterior *post, int j, double *mu, double *v) {
-  effect_of(&post->stats[j], &post->params, mu, v);
+  effect_of(&post->stats[j], &post->eff, mu, v);
 }
 
 bool trv_posterior_map(const TrvPosterior *post, int j) { return post->log_odds[j] >= 0.0; }
@@ -465,9 +525,9 @@ double trv_posterior_eig_bits_memo(const TrvPosterior *post, int j, int k, doubl
   const TrvSuffStats *s = evidence_stats(post, j);
   double l = post->log_odds[j];
   /* Only szz and szw enter the Bayes factors. */
-  if (memo && s->szz == 0 && s->szw == 0) return eig_from_nodes(l, memo_nodes(memo, &post->params, k, zabs), true);
+  if (memo && s->szz == 0 && s->szw == 0) return eig_from_nodes(l, memo_nodes(memo, &post->eff, k, zabs), true);
   EigNodes nd;
-  eig_nodes(&post->params, s, k, zabs, &nd);
+  eig_nodes(&post->eff, s, k, zabs, &nd);
   return eig_from_nodes(l, &nd, s->szw == 0);
 }
 
@@ -476,7 +536,7 @@ double trv_posterior_eig_bits(const TrvPosterior *post, int j, int k, double zab
 }
 
 double trv_posterior_predictive_density(const TrvPosterior *post, int j, double z, double w) {
-  const TrvPosteriorParams *p = &post->params;
+  const TrvPosteriorParams *p = &post->eff;
   double mu, v, ratio;
   effect_of(evidence_stats(post, j), p, &mu, &v);
   double var1 = p->s2 + v * z * z;
@@ -492,7 +552,7 @@ double trv_posterior_predictive_density(const TrvPosterior *post, int j, double 
 /* ---- snapshots ---------------------------------------------------------- */
 
 #define SNAP_MAGIC 0x50565254u /* "TRVP" little-endian */
-#define SNAP_VERSION 1u
+#define SNAP_VERSION 2u
 
 static void put_u32(GByteArray *b, uint32_t x) {
   uint8_t t[4] = {x, x >> 8, x >> 16, x >> 24};
@@ -516,52 +576,81 @@ static double get_f64(const uint8_t *p) {
   return d;
 }
 
-#define PARAM_DOUBLES 6
-#define COMPONENT_DOUBLES 9
+/* Version 2: magic, version, n, slab, track, noise (u32); pi0, tau2, s2,
+ * kappa_min, hazard, lambda, noise_df, persist, noise_scale; per component
+ * n, Szz, Szw, Sww pooled and of the episode, log-odds, begin_lbf.
+ * Version 1 (known noise, a fresh effect every episode) is still read. */
+#define PARAM_DOUBLES 9
+#define COMPONENT_DOUBLES 10
+#define V1_PARAM_DOUBLES 6
+#define V1_COMPONENT_DOUBLES 9
+
+/* The model of version 1 (known noise, a fresh effect every episode) is
+ * still written as version 1: its extra state is constant (noise scale 1,
+ * begin_lbf unused), and logs of that model keep the snapshot size they
+ * always had. */
+static bool version_one_model(const TrvPosteriorParams *p) { return p->noise == TRV_NOISE_KNOWN && p->persist == 0; }
 
 void trv_posterior_serialize(const TrvPosterior *post, GByteArray *out) {
   const TrvPosteriorParams *p = &post->params;
+  bool v1 = version_one_model(p);
   put_u32(out, SNAP_MAGIC);
-  put_u32(out, SNAP_VERSION);
+  put_u32(out, v1 ? 1u : SNAP_VERSION);
   put_u32(out, (uint32_t)post->n);
   put_u32(out, (uint32_t)p->slab);
   put_u32(out, (uint32_t)p->track);
-  double pd[PARAM_DOUBLES] = {p->pi0, p->tau2, p->s2, p->kappa_min, p->hazard, p->lambda};
-  for (int i = 0; i < PARAM_DOUBLES; i++) put_f64(out, pd[i]);
+  if (!v1) put_u32(out, (uint32_t)p->noise);
+  double pd[PARAM_DOUBLES] = {p->pi0,    p->tau2,     p->s2,      p->kappa_min,     p->hazard,
+                              p->lambda, p->noise_df, p->persist, post->noise_scale};
+  for (int i = 0; i < (v1 ? V1_PARAM_DOUBLES : PARAM_DOUBLES); i++) put_f64(out, pd[i]);
   for (int j = 0; j < post->n; j++) {
     const TrvSuffStats *s = &post->stats[j], *e = &post->episode[j];
-    double cd[COMPONENT_DOUBLES] = {s->n, s->szz, s->szw, s->sww, e->n, e->szz, e->szw, e->sww, post->log_odds[j]};
-    for (int i = 0; i < COMPONENT_DOUBLES; i++) put_f64(out, cd[i]);
+    double cd[COMPONENT_DOUBLES] = {s->n,   s->szz, s->szw, s->sww, e->n, e->szz, e->szw, e->sww, post->log_odds[j],
+                                    post->begin_lbf[j]};
+    for (int i = 0; i < (v1 ? V1_COMPONENT_DOUBLES : COMPONENT_DOUBLES); i++) put_f64(out, cd[i]);
   }
 }
 
 TrvPosterior *trv_posterior_deserialize(const uint8_t *data, size_t len, GError **error) {
-  const size_t head = 5 * 4 + PARAM_DOUBLES * 8;
-  if (len < head || get_u32(data) != SNAP_MAGIC) {
+  if (len < 8 || get_u32(data) != SNAP_MAGIC) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "posterior snapshot: bad magic or short header (%zu bytes)", len);
     return NULL;
   }
-  if (get_u32(data + 4) != SNAP_VERSION) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "posterior snapshot: unsupported version %u", get_u32(data + 4));
+  uint32_t version = get_u32(data + 4);
+  if (version != 1 && version != SNAP_VERSION) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "posterior snapshot: unsupported version %u", version);
+    return NULL;
+  }
+  bool v1 = version == 1;
+  size_t n_u32 = v1 ? 5 : 6, n_par = v1 ? V1_PARAM_DOUBLES : PARAM_DOUBLES;
+  size_t n_comp = v1 ? V1_COMPONENT_DOUBLES : COMPONENT_DOUBLES;
+  const size_t head = n_u32 * 4 + n_par * 8;
+  if (len < head) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "posterior snapshot: short header (%zu bytes)", len);
     return NULL;
   }
   uint32_t n = get_u32(data + 8), slab = get_u32(data + 12), track = get_u32(data + 16);
-  if (n == 0 || n > 1u << 20 || len != head + (size_t)n * COMPONENT_DOUBLES * 8 || slab > 1 || track > 2) {
+  uint32_t noise = v1 ? TRV_NOISE_KNOWN : get_u32(data + 20);
+  if (n == 0 || n > 1u << 20 || len != head + (size_t)n * n_comp * 8 || slab > 1 || track > 2 || noise > 1) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "posterior snapshot: inconsistent sizes or kinds");
     return NULL;
   }
-  const uint8_t *q = data + 20;
-  TrvPosteriorParams p = {.slab = slab, .track = track};
+  const uint8_t *q = data + n_u32 * 4;
+  TrvPosteriorParams p = {.slab = slab, .track = track, .noise = noise};
   p.pi0 = get_f64(q), p.tau2 = get_f64(q + 8), p.s2 = get_f64(q + 16);
   p.kappa_min = get_f64(q + 24), p.hazard = get_f64(q + 32), p.lambda = get_f64(q + 40);
-  if (!(p.pi0 > 0 && p.pi0 < 1 && p.tau2 > 0 && p.s2 > 0 && p.lambda > 0 && p.lambda <= 1 && p.hazard >= 0 &&
-        p.hazard < 0.5 && p.kappa_min >= 0)) {
+  double scale = 1;
+  if (!v1) p.noise_df = get_f64(q + 48), p.persist = get_f64(q + 56), scale = get_f64(q + 64);
+  if (!trv_posterior_params_valid(&p) || !isfinite(scale) || scale < 1 ||
+      (p.noise == TRV_NOISE_KNOWN && scale != 1) || (!v1 && version_one_model(&p))) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "posterior snapshot: parameters out of range");
     return NULL;
   }
-  q += PARAM_DOUBLES * 8;
+  q += n_par * 8;
   TrvPosterior *post = trv_posterior_new((int)n, &p);
-  for (uint32_t j = 0; j < n; j++, q += COMPONENT_DOUBLES * 8) {
+  post->noise_scale = scale;
+  derive_model(post);
+  for (uint32_t j = 0; j < n; j++, q += n_comp * 8) {
     TrvSuffStats *st[2] = {&post->stats[j], &post->episode[j]};
     bool ok = true;
     for (int k = 0; k < 2; k++) {
@@ -572,7 +661,8 @@ TrvPosterior *trv_posterior_deserialize(const uint8_t *data, size_t len, GError 
            s->szz >= 0 && s->sww >= 0;
     }
     post->log_odds[j] = get_f64(q + 64);
-    if (!ok || !isfinite(post->log_odds[j])) {
+    post->begin_lbf[j] = v1 ? post->zero_lbf : get_f64(q + 72);
+    if (!ok || !isfinite(post->log_odds[j]) || !isfinite(post->begin_lbf[j])) {
       g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "posterior snapshot: component %u has invalid statistics", j);
       trv_posterior_free(post);
       return NULL;
@@ -586,12 +676,15 @@ TrvPosterior *trv_posterior_deserialize(const uint8_t *data, size_t len, GError 
  * serialization: the controller asserts it every episode). */
 G_STATIC_ASSERT(sizeof(TrvSuffStats) == 4 * sizeof(double)); /* no padding for memcmp */
 bool trv_posterior_equal(const TrvPosterior *a, const TrvPosterior *b) {
-  if (a->n != b->n || a->params.slab != b->params.slab || a->params.track != b->params.track) return false;
+  if (a->n != b->n || a->params.slab != b->params.slab || a->params.track != b->params.track ||
+      a->params.noise != b->params.noise)
+    return false;
   const TrvPosteriorParams *p = &a->params, *q = &b->params;
-  double pd[6] = {p->pi0, p->tau2, p->s2, p->kappa_min, p->hazard, p->lambda};
-  double qd[6] = {q->pi0, q->tau2, q->s2, q->kappa_min, q->hazard, q->lambda};
+  double pd[9] = {p->pi0, p->tau2, p->s2, p->kappa_min, p->hazard, p->lambda, p->noise_df, p->persist, a->noise_scale};
+  double qd[9] = {q->pi0, q->tau2, q->s2, q->kappa_min, q->hazard, q->lambda, q->noise_df, q->persist, b->noise_scale};
   size_t n = (size_t)a->n;
   return memcmp(pd, qd, sizeof pd) == 0 && memcmp(a->stats, b->stats, n * sizeof *a->stats) == 0 &&
          memcmp(a->episode, b->episode, n * sizeof *a->episode) == 0 &&
-         memcmp(a->log_odds, b->log_odds, n * sizeof *a->log_odds) == 0;
+         memcmp(a->log_odds, b->log_odds, n * sizeof *a->log_odds) == 0 &&
+         memcmp(a->begin_lbf, b->begin_lbf, n * sizeof *a->begin_lbf) == 0;
 }

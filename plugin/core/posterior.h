@@ -2,7 +2,23 @@
  *
  * One belief per candidate component j: presence (H1: beta ~ slab) versus
  * absence (H0: beta = 0) for the linear-Gaussian probe regression
- * w = beta * z + noise, noise variance s2 known from the world.
+ * w = beta * z + noise, noise variance s2 declared by the world.
+ *
+ * Noise (params->noise):
+ *  - known:     every Bayes factor uses the declared s2;
+ *  - estimated: the world's s2 is a lower bound and a prior guess worth
+ *               noise_df residual degrees of freedom.  At every episode
+ *               start the variance in use becomes
+ *                 s2_e = s2 * max(1, (noise_df + R / s2) / (noise_df + D)),
+ *               R = sum_j (Sww - Szw^2 / Szz) the residual sum of squares of
+ *               each component's own regression on its pooled (discounted)
+ *               statistics and D = sum_j (n_j - 1) their degrees of freedom:
+ *               the posterior mean of a variance under an inverse-gamma
+ *               prior, floored at the declared value.  s2_e is fixed for the
+ *               episode; every Bayes factor, effect, EIG, and (through
+ *               trv_posterior_noise_var) the controller's residual tests use
+ *               it.  A noise process louder than declared then weakens the
+ *               evidence instead of manufacturing it.
  *
  * State per component: pooled sufficient statistics (n, Szz, Szw, Sww),
  * discounted by the forgetting factor lambda at every episode start (they
@@ -19,10 +35,22 @@
  * Tracking of change (applied by trv_posterior_episode_begin):
  *  - hazard:     presence is a two-state Markov chain over episodes; at
  *                every episode start p <- (1-h) p + h (1-p), and the
- *                episode's own evidence, log BF10 of the episode's
- *                statistics (a fresh slab draw per episode), is added to
- *                the log-odds as probes arrive.  Evidence from earlier
- *                episodes reaches the present only through p.
+ *                episode's evidence is added to the log-odds as probes
+ *                arrive.  Under H1 the effect persists from episode to
+ *                episode except that with probability q it
+ *                is a fresh draw from the slab, so the episode's Bayes
+ *                factor is the mixture
+ *                  BF_e = (1 - q) BF(S_e | S_begin) + q BF(S_episode),
+ *                BF(S_e | S_begin) = BF(S_e) / BF(S_begin) the evidence of
+ *                the episode's probes given the pooled statistics it
+ *                started from (log: lbf(S_e) - lbf(S_begin)), and
+ *                BF(S_episode) that of the episode's probes alone.  q = 1
+ *                is a fresh slab draw every episode (evidence from earlier
+ *                episodes reaches the present only through p); with q < 1 a
+ *                weak but steady effect accumulates evidence across
+ *                episodes, and a changed one is still read by the fresh
+ *                term.  The EIG of a probe is computed on the episode's
+ *                own statistics (the fresh-draw term).
  *  - forgetting: statistics are discounted by lambda at every episode start
  *                and the log-odds are logit(pi0) + log BF10(S).
  *  - none:       pooling since episode 0 (the trap SPEC 3.2 warns about),
@@ -40,6 +68,7 @@
 
 typedef enum { TRV_SLAB_GAUSSIAN = 0, TRV_SLAB_SEPARATED = 1 } TrvSlab;
 typedef enum { TRV_TRACK_HAZARD = 0, TRV_TRACK_FORGETTING = 1, TRV_TRACK_NONE = 2 } TrvTrack;
+typedef enum { TRV_NOISE_KNOWN = 0, TRV_NOISE_ESTIMATED = 1 } TrvNoise;
 
 typedef struct {
   double pi0;       /* prior P(H1) */
@@ -50,6 +79,11 @@ typedef struct {
   double lambda;    /* per-episode forgetting factor on statistics, (0, 1] */
   TrvSlab slab;
   TrvTrack track;
+  /* Zero in the three fields below is the model with known noise and a
+   * fresh effect every episode. */
+  TrvNoise noise;
+  double noise_df; /* estimated noise: prior degrees of freedom at s2, > 0 */
+  double persist;  /* hazard track: 1 - q, probability that an effect persists, [0, 1] */
 } TrvPosteriorParams;
 
 typedef struct {
@@ -65,6 +99,11 @@ TrvPosterior *trv_posterior_copy(const TrvPosterior *post);
 void trv_posterior_assign(TrvPosterior *dst, const TrvPosterior *src);
 int trv_posterior_n_components(const TrvPosterior *post);
 const TrvPosteriorParams *trv_posterior_params(const TrvPosterior *post);
+/* The noise variance in use this episode: s2, or s2_e when estimated. */
+double trv_posterior_noise_var(const TrvPosterior *post);
+/* Whether params satisfy trv_posterior_new's preconditions (which it
+ * asserts): readers of stored parameters check this first. */
+bool trv_posterior_params_valid(const TrvPosteriorParams *params);
 
 /* Episode boundary: hazard mixing or forgetting, per params->track. */
 void trv_posterior_episode_begin(TrvPosterior *post);

@@ -117,22 +117,15 @@ void trv_ctl_header_encode(const TrvCtlHeader *h, uint8_t out[TRV_CTL_HEADER_SIZ
   put_u32(out + 32, h->base_episode);
   put_u32(out + 36, (uint32_t)h->params.slab);
   put_u32(out + 40, (uint32_t)h->params.track);
+  put_u32(out + 44, (uint32_t)h->params.noise);
   const double *d[6] = {&h->params.pi0, &h->params.tau2, &h->params.s2,
                         &h->params.kappa_min, &h->params.hazard, &h->params.lambda};
   for (int i = 0; i < 6; i++) put_f64(out + 48 + 8 * i, *d[i]);
+  put_f64(out + 96, h->params.noise_df);
+  put_f64(out + 104, h->params.persist);
   put_u32(out + 124, trv_crc32c(0, out, 124));
 }
 
-/* The preconditions of trv_posterior_new(), which asserts them: a header
- * (even a CRC-valid forged one) must never lead to that abort.  Found by
- * the fuzzer (hazard 0.7 passed an earlier, looser check). */
-static bool params_in_range(const TrvPosteriorParams *p) {
-  const double all[6] = {p->pi0, p->tau2, p->s2, p->kappa_min, p->hazard, p->lambda};
-  for (int i = 0; i < 6; i++)
-    if (!isfinite(all[i])) return false;
-  return p->pi0 > 0 && p->pi0 < 1 && p->tau2 > 0 && p->s2 > 0 && p->kappa_min >= 0 && p->hazard >= 0 &&
-         p->hazard < 0.5 && p->lambda > 0 && p->lambda <= 1;
-}
 
 bool trv_ctl_header_decode(const uint8_t *data, size_t len, const char *name, TrvCtlHeader *h,
                            GError **error) {
@@ -164,21 +157,24 @@ bool trv_ctl_header_decode(const uint8_t *data, size_t len, const char *name, Tr
   h->n_components = get_u32(data + 24);
   h->flags = get_u32(data + 28);
   h->base_episode = get_u32(data + 32);
-  uint32_t slab = get_u32(data + 36), track = get_u32(data + 40);
+  uint32_t slab = get_u32(data + 36), track = get_u32(data + 40), noise = get_u32(data + 44);
   double *d[6] = {&h->params.pi0, &h->params.tau2, &h->params.s2,
                   &h->params.kappa_min, &h->params.hazard, &h->params.lambda};
   for (int i = 0; i < 6; i++) *d[i] = get_f64(data + 48 + 8 * i);
+  h->params.noise_df = get_f64(data + 96);
+  h->params.persist = get_f64(data + 104);
   h->params.slab = (TrvSlab)slab;
   h->params.track = (TrvTrack)track;
+  h->params.noise = (TrvNoise)noise;
   bool compacted = (h->flags & TRV_CTL_FLAG_COMPACTED) != 0;
   const char *bad = NULL;
   if (get_u32(data + 12) != TRV_CTL_HEADER_SIZE) bad = "header size";
-  else if (get_u32(data + 44) || !all_zero(data + 96, 28)) bad = "reserved field (not zero)";
+  else if (!all_zero(data + 112, 12)) bad = "reserved field (not zero)";
   else if (h->n_components < 1 || h->n_components > TRV_CTL_MAX_COMPONENTS) bad = "component count";
   else if (h->flags & ~TRV_CTL_FLAG_COMPACTED) bad = "flags";
   else if (compacted != (h->base_episode != TRV_CTL_NO_BASE)) bad = "base episode";
-  else if (slab > TRV_SLAB_SEPARATED || track > TRV_TRACK_NONE) bad = "posterior model";
-  else if (!params_in_range(&h->params))
+  else if (slab > TRV_SLAB_SEPARATED || track > TRV_TRACK_NONE || noise > TRV_NOISE_ESTIMATED) bad = "posterior model";
+  else if (!trv_posterior_params_valid(&h->params)) /* trv_posterior_new asserts them: never reach that abort */
     bad = "posterior parameters";
   if (bad) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "%s: header field out of range: %s", name, bad);
