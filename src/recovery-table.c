@@ -80,14 +80,14 @@ void trv_recovery_md(const TrvRunResult *r, FILE *f) {
   if (n == 0) return;
   fprintf(f, "\nRecovery per change-point: episodes from the change-point until the graph is right for %d episodes "
              "in a row (before the next change-point), over the seeds that recover; exposure in the %d episodes "
-             "after it (to the next change-point)\n\n| change-point | controller | recovered | MAP recovery | "
+             "after it (to the next change-point)\n\n| change-point | controller | seeds recovered (MAP, G_hat) | MAP recovery | "
              "G_hat recovery | commit lag | exposure | committed exposure |\n|---|---|---|---|---|---|---|---|\n",
           TRV_STAY_EPISODES, TRV_RECOVERY_WINDOW);
   for (int k = 0; k < n; k++)
     for (int c = 0; c < r->n_controllers; c++) {
       TrvSummary rec = trv_run_recovery(r, c, k, TRV_CP_RECOVERY);
-      fprintf(f, "| %d | %s | %zu / %d", r->cells[0].change_point[k].change_point, r->controllers[c], rec.n,
-              r->n_seeds);
+      fprintf(f, "| %d | %s | %zu, %zu / %d", r->cells[0].change_point[k].change_point, r->controllers[c], rec.n,
+              trv_run_recovery(r, c, k, TRV_CP_COMMIT_RECOVERY).n, r->n_seeds);
       cell(f, rec, -1);
       for (int m = TRV_CP_COMMIT_RECOVERY; m < TRV_CP_COUNT; m++) cell(f, trv_run_recovery(r, c, k, m), -1);
       fprintf(f, " |\n");
