@@ -204,7 +204,12 @@ static bool panel_figure(const char *dir, const char *name, const char *key, cha
   g_string_append_c(gp, '\n');
   g_string_append_printf(plot, "set multiplot layout %d,1\n", n_metrics);
   for (int m = 0; m < n_metrics; m++) {
-    g_string_append(plot, "set ylabel ");
+    /* a panel with no defined value (e.g. t_id where nothing identifies)
+     * gets a fixed range: gnuplot refuses to autoscale on no points */
+    bool any = false;
+    for (int k = 0; k < n_points && !any; k++)
+      for (int c = 0; c < n_controllers && !any; c++) any = isfinite(rows[((size_t)(k * n_controllers + c) * n_metrics + m) * 2]);
+    g_string_append(plot, any ? "set autoscale y\nset ylabel " : "set yrange [0:1]\nset ylabel ");
     gp_quote(plot, metrics[m]);
     g_string_append(plot, "\nplot ");
     for (int c = 0; c < n_controllers; c++) {

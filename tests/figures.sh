@@ -15,7 +15,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "1..5"
 "$T" run -e fault-sweep -c trivium,rlvr --set run.seeds=3 --set run.episodes=60 --sweep link-flap.mtbf=1,20 -q \
-  -o "$tmp/r" >/dev/null 2>"$tmp/err"
+  -o "$tmp/r" >/dev/null 2>"$tmp/run.err"
 ok=1
 for p in link-flap.mtbf=1 link-flap.mtbf=20; do
   d="$tmp/r/$p"
@@ -56,7 +56,12 @@ if command -v gnuplot >/dev/null 2>&1; then
     grep -q '<svg' "$f.svg" && grep -q '</svg>' "$f.svg" || { ok=0; echo "# $f.svg is not SVG"; }
   done
   [ $n -eq 7 ] || { ok=0; echo "# $n figures, expected 7"; }
-  if [ $ok = 1 ]; then echo "ok 4 - every figure (7) drawn as PNG and SVG"; else echo "not ok 4 - drawings"; fi
+  ! grep -q 'could not draw' "$tmp/run.err" || { ok=0; grep 'could not draw' "$tmp/run.err" | sed 's/^/# /'; }
+  # a panel with nothing defined (rlvr never recovers): drawn all the same
+  "$T" run -e headline -c rlvr --set run.seeds=2 --set run.episodes=20 -q -o "$tmp/n" >/dev/null 2>"$tmp/n.err"
+  [ -s "$tmp/n/figures/recovery.png" ] && ! grep -q 'could not draw' "$tmp/n.err" ||
+    { ok=0; echo "# a figure with an empty panel was not drawn"; sed 's/^/# /' "$tmp/n.err"; }
+  if [ $ok = 1 ]; then echo "ok 4 - every figure (7) drawn as PNG and SVG, one whose panel has no value too"; else echo "not ok 4 - drawings"; fi
 else
   echo "ok 4 # SKIP gnuplot is not installed (./dev installs gnuplot-nox)"
 fi
