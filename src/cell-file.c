@@ -51,6 +51,12 @@ bool trv_cell_file_parse(const char *file, const void *data, size_t len, const c
   for (int i = 0; i < s->n_curve; i++)
     if (s->curve_episode[i] < 1 || s->curve_episode[i] > episodes || (i && s->curve_episode[i] <= s->curve_episode[i - 1]))
       return refuse(error, file, "damaged: its regret curve's episodes are not increasing within the run");
+  if (s->n_change_points < 0 || s->n_change_points > TRV_CELL_CHANGE_POINTS)
+    return refuse(error, file, "damaged: its number of change-points is out of range");
+  for (int i = 0; i < s->n_change_points; i++)
+    if (s->change_point[i].change_point < 0 || s->change_point[i].change_point >= episodes ||
+        (i && s->change_point[i].change_point <= s->change_point[i - 1].change_point))
+      return refuse(error, file, "damaged: its change-points are not increasing within the run");
   if (!isfinite(out->controller_cpu) || out->controller_cpu < 0)
     return refuse(error, file, "damaged: its controller time is not a non-negative number");
   return true;

@@ -103,6 +103,8 @@ static char *figures_dir(const char *out, GError **error) {
   return NULL;
 }
 
+static bool recovery_figure(const TrvRunResult *r, const char *dir, GError **error);
+
 bool trv_write_figures(const TrvRunResult *r, const char *out, GError **error) {
   char *dir = figures_dir(out, error);
   if (!dir) return false;
@@ -158,7 +160,7 @@ bool trv_write_figures(const TrvRunResult *r, const char *out, GError **error) {
   g_string_append(gp, ")\n");
   plot_controllers(plot, "presence.dat", "using %d", r->controllers, nc);
   gp_outputs(gp, "presence", plot->str);
-  ok = ok && write_pair(dir, "presence", dat, gp, error);
+  ok = ok && write_pair(dir, "presence", dat, gp, error) && recovery_figure(r, dir, error);
   g_string_free(dat, TRUE);
   g_string_free(gp, TRUE);
   g_string_free(plot, TRUE);
@@ -166,11 +168,12 @@ bool trv_write_figures(const TrvRunResult *r, const char *out, GError **error) {
   return ok;
 }
 
-bool trv_write_sweep_figure(const char *out, const char *key, char **labels, int n_points, char **controllers,
-                            int n_controllers, const char *const *metrics, int n_metrics, const double *rows,
-                            GError **error) {
-  char *dir = figures_dir(out, error);
-  if (!dir) return false;
+/* NAME.{dat,gp,svg,png} in dir: one panel per metric, each against the
+ * points (labels on the axis, `key` its title), one line per controller
+ * with its sd as error bars; rows as trv_write_sweep_figure's. */
+static bool panel_figure(const char *dir, const char *name, const char *key, char *const *labels, int n_points,
+                         const char *const *controllers, int n_controllers, const char *const *metrics, int n_metrics,
+                         const double *rows, GError **error) {
   GString *dat = g_string_new("# point index, then per controller and metric: mean, sd (over seeds); metrics:");
   for (int m = 0; m < n_metrics; m++) g_string_append_printf(dat, " %s", metrics[m]);
   g_string_append(dat, "; controllers:");
@@ -187,9 +190,9 @@ bool trv_write_sweep_figure(const char *out, const char *key, char **labels, int
     g_string_append_c(dat, '\n');
   }
   GString *gp = g_string_new(NULL), *plot = g_string_new(NULL);
-  g_string_append(gp, "# A sweep of ");
+  g_string_append_printf(gp, "# %s: each metric against ", name);
   gp_quote(gp, key);
-  g_string_append(gp, ": each metric against the points (mean and sd over seeds); data: sweep.dat\n");
+  g_string_append_printf(gp, " (mean and sd over seeds); data: %s.dat\n", name);
   g_string_append(gp, "set xtics (");
   for (int k = 0; k < n_points; k++) {
     g_string_append(gp, k ? ", " : "");
@@ -201,12 +204,17 @@ bool trv_write_sweep_figure(const char *out, const char *key, char **labels, int
   g_string_append_c(gp, '\n');
   g_string_append_printf(plot, "set multiplot layout %d,1\n", n_metrics);
   for (int m = 0; m < n_metrics; m++) {
-    g_string_append(plot, "set ylabel ");
+    /* a panel with no defined value (e.g. t_id where nothing identifies)
+     * gets a fixed range: gnuplot refuses to autoscale on no points */
+    bool any = false;
+    for (int k = 0; k < n_points && !any; k++)
+      for (int c = 0; c < n_controllers && !any; c++) any = isfinite(rows[((size_t)(k * n_controllers + c) * n_metrics + m) * 2]);
+    g_string_append(plot, any ? "set autoscale y\nset ylabel " : "set yrange [0:1]\nset ylabel ");
     gp_quote(plot, metrics[m]);
     g_string_append(plot, "\nplot ");
     for (int c = 0; c < n_controllers; c++) {
       int col = 2 + 2 * (c * n_metrics + m);
-      g_string_append_printf(plot, "%s'sweep.dat' using 1:%d:%d with yerrorlines lw 2 title ", c ? ", " : "", col,
+      g_string_append_printf(plot, "%s'%s.dat' using 1:%d:%d with yerrorlines lw 2 title ", c ? ", " : "", name, col,
                              col + 1);
       gp_quote(plot, controllers[c]);
     }
@@ -214,13 +222,52 @@ bool trv_write_sweep_figure(const char *out, const char *key, char **labels, int
   }
   g_string_append(plot, "unset multiplot\n");
   int height = 300 * n_metrics;
-  g_string_append_printf(gp, "set terminal svg size 800,%d dynamic noenhanced font 'sans,12'\nset output 'sweep.svg'\n%s"
-                         "set terminal pngcairo size 800,%d noenhanced font 'sans,10'\nset output 'sweep.png'\n%s",
-                         height, plot->str, height, plot->str);
-  bool ok = write_pair(dir, "sweep", dat, gp, error);
+  g_string_append_printf(gp, "set terminal svg size 800,%d dynamic noenhanced font 'sans,12'\nset output '%s.svg'\n%s"
+                         "set terminal pngcairo size 800,%d noenhanced font 'sans,10'\nset output '%s.png'\n%s",
+                         height, name, plot->str, height, name, plot->str);
+  bool ok = write_pair(dir, name, dat, gp, error);
   g_string_free(dat, TRUE);
   g_string_free(gp, TRUE);
   g_string_free(plot, TRUE);
+  return ok;
+}
+
+bool trv_write_sweep_figure(const char *out, const char *key, char **labels, int n_points, char **controllers,
+                            int n_controllers, const char *const *metrics, int n_metrics, const double *rows,
+                            GError **error) {
+  char *dir = figures_dir(out, error);
+  if (!dir) return false;
+  bool ok = panel_figure(dir, "sweep", key, labels, n_points, (const char *const *)controllers, n_controllers, metrics,
+                         n_metrics, rows, error);
   g_free(dir);
+  return ok;
+}
+
+/* recovery.*: per change-point (its episode on the axis) the MAP's and
+ * G_hat's recovery and the window's exposure, mean and sd over the seeds
+ * (recovery over the seeds that recover). */
+static bool recovery_figure(const TrvRunResult *r, const char *dir, GError **error) {
+  int n = trv_run_change_points(r), nc = r->n_controllers;
+  if (n == 0) return true;
+  static const TrvRecoveryMeasure shown[] = {TRV_CP_RECOVERY, TRV_CP_COMMIT_RECOVERY, TRV_CP_EXPOSURE,
+                                             TRV_CP_COMMITTED_EXPOSURE};
+  enum { N_SHOWN = G_N_ELEMENTS(shown) };
+  const char *names[N_SHOWN];
+  for (int m = 0; m < N_SHOWN; m++) names[m] = trv_recovery_name(shown[m]);
+  double *rows = g_new(double, (size_t)n * nc * N_SHOWN * 2);
+  char **labels = g_new0(char *, n + 1);
+  for (int k = 0; k < n; k++) {
+    labels[k] = g_strdup_printf("%d", r->cells[0].change_point[k].change_point);
+    for (int c = 0; c < nc; c++)
+      for (int m = 0; m < N_SHOWN; m++) {
+        TrvSummary s = trv_run_recovery(r, c, k, shown[m]);
+        double *dst = &rows[((size_t)(k * nc + c) * N_SHOWN + m) * 2];
+        dst[0] = s.n ? s.mean : NAN, dst[1] = s.n ? s.sd : NAN;
+      }
+  }
+  bool ok = panel_figure(dir, "recovery", "change-point (episode)", labels, n, r->controllers, nc, names, N_SHOWN, rows,
+                         error);
+  g_strfreev(labels);
+  g_free(rows);
   return ok;
 }

@@ -12,7 +12,9 @@
 /* One point: regret.{dat,gp,svg,png} (cumulative outcome regret against
  * episodes, mean over seeds, one line per controller) and
  * presence.{dat,gp,svg,png} (the final presence probability of every
- * candidate component, mean over seeds, per controller).  False with
+ * candidate component, mean over seeds, per controller) and, when the
+ * world has change-points, recovery.{dat,gp,svg,png} (per change-point the
+ * recovery of the MAP and of G_hat and the exposure after it).  False with
  * *error when a file cannot be written; gnuplot missing or failing is
  * said once on stderr and leaves the scripts and data. */
 bool trv_write_figures(const TrvRunResult *r, const char *dir, GError **error);

@@ -307,7 +307,7 @@ static void separation_table(const TrvRunResult *r, FILE *f) {
   g_free(first);
 }
 
-static void cell_fmt(char *buf, size_t n, TrvSummary s, int metric) {
+void trv_format_summary(char *buf, size_t n, TrvSummary s, int metric) {
   if (s.n == 0) snprintf(buf, n, "-");
   else if (metric == TRV_METRIC_P_F) snprintf(buf, n, "%.3g ± %.2g", s.mean, s.sd); /* small rates matter: never 0.00 */
   else if (s.mean != 0 && fabs(s.mean) < 0.01) snprintf(buf, n, "%.3g ± %.2g", s.mean, s.sd);
@@ -321,7 +321,7 @@ static void table_rows(const TrvRunResult *r, FILE *f, const int *cols, size_t n
     fprintf(f, "| %s", r->controllers[c]);
     for (size_t k = 0; k < n_cols; k++) {
       char b[64];
-      cell_fmt(b, sizeof b, summarize_metric(r, c, cols[k]), cols[k]);
+      trv_format_summary(b, sizeof b, summarize_metric(r, c, cols[k]), cols[k]);
       fprintf(f, " | %s", b);
     }
     fprintf(f, " |\n");
@@ -350,7 +350,7 @@ static void world_table(const TrvRunResult *r, FILE *f) {
     fprintf(f, "| %s", r->controllers[c]);
     for (int k = 0; k < n; k++) {
       char b[64];
-      cell_fmt(b, sizeof b, world_metric(r, c, k), -1);
+      trv_format_summary(b, sizeof b, world_metric(r, c, k), -1);
       fprintf(f, " | %s", b);
     }
     fprintf(f, " |\n");
@@ -391,7 +391,7 @@ static void regret_fit_table(const TrvRunResult *r, FILE *f) {
   for (int c = 0; c < r->n_controllers; c++) {
     TrvLinFit lf, nf;
     char b[64];
-    cell_fmt(b, sizeof b, summarize_metric(r, c, TRV_METRIC_R_OUT), TRV_METRIC_R_OUT);
+    trv_format_summary(b, sizeof b, summarize_metric(r, c, TRV_METRIC_R_OUT), TRV_METRIC_R_OUT);
     if (!regret_fits(r, c, &lf, &nf)) {
       fprintf(f, "| %s | %s | - | - | - | - | - |\n", r->controllers[c], b);
       continue;
@@ -418,6 +418,7 @@ static void main_table(const TrvRunResult *r, FILE *f) {
   const int cols2[] = {TRV_METRIC_ALARMS, TRV_METRIC_DETECTIONS, TRV_METRIC_FALSE_ALARMS, TRV_METRIC_DETECTION_DELAY,
                        TRV_METRIC_PROBES, TRV_METRIC_P_F,      TRV_METRIC_UNCOMMITTED_EPISODES};
   table_rows(r, f, cols2, G_N_ELEMENTS(cols2));
+  trv_recovery_md(r, f);
   regret_fit_table(r, f);
   world_table(r, f);
 }
@@ -439,6 +440,7 @@ bool trv_write_summary(const TrvRunResult *r, const char *dir, FILE *out, GError
       TrvSummary s = world_metric(r, c, k);
       fprintf(f, "%s,world.%s,%.9g,%.9g,%.9g,%.9g,%zu\n", r->controllers[c], wm[k], s.mean, s.sd, s.lo, s.hi, s.n);
     }
+  trv_recovery_csv(r, f);
   for (int c = 0; c < r->n_controllers; c++) { /* fits of the mean curve: one number each, no spread */
     TrvLinFit fit[2];
     if (!regret_fits(r, c, &fit[0], &fit[1])) continue;

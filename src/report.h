@@ -46,6 +46,28 @@ bool trv_write_run_json(const TrvRunResult *r, const char *path, const char *sta
 TrvSummary trv_run_metric(const TrvRunResult *r, int c, const char *name);
 /* summary.csv, summary.md and the table on `out` (may be NULL). */
 bool trv_write_summary(const TrvRunResult *r, const char *dir, FILE *out, GError **error);
+/* One cell of summary.md: "mean ± sd" of s, with enough digits that a
+ * small nonzero value shows ("-" without values); metric is a TrvMetric
+ * or -1. */
+void trv_format_summary(char *buf, size_t n, TrvSummary s, int metric);
+
+/* Recovery after the change-points (recovery-table.c): the measures kept
+ * per change-point and cell (TrvChangePointRecovery), by name in
+ * summary.csv as recovery.<change-point>.<name>. */
+typedef enum {
+  TRV_CP_RECOVERY, TRV_CP_COMMIT_RECOVERY, TRV_CP_COMMIT_LAG, TRV_CP_EXPOSURE,
+  TRV_CP_COMMITTED_EXPOSURE, TRV_CP_COUNT
+} TrvRecoveryMeasure;
+const char *trv_recovery_name(TrvRecoveryMeasure m);
+/* The change-points every cell of the run kept. */
+int trv_run_change_points(const TrvRunResult *r);
+/* Summary across seeds (NAN values left out) of measure m after
+ * change-point k for controller c. */
+TrvSummary trv_run_recovery(const TrvRunResult *r, int c, int k, TrvRecoveryMeasure m);
+/* summary.csv's recovery.* rows; summary.md's commit and recovery tables. */
+void trv_recovery_csv(const TrvRunResult *r, FILE *f);
+void trv_recovery_md(const TrvRunResult *r, FILE *f);
+
 /* Writes `text` to path through a temporary file renamed into place. */
 bool trv_write_file_atomic(const char *path, const char *text, gssize len, GError **error);
 

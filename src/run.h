@@ -65,6 +65,7 @@ typedef struct {
   int n_controllers;
   GPtrArray *values;     /* per point: char ** of n_keys values */
   GArray *stats;         /* per point, controller and sweep metric: mean, sd */
+  GArray *episodes;      /* per point: its episodes E (int) */
 } TrvSweepTable;
 
 void trv_sweep_table_init(TrvSweepTable *sw, char **keys, char **controllers, int n_controllers);

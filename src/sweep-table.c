@@ -17,8 +17,10 @@
 static const char *const sweep_metrics[] = {"exposure_total", "exposure_stationary", "committed_exposure_total",
                                             "r_out", "p_f", "probes", "e_id", "t_id", "e_task", "t_task",
                                             "alarms", "detections", "false_alarms", "detection_delay",
+                                            "e_commit", "t_commit", "recovery_episodes", "commit_lag",
+                                            "lrcp_calls", "records_lost",
                                             "sim_time", NULL}; /* sim_time last: the speedup's measure */
-#define N_METRICS 15
+#define N_METRICS 21
 /* drawn in the sweep figure: exposure_total, r_out, p_f, probes, t_id */
 static const int figure_metrics[] = {0, 3, 4, 5, 7};
 #define N_FIGURE (int)(sizeof figure_metrics / sizeof *figure_metrics)
@@ -31,17 +33,20 @@ void trv_sweep_table_init(TrvSweepTable *sw, char **keys, char **controllers, in
   sw->n_controllers = n_controllers;
   sw->values = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
   sw->stats = g_array_new(FALSE, FALSE, sizeof(double));
+  sw->episodes = g_array_new(FALSE, FALSE, sizeof(int));
 }
 
 void trv_sweep_table_free(TrvSweepTable *sw) {
   g_strfreev(sw->keys);
   g_ptr_array_free(sw->values, TRUE);
   g_array_free(sw->stats, TRUE);
+  g_array_free(sw->episodes, TRUE);
 }
 
 void trv_sweep_table_add(TrvSweepTable *sw, const TrvRunResult *res, char **values) {
   g_assert(values && (int)g_strv_length(values) == sw->n_keys);
   g_ptr_array_add(sw->values, g_strdupv(values));
+  g_array_append_val(sw->episodes, res->layout->episodes);
   for (int c = 0; c < sw->n_controllers; c++)
     for (int k = 0; k < N_METRICS; k++) {
       TrvSummary s = trv_run_metric(res, c, sweep_metrics[k]);
@@ -94,15 +99,33 @@ static void md_num(GString *s, double v) {
 
 /* A single numeric key: least squares of each controller's mean exposure
  * and outcome regret on x (a + b x) and, when every x > 0, on 1/x
- * (a + b/x), over the points; sweep-fits.csv and a table for sweep.md.
- * False (nothing written) for a grid, a key with a non-numeric value or
- * fewer than three points. */
+ * (a + b/x), over the points; for the outcome regret also the regret-bound
+ * shape a sqrt(E) + b x ln(E) (E the point's episodes; the rho sweep's
+ * sqrt(E) + rho log E).  sweep-fits.csv and a table for sweep.md.  False
+ * (nothing written) for a grid, a key with a non-numeric value or fewer
+ * than three points. */
 static const int fit_metrics[] = {0, 3}; /* exposure_total, r_out */
+enum { FIT_LINE, FIT_INVERSE, FIT_BOUND, N_FITS };
+static const char *const fit_names[N_FITS] = {"a+b*x", "a+b/x", "a*sqrt(E)+b*x*ln(E)"};
+
+static void fit_row(const TrvSweepTable *sw, GString *csv, GString *md, int c, int metric, int model, TrvLinFit f,
+                    int n) {
+  g_string_append_printf(csv, "%s,%s,%s,%.9g,%.9g,%.9g,%d\n", sw->controllers[c], sweep_metrics[metric],
+                         fit_names[model], f.a, f.b, f.r2, n);
+  g_string_append_printf(md, "| %s | %s | %s | ", sw->controllers[c], sweep_metrics[metric], fit_names[model]);
+  md_num(md, f.a);
+  g_string_append(md, " | ");
+  md_num(md, f.b);
+  g_string_append(md, " | ");
+  md_num(md, f.r2);
+  g_string_append(md, " |\n");
+}
 
 static bool sweep_fits(const TrvSweepTable *sw, GString *csv, GString *md) {
   int n = (int)sw->values->len;
   if (sw->n_keys != 1 || n < 3) return false;
   double *x = g_new(double, n), *inv = g_new(double, n), *y = g_new(double, n);
+  double *root_e = g_new(double, n), *x_log_e = g_new(double, n);
   bool numeric = true, positive = true;
   for (int p = 0; p < n && numeric; p++) {
     const char *v = ((char **)g_ptr_array_index(sw->values, p))[0];
@@ -111,29 +134,25 @@ static bool sweep_fits(const TrvSweepTable *sw, GString *csv, GString *md) {
     numeric = end != v && !*end && isfinite(x[p]);
     positive = positive && x[p] > 0;
     inv[p] = positive ? 1.0 / x[p] : NAN;
+    double e = g_array_index(sw->episodes, int, p);
+    root_e[p] = sqrt(e);
+    x_log_e[p] = x[p] * log(e);
   }
   if (numeric) {
     g_string_append(csv, "controller,metric,model,a,b,r2,points\n");
-    g_string_append_printf(md, "\nFits over the points (least squares of the means; x = %s)\n\n"
+    g_string_append_printf(md, "\nFits over the points (least squares of the means; x = %s, E = episodes)\n\n"
                            "| controller | metric | model | a | b | R^2 |\n|---|---|---|---|---|---|\n", sw->keys[0]);
     for (int c = 0; c < sw->n_controllers; c++)
       for (size_t m = 0; m < G_N_ELEMENTS(fit_metrics); m++) {
         for (int p = 0; p < n; p++) y[p] = stat(sw, p, c, fit_metrics[m])[0];
-        for (int model = 0; model < (positive ? 2 : 1); model++) {
-          TrvLinFit f = trv_linear_fit(model ? inv : x, y, (size_t)n);
-          const char *name = model ? "a+b/x" : "a+b*x";
-          g_string_append_printf(csv, "%s,%s,%s,%.9g,%.9g,%.9g,%d\n", sw->controllers[c],
-                                 sweep_metrics[fit_metrics[m]], name, f.a, f.b, f.r2, n);
-          g_string_append_printf(md, "| %s | %s | %s | ", sw->controllers[c], sweep_metrics[fit_metrics[m]], name);
-          md_num(md, f.a);
-          g_string_append(md, " | ");
-          md_num(md, f.b);
-          g_string_append(md, " | ");
-          md_num(md, f.r2);
-          g_string_append(md, " |\n");
-        }
+        fit_row(sw, csv, md, c, fit_metrics[m], FIT_LINE, trv_linear_fit(x, y, (size_t)n), n);
+        if (positive) fit_row(sw, csv, md, c, fit_metrics[m], FIT_INVERSE, trv_linear_fit(inv, y, (size_t)n), n);
+        if (fit_metrics[m] == 3) /* r_out */
+          fit_row(sw, csv, md, c, fit_metrics[m], FIT_BOUND, trv_basis_fit(root_e, x_log_e, y, (size_t)n), n);
       }
   }
+  g_free(root_e);
+  g_free(x_log_e);
   g_free(x);
   g_free(inv);
   g_free(y);

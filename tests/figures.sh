@@ -1,7 +1,7 @@
 #!/bin/sh
 # The figures a run draws (docs/outputs.md): for every point
-# figures/regret.{dat,gp,svg,png} and figures/presence.{...}, for a sweep
-# figures/sweep.{...}.  The numbers are the tables' (the last row of
+# figures/regret.{dat,gp,svg,png}, figures/presence.{...} and, with
+# change-points, figures/recovery.{...}; for a sweep figures/sweep.{...}.  The numbers are the tables' (the last row of
 # regret.dat is each controller's r_out in summary.csv; presence.dat's
 # columns are the final presences of the cells, which the summary's
 # table of final presences also shows), the drawings are real SVG and PNG,
@@ -15,7 +15,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "1..5"
 "$T" run -e fault-sweep -c trivium,rlvr --set run.seeds=3 --set run.episodes=60 --sweep link-flap.mtbf=1,20 -q \
-  -o "$tmp/r" >/dev/null 2>"$tmp/err"
+  -o "$tmp/r" >/dev/null 2>"$tmp/run.err"
 ok=1
 for p in link-flap.mtbf=1 link-flap.mtbf=20; do
   d="$tmp/r/$p"
@@ -28,16 +28,20 @@ for p in link-flap.mtbf=1 link-flap.mtbf=20; do
   done
   [ "$(grep -cv '^#' "$d/figures/regret.dat")" -eq 60 ] || { ok=0; echo "# $p: regret.dat has not 60 episodes"; }
   [ "$(grep -cv '^#' "$d/figures/presence.dat")" -eq 3 ] || { ok=0; echo "# $p: presence.dat has not 3 components"; }
+  ncp=$(grep -c '^trivium,recovery\.[0-9]*\.exposure,' "$d/summary.csv")
+  [ "$ncp" -ge 1 ] && [ "$(grep -cv '^#' "$d/figures/recovery.dat")" -eq "$ncp" ] ||
+    { ok=0; echo "# $p: recovery.dat has not one row per change-point ($ncp)"; }
 done
-if [ $ok = 1 ]; then echo "ok 1 - regret.dat ends at each controller's r_out of summary.csv; one row per episode and per component"
+if [ $ok = 1 ]; then echo "ok 1 - regret.dat ends at each controller's r_out of summary.csv; one row per episode, per component and per change-point"
 else echo "not ok 1 - figure data"; fi
 series() { grep -o " title '" "$1" | wc -l; } # plot series (each terminal draws them all)
 if [ "$(series "$tmp/r/link-flap.mtbf=1/figures/regret.gp")" -eq 2 ] &&
    [ "$(series "$tmp/r/link-flap.mtbf=1/figures/presence.gp")" -eq 2 ] &&
+   [ "$(series "$tmp/r/link-flap.mtbf=1/figures/recovery.gp")" -eq $((2 * 4 * 2)) ] &&
    [ "$(series "$tmp/r/figures/sweep.gp")" -eq $((2 * 5 * 2)) ] &&
    grep -q "^0 " "$tmp/r/figures/sweep.dat" && grep -q "^1 " "$tmp/r/figures/sweep.dat" && ! grep -q "^2 " "$tmp/r/figures/sweep.dat" &&
    grep -q "'20' 1" "$tmp/r/figures/sweep.gp" && grep -q "set xlabel 'link-flap.mtbf'" "$tmp/r/figures/sweep.gp"; then
-  echo "ok 2 - one series per controller (regret, presence; the sweep: per controller in each of its 5 panels); the sweep figure: one row per point, the points' values on its axis, the key as its title"
+  echo "ok 2 - one series per controller (regret, presence; recovery: in each of its 4 panels; the sweep: in each of its 5 panels); the sweep figure: one row per point, the points' values on its axis, the key as its title"
 else echo "not ok 2 - sweep figure"; fi
 bad=$(grep -lE "(^|[^a-z_])(load|system|cd|call|shell|print) |'/|\`" "$tmp"/r/figures/*.gp "$tmp"/r/*/figures/*.gp 2>/dev/null)
 if [ -z "$bad" ]; then echo "ok 3 - the scripts read and write by relative name only and run nothing else"
@@ -51,8 +55,13 @@ if command -v gnuplot >/dev/null 2>&1; then
     [ "$(head -c 8 "$f.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || { ok=0; echo "# $f.png is not a PNG"; }
     grep -q '<svg' "$f.svg" && grep -q '</svg>' "$f.svg" || { ok=0; echo "# $f.svg is not SVG"; }
   done
-  [ $n -eq 5 ] || { ok=0; echo "# $n figures, expected 5"; }
-  if [ $ok = 1 ]; then echo "ok 4 - every figure (5) drawn as PNG and SVG"; else echo "not ok 4 - drawings"; fi
+  [ $n -eq 7 ] || { ok=0; echo "# $n figures, expected 7"; }
+  ! grep -q 'could not draw' "$tmp/run.err" || { ok=0; grep 'could not draw' "$tmp/run.err" | sed 's/^/# /'; }
+  # a panel with nothing defined (rlvr never recovers): drawn all the same
+  "$T" run -e headline -c rlvr --set run.seeds=2 --set run.episodes=20 -q -o "$tmp/n" >/dev/null 2>"$tmp/n.err"
+  [ -s "$tmp/n/figures/recovery.png" ] && ! grep -q 'could not draw' "$tmp/n.err" ||
+    { ok=0; echo "# a figure with an empty panel was not drawn"; sed 's/^/# /' "$tmp/n.err"; }
+  if [ $ok = 1 ]; then echo "ok 4 - every figure (7) drawn as PNG and SVG, one whose panel has no value too"; else echo "not ok 4 - drawings"; fi
 else
   echo "ok 4 # SKIP gnuplot is not installed (./dev installs gnuplot-nox)"
 fi

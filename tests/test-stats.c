@@ -321,6 +321,34 @@ static void linear_fit_degenerate_inputs(void) {
   g_assert_true(isnan(trv_linear_fit(xs, y, 1).b));
 }
 
+static void basis_fit_with_a_constant_is_the_linear_fit(void) {
+  /* u = 1: y = a + b v, the hand case xbar = 2, ybar = 11/3, Sxx = 2,
+   * Sxy = 3: b = 1.5, a = 2/3, r2 = 1 - (42/9 - 4.5) / (42/9) = 27/28 */
+  const double one[] = {1, 1, 1}, x[] = {1, 2, 3}, y[] = {2, 4, 5};
+  TrvLinFit f = trv_basis_fit(one, x, y, 3), g = trv_linear_fit(x, y, 3);
+  g_assert_cmpfloat_with_epsilon(f.a, 2.0 / 3.0, 1e-14);
+  g_assert_cmpfloat_with_epsilon(f.b, 1.5, 1e-14);
+  g_assert_cmpfloat_with_epsilon(f.r2, 27.0 / 28.0, 1e-14);
+  g_assert_cmpfloat_with_epsilon(f.r2, g.r2, 1e-14);
+}
+
+static void basis_fit_recovers_a_regret_bound_shape(void) {
+  /* y = 2 sqrt(E) + 0.3 rho ln(E) exactly, E and rho varying together */
+  double u[6], v[6], y[6];
+  const double rho[] = {0, 0.5, 1, 2, 4, 8}, E[] = {100, 200, 500, 500, 1000, 2000};
+  for (int i = 0; i < 6; i++) {
+    u[i] = sqrt(E[i]);
+    v[i] = rho[i] * log(E[i]);
+    y[i] = 2 * u[i] + 0.3 * v[i];
+  }
+  TrvLinFit f = trv_basis_fit(u, v, y, 6);
+  g_assert_cmpfloat_with_epsilon(f.a, 2.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon(f.b, 0.3, 1e-12);
+  g_assert_cmpfloat_with_epsilon(f.r2, 1.0, 1e-12);
+  TrvLinFit same = trv_basis_fit(u, u, y, 6); /* proportional functions: no fit */
+  g_assert_true(isnan(same.a) && isnan(same.b) && isnan(same.r2));
+}
+
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/stats/t_quantile_matches_printed_table", t_quantile_matches_printed_table);
@@ -353,5 +381,7 @@ int main(int argc, char **argv) {
   g_test_add_func("/stats/linear_fit_recovers_an_exact_line", linear_fit_recovers_an_exact_line);
   g_test_add_func("/stats/linear_fit_hand_case", linear_fit_hand_case);
   g_test_add_func("/stats/linear_fit_degenerate_inputs", linear_fit_degenerate_inputs);
+  g_test_add_func("/stats/basis_fit_with_a_constant_is_the_linear_fit", basis_fit_with_a_constant_is_the_linear_fit);
+  g_test_add_func("/stats/basis_fit_recovers_a_regret_bound_shape", basis_fit_recovers_a_regret_bound_shape);
   return g_test_run();
 }

@@ -35,6 +35,18 @@ static const struct {
     {"t_task", "simulated seconds until the dispatch stays right: end of the first episode from which R_out is 0 up "
                "to the first change-point (or the end)"},
     {"e_task", "episodes until the dispatch stays right (the episode count of t_task)"},
+    {"t_commit", "simulated seconds until the committed graph G_hat stays right: end of the first episode from which "
+                 "G_hat is right up to the first change-point (or the end)"},
+    {"e_commit", "episodes until G_hat stays right (the episode count of t_commit)"},
+    {"recovery_episodes", "mean over the change-points of the episodes from a change-point until the MAP is right "
+                          "for " G_STRINGIFY(TRV_STAY_EPISODES) " episodes in a row (recovered change-points only)"},
+    {"commit_lag", "mean over the change-points of G_hat's recovery minus the MAP's (change-points where both "
+                   "recover)"},
+    {"lrcp_calls", "episodes in which LRCP found a violation and ran (lrcp_status converged or flagged)"},
+    {"lrcp_flagged", "LRCP calls that stopped without contraction (lrcp_status flagged)"},
+    {"lrcp_iterations", "mean repairs per LRCP call (length of lrcp_trace minus 1)"},
+    {"lrcp_residual_ratio", "mean over LRCP calls of the last residual count over the first (eps_k / eps_0)"},
+    {"records_lost", "records that never reached the log (best-effort mode), summed over episodes"},
 };
 
 const char *trivium_metric_name(TrvMetric m) { return m >= 0 && m < TRV_METRIC_COUNT ? metrics[m].name : NULL; }
@@ -115,11 +127,42 @@ void trv_results_csv_row(GString *out, const TrvCellLayout *l, const TrvEpisodeR
 
 /* ---- the cell summary ----------------------------------------------------- */
 
+/* Recovery after each change-point (trivium/results.h): the segment of
+ * change-point k runs to the next one, so one segment is open at a time;
+ * a run of right episodes never carries over a change-point. */
+static void recovery_add(TrvCellSummarizer *z, const TrvCellLayout *l, const TrvEpisodeRow *w) {
+  TrvCellSummary *sum = &z->sum;
+  int kept = MIN(l->n_change_points, TRV_CELL_CHANGE_POINTS);
+  if (sum->n_change_points < kept && w->episode == l->change_points[sum->n_change_points]) {
+    sum->change_point[sum->n_change_points++] = (TrvChangePointRecovery){w->episode, NAN, NAN, 0, 0};
+    z->run_right[0] = z->run_right[1] = -1;
+  }
+  int k = sum->n_change_points;
+  if (k == 0 || (k < l->n_change_points && w->episode >= l->change_points[k])) return; /* no segment kept open */
+  TrvChangePointRecovery *r = &sum->change_point[k - 1];
+  const int wrong[2] = {w->posterior_exposure, w->committed_exposure};
+  double *recovered[2] = {&r->recovery, &r->commit_recovery};
+  if (w->episode < r->change_point + TRV_RECOVERY_WINDOW) {
+    r->exposure += wrong[0];
+    r->committed_exposure += wrong[1];
+  }
+  for (int g = 0; g < 2; g++) {
+    if (wrong[g]) {
+      z->run_right[g] = -1;
+      continue;
+    }
+    if (z->run_right[g] < 0) z->run_right[g] = w->episode;
+    if (isnan(*recovered[g]) && w->episode - z->run_right[g] + 1 >= TRV_STAY_EPISODES)
+      *recovered[g] = z->run_right[g] - r->change_point;
+  }
+}
+
 void trv_cell_summarizer_init(TrvCellSummarizer *z, const TrvCellLayout *l) {
   memset(z, 0, sizeof *z);
   z->horizon = l->n_change_points ? l->change_points[0] : l->episodes;
-  z->last_exposed = z->last_regret = -1;
-  z->id_time = z->task_time = NAN;
+  z->last_exposed = z->last_regret = z->last_uncommitted = -1;
+  z->id_time = z->task_time = z->commit_time = NAN;
+  z->run_right[0] = z->run_right[1] = -1;
   for (int k = 0; l->metric_names && l->metric_names[k] && k < TRV_WORLD_METRICS_MAX; k++) z->sum.n_world_metrics++;
   z->sum.n_components = l->cand->n_components;
 }
@@ -166,6 +209,25 @@ void trv_cell_summarizer_add(TrvCellSummarizer *z, const TrvCellLayout *l, const
       z->task_time = w->sim_time;
     }
   }
+  if (w->episode < z->horizon) {
+    if (w->committed_exposure) {
+      z->last_uncommitted = w->episode;
+      z->commit_time = NAN;
+    } else if (w->episode == z->last_uncommitted + 1) {
+      z->commit_time = w->sim_time;
+    }
+  }
+  recovery_add(z, l, w);
+  m[TRV_METRIC_RECORDS_LOST] += w->records_lost;
+  if (w->lrcp_status != TRV_LRCP_NONE) {
+    m[TRV_METRIC_LRCP_CALLS] += 1;
+    m[TRV_METRIC_LRCP_FLAGGED] += w->lrcp_status == TRV_LRCP_FLAGGED;
+    z->lrcp_iterations += w->lrcp_n > 0 ? w->lrcp_n - 1 : 0;
+    if (w->lrcp_n > 0 && w->lrcp_eps[0] > 0) {
+      z->lrcp_ratio_sum += (double)w->lrcp_eps[w->lrcp_n - 1] / w->lrcp_eps[0];
+      z->lrcp_ratio_n++;
+    }
+  }
   if (!w->alarm) return;
   m[TRV_METRIC_ALARMS] += 1;
   bool near = false;
@@ -199,6 +261,23 @@ void trv_cell_summarizer_finish(TrvCellSummarizer *z, const TrvCellLayout *l, Tr
     m[TRV_METRIC_T_TASK] = z->task_time;
     m[TRV_METRIC_E_TASK] = z->last_regret + 2;
   }
+  m[TRV_METRIC_T_COMMIT] = m[TRV_METRIC_E_COMMIT] = NAN;
+  if (z->last_uncommitted + 1 < horizon) {
+    m[TRV_METRIC_T_COMMIT] = z->commit_time;
+    m[TRV_METRIC_E_COMMIT] = z->last_uncommitted + 2;
+  }
+  double rec = 0, lag = 0;
+  int n_rec = 0, n_lag = 0;
+  for (int k = 0; k < z->sum.n_change_points; k++) {
+    const TrvChangePointRecovery *r = &z->sum.change_point[k];
+    if (!isnan(r->recovery)) rec += r->recovery, n_rec++;
+    if (!isnan(r->recovery) && !isnan(r->commit_recovery)) lag += r->commit_recovery - r->recovery, n_lag++;
+  }
+  m[TRV_METRIC_RECOVERY] = n_rec ? rec / n_rec : NAN;
+  m[TRV_METRIC_COMMIT_LAG] = n_lag ? lag / n_lag : NAN;
+  double calls = m[TRV_METRIC_LRCP_CALLS];
+  m[TRV_METRIC_LRCP_ITERATIONS] = calls > 0 ? z->lrcp_iterations / calls : NAN;
+  m[TRV_METRIC_LRCP_RESIDUAL_RATIO] = z->lrcp_ratio_n ? z->lrcp_ratio_sum / z->lrcp_ratio_n : NAN;
   m[TRV_METRIC_P_F] = z->attempts > 0 ? z->failures / z->attempts : 0.0;
   z->sum.episodes = z->seen;
   for (int k = 0; k < z->sum.n_world_metrics; k++) z->sum.world_metric_mean[k] = z->seen ? z->world_sum[k] / z->seen : NAN;

@@ -343,3 +343,29 @@ TrvLinFit trv_linear_fit(const double *x, const double *y, size_t n) {
   f.r2 = syy == 0.0 ? 1.0 : 1.0 - ss_res / syy;
   return f;
 }
+
+TrvLinFit trv_basis_fit(const double *u, const double *v, const double *y, size_t n) {
+  TrvLinFit f = {NAN, NAN, NAN};
+  if (n < 2) return f;
+  double suu = 0, suv = 0, svv = 0, suy = 0, svy = 0, sy = 0;
+  for (size_t i = 0; i < n; i++) {
+    suu += u[i] * u[i];
+    suv += u[i] * v[i];
+    svv += v[i] * v[i];
+    suy += u[i] * y[i];
+    svy += v[i] * y[i];
+    sy += y[i];
+  }
+  double det = suu * svv - suv * suv;
+  if (!(det > 1e-12 * suu * svv)) return f; /* singular normal equations: the shape is not identifiable */
+  f.a = (svv * suy - suv * svy) / det;
+  f.b = (suu * svy - suv * suy) / det;
+  double ybar = sy / (double)n, ss_res = 0, ss_tot = 0;
+  for (size_t i = 0; i < n; i++) {
+    double e = y[i] - (f.a * u[i] + f.b * v[i]), d = y[i] - ybar;
+    ss_res += e * e;
+    ss_tot += d * d;
+  }
+  f.r2 = ss_tot == 0.0 ? (ss_res == 0.0 ? 1.0 : NAN) : 1.0 - ss_res / ss_tot;
+  return f;
+}

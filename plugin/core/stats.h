@@ -56,4 +56,11 @@ typedef struct {
  * the slope is undefined and a, b, r2 are NAN. */
 TrvLinFit trv_linear_fit(const double *x, const double *y, size_t n);
 
+/* Least squares of y on two given functions of the points, with no
+ * intercept of its own: y = a u + b v (a regret-bound shape such as
+ * a sqrt(E) + b rho ln(E)); r2 = 1 - SS_residual / SS_total, SS_total about
+ * the mean of y (so u = 1 gives trv_linear_fit's line and R^2).  n < 2, or
+ * u and v (nearly) proportional: a, b, r2 are NAN. */
+TrvLinFit trv_basis_fit(const double *u, const double *v, const double *y, size_t n);
+
 #endif

@@ -64,6 +64,8 @@ typedef enum {
   TRV_METRIC_PROBES, TRV_METRIC_ALARMS, TRV_METRIC_DETECTIONS, TRV_METRIC_FALSE_ALARMS, TRV_METRIC_DETECTION_DELAY,
   TRV_METRIC_SOFT_SCORE, TRV_METRIC_P_F, TRV_METRIC_SIM_TIME, TRV_METRIC_T_ID, TRV_METRIC_E_ID,
   TRV_METRIC_UNCOMMITTED_EPISODES, TRV_METRIC_T_TASK, TRV_METRIC_E_TASK,
+  TRV_METRIC_T_COMMIT, TRV_METRIC_E_COMMIT, TRV_METRIC_RECOVERY, TRV_METRIC_COMMIT_LAG, TRV_METRIC_LRCP_CALLS,
+  TRV_METRIC_LRCP_FLAGGED, TRV_METRIC_LRCP_ITERATIONS, TRV_METRIC_LRCP_RESIDUAL_RATIO, TRV_METRIC_RECORDS_LOST,
   TRV_METRIC_COUNT
 } TrvMetric;
 
@@ -72,6 +74,27 @@ const char *trivium_metric_name(TrvMetric metric);
 const char *trivium_metric_doc(TrvMetric metric);
 /* The metric called `name`, or -1. */
 int trivium_metric_lookup(const char *name);
+
+/* Recovery after a change-point: the MAP (or G_hat) is "right again" at
+ * the first episode from which it equals the truth for this many
+ * consecutive episodes before the next change-point (or the end). */
+#define TRV_STAY_EPISODES 10
+/* Change-points whose recovery a cell summary keeps (the first ones). */
+#define TRV_CELL_CHANGE_POINTS 1024
+
+/* Recovery after change-point k of a cell, episode cp = change_point[k];
+ * its segment is [cp, next change-point or the end), its window the first
+ * TRV_RECOVERY_WINDOW episodes of the segment.  Episode counts from cp:
+ * NAN when the graph is never right for TRV_STAY_EPISODES in a row within
+ * the segment. */
+#define TRV_RECOVERY_WINDOW 50
+typedef struct {
+  int change_point;
+  double recovery;           /* first episode from which MAP(P_e) stays right, minus cp */
+  double commit_recovery;    /* the same for G_hat_e */
+  double exposure;           /* episodes of the window with MAP(P_e) wrong */
+  double committed_exposure; /* episodes of the window with G_hat_e wrong */
+} TrvChangePointRecovery;
 
 /* Most points of a cell's cumulative regret curve. */
 #define TRV_CURVE_POINTS 2048
@@ -92,6 +115,8 @@ typedef struct {
   int n_curve;
   int curve_episode[TRV_CURVE_POINTS];
   double curve_r_out[TRV_CURVE_POINTS];
+  int n_change_points; /* of the referee, at most TRV_CELL_CHANGE_POINTS, within the episodes seen */
+  TrvChangePointRecovery change_point[TRV_CELL_CHANGE_POINTS];
 } TrvCellSummary;
 
 /* After trivium_plugin_finished(): the rows of the run, in episode order
