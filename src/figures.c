@@ -63,9 +63,19 @@ static void gp_quote(GString *s, const char *text) {
   g_string_append_c(s, '\'');
 }
 
+/* Twelve distinct line colours (gnuplot's default set has eight, so a
+ * ninth controller would repeat the first one's colour). */
+#define GP_PALETTE                                                                                                  \
+  "set linetype 1 lc rgb '#1f77b4'\nset linetype 2 lc rgb '#ff7f0e'\nset linetype 3 lc rgb '#2ca02c'\n"             \
+  "set linetype 4 lc rgb '#d62728'\nset linetype 5 lc rgb '#9467bd'\nset linetype 6 lc rgb '#8c564b'\n"             \
+  "set linetype 7 lc rgb '#e377c2'\nset linetype 8 lc rgb '#7f7f7f'\nset linetype 9 lc rgb '#bcbd22'\n"             \
+  "set linetype 10 lc rgb '#17becf'\nset linetype 11 lc rgb '#000000'\nset linetype 12 lc rgb '#aec7e8'\n"          \
+  "set linetype cycle 12\n"
+
 /* The terminal lines common to every script: draw to NAME.svg, then NAME.png. */
 static void gp_outputs(GString *gp, const char *name, const char *plot) {
   g_string_append_printf(gp,
+                         GP_PALETTE
                          "set terminal svg size 800,500 dynamic noenhanced font 'sans,12'\nset output '%s.svg'\n%s"
                          "set terminal pngcairo size 800,500 noenhanced font 'sans,10'\nset output '%s.png'\nreplot\n",
                          name, plot, name);
@@ -222,7 +232,7 @@ static bool panel_figure(const char *dir, const char *name, const char *key, cha
   }
   g_string_append(plot, "unset multiplot\n");
   int height = 300 * n_metrics;
-  g_string_append_printf(gp, "set terminal svg size 800,%d dynamic noenhanced font 'sans,12'\nset output '%s.svg'\n%s"
+  g_string_append_printf(gp, GP_PALETTE "set terminal svg size 800,%d dynamic noenhanced font 'sans,12'\nset output '%s.svg'\n%s"
                          "set terminal pngcairo size 800,%d noenhanced font 'sans,10'\nset output '%s.png'\n%s",
                          height, name, plot->str, height, name, plot->str);
   bool ok = write_pair(dir, name, dat, gp, error);

@@ -21,9 +21,12 @@ static const char *const sweep_metrics[] = {"exposure_total", "exposure_stationa
                                             "lrcp_calls", "records_lost",
                                             "sim_time", NULL}; /* sim_time last: the speedup's measure */
 #define N_METRICS 21
-/* drawn in the sweep figure: exposure_total, r_out, p_f, probes, t_id */
-static const int figure_metrics[] = {0, 3, 4, 5, 7};
-#define N_FIGURE (int)(sizeof figure_metrics / sizeof *figure_metrics)
+/* drawn in the sweep figure, in this order: exposure_total, r_out, p_f
+ * (when some point has commit failures), probes (when they differ between
+ * points or controllers), t_id, and sim_time along an agents.count axis (the
+ * speedup's measure) */
+enum { FIG_EXPOSURE = 0, FIG_R_OUT = 3, FIG_P_F = 4, FIG_PROBES = 5, FIG_T_ID = 7, FIG_SIM_TIME = N_METRICS - 1 };
+#define N_FIGURE_MAX 6
 
 void trv_sweep_table_init(TrvSweepTable *sw, char **keys, char **controllers, int n_controllers) {
   memset(sw, 0, sizeof *sw);
@@ -97,14 +100,14 @@ static void md_num(GString *s, double v) {
   else g_string_append(s, "nan");
 }
 
-/* A single numeric key: least squares of each controller's mean exposure
- * and outcome regret on x (a + b x) and, when every x > 0, on 1/x
- * (a + b/x), over the points; for the outcome regret also the regret-bound
+/* A single numeric key: least squares of each controller's mean exposure,
+ * outcome regret and commit time (e_commit) on x (a + b x) and, when every
+ * x > 0, on 1/x (a + b/x), over the points; for the outcome regret also the regret-bound
  * shape a sqrt(E) + b x ln(E) (E the point's episodes; the rho sweep's
  * sqrt(E) + rho log E).  sweep-fits.csv and a table for sweep.md.  False
  * (nothing written) for a grid, a key with a non-numeric value or fewer
  * than three points. */
-static const int fit_metrics[] = {0, 3}; /* exposure_total, r_out */
+static const int fit_metrics[] = {0, 3, 14}; /* exposure_total, r_out, e_commit */
 enum { FIT_LINE, FIT_INVERSE, FIT_BOUND, N_FITS };
 static const char *const fit_names[N_FITS] = {"a+b*x", "a+b/x", "a*sqrt(E)+b*x*ln(E)"};
 
@@ -222,20 +225,33 @@ bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table
   g_free(pfit);
   if (ok && table) fprintf(table, "Sweep of %s (mean ± sd over %d seeds)\n\n%s", experiment, seeds, md->str);
   /* the figure's metrics, per point and controller */
-  const char *names[N_FIGURE];
-  for (int m = 0; m < N_FIGURE; m++) names[m] = sweep_metrics[figure_metrics[m]];
-  double *rows = g_new(double, (size_t)MAX(n_points * sw->n_controllers * N_FIGURE * 2, 1));
+  bool any_failure = false, probes_vary = false;
+  for (int p = 0; p < n_points; p++)
+    for (int c = 0; c < sw->n_controllers; c++) {
+      any_failure = any_failure || stat(sw, p, c, FIG_P_F)[0] > 0;
+      probes_vary = probes_vary || stat(sw, p, c, FIG_PROBES)[0] != stat(sw, 0, 0, FIG_PROBES)[0];
+    }
+  int figure_metrics[N_FIGURE_MAX], n_figure = 0;
+  figure_metrics[n_figure++] = FIG_EXPOSURE;
+  figure_metrics[n_figure++] = FIG_R_OUT;
+  if (any_failure) figure_metrics[n_figure++] = FIG_P_F;
+  if (probes_vary) figure_metrics[n_figure++] = FIG_PROBES;
+  figure_metrics[n_figure++] = FIG_T_ID;
+  if (speedup) figure_metrics[n_figure++] = FIG_SIM_TIME;
+  const char *names[N_FIGURE_MAX];
+  for (int m = 0; m < n_figure; m++) names[m] = sweep_metrics[figure_metrics[m]];
+  double *rows = g_new(double, (size_t)MAX(n_points * sw->n_controllers * n_figure * 2, 1));
   for (int p = 0; p < n_points; p++)
     for (int c = 0; c < sw->n_controllers; c++)
-      for (int m = 0; m < N_FIGURE; m++) {
+      for (int m = 0; m < n_figure; m++) {
         const double *st = stat(sw, p, c, figure_metrics[m]);
-        double *dst = &rows[((size_t)(p * sw->n_controllers + c) * N_FIGURE + m) * 2];
+        double *dst = &rows[((size_t)(p * sw->n_controllers + c) * n_figure + m) * 2];
         dst[0] = st[0], dst[1] = st[1];
       }
   char *key = g_strjoinv(", ", sw->keys);
   char **ticks = g_new0(char *, n_points + 1); /* a point's values, the keys on the axis' label */
   for (int p = 0; p < n_points; p++) ticks[p] = g_strjoinv(", ", g_ptr_array_index(sw->values, p));
-  ok = ok && trv_write_sweep_figure(dir, key, ticks, n_points, sw->controllers, sw->n_controllers, names, N_FIGURE,
+  ok = ok && trv_write_sweep_figure(dir, key, ticks, n_points, sw->controllers, sw->n_controllers, names, n_figure,
                                     rows, error);
   g_strfreev(ticks);
   g_free(key);
