@@ -134,6 +134,8 @@ static void derive(TrvPosterior *post) {
   for (int j = 0; j < post->n; j++) post->episode_lbf[j] = episode_evidence(post, j);
 }
 
+#define NOISE_BAND 1.05
+
 /* Estimated noise: s2_e / s2 from the pooled statistics (posterior.h). */
 static double noise_scale_of(const TrvPosterior *post) {
   const TrvPosteriorParams *p = &post->params;
@@ -246,8 +248,14 @@ void trv_posterior_episode_begin(TrvPosterior *post) {
   if (p->track != TRV_TRACK_NONE)
     for (int j = 0; j < post->n; j++) discount(&post->stats[j], p->lambda);
   if (p->noise == TRV_NOISE_ESTIMATED) {
-    post->noise_scale = noise_scale_of(post);
-    derive_model(post);
+    /* A dead band: s2_e moves only when the estimate leaves 5 % of it, so
+     * that noise at the declared level keeps one s2_e (and IGScore's
+     * quadrature memo) for many episodes. */
+    double scale = noise_scale_of(post);
+    if (scale > post->noise_scale * NOISE_BAND || scale < post->noise_scale / NOISE_BAND) {
+      post->noise_scale = scale;
+      derive_model(post);
+    }
   }
   for (int j = 0; j < post->n; j++) {
     switch (p->track) {

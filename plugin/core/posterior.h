@@ -14,8 +14,9 @@
  *               each component's own regression on its pooled (discounted)
  *               statistics and D = sum_j (n_j - 1) their degrees of freedom:
  *               the posterior mean of a variance under an inverse-gamma
- *               prior, floored at the declared value.  s2_e is fixed for the
- *               episode; every Bayes factor, effect, EIG, and (through
+ *               prior, floored at the declared value, with a dead band: s2_e
+ *               changes only when the estimate leaves 5 % of it.  s2_e is
+ *               fixed for the episode; every Bayes factor, effect, EIG, and (through
  *               trv_posterior_noise_var) the controller's residual tests use
  *               it.  A noise process louder than declared then weakens the
  *               evidence instead of manufacturing it.
