@@ -34,6 +34,7 @@ struct TrvParams {
   int episodes, seeds, seed_base, steps;
   /* posterior (SPEC 3.2) */
   double pi0, tau2, kappa_min, hazard, lambda, noise_df, redraw;
+  double beta_a, beta_b; /* Beta(a, b) slab of Bernoulli worlds */
   int slab, track, noise; /* TrvSlab, TrvTrack, TrvNoise */
   /* budget and scheduling (3.3) */
   double alpha, m0, zabs;
@@ -109,6 +110,11 @@ char *trv_params_format(const TrvParams *p, const TrvParamSpec *spec);
 char *trv_format_double(double v);
 /* The posterior parameters of p for a world with probe noise variance s2. */
 TrvPosteriorParams trv_params_posterior(const TrvParams *p, double s2);
+/* The posterior of a world with binary probe outcomes (Bernoulli, baseline
+ * rate theta0): the hazard, forgetting, prior and redraw settings of p,
+ * the Beta(a, b) slab, and the Gaussian-only fields at their neutral
+ * values (posterior.h). */
+TrvPosteriorParams trv_params_posterior_bernoulli(const TrvParams *p, double theta0);
 /* Closest key by edit distance, or NULL when nothing is close. */
 const char *trv_params_suggest(const char *key);
 /* Closest of `choices` (NULL-terminated) to `word` by edit distance, or NULL

@@ -82,6 +82,21 @@ static double log_add_exp(double a, double b) {
 
 /* ---- Bayes factors ------------------------------------------------------ */
 
+static double log_beta(double x, double y) { return lgamma(x) + lgamma(y) - lgamma(x + y); }
+
+double trv_log_bf10_bernoulli(double n, double k, double theta0, double a, double b) {
+  double lbf = log_beta(a + k, b + n - k) - log_beta(a, b);
+  if (k > 0) lbf -= k * log(theta0);
+  if (n - k > 0) lbf -= (n - k) * log1p(-theta0);
+  return lbf;
+}
+
+static bool bernoulli(const TrvPosteriorParams *p) { return p->likelihood == TRV_POSTERIOR_BERNOULLI; }
+
+static double bernoulli_lbf(const TrvSuffStats *s, const TrvPosteriorParams *p) {
+  return trv_log_bf10_bernoulli(s->n, s->sww, p->theta0, p->beta_a, p->beta_b);
+}
+
 double trv_log_bf10_gaussian(const TrvSuffStats *s, double s2, double tau2) {
   return -0.5 * log1p(tau2 * s->szz / s2) + s->szw * s->szw / (2.0 * s2 * (s2 / tau2 + s->szz));
 }
@@ -104,6 +119,7 @@ static double log_tail_mass(const TrvSuffStats *s, const TrvPosteriorParams *p) 
  * double. */
 static double post_lbf(const TrvPosterior *post, const TrvSuffStats *s) {
   const TrvPosteriorParams *p = &post->eff;
+  if (bernoulli(p)) return bernoulli_lbf(s, p);
   double lbf = trv_log_bf10_gaussian(s, p->s2, p->tau2);
   if (p->slab == TRV_SLAB_SEPARATED && p->kappa_min > 0) lbf += log_tail_mass(s, p) - post->prior_tail;
   return lbf;
@@ -151,6 +167,7 @@ static double noise_scale_of(const TrvPosterior *post) {
 }
 
 double trv_log_bf10(const TrvSuffStats *s, const TrvPosteriorParams *p) {
+  if (bernoulli(p)) return bernoulli_lbf(s, p);
   double lbf = trv_log_bf10_gaussian(s, p->s2, p->tau2);
   if (p->slab == TRV_SLAB_SEPARATED && p->kappa_min > 0) {
     /* Truncating the slab to |beta| >= kappa_min multiplies the H1 evidence
@@ -164,9 +181,17 @@ double trv_log_bf10(const TrvSuffStats *s, const TrvPosteriorParams *p) {
 /* ---- life cycle --------------------------------------------------------- */
 
 bool trv_posterior_params_valid(const TrvPosteriorParams *p) {
-  const double all[8] = {p->pi0, p->tau2, p->s2, p->kappa_min, p->hazard, p->lambda, p->noise_df, p->persist};
-  for (int i = 0; i < 8; i++)
+  const double all[11] = {p->pi0,    p->tau2,     p->s2,      p->kappa_min, p->hazard, p->lambda,
+                          p->noise_df, p->persist, p->theta0, p->beta_a,    p->beta_b};
+  for (int i = 0; i < 11; i++)
     if (!isfinite(all[i])) return false;
+  if (p->likelihood == TRV_POSTERIOR_BERNOULLI) {
+    if (!(p->theta0 > 0 && p->theta0 < 1 && p->beta_a > 0 && p->beta_b > 0 && p->tau2 == 1 && p->s2 == 1 &&
+          p->kappa_min == 0 && p->slab == TRV_SLAB_GAUSSIAN && p->noise == TRV_NOISE_KNOWN && p->noise_df == 0))
+      return false;
+  } else if (p->likelihood != TRV_POSTERIOR_GAUSSIAN || p->theta0 != 0 || p->beta_a != 0 || p->beta_b != 0) {
+    return false;
+  }
   return p->pi0 > 0 && p->pi0 < 1 && p->tau2 > 0 && p->s2 > 0 && p->kappa_min >= 0 && p->hazard >= 0 &&
          p->hazard < 0.5 && p->lambda > 0 && p->lambda <= 1 && (unsigned)p->slab <= TRV_SLAB_SEPARATED &&
          (unsigned)p->track <= TRV_TRACK_NONE && (unsigned)p->noise <= TRV_NOISE_ESTIMATED && p->noise_df >= 0 &&
@@ -284,6 +309,7 @@ static void add_obs(TrvSuffStats *s, double z, double w) {
 void trv_posterior_observe(TrvPosterior *post, int j, double z, double w) {
   g_assert(j >= 0 && j < post->n);
   const TrvPosteriorParams *p = &post->params;
+  if (bernoulli(p)) w = w > 0.5 ? 1.0 : 0.0; /* Sww is then the success count */
   add_obs(&post->stats[j], z, w);
   if (p->track == TRV_TRACK_HAZARD) {
     /* Within-episode evidence: the log-odds carry logit(mixed prior) plus
@@ -313,6 +339,13 @@ double trv_posterior_log_odds(const TrvPosterior *post, int j) { return post->lo
 const TrvSuffStats *trv_posterior_stats(const TrvPosterior *post, int j) { return &post->stats[j]; }
 
 void trv_posterior_effect(const TrvPosterior *post, int j, double *mu, double *v) {
+  if (bernoulli(&post->params)) { /* theta | H1, pooled statistics: Beta(a + k, b + n - k) */
+    const TrvSuffStats *s = &post->stats[j];
+    double a = post->params.beta_a + s->sww, b = post->params.beta_b + s->n - s->sww;
+    *mu = a / (a + b);
+    *v = a * b / ((a + b) * (a + b) * (a + b + 1));
+    return;
+  }
   effect_of(&post->stats[j], &post->eff, mu, v);
 }
 
@@ -519,11 +552,30 @@ static const EigNodes *memo_nodes(TrvEigMemo *memo, const TrvPosteriorParams *p,
   return &memo->nodes[k - 1];
 }
 
+/* Bernoulli EIG of m probes (posterior.h): exact over the m + 1 success
+ * counts x.  Under H0 x is binomial(m, theta0); under H1 beta-binomial from
+ * Beta(a + k, b + n - k); the log-odds after x move by the log ratio of the
+ * two, which is lbf(S + x) - lbf(S). */
+static double bernoulli_eig_bits(const TrvPosteriorParams *p, const TrvSuffStats *s, double l, int m) {
+  double a = p->beta_a + s->sww, b = p->beta_b + s->n - s->sww;
+  double pres = sigmoid(l), expected = 0;
+  double lt0 = log(p->theta0), lt1 = log1p(-p->theta0), lb = log_beta(a, b);
+  for (int x = 0; x <= m; x++) {
+    double lc = lgamma(m + 1.0) - lgamma(x + 1.0) - lgamma(m - x + 1.0);
+    double lp0 = lc + (x ? x * lt0 : 0) + (m - x ? (m - x) * lt1 : 0);
+    double lp1 = lc + log_beta(a + x, b + m - x) - lb;
+    expected += ((1.0 - pres) * exp(lp0) + pres * exp(lp1)) * h2_from_log_odds(l + lp1 - lp0);
+  }
+  double eig = h2_from_log_odds(l) - expected;
+  return eig > 0 ? eig : 0.0;
+}
+
 double trv_posterior_eig_bits_memo(const TrvPosterior *post, int j, int k, double zabs, TrvEigMemo *memo) {
   g_assert(j >= 0 && j < post->n);
   if (k <= 0) return 0.0;
   const TrvSuffStats *s = evidence_stats(post, j);
   double l = post->log_odds[j];
+  if (bernoulli(&post->params)) return bernoulli_eig_bits(&post->params, s, l, k);
   /* Only szz and szw enter the Bayes factors. */
   if (memo && s->szz == 0 && s->szw == 0) return eig_from_nodes(l, memo_nodes(memo, &post->eff, k, zabs), true);
   EigNodes nd;
@@ -537,6 +589,12 @@ double trv_posterior_eig_bits(const TrvPosterior *post, int j, int k, double zab
 
 double trv_posterior_predictive_density(const TrvPosterior *post, int j, double z, double w) {
   const TrvPosteriorParams *p = &post->eff;
+  if (bernoulli(p)) { /* a probability mass on w in {0, 1} */
+    const TrvSuffStats *s = evidence_stats(post, j);
+    double pres = sigmoid(post->log_odds[j]);
+    double r1 = (1.0 - pres) * p->theta0 + pres * (p->beta_a + s->sww) / (p->beta_a + p->beta_b + s->n);
+    return w > 0.5 ? r1 : 1.0 - r1;
+  }
   double mu, v, ratio;
   effect_of(evidence_stats(post, j), p, &mu, &v);
   double var1 = p->s2 + v * z * z;
@@ -579,11 +637,16 @@ static double get_f64(const uint8_t *p) {
 /* Version 2: magic, version, n, slab, track, noise (u32); pi0, tau2, s2,
  * kappa_min, hazard, lambda, noise_df, persist, noise_scale; per component
  * n, Szz, Szw, Sww pooled and of the episode, log-odds, begin_lbf.
- * Version 1 (known noise, a fresh effect every episode) is still read. */
+ * Version 1 (known noise, a fresh effect every episode) is still read.
+ * Version 3, written only for the Bernoulli likelihood: version 2 with the
+ * likelihood (u32) after noise and theta0, beta_a, beta_b after
+ * noise_scale; Gaussian posteriors never write it, so their snapshots are
+ * the bytes they always were. */
 #define PARAM_DOUBLES 9
 #define COMPONENT_DOUBLES 10
 #define V1_PARAM_DOUBLES 6
 #define V1_COMPONENT_DOUBLES 9
+#define V3_EXTRA_DOUBLES 3
 
 /* The model of version 1 (known noise, a fresh effect every episode) is
  * still written as version 1: its extra state is constant (noise scale 1,
@@ -593,16 +656,18 @@ static bool version_one_model(const TrvPosteriorParams *p) { return p->noise == 
 
 void trv_posterior_serialize(const TrvPosterior *post, GByteArray *out) {
   const TrvPosteriorParams *p = &post->params;
-  bool v1 = version_one_model(p);
+  bool v3 = bernoulli(p), v1 = !v3 && version_one_model(p);
   put_u32(out, SNAP_MAGIC);
-  put_u32(out, v1 ? 1u : SNAP_VERSION);
+  put_u32(out, v3 ? 3u : v1 ? 1u : SNAP_VERSION);
   put_u32(out, (uint32_t)post->n);
   put_u32(out, (uint32_t)p->slab);
   put_u32(out, (uint32_t)p->track);
   if (!v1) put_u32(out, (uint32_t)p->noise);
+  if (v3) put_u32(out, (uint32_t)p->likelihood);
   double pd[PARAM_DOUBLES] = {p->pi0,    p->tau2,     p->s2,      p->kappa_min,     p->hazard,
                               p->lambda, p->noise_df, p->persist, post->noise_scale};
   for (int i = 0; i < (v1 ? V1_PARAM_DOUBLES : PARAM_DOUBLES); i++) put_f64(out, pd[i]);
+  if (v3) put_f64(out, p->theta0), put_f64(out, p->beta_a), put_f64(out, p->beta_b);
   for (int j = 0; j < post->n; j++) {
     const TrvSuffStats *s = &post->stats[j], *e = &post->episode[j];
     double cd[COMPONENT_DOUBLES] = {s->n,   s->szz, s->szw, s->sww, e->n, e->szz, e->szw, e->sww, post->log_odds[j],
@@ -617,12 +682,13 @@ TrvPosterior *trv_posterior_deserialize(const uint8_t *data, size_t len, GError 
     return NULL;
   }
   uint32_t version = get_u32(data + 4);
-  if (version != 1 && version != SNAP_VERSION) {
+  if (version != 1 && version != SNAP_VERSION && version != 3) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "posterior snapshot: unsupported version %u", version);
     return NULL;
   }
-  bool v1 = version == 1;
-  size_t n_u32 = v1 ? 5 : 6, n_par = v1 ? V1_PARAM_DOUBLES : PARAM_DOUBLES;
+  bool v1 = version == 1, v3 = version == 3;
+  size_t n_u32 = v1 ? 5 : v3 ? 7 : 6;
+  size_t n_par = v1 ? V1_PARAM_DOUBLES : v3 ? PARAM_DOUBLES + V3_EXTRA_DOUBLES : PARAM_DOUBLES;
   size_t n_comp = v1 ? V1_COMPONENT_DOUBLES : COMPONENT_DOUBLES;
   const size_t head = n_u32 * 4 + n_par * 8;
   if (len < head) {
@@ -631,18 +697,21 @@ TrvPosterior *trv_posterior_deserialize(const uint8_t *data, size_t len, GError 
   }
   uint32_t n = get_u32(data + 8), slab = get_u32(data + 12), track = get_u32(data + 16);
   uint32_t noise = v1 ? TRV_NOISE_KNOWN : get_u32(data + 20);
-  if (n == 0 || n > 1u << 20 || len != head + (size_t)n * n_comp * 8 || slab > 1 || track > 2 || noise > 1) {
+  uint32_t likelihood = v3 ? get_u32(data + 24) : TRV_POSTERIOR_GAUSSIAN;
+  if (n == 0 || n > 1u << 20 || len != head + (size_t)n * n_comp * 8 || slab > 1 || track > 2 || noise > 1 ||
+      likelihood != (v3 ? TRV_POSTERIOR_BERNOULLI : TRV_POSTERIOR_GAUSSIAN)) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "posterior snapshot: inconsistent sizes or kinds");
     return NULL;
   }
   const uint8_t *q = data + n_u32 * 4;
-  TrvPosteriorParams p = {.slab = slab, .track = track, .noise = noise};
+  TrvPosteriorParams p = {.slab = slab, .track = track, .noise = noise, .likelihood = likelihood};
   p.pi0 = get_f64(q), p.tau2 = get_f64(q + 8), p.s2 = get_f64(q + 16);
   p.kappa_min = get_f64(q + 24), p.hazard = get_f64(q + 32), p.lambda = get_f64(q + 40);
   double scale = 1;
   if (!v1) p.noise_df = get_f64(q + 48), p.persist = get_f64(q + 56), scale = get_f64(q + 64);
+  if (v3) p.theta0 = get_f64(q + 72), p.beta_a = get_f64(q + 80), p.beta_b = get_f64(q + 88);
   if (!trv_posterior_params_valid(&p) || !isfinite(scale) || scale < 1 ||
-      (p.noise == TRV_NOISE_KNOWN && scale != 1) || (!v1 && version_one_model(&p))) {
+      (p.noise == TRV_NOISE_KNOWN && scale != 1) || (!v1 && !v3 && version_one_model(&p))) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "posterior snapshot: parameters out of range");
     return NULL;
   }
@@ -677,11 +746,13 @@ TrvPosterior *trv_posterior_deserialize(const uint8_t *data, size_t len, GError 
 G_STATIC_ASSERT(sizeof(TrvSuffStats) == 4 * sizeof(double)); /* no padding for memcmp */
 bool trv_posterior_equal(const TrvPosterior *a, const TrvPosterior *b) {
   if (a->n != b->n || a->params.slab != b->params.slab || a->params.track != b->params.track ||
-      a->params.noise != b->params.noise)
+      a->params.noise != b->params.noise || a->params.likelihood != b->params.likelihood)
     return false;
   const TrvPosteriorParams *p = &a->params, *q = &b->params;
-  double pd[9] = {p->pi0, p->tau2, p->s2, p->kappa_min, p->hazard, p->lambda, p->noise_df, p->persist, a->noise_scale};
-  double qd[9] = {q->pi0, q->tau2, q->s2, q->kappa_min, q->hazard, q->lambda, q->noise_df, q->persist, b->noise_scale};
+  double pd[12] = {p->pi0,     p->tau2,    p->s2,          p->kappa_min, p->hazard, p->lambda,
+                   p->noise_df, p->persist, a->noise_scale, p->theta0,    p->beta_a, p->beta_b};
+  double qd[12] = {q->pi0,     q->tau2,    q->s2,          q->kappa_min, q->hazard, q->lambda,
+                   q->noise_df, q->persist, b->noise_scale, q->theta0,    q->beta_a, q->beta_b};
   size_t n = (size_t)a->n;
   return memcmp(pd, qd, sizeof pd) == 0 && memcmp(a->stats, b->stats, n * sizeof *a->stats) == 0 &&
          memcmp(a->episode, b->episode, n * sizeof *a->episode) == 0 &&
