@@ -67,6 +67,10 @@ struct TrvParams {
   int jssp_machines, jssp_slow_max;
   double jssp_alpha_mean, jssp_alpha_sd, jssp_congestion, jssp_machine_noise, jssp_outcome_sd;
   double jssp_slow_lo, jssp_slow_hi, jssp_log_congestion, jssp_reading_sd, jssp_slow_threshold;
+  /* LLM stream (7.5) */
+  char llm_model[TRV_PARAM_TEXT_MAX];  /* a name of the model table (envs/llm/llm.c) */
+  double llm_p_unreliable;             /* P(u = U) */
+  char llm_replay[TRV_PARAM_TEXT_MAX]; /* "" simulate; else a recorded stream (JSON Lines) */
   /* the Causal Transaction Log over the network (SPEC 4) */
   int ctl_mode;  /* TrvCtlMode */
   int ctl_replicas;

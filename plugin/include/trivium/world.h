@@ -19,7 +19,7 @@
  *    and the committed records, an agent sees its plan.
  *
  * Register a world with trivium_world_register() before the run; it is
- * then selected by name, like the built-in ones (causalbench, urs), with
+ * then selected by name, like the built-in ones (causalbench, urs, jssp, llm), with
  * the setting `world` (trivium_plugin_set, --cfg=trivium/world:NAME, or a
  * scenario's <world name=...>).  Everything here is plain data and
  * function pointers: no SimGrid type, so a world can be tested alone. */
