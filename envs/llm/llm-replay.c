@@ -131,9 +131,9 @@ static bool parse_object(Cursor *c, Field *fields, int *n) {
     if (!parse_string(c, f->key, sizeof f->key)) return false;
     for (int i = 0; i < *n; i++)
       if (!strcmp(fields[i].key, f->key)) {
-        char *m = g_strdup_printf("key \"%s\" twice", f->key);
+        char *k = g_strescape(f->key, NULL), *m = g_strdup_printf("key \"%s\" twice", k);
         bool r = fail(c, m, "each key once");
-        g_free(m);
+        g_free(m), g_free(k);
         return r;
       }
     skip_ws(c);
@@ -194,9 +194,11 @@ static bool only_keys(Cursor *c, const Field *f, int n, const char *const *keys)
     bool known = false;
     for (int k = 0; keys[k] && !known; k++) known = !strcmp(f[i].key, keys[k]);
     if (!known) {
-      char *m = g_strdup_printf("unknown key \"%s\"", f[i].key), *all = g_strjoinv(", ", (char **)keys);
+      /* the key as JSON escapes it: a message stays one printable line */
+      char *k = g_strescape(f[i].key, NULL), *m = g_strdup_printf("unknown key \"%s\"", k);
+      char *all = g_strjoinv(", ", (char **)keys);
       fail(c, m, all);
-      g_free(m), g_free(all);
+      g_free(m), g_free(all), g_free(k);
       return false;
     }
   }
