@@ -53,8 +53,8 @@ static int cmd_record(int argc, char **argv) {
     } else if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--out")) && i + 1 < argc) {
       out = argv[++i];
     } else {
-      fprintf(stderr, "trivium llm record: unknown argument '%s'\n", argv[i]);
-      return usage(stderr, 2);
+      fprintf(stderr, "trivium llm record: unknown argument '%s'; see trivium llm --help\n", argv[i]);
+      return 2;
     }
   }
   const TrvLlmModel *m = err ? NULL : trv_llm_model_lookup(p.llm_model);
@@ -88,7 +88,10 @@ static int cmd_record(int argc, char **argv) {
 }
 
 static int cmd_check(int argc, char **argv) {
-  if (argc < 2 || argc > 3) return usage(stderr, 2);
+  if (argc < 2 || argc > 3) {
+    fprintf(stderr, "trivium llm check: expected FILE [SEED]; see trivium llm --help\n");
+    return 2;
+  }
   char *end;
   errno = 0;
   unsigned long long seed = argc == 3 ? strtoull(argv[2], &end, 10) : 1;
@@ -116,6 +119,6 @@ int trv_cmd_llm(int argc, char **argv) {
   if (!strcmp(argv[1], "models") && argc == 2) return cmd_models();
   if (!strcmp(argv[1], "record")) return cmd_record(argc - 1, argv + 1);
   if (!strcmp(argv[1], "check")) return cmd_check(argc - 1, argv + 1);
-  fprintf(stderr, "trivium llm: unknown subcommand '%s'\n", argv[1]);
-  return usage(stderr, 2);
+  fprintf(stderr, "trivium llm: unknown subcommand or argument '%s'; see trivium llm --help\n", argv[1]);
+  return 2;
 }
