@@ -5,14 +5,16 @@
 # below rlvr's on that short run and the run writes its LLM table; every
 # model of the table runs by name and an unknown one is an input error;
 # malformed replay lines and out-of-range rates are one line naming the
-# file and the line, exit 2, from `trivium llm check` and from a run.  TAP.
+# file and the line, exit 2, from `trivium llm check` and from a run; the
+# stream's log verifies and names its Bernoulli likelihood, and link faults
+# make commits fail (p_f) as in the other worlds.  TAP.
 set -u
 top=$(cd "${srcdir:-..}" && pwd)
 T=${TRIVIUM:-./trivium}
 T=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..8"
+echo "1..9"
 . "$top/tests/err-lines.sh"
 metric() { awk -F, -v c="$2" -v m="$3" '$1 == c && $2 == m {print $3}' "$1/summary.csv"; }
 example="$top/data/llm/gpt-3.5-turbo-simulated.jsonl"
@@ -102,4 +104,17 @@ if [ $rc -eq 0 ] && [ $rc2 -eq 0 ] && [ "$(grep -c '^| [a-z]' "$tmp/sw/llm.md")"
   echo "ok 8 - llm-stream.xml validates; its sweep writes llm.md and llm.csv, one row per model"
 else
   echo "not ok 8 - validate exit $rc, run exit $rc2"; sed 's/^/# /' "$tmp/out"; cat "$tmp/sw/llm.md" 2>/dev/null | sed 's/^/# /'
+fi
+
+# 9: the log of an LLM run (Bernoulli posterior) verifies and says so; faults cost commits
+"$T" run "$short" -o "$tmp/c" -q -j2 -c trivium --set run.seeds=1 --ctl "$tmp/logs" >"$tmp/out" 2>&1; rc=$?
+"$T" ctl verify "$tmp/logs/trivium-seed1.ctl" >>"$tmp/out" 2>&1; rv=$?
+"$T" ctl inspect "$tmp/logs/trivium-seed1.ctl" >"$tmp/inspect" 2>&1
+"$T" run "$short" -o "$tmp/f" -q -j2 -c trivium -f 'link-flap:*:2:0.5' >"$tmp/out2" 2>&1; rf=$?
+pf=$(metric "$tmp/f" trivium p_f)
+if [ $rc -eq 0 ] && [ $rv -eq 0 ] && grep -q '^likelihood bernoulli, theta0 0.106, slab Beta(1, 1)$' "$tmp/inspect" &&
+  [ $rf -eq 0 ] && awk -v p="$pf" 'BEGIN {exit !(p > 0)}'; then
+  echo "ok 9 - the stream's log verifies and names its likelihood; link flapping gives p_f = $pf"
+else
+  echo "not ok 9 - run $rc, verify $rv, faults $rf, p_f '$pf'"; sed 's/^/# /' "$tmp/out" "$tmp/inspect" "$tmp/out2"
 fi
