@@ -53,9 +53,13 @@ for m in $("$T" llm models | awk 'NR > 1 {print $1}'); do
     >"$tmp/out" 2>&1 || { ok="no: $m"; sed 's/^/# /' "$tmp/out"; }
 done
 "$T" run "$short" -o "$tmp/bad" -q --set world.model=gpt-4 >"$tmp/out" 2>&1; rc=$?
+# docs/llm.md's table is the program's table
+"$T" llm models | awk 'NR > 1 {printf "%s %.3f %.3f %.3f\n", $1, $(NF-2), $(NF-1), $NF}' >"$tmp/prog"
+awk -F'|' '/^\| `[a-z0-9.-]*` \|/ && $4 ~ /^ *0\.[0-9]+ *$/ {gsub(/[` ]/, "", $2); printf "%s %.3f %.3f %.3f\n", $2, $4, $5, $6}' "$top/docs/llm.md" >"$tmp/doc"
+cmp -s "$tmp/prog" "$tmp/doc" || { ok="no: docs/llm.md's model table differs"; diff "$tmp/prog" "$tmp/doc" | sed 's/^/# /'; }
 if [ "$ok" = yes ] && [ "$("$T" llm models | wc -l)" -eq 6 ] && [ $rc -eq 2 ] && [ "$(err_lines "$tmp/out")" -eq 1 ] &&
   grep -q "world.model = 'gpt-4': expected one of: .*gpt-4o" "$tmp/out"; then
-  echo "ok 4 - the five models run by name; an unknown model is one line, exit 2"
+  echo "ok 4 - the five models run by name, as docs/llm.md tabulates them; an unknown model is one line, exit 2"
 else
   echo "not ok 4 - models: $ok; unknown model: exit $rc"; sed 's/^/# /' "$tmp/out"
 fi
@@ -76,7 +80,9 @@ fails=0
 { cat "$tmp/h"; line 2 | sed 's/"seed":1/"seed":1.5/'; } >"$tmp/seed"; bad seed 2 "a seed that is not an integer" || fails=$((fails + 1))
 { cat "$tmp/h"; line 2 | sed 's/true/null/'; } >"$tmp/null"; bad null 2 "not a string, number, true or false" || fails=$((fails + 1))
 { cat "$tmp/h"; printf '\n'; } >"$tmp/empty"; bad empty 2 "no JSON object" || fails=$((fails + 1))
-if [ $fails -eq 0 ]; then echo "ok 5 - malformed lines (truncated, repeated, bad values, extra keys, null, empty) name file:line, exit 2"
+{ cat "$tmp/h"; awk 'BEGIN {printf "{\"kind\":\""; for (i = 0; i < 5000; i++) printf "x"; print "\"}"}'; } >"$tmp/long"
+bad long 2 "a line longer than 4096 bytes" || fails=$((fails + 1))
+if [ $fails -eq 0 ]; then echo "ok 5 - malformed lines (truncated, repeated, bad values, extra keys, null, empty, too long) name file:line, exit 2"
 else echo "not ok 5 - $fails malformed files not refused as expected"; fi
 
 fails=0
