@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/posterior.h"
+#include "core/world.h"
 #include "log/ctl-internal.h"
 
 static TrvPosteriorParams bern(double theta0, double a, double b) {
@@ -174,6 +175,48 @@ static void log_header_carries_the_likelihood(void) {
   g_assert_cmpfloat(back.params.s2, ==, 2);
 }
 
+/* A world declaring binary probes must say their baseline rate, in (0, 1). */
+static void *dummy_init(const TrvParams *p, uint64_t seed, GError **error) {
+  (void)p, (void)seed, (void)error;
+  return g_new0(int, 1);
+}
+static const char *const dummy_vars[] = {"U", "A"};
+static const TrvComponent dummy_comp[] = {{"U->A", 0, 1, false}};
+static const TrvCandidates dummy_cand = {2, dummy_vars, 1, dummy_comp};
+static const TrvCandidates *dummy_candidates(void *w) { return (void)w, &dummy_cand; }
+static double dummy_one(void *w) { return (void)w, 1.0; }
+static double dummy_rate(void *w) { return (void)w, 0.1; }
+static int dummy_int(void *w) { return (void)w, 1; }
+static void dummy_begin(void *w, int e) { (void)w, (void)e; }
+static void dummy_truth(void *w, TrvGraph *g) { (void)w, trv_graph_clear(g, 1); }
+static const TrvRefereeClass dummy_ref = {.truth = dummy_truth};
+
+static void binary_world_needs_its_baseline_rate(void) {
+  TrvWorldClass wc = {.name = "binary-test", .init = dummy_init, .free = g_free, .candidates = dummy_candidates,
+                      .likelihood = TRV_LIKELIHOOD_BERNOULLI, .noise_var = dummy_one, .episodes = dummy_int,
+                      .steps = dummy_int, .episode_begin = dummy_begin, .referee = &dummy_ref};
+  GError *err = NULL;
+  g_assert_false(trivium_world_register(&wc, &err));
+  g_assert_nonnull(strstr(err->message, "baseline_rate"));
+  g_clear_error(&err);
+  wc.likelihood = (TrvLikelihood)7;
+  g_assert_false(trivium_world_register(&wc, &err));
+  g_assert_nonnull(strstr(err->message, "gaussian or bernoulli"));
+  g_clear_error(&err);
+  wc.likelihood = TRV_LIKELIHOOD_BERNOULLI;
+  wc.baseline_rate = dummy_rate;
+  void *w = wc.init(NULL, 1, NULL);
+  TrvWorldInfo info;
+  g_assert_true(trv_world_info(&wc, w, &info, &err));
+  g_assert_cmpint(info.likelihood, ==, TRV_LIKELIHOOD_BERNOULLI);
+  g_assert_cmpfloat(info.theta0, ==, 0.1);
+  wc.baseline_rate = dummy_one; /* theta0 = 1: no room above the baseline */
+  g_assert_false(trv_world_info(&wc, w, &info, &err));
+  g_assert_nonnull(strstr(err->message, "baseline rate strictly between 0 and 1"));
+  g_clear_error(&err);
+  g_free(w);
+}
+
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/posterior-bernoulli/bayes_factor_matches_brute_force_integral", bayes_factor_matches_brute_force_integral);
@@ -182,5 +225,6 @@ int main(int argc, char **argv) {
   g_test_add_func("/posterior-bernoulli/snapshot_is_version_three_and_round_trips", snapshot_is_version_three_and_round_trips);
   g_test_add_func("/posterior-bernoulli/gaussian_parameters_reject_bernoulli_fields", gaussian_parameters_reject_bernoulli_fields);
   g_test_add_func("/posterior-bernoulli/log_header_carries_the_likelihood", log_header_carries_the_likelihood);
+  g_test_add_func("/posterior-bernoulli/binary_world_needs_its_baseline_rate", binary_world_needs_its_baseline_rate);
   return g_test_run();
 }
