@@ -88,12 +88,18 @@ static int cmd_inspect(const char *path, bool salvage) {
   char *when = t ? g_date_time_format_iso8601(t) : g_strdup("?");
   printf("file       %s\n", path);
   printf("format     version %u, created %s\n", h->version, when);
-  printf("posterior  %u components, pi0 %g tau2 %g s2 %g kappa_min %g hazard %g lambda %g, slab %s, track %s\n",
-         h->n_components, p->pi0, p->tau2, p->s2, p->kappa_min, p->hazard, p->lambda,
-         p->slab == TRV_SLAB_SEPARATED ? "separated" : "gaussian",
-         p->track == TRV_TRACK_HAZARD ? "hazard" : p->track == TRV_TRACK_FORGETTING ? "forgetting" : "none");
-  if (p->noise == TRV_NOISE_ESTIMATED) printf("noise      estimated, noise_df %g\n", p->noise_df);
-  else printf("noise      known\n");
+  const char *track = p->track == TRV_TRACK_HAZARD ? "hazard" : p->track == TRV_TRACK_FORGETTING ? "forgetting" : "none";
+  if (p->likelihood == TRV_POSTERIOR_BERNOULLI) {
+    printf("posterior  %u components, pi0 %g hazard %g lambda %g, track %s\n", h->n_components, p->pi0, p->hazard,
+           p->lambda, track);
+    printf("likelihood bernoulli, theta0 %g, slab Beta(%g, %g)\n", p->theta0, p->beta_a, p->beta_b);
+  } else {
+    printf("posterior  %u components, pi0 %g tau2 %g s2 %g kappa_min %g hazard %g lambda %g, slab %s, track %s\n",
+           h->n_components, p->pi0, p->tau2, p->s2, p->kappa_min, p->hazard, p->lambda,
+           p->slab == TRV_SLAB_SEPARATED ? "separated" : "gaussian", track);
+    if (p->noise == TRV_NOISE_ESTIMATED) printf("noise      estimated, noise_df %g\n", p->noise_df);
+    else printf("noise      known\n");
+  }
   if (p->track == TRV_TRACK_HAZARD) printf("effects    redraw %g per episode\n", 1.0 - p->persist);
   if (h->base_episode != TRV_CTL_NO_BASE) printf("compacted  base snapshot of episode %u\n", h->base_episode);
   printf("records    %" G_GUINT64_FORMAT " (step %" G_GUINT64_FORMAT ", reset %" G_GUINT64_FORMAT

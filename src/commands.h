@@ -20,5 +20,6 @@ int trv_cmd_ctl(int argc, char **argv);
 int trv_cmd_trace(int argc, char **argv);
 int trv_cmd_validate(int argc, char **argv);
 int trv_cmd_jssp(int argc, char **argv);
+int trv_cmd_llm(int argc, char **argv);
 
 #endif

@@ -19,6 +19,7 @@ static const TrvCommand commands[] = {
     {"ctl", trv_cmd_ctl, "verify, inspect, replay or compact a CTL file"},
     {"trace", trv_cmd_trace, "import raw taxi traces into a calibration table"},
     {"validate", trv_cmd_validate, "check a scenario file without running it"},
+    {"llm", trv_cmd_llm, "the LLM stream: model rates, record a simulated stream, check a replay file"},
     {"jssp", trv_cmd_jssp, "job-shop platforms from benchmark instances, dispatch rules, the confounded machine stream"},
 };
 

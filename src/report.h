@@ -68,6 +68,15 @@ TrvSummary trv_run_recovery(const TrvRunResult *r, int c, int k, TrvRecoveryMeas
 void trv_recovery_csv(const TrvRunResult *r, FILE *f);
 void trv_recovery_md(const TrvRunResult *r, FILE *f);
 
+/* llm-table.c: the LLM stream's table (docs/llm.md).  applies: the world
+ * is llm and both trivium and rlvr ran.  row: one model's line of llm.csv
+ * and llm.md; md: the table of one point, for summary.md. */
+bool trv_llm_table_applies(const TrvRunResult *r);
+const char *trv_llm_table_csv_header(void);
+const char *trv_llm_table_md_header(void);
+void trv_llm_table_row(const TrvRunResult *r, const char *model, GString *csv, GString *md);
+void trv_llm_table_md(const TrvRunResult *r, FILE *f);
+
 /* Writes `text` to path through a temporary file renamed into place. */
 bool trv_write_file_atomic(const char *path, const char *text, gssize len, GError **error);
 

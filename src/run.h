@@ -66,6 +66,7 @@ typedef struct {
   GPtrArray *values;     /* per point: char ** of n_keys values */
   GArray *stats;         /* per point, controller and sweep metric: mean, sd */
   GArray *episodes;      /* per point: its episodes E (int) */
+  GString *llm_csv, *llm_md; /* the LLM stream's rows (llm-table.c), NULL without them */
 } TrvSweepTable;
 
 void trv_sweep_table_init(TrvSweepTable *sw, char **keys, char **controllers, int n_controllers);

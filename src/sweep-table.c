@@ -44,12 +44,19 @@ void trv_sweep_table_free(TrvSweepTable *sw) {
   g_ptr_array_free(sw->values, TRUE);
   g_array_free(sw->stats, TRUE);
   g_array_free(sw->episodes, TRUE);
+  if (sw->llm_csv) g_string_free(sw->llm_csv, TRUE), g_string_free(sw->llm_md, TRUE);
 }
 
 void trv_sweep_table_add(TrvSweepTable *sw, const TrvRunResult *res, char **values) {
   g_assert(values && (int)g_strv_length(values) == sw->n_keys);
   g_ptr_array_add(sw->values, g_strdupv(values));
   g_array_append_val(sw->episodes, res->layout->episodes);
+  if (trv_llm_table_applies(res)) {
+    if (!sw->llm_csv) sw->llm_csv = g_string_new(NULL), sw->llm_md = g_string_new(NULL);
+    char *label = g_strjoinv(" ", values);
+    trv_llm_table_row(res, label, sw->llm_csv, sw->llm_md);
+    g_free(label);
+  }
   for (int c = 0; c < sw->n_controllers; c++)
     for (int k = 0; k < N_METRICS; k++) {
       TrvSummary s = trv_run_metric(res, c, sweep_metrics[k]);
@@ -221,6 +228,19 @@ bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table
   bool ok = trv_write_file_atomic(pcsv, csv->str, (gssize)csv->len, error) &&
             trv_write_file_atomic(pmd, md->str, (gssize)md->len, error) &&
             (!fitted || trv_write_file_atomic(pfit, fits->str, (gssize)fits->len, error));
+  if (ok && sw->llm_csv) { /* the LLM stream's table, one row per point */
+    char *lcsv = g_build_filename(dir, "llm.csv", NULL), *lmd = g_build_filename(dir, "llm.md", NULL);
+    GString *c = g_string_new(trv_llm_table_csv_header()), *m = g_string_new(NULL);
+    g_string_append(c, sw->llm_csv->str);
+    g_string_append_printf(m, "# %s: the LLM stream per model\n\nR_temp = capitulation episodes before the commit, "
+                              "mean [95%% interval] over %d seeds; ratio: paired bootstrap over seeds; U: seeds "
+                              "whose user is unreliable (docs/llm.md)\n\n%s%s",
+                           experiment, seeds, trv_llm_table_md_header(), sw->llm_md->str);
+    ok = trv_write_file_atomic(lcsv, c->str, (gssize)c->len, error) &&
+         trv_write_file_atomic(lmd, m->str, (gssize)m->len, error);
+    g_string_free(c, TRUE), g_string_free(m, TRUE);
+    g_free(lcsv), g_free(lmd);
+  }
   g_string_free(fits, TRUE);
   g_free(pfit);
   if (ok && table) fprintf(table, "Sweep of %s (mean ± sd over %d seeds)\n\n%s", experiment, seeds, md->str);

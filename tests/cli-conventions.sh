@@ -7,8 +7,8 @@ set -u
 T=${TRIVIUM:-./trivium}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-subs="run bench params ctl validate jssp trace"
-echo "1..17"
+subs="run bench params ctl validate jssp trace llm"
+echo "1..19"
 n=0
 for s in $subs; do
   "$T" $s --help >"$tmp/o" 2>"$tmp/e"
@@ -17,8 +17,8 @@ for s in $subs; do
   if [ $rc -eq 0 ] && [ -s "$tmp/o" ] && [ ! -s "$tmp/e" ] && grep -qi usage "$tmp/o"; then echo "ok $n - trivium $s --help: usage on stdout, exit 0"
   else echo "not ok $n - trivium $s --help: exit $rc"; fi
 done
-for s in run params ctl validate jssp trace; do
-  case $s in ctl) args="verify --bogus x" ;; jssp) args="run --bogus" ;; trace) args="import --bogus" ;; *) args="--bogus" ;; esac
+for s in run params ctl validate jssp trace llm; do
+  case $s in ctl) args="verify --bogus x" ;; jssp) args="run --bogus" ;; trace) args="import --bogus" ;; llm) args="record --bogus" ;; *) args="--bogus" ;; esac
   # shellcheck disable=SC2086
   "$T" $s $args >"$tmp/o" 2>"$tmp/e"
   rc=$?

@@ -30,6 +30,7 @@ static void stream_params(TrvParams *p) {
   p->tau2 = 0.09;
   p->track = TRV_TRACK_NONE;
   p->lambda = 1;
+  p->noise = TRV_NOISE_KNOWN;
 }
 
 static void *world_new(const TrvParams *p, uint64_t seed) {

@@ -66,12 +66,16 @@ static void *tr_create(const TrvParams *p, const TrvWorldInfo *world, uint64_t s
   c->rule = variant == V_IDEAL ? TRV_COMMIT_IDEAL : TRV_COMMIT_EXECUTED;
   c->lrcp_on = variant != V_NOLRCP;
   c->lp = (TrvLrcpParams){p->lrcp_window, p->lrcp_zmax, p->lrcp_radius, p->lrcp_beta_max};
-  if (variant != V_NOCUSUM && variant != V_EPI_RESET) {
+  /* Binary probes (Bernoulli) have no residuals for LRCP, the detectors or
+   * PartialReset to test against G_hat: those worlds run without them. */
+  bool binary = world->likelihood == TRV_LIKELIHOOD_BERNOULLI;
+  if (binary) c->lrcp_on = false;
+  if (variant != V_NOCUSUM && variant != V_EPI_RESET && !binary) {
     c->det = trv_detector_lookup(trv_detector_name_list[p->detector]);
     TrvDetectorParams dp = {p->mu_bar, p->h_cusum, p->rr_window, p->rr_ratio, p->ll_delta, p->ll_h};
     c->det_state = c->det->create(&dp, c->cand->n_components);
   }
-  TrvPosteriorParams pp = trv_params_posterior(p, c->s2);
+  TrvPosteriorParams pp = binary ? trv_params_posterior_bernoulli(p, world->theta0) : trv_params_posterior(p, c->s2);
   c->post = trv_posterior_new(c->cand->n_components, &pp);
   trv_graph_clear(&c->ghat, c->cand->n_components);
   c->win = trv_probe_windows_new(c->cand->n_components, p->lrcp_window);

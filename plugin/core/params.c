@@ -37,6 +37,8 @@ static const TrvParamSpec specs[] = {
     D("posterior.lambda", lambda, 0.9, 1e-6, 1, "per-episode forgetting factor on the statistics"),
     E("posterior.noise", noise, TRV_NOISE_ESTIMATED, noise_names, "probe noise: the world's variance (known), or estimated from the residuals with it as floor and prior"),
     D("posterior.noise_df", noise_df, 10, 1e-6, 1e9, "estimated noise: weight of the world's variance, in residual degrees of freedom"),
+    D("posterior.beta_a", beta_a, 1.0, 1e-6, 1e6, "Bernoulli worlds (LLM stream): a of the H1 prior theta ~ Beta(a, b) of the probe outcome rate"),
+    D("posterior.beta_b", beta_b, 1.0, 1e-6, 1e6, "Bernoulli worlds (LLM stream): b of the H1 prior theta ~ Beta(a, b)"),
     D("posterior.redraw", redraw, 0.1, 0, 1, "hazard track: per-episode probability that a present effect is a fresh slab draw (1: every episode)"),
     D("budget.alpha", alpha, 1.0, 0, 1e6, "budget multiplier alpha in B_e = ceil(alpha m0 ln(max(e,w_e)+1))"),
     D("budget.m0", m0, 0, 0, 1e6, "m0 of the budget; 0 means |G_inf|"),
@@ -92,6 +94,11 @@ static const TrvParamSpec specs[] = {
     D("world.log_congestion", jssp_log_congestion, 0.5, 0, 10, "JSSP instance: durations base * s_i * exp(log_congestion C_e)"),
     D("world.reading_sd", jssp_reading_sd, 0.15, 1e-6, 10, "JSSP instance: noise of a timed operation's reading (log scale)"),
     D("world.slow_threshold", jssp_slow_threshold, 1.15, 1, 1e3, "JSSP instance: a machine is planned slow when its slowdown estimate exceeds this"),
+    T("world.model", llm_model,
+      "LLM stream: the model whose accuracies drive the simulated stream, by name (the table of docs/llm.md; e.g. gpt-4o)"),
+    D("world.p_unreliable", llm_p_unreliable, 0.5, 0, 1, "LLM stream: probability that a stream's user is unreliable (u = U, adversarial hints); drawn once per seed"),
+    T("world.replay", llm_replay,
+      "LLM stream: empty to simulate the model; else a JSON Lines file of recorded episodes (docs/llm.md) read instead"),
     E("ctl.mode", ctl_mode, TRV_CTL_MODE_ATOMIC, ctl_mode_names,
       "log commits: atomic (acknowledged, idempotent, majority of replicas) or best-effort (fire and forget)"),
     I("ctl.replicas", ctl_replicas, 1, 1, 15, "CTL replicas; a record is committed when a majority acknowledges"),
@@ -273,6 +280,14 @@ TrvPosteriorParams trv_params_posterior(const TrvParams *p, double s2) {
   TrvPosteriorParams pp = {.pi0 = p->pi0, .tau2 = p->tau2, .s2 = s2, .kappa_min = p->kappa_min,
                            .hazard = p->hazard, .lambda = p->lambda, .slab = p->slab, .track = p->track,
                            .noise = p->noise, .noise_df = p->noise_df, .persist = 1.0 - p->redraw};
+  return pp;
+}
+
+TrvPosteriorParams trv_params_posterior_bernoulli(const TrvParams *p, double theta0) {
+  TrvPosteriorParams pp = trv_params_posterior(p, 1.0);
+  pp.tau2 = 1.0, pp.kappa_min = 0.0, pp.slab = TRV_SLAB_GAUSSIAN, pp.noise = TRV_NOISE_KNOWN, pp.noise_df = 0.0;
+  pp.likelihood = TRV_POSTERIOR_BERNOULLI;
+  pp.theta0 = theta0, pp.beta_a = p->beta_a, pp.beta_b = p->beta_b;
   return pp;
 }
 

@@ -34,6 +34,7 @@ struct TrvParams {
   int episodes, seeds, seed_base, steps;
   /* posterior (SPEC 3.2) */
   double pi0, tau2, kappa_min, hazard, lambda, noise_df, redraw;
+  double beta_a, beta_b; /* Beta(a, b) slab of Bernoulli worlds */
   int slab, track, noise; /* TrvSlab, TrvTrack, TrvNoise */
   /* budget and scheduling (3.3) */
   double alpha, m0, zabs;
@@ -66,6 +67,10 @@ struct TrvParams {
   int jssp_machines, jssp_slow_max;
   double jssp_alpha_mean, jssp_alpha_sd, jssp_congestion, jssp_machine_noise, jssp_outcome_sd;
   double jssp_slow_lo, jssp_slow_hi, jssp_log_congestion, jssp_reading_sd, jssp_slow_threshold;
+  /* LLM stream (7.5) */
+  char llm_model[TRV_PARAM_TEXT_MAX];  /* a name of the model table (envs/llm/llm.c) */
+  double llm_p_unreliable;             /* P(u = U) */
+  char llm_replay[TRV_PARAM_TEXT_MAX]; /* "" simulate; else a recorded stream (JSON Lines) */
   /* the Causal Transaction Log over the network (SPEC 4) */
   int ctl_mode;  /* TrvCtlMode */
   int ctl_replicas;
@@ -109,6 +114,11 @@ char *trv_params_format(const TrvParams *p, const TrvParamSpec *spec);
 char *trv_format_double(double v);
 /* The posterior parameters of p for a world with probe noise variance s2. */
 TrvPosteriorParams trv_params_posterior(const TrvParams *p, double s2);
+/* The posterior of a world with binary probe outcomes (Bernoulli, baseline
+ * rate theta0): the hazard, forgetting, prior and redraw settings of p,
+ * the Beta(a, b) slab, and the Gaussian-only fields at their neutral
+ * values (posterior.h). */
+TrvPosteriorParams trv_params_posterior_bernoulli(const TrvParams *p, double theta0);
 /* Closest key by edit distance, or NULL when nothing is close. */
 const char *trv_params_suggest(const char *key);
 /* Closest of `choices` (NULL-terminated) to `word` by edit distance, or NULL

@@ -9,27 +9,11 @@
  *    mutable state), so equal call sequences give bit-identical states.
  * The closed forms are those of SPEC 3.2; see posterior.h for the model. */
 #include "posterior.h"
+#include "posterior-internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct TrvPosterior {
-  TrvPosteriorParams params;
-  int n;
-  TrvSuffStats *stats;   /* pooled, discounted by lambda: the effect kappa_hat */
-  TrvSuffStats *episode; /* this episode's probes only: hazard-mode evidence */
-  double *log_odds;
-  double noise_scale; /* s2_e / s2, >= 1 (1 with known noise) */
-  double *begin_lbf;  /* hazard track: log BF10 of the pooled statistics at episode start */
-  /* derived, never serialized: the parameters in use (s2 = s2_e), the
-   * prior's log tail mass (a constant of those), log BF10 of empty
-   * statistics, and each component's episode evidence (what the next
-   * hazard-mode observation adds to) */
-  TrvPosteriorParams eff;
-  double prior_tail, zero_lbf;
-  double *episode_lbf;
-};
 
 /* The statistics whose Bayes factor is the presence evidence: the episode's
  * own under the hazard filter (a fresh slab draw per episode), the pooled
@@ -82,6 +66,21 @@ static double log_add_exp(double a, double b) {
 
 /* ---- Bayes factors ------------------------------------------------------ */
 
+static double log_beta(double x, double y) { return lgamma(x) + lgamma(y) - lgamma(x + y); }
+
+double trv_log_bf10_bernoulli(double n, double k, double theta0, double a, double b) {
+  double lbf = log_beta(a + k, b + n - k) - log_beta(a, b);
+  if (k > 0) lbf -= k * log(theta0);
+  if (n - k > 0) lbf -= (n - k) * log1p(-theta0);
+  return lbf;
+}
+
+static bool bernoulli(const TrvPosteriorParams *p) { return p->likelihood == TRV_POSTERIOR_BERNOULLI; }
+
+static double bernoulli_lbf(const TrvSuffStats *s, const TrvPosteriorParams *p) {
+  return trv_log_bf10_bernoulli(s->n, s->sww, p->theta0, p->beta_a, p->beta_b);
+}
+
 double trv_log_bf10_gaussian(const TrvSuffStats *s, double s2, double tau2) {
   return -0.5 * log1p(tau2 * s->szz / s2) + s->szw * s->szw / (2.0 * s2 * (s2 / tau2 + s->szz));
 }
@@ -104,6 +103,7 @@ static double log_tail_mass(const TrvSuffStats *s, const TrvPosteriorParams *p) 
  * double. */
 static double post_lbf(const TrvPosterior *post, const TrvSuffStats *s) {
   const TrvPosteriorParams *p = &post->eff;
+  if (bernoulli(p)) return bernoulli_lbf(s, p);
   double lbf = trv_log_bf10_gaussian(s, p->s2, p->tau2);
   if (p->slab == TRV_SLAB_SEPARATED && p->kappa_min > 0) lbf += log_tail_mass(s, p) - post->prior_tail;
   return lbf;
@@ -119,8 +119,8 @@ static double episode_evidence(const TrvPosterior *post, int j) {
   return log_add_exp(log(keep) + given, log1p(-keep) + post_lbf(post, &post->episode[j]));
 }
 
-/* The parameters in use and what depends only on them. */
-static void derive_model(TrvPosterior *post) {
+/* The parameters in use and what depends only on them (posterior-internal.h). */
+void trv_posterior_derive_model(TrvPosterior *post) {
   post->eff = post->params;
   post->eff.s2 = post->params.s2 * post->noise_scale;
   TrvSuffStats zero = {0, 0, 0, 0};
@@ -129,8 +129,8 @@ static void derive_model(TrvPosterior *post) {
 }
 
 /* Fills the derived fields from the parameters and the state. */
-static void derive(TrvPosterior *post) {
-  derive_model(post);
+void trv_posterior_derive(TrvPosterior *post) {
+  trv_posterior_derive_model(post);
   for (int j = 0; j < post->n; j++) post->episode_lbf[j] = episode_evidence(post, j);
 }
 
@@ -153,6 +153,7 @@ static double noise_scale_of(const TrvPosterior *post) {
 }
 
 double trv_log_bf10(const TrvSuffStats *s, const TrvPosteriorParams *p) {
+  if (bernoulli(p)) return bernoulli_lbf(s, p);
   double lbf = trv_log_bf10_gaussian(s, p->s2, p->tau2);
   if (p->slab == TRV_SLAB_SEPARATED && p->kappa_min > 0) {
     /* Truncating the slab to |beta| >= kappa_min multiplies the H1 evidence
@@ -166,9 +167,17 @@ double trv_log_bf10(const TrvSuffStats *s, const TrvPosteriorParams *p) {
 /* ---- life cycle --------------------------------------------------------- */
 
 bool trv_posterior_params_valid(const TrvPosteriorParams *p) {
-  const double all[8] = {p->pi0, p->tau2, p->s2, p->kappa_min, p->hazard, p->lambda, p->noise_df, p->persist};
-  for (int i = 0; i < 8; i++)
+  const double all[11] = {p->pi0,    p->tau2,     p->s2,      p->kappa_min, p->hazard, p->lambda,
+                          p->noise_df, p->persist, p->theta0, p->beta_a,    p->beta_b};
+  for (int i = 0; i < 11; i++)
     if (!isfinite(all[i])) return false;
+  if (p->likelihood == TRV_POSTERIOR_BERNOULLI) {
+    if (!(p->theta0 > 0 && p->theta0 < 1 && p->beta_a > 0 && p->beta_b > 0 && p->tau2 == 1 && p->s2 == 1 &&
+          p->kappa_min == 0 && p->slab == TRV_SLAB_GAUSSIAN && p->noise == TRV_NOISE_KNOWN && p->noise_df == 0))
+      return false;
+  } else if (p->likelihood != TRV_POSTERIOR_GAUSSIAN || p->theta0 != 0 || p->beta_a != 0 || p->beta_b != 0) {
+    return false;
+  }
   return p->pi0 > 0 && p->pi0 < 1 && p->tau2 > 0 && p->s2 > 0 && p->kappa_min >= 0 && p->hazard >= 0 &&
          p->hazard < 0.5 && p->lambda > 0 && p->lambda <= 1 && (unsigned)p->slab <= TRV_SLAB_SEPARATED &&
          (unsigned)p->track <= TRV_TRACK_NONE && (unsigned)p->noise <= TRV_NOISE_ESTIMATED && p->noise_df >= 0 &&
@@ -194,9 +203,9 @@ static TrvPosterior *posterior_alloc(int n_components, const TrvPosteriorParams 
 
 TrvPosterior *trv_posterior_new(int n_components, const TrvPosteriorParams *params) {
   TrvPosterior *post = posterior_alloc(n_components, params);
-  derive_model(post);
+  trv_posterior_derive_model(post);
   for (int j = 0; j < n_components; j++) post->log_odds[j] = logit(params->pi0), post->begin_lbf[j] = post->zero_lbf;
-  derive(post);
+  trv_posterior_derive(post);
   return post;
 }
 
@@ -254,7 +263,7 @@ void trv_posterior_episode_begin(TrvPosterior *post) {
     double scale = noise_scale_of(post);
     if (scale > post->noise_scale * NOISE_BAND || scale < post->noise_scale / NOISE_BAND) {
       post->noise_scale = scale;
-      derive_model(post);
+      trv_posterior_derive_model(post);
     }
   }
   for (int j = 0; j < post->n; j++) {
@@ -292,6 +301,7 @@ static void add_obs(TrvSuffStats *s, double z, double w) {
 void trv_posterior_observe(TrvPosterior *post, int j, double z, double w) {
   g_assert(j >= 0 && j < post->n);
   const TrvPosteriorParams *p = &post->params;
+  if (bernoulli(p)) w = w > 0.5 ? 1.0 : 0.0; /* Sww is then the success count */
   add_obs(&post->stats[j], z, w);
   if (p->track == TRV_TRACK_HAZARD) {
     /* Within-episode evidence: the log-odds carry logit(mixed prior) plus
@@ -321,6 +331,13 @@ double trv_posterior_log_odds(const TrvPosterior *post, int j) { return post->lo
 const TrvSuffStats *trv_posterior_stats(const TrvPosterior *post, int j) { return &post->stats[j]; }
 
 void trv_posterior_effect(const TrvPosterior *post, int j, double *mu, double *v) {
+  if (bernoulli(&post->params)) { /* theta | H1, pooled statistics: Beta(a + k, b + n - k) */
+    const TrvSuffStats *s = &post->stats[j];
+    double a = post->params.beta_a + s->sww, b = post->params.beta_b + s->n - s->sww;
+    *mu = a / (a + b);
+    *v = a * b / ((a + b) * (a + b) * (a + b + 1));
+    return;
+  }
   effect_of(&post->stats[j], &post->eff, mu, v);
 }
 
@@ -527,11 +544,30 @@ static const EigNodes *memo_nodes(TrvEigMemo *memo, const TrvPosteriorParams *p,
   return &memo->nodes[k - 1];
 }
 
+/* Bernoulli EIG of m probes (posterior.h): exact over the m + 1 success
+ * counts x.  Under H0 x is binomial(m, theta0); under H1 beta-binomial from
+ * Beta(a + k, b + n - k); the log-odds after x move by the log ratio of the
+ * two, which is lbf(S + x) - lbf(S). */
+static double bernoulli_eig_bits(const TrvPosteriorParams *p, const TrvSuffStats *s, double l, int m) {
+  double a = p->beta_a + s->sww, b = p->beta_b + s->n - s->sww;
+  double pres = sigmoid(l), expected = 0;
+  double lt0 = log(p->theta0), lt1 = log1p(-p->theta0), lb = log_beta(a, b);
+  for (int x = 0; x <= m; x++) {
+    double lc = lgamma(m + 1.0) - lgamma(x + 1.0) - lgamma(m - x + 1.0);
+    double lp0 = lc + (x ? x * lt0 : 0) + (m - x ? (m - x) * lt1 : 0);
+    double lp1 = lc + log_beta(a + x, b + m - x) - lb;
+    expected += ((1.0 - pres) * exp(lp0) + pres * exp(lp1)) * h2_from_log_odds(l + lp1 - lp0);
+  }
+  double eig = h2_from_log_odds(l) - expected;
+  return eig > 0 ? eig : 0.0;
+}
+
 double trv_posterior_eig_bits_memo(const TrvPosterior *post, int j, int k, double zabs, TrvEigMemo *memo) {
   g_assert(j >= 0 && j < post->n);
   if (k <= 0) return 0.0;
   const TrvSuffStats *s = evidence_stats(post, j);
   double l = post->log_odds[j];
+  if (bernoulli(&post->params)) return bernoulli_eig_bits(&post->params, s, l, k);
   /* Only szz and szw enter the Bayes factors. */
   if (memo && s->szz == 0 && s->szw == 0) return eig_from_nodes(l, memo_nodes(memo, &post->eff, k, zabs), true);
   EigNodes nd;
@@ -545,6 +581,12 @@ double trv_posterior_eig_bits(const TrvPosterior *post, int j, int k, double zab
 
 double trv_posterior_predictive_density(const TrvPosterior *post, int j, double z, double w) {
   const TrvPosteriorParams *p = &post->eff;
+  if (bernoulli(p)) { /* a probability mass on w in {0, 1} */
+    const TrvSuffStats *s = evidence_stats(post, j);
+    double pres = sigmoid(post->log_odds[j]);
+    double r1 = (1.0 - pres) * p->theta0 + pres * (p->beta_a + s->sww) / (p->beta_a + p->beta_b + s->n);
+    return w > 0.5 ? r1 : 1.0 - r1;
+  }
   double mu, v, ratio;
   effect_of(evidence_stats(post, j), p, &mu, &v);
   double var1 = p->s2 + v * z * z;
@@ -555,144 +597,4 @@ double trv_posterior_predictive_density(const TrvPosterior *post, int j, double 
   eig_lbf_after(&f, z * z, z * w, &ratio);
   double pres = sigmoid(post->log_odds[j]);
   return (1.0 - pres) * f0 + pres * f1 * ratio;
-}
-
-/* ---- snapshots ---------------------------------------------------------- */
-
-#define SNAP_MAGIC 0x50565254u /* "TRVP" little-endian */
-#define SNAP_VERSION 2u
-
-static void put_u32(GByteArray *b, uint32_t x) {
-  uint8_t t[4] = {x, x >> 8, x >> 16, x >> 24};
-  g_byte_array_append(b, t, 4);
-}
-static void put_f64(GByteArray *b, double d) {
-  uint64_t x;
-  memcpy(&x, &d, 8);
-  uint8_t t[8];
-  for (int i = 0; i < 8; i++) t[i] = (uint8_t)(x >> (8 * i));
-  g_byte_array_append(b, t, 8);
-}
-static uint32_t get_u32(const uint8_t *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static double get_f64(const uint8_t *p) {
-  uint64_t x = 0;
-  for (int i = 0; i < 8; i++) x |= (uint64_t)p[i] << (8 * i);
-  double d;
-  memcpy(&d, &x, 8);
-  return d;
-}
-
-/* Version 2: magic, version, n, slab, track, noise (u32); pi0, tau2, s2,
- * kappa_min, hazard, lambda, noise_df, persist, noise_scale; per component
- * n, Szz, Szw, Sww pooled and of the episode, log-odds, begin_lbf.
- * Version 1 (known noise, a fresh effect every episode) is still read. */
-#define PARAM_DOUBLES 9
-#define COMPONENT_DOUBLES 10
-#define V1_PARAM_DOUBLES 6
-#define V1_COMPONENT_DOUBLES 9
-
-/* The model of version 1 (known noise, a fresh effect every episode) is
- * still written as version 1: its extra state is constant (noise scale 1,
- * begin_lbf unused), and logs of that model keep the snapshot size they
- * always had. */
-static bool version_one_model(const TrvPosteriorParams *p) { return p->noise == TRV_NOISE_KNOWN && p->persist == 0; }
-
-void trv_posterior_serialize(const TrvPosterior *post, GByteArray *out) {
-  const TrvPosteriorParams *p = &post->params;
-  bool v1 = version_one_model(p);
-  put_u32(out, SNAP_MAGIC);
-  put_u32(out, v1 ? 1u : SNAP_VERSION);
-  put_u32(out, (uint32_t)post->n);
-  put_u32(out, (uint32_t)p->slab);
-  put_u32(out, (uint32_t)p->track);
-  if (!v1) put_u32(out, (uint32_t)p->noise);
-  double pd[PARAM_DOUBLES] = {p->pi0,    p->tau2,     p->s2,      p->kappa_min,     p->hazard,
-                              p->lambda, p->noise_df, p->persist, post->noise_scale};
-  for (int i = 0; i < (v1 ? V1_PARAM_DOUBLES : PARAM_DOUBLES); i++) put_f64(out, pd[i]);
-  for (int j = 0; j < post->n; j++) {
-    const TrvSuffStats *s = &post->stats[j], *e = &post->episode[j];
-    double cd[COMPONENT_DOUBLES] = {s->n,   s->szz, s->szw, s->sww, e->n, e->szz, e->szw, e->sww, post->log_odds[j],
-                                    post->begin_lbf[j]};
-    for (int i = 0; i < (v1 ? V1_COMPONENT_DOUBLES : COMPONENT_DOUBLES); i++) put_f64(out, cd[i]);
-  }
-}
-
-TrvPosterior *trv_posterior_deserialize(const uint8_t *data, size_t len, GError **error) {
-  if (len < 8 || get_u32(data) != SNAP_MAGIC) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "posterior snapshot: bad magic or short header (%zu bytes)", len);
-    return NULL;
-  }
-  uint32_t version = get_u32(data + 4);
-  if (version != 1 && version != SNAP_VERSION) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "posterior snapshot: unsupported version %u", version);
-    return NULL;
-  }
-  bool v1 = version == 1;
-  size_t n_u32 = v1 ? 5 : 6, n_par = v1 ? V1_PARAM_DOUBLES : PARAM_DOUBLES;
-  size_t n_comp = v1 ? V1_COMPONENT_DOUBLES : COMPONENT_DOUBLES;
-  const size_t head = n_u32 * 4 + n_par * 8;
-  if (len < head) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "posterior snapshot: short header (%zu bytes)", len);
-    return NULL;
-  }
-  uint32_t n = get_u32(data + 8), slab = get_u32(data + 12), track = get_u32(data + 16);
-  uint32_t noise = v1 ? TRV_NOISE_KNOWN : get_u32(data + 20);
-  if (n == 0 || n > 1u << 20 || len != head + (size_t)n * n_comp * 8 || slab > 1 || track > 2 || noise > 1) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "posterior snapshot: inconsistent sizes or kinds");
-    return NULL;
-  }
-  const uint8_t *q = data + n_u32 * 4;
-  TrvPosteriorParams p = {.slab = slab, .track = track, .noise = noise};
-  p.pi0 = get_f64(q), p.tau2 = get_f64(q + 8), p.s2 = get_f64(q + 16);
-  p.kappa_min = get_f64(q + 24), p.hazard = get_f64(q + 32), p.lambda = get_f64(q + 40);
-  double scale = 1;
-  if (!v1) p.noise_df = get_f64(q + 48), p.persist = get_f64(q + 56), scale = get_f64(q + 64);
-  if (!trv_posterior_params_valid(&p) || !isfinite(scale) || scale < 1 ||
-      (p.noise == TRV_NOISE_KNOWN && scale != 1) || (!v1 && version_one_model(&p))) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "posterior snapshot: parameters out of range");
-    return NULL;
-  }
-  q += n_par * 8;
-  TrvPosterior *post = trv_posterior_new((int)n, &p);
-  post->noise_scale = scale;
-  derive_model(post);
-  for (uint32_t j = 0; j < n; j++, q += n_comp * 8) {
-    TrvSuffStats *st[2] = {&post->stats[j], &post->episode[j]};
-    bool ok = true;
-    for (int k = 0; k < 2; k++) {
-      TrvSuffStats *s = st[k];
-      const uint8_t *b = q + 32 * k;
-      s->n = get_f64(b), s->szz = get_f64(b + 8), s->szw = get_f64(b + 16), s->sww = get_f64(b + 24);
-      ok = ok && isfinite(s->n) && isfinite(s->szz) && isfinite(s->szw) && isfinite(s->sww) && s->n >= 0 &&
-           s->szz >= 0 && s->sww >= 0;
-    }
-    post->log_odds[j] = get_f64(q + 64);
-    post->begin_lbf[j] = v1 ? post->zero_lbf : get_f64(q + 72);
-    if (!ok || !isfinite(post->log_odds[j]) || !isfinite(post->begin_lbf[j])) {
-      g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "posterior snapshot: component %u has invalid statistics", j);
-      trv_posterior_free(post);
-      return NULL;
-    }
-  }
-  derive(post);
-  return post;
-}
-
-/* Bitwise equality of what the snapshot holds, compared in place (no
- * serialization: the controller asserts it every episode). */
-G_STATIC_ASSERT(sizeof(TrvSuffStats) == 4 * sizeof(double)); /* no padding for memcmp */
-bool trv_posterior_equal(const TrvPosterior *a, const TrvPosterior *b) {
-  if (a->n != b->n || a->params.slab != b->params.slab || a->params.track != b->params.track ||
-      a->params.noise != b->params.noise)
-    return false;
-  const TrvPosteriorParams *p = &a->params, *q = &b->params;
-  double pd[9] = {p->pi0, p->tau2, p->s2, p->kappa_min, p->hazard, p->lambda, p->noise_df, p->persist, a->noise_scale};
-  double qd[9] = {q->pi0, q->tau2, q->s2, q->kappa_min, q->hazard, q->lambda, q->noise_df, q->persist, b->noise_scale};
-  size_t n = (size_t)a->n;
-  return memcmp(pd, qd, sizeof pd) == 0 && memcmp(a->stats, b->stats, n * sizeof *a->stats) == 0 &&
-         memcmp(a->episode, b->episode, n * sizeof *a->episode) == 0 &&
-         memcmp(a->log_odds, b->log_odds, n * sizeof *a->log_odds) == 0 &&
-         memcmp(a->begin_lbf, b->begin_lbf, n * sizeof *a->begin_lbf) == 0;
 }

@@ -56,6 +56,18 @@
  *                and the log-odds are logit(pi0) + log BF10(S).
  *  - none:       pooling since episode 0 (the trap SPEC 3.2 warns about),
  *                kept for measurement.
+ *
+ * Bernoulli likelihood (binary worlds, SPEC 3.2): a probe's outcome w is 0
+ * or 1 (an outcome above 0.5 counts as 1); z plays no part.  H0: w ~
+ * Bernoulli(theta0), theta0 declared by the world; H1: w ~ Bernoulli(theta),
+ * theta ~ Beta(a, b).  The statistics keep n and the success count k in
+ * Sww (w^2 = w), so the same TrvSuffStats, discounting and hazard filter
+ * apply, and
+ *   log BF10 = log B(a + k, b + n - k) - log B(a, b)
+ *              - k log theta0 - (n - k) log(1 - theta0);
+ * the effect under H1 is the posterior mean of theta, (a + k)/(a + b + n),
+ * with its variance; the EIG of m probes is exact, a sum over the m + 1
+ * success counts (binomial under H0, beta-binomial under H1).
  * Every function is deterministic: the same calls in the same order give a
  * bit-identical state (tested through serialize + compare). */
 #ifndef TRV_POSTERIOR_H
@@ -70,6 +82,9 @@
 typedef enum { TRV_SLAB_GAUSSIAN = 0, TRV_SLAB_SEPARATED = 1 } TrvSlab;
 typedef enum { TRV_TRACK_HAZARD = 0, TRV_TRACK_FORGETTING = 1, TRV_TRACK_NONE = 2 } TrvTrack;
 typedef enum { TRV_NOISE_KNOWN = 0, TRV_NOISE_ESTIMATED = 1 } TrvNoise;
+/* The family of a probe outcome (the same values as TrvLikelihood in
+ * trivium/world.h). */
+typedef enum { TRV_POSTERIOR_GAUSSIAN = 0, TRV_POSTERIOR_BERNOULLI = 1 } TrvPosteriorLikelihood;
 
 typedef struct {
   double pi0;       /* prior P(H1) */
@@ -85,6 +100,14 @@ typedef struct {
   TrvNoise noise;
   double noise_df; /* estimated noise: prior degrees of freedom at s2, > 0 */
   double persist;  /* hazard track: 1 - q, probability that an effect persists, [0, 1] */
+  /* Zero in the four fields below is the Gaussian model above.  Bernoulli
+   * (binary probe outcomes, see the top of this file) needs theta0 in
+   * (0, 1), beta_a and beta_b > 0, and the Gaussian-only fields at their
+   * neutral values: tau2 = s2 = 1, kappa_min = 0, slab gaussian, noise
+   * known, noise_df = 0 (trv_posterior_params_valid checks both). */
+  TrvPosteriorLikelihood likelihood;
+  double theta0;         /* Bernoulli: the outcome rate under H0 */
+  double beta_a, beta_b; /* Bernoulli: theta ~ Beta(a, b) under H1 */
 } TrvPosteriorParams;
 
 typedef struct {
@@ -130,7 +153,8 @@ double trv_posterior_log_prob_graph(const TrvPosterior *post, const bool *graph)
 void trv_posterior_losses(const TrvPosterior *post, int j, double *absent, double *present);
 /* Expected information gain, in bits, of k further probes of component j,
  * each at |z| = zabs (signs balanced), computed by Gauss-Hermite quadrature
- * over the sufficient statistic sum z_i w_i.  0 <= EIG <= h2(p_j). */
+ * over the sufficient statistic sum z_i w_i (Gaussian), or exactly by a sum
+ * over the k + 1 success counts (Bernoulli).  0 <= EIG <= h2(p_j). */
 double trv_posterior_eig_bits(const TrvPosterior *post, int j, int k, double zabs);
 /* The same number, bit for bit, with a memo: a component whose evidence
  * statistics are empty (every component when a plan is made under the hazard
@@ -149,6 +173,9 @@ double trv_posterior_predictive_density(const TrvPosterior *post, int j, double 
 /* The log Bayes factors of SPEC 3.2 for statistics s (exposed for tests). */
 double trv_log_bf10_gaussian(const TrvSuffStats *s, double s2, double tau2);
 double trv_log_bf10(const TrvSuffStats *s, const TrvPosteriorParams *params);
+/* Bernoulli: log BF10 of k successes in n probes (n, k may be fractional
+ * after discounting; 0 <= k <= n). */
+double trv_log_bf10_bernoulli(double n, double k, double theta0, double a, double b);
 
 /* Binary snapshot of the whole state (versioned, little-endian IEEE doubles).
  * Deserialization validates sizes and returns NULL with *error set on bad

@@ -42,7 +42,10 @@ bool trivium_world_register(const TrvWorldClass *wc, GError **error) {
     else if (!a->step_end != !a->step_payoff)
       missing = "both step_end and step_payoff, or neither";
   }
-  if (!missing && wc->likelihood != TRV_LIKELIHOOD_GAUSSIAN) missing = "a supported likelihood (gaussian)";
+  if (!missing && wc->likelihood != TRV_LIKELIHOOD_GAUSSIAN && wc->likelihood != TRV_LIKELIHOOD_BERNOULLI)
+    missing = "a supported likelihood (gaussian or bernoulli)";
+  if (!missing && wc->likelihood == TRV_LIKELIHOOD_BERNOULLI && !wc->baseline_rate)
+    missing = "baseline_rate (its likelihood is bernoulli)";
   if (missing) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "world %s: the class needs %s", wc && wc->name ? wc->name : "(unnamed)",
                 missing);
@@ -83,11 +86,15 @@ bool trv_world_info(const TrvWorldClass *wc, void *world, TrvWorldInfo *info, GE
   info->episodes = wc->episodes(world);
   info->safe_action = wc->safe_action;
   info->observational_pairs = wc->observational_pairs;
+  info->likelihood = wc->likelihood;
+  info->theta0 = wc->likelihood == TRV_LIKELIHOOD_BERNOULLI ? wc->baseline_rate(world) : 0.0;
   const TrvCandidates *c = info->cand;
   const char *bad = !c                                                              ? "no candidate graph"
                     : c->n_components < 1 || c->n_components > TRV_MAX_COMPONENTS ? "1 to 48 candidate components"
                     : !c->components || c->n_vars < 1 || !c->var_names             ? "variables and components"
                     : !(info->noise_var > 0) || !isfinite(info->noise_var)       ? "a positive, finite noise variance"
+                    : info->likelihood == TRV_LIKELIHOOD_BERNOULLI && !(info->theta0 > 0 && info->theta0 < 1)
+                        ? "a baseline rate strictly between 0 and 1"
                     : info->steps < 1                                              ? "at least one step per episode"
                     : info->episodes < 1                                           ? "at least one episode"
                                                                                    : NULL;

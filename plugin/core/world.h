@@ -22,6 +22,8 @@
 typedef struct {
   const TrvCandidates *cand;
   double noise_var; /* s^2 of a probe outcome */
+  TrvLikelihood likelihood;
+  double theta0; /* Bernoulli: the baseline rate of a probe outcome 1 */
   int steps, episodes;
   int safe_action;
   /* NULL when the world declares no observational channel */

@@ -118,11 +118,18 @@ void trv_ctl_header_encode(const TrvCtlHeader *h, uint8_t out[TRV_CTL_HEADER_SIZ
   put_u32(out + 36, (uint32_t)h->params.slab);
   put_u32(out + 40, (uint32_t)h->params.track);
   put_u32(out + 44, (uint32_t)h->params.noise);
-  const double *d[6] = {&h->params.pi0, &h->params.tau2, &h->params.s2,
-                        &h->params.kappa_min, &h->params.hazard, &h->params.lambda};
+  /* The Bernoulli likelihood has no slab variance, noise variance or
+   * separation bound (they sit at fixed neutral values): its theta0, a and
+   * b take their slots, and byte 120 says so (0, the Gaussian model, is
+   * what every earlier log holds there). */
+  bool bern = h->params.likelihood == TRV_POSTERIOR_BERNOULLI;
+  const double *d[6] = {&h->params.pi0, bern ? &h->params.beta_a : &h->params.tau2,
+                        bern ? &h->params.theta0 : &h->params.s2, bern ? &h->params.beta_b : &h->params.kappa_min,
+                        &h->params.hazard, &h->params.lambda};
   for (int i = 0; i < 6; i++) put_f64(out + 48 + 8 * i, *d[i]);
   put_f64(out + 96, h->params.noise_df);
   put_f64(out + 104, h->params.persist);
+  put_u32(out + 120, (uint32_t)h->params.likelihood);
   put_u32(out + 124, trv_crc32c(0, out, 124));
 }
 
@@ -166,10 +173,18 @@ bool trv_ctl_header_decode(const uint8_t *data, size_t len, const char *name, Tr
   h->params.slab = (TrvSlab)slab;
   h->params.track = (TrvTrack)track;
   h->params.noise = (TrvNoise)noise;
+  uint32_t likelihood = get_u32(data + 120);
+  h->params.likelihood = likelihood == TRV_POSTERIOR_BERNOULLI ? TRV_POSTERIOR_BERNOULLI : TRV_POSTERIOR_GAUSSIAN;
+  h->params.theta0 = h->params.beta_a = h->params.beta_b = 0;
+  if (likelihood == TRV_POSTERIOR_BERNOULLI) { /* see trv_ctl_header_encode */
+    h->params.beta_a = h->params.tau2, h->params.theta0 = h->params.s2, h->params.beta_b = h->params.kappa_min;
+    h->params.tau2 = h->params.s2 = 1, h->params.kappa_min = 0;
+  }
   bool compacted = (h->flags & TRV_CTL_FLAG_COMPACTED) != 0;
   const char *bad = NULL;
   if (get_u32(data + 12) != TRV_CTL_HEADER_SIZE) bad = "header size";
-  else if (!all_zero(data + 112, 12)) bad = "reserved field (not zero)";
+  else if (!all_zero(data + 112, 8)) bad = "reserved field (not zero)";
+  else if (likelihood > TRV_POSTERIOR_BERNOULLI) bad = "likelihood";
   else if (h->n_components < 1 || h->n_components > TRV_CTL_MAX_COMPONENTS) bad = "component count";
   else if (h->flags & ~TRV_CTL_FLAG_COMPACTED) bad = "flags";
   else if (compacted != (h->base_episode != TRV_CTL_NO_BASE)) bad = "base episode";

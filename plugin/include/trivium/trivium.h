@@ -2,7 +2,7 @@
  *
  * Like SimGrid's own plugins (sg_host_load_plugin_init), one call attaches
  * the meta-controller.  The world the agents act in is chosen by name
- * (setting `world`): a built-in one (causalbench, urs) or one the program
+ * (setting `world`): a built-in one (causalbench, urs, jssp, llm) or one the program
  * declares and registers (trivium/world.h).  Its agents are either
  *  - the program's own actors: those whose deployment gives them the
  *    property trivium.agent, or that are passed to trivium_agent_attach();

@@ -19,7 +19,7 @@
  *    and the committed records, an agent sees its plan.
  *
  * Register a world with trivium_world_register() before the run; it is
- * then selected by name, like the built-in ones (causalbench, urs), with
+ * then selected by name, like the built-in ones (causalbench, urs, jssp, llm), with
  * the setting `world` (trivium_plugin_set, --cfg=trivium/world:NAME, or a
  * scenario's <world name=...>).  Everything here is plain data and
  * function pointers: no SimGrid type, so a world can be tested alone. */
@@ -68,8 +68,11 @@ typedef struct {
 } TrvGraph;
 
 /* The family of a probe outcome w given do(Z_j = z):
- *   GAUSSIAN  w = beta_j z + noise, noise ~ N(0, s^2), s^2 = noise_var(). */
-typedef enum { TRV_LIKELIHOOD_GAUSSIAN = 0 } TrvLikelihood;
+ *   GAUSSIAN   w = beta_j z + noise, noise ~ N(0, s^2), s^2 = noise_var().
+ *   BERNOULLI  w in {0, 1} (z plays no part): w ~ Bernoulli(theta0) when
+ *              component j is absent, theta0 = baseline_rate(), and an
+ *              elevated rate theta ~ Beta(a, b) when it is present. */
+typedef enum { TRV_LIKELIHOOD_GAUSSIAN = 0, TRV_LIKELIHOOD_BERNOULLI = 1 } TrvLikelihood;
 
 /* The run's parameters (the table of `trivium params`), read-only to a
  * world: trivium_params_get() gives any of them by key. */
@@ -114,6 +117,9 @@ typedef struct {
   /* Optional, for a run's provenance (run.json): the data files the world
    * read (calibration tables, instances); returns how many (at most max). */
   int (*inputs)(void *world, const char **paths, int max);
+  /* Required with TRV_LIKELIHOOD_BERNOULLI, unused otherwise: theta0, the
+   * rate of a probe outcome 1 when the component is absent, in (0, 1). */
+  double (*baseline_rate)(void *world);
 } TrvWorldClass;
 
 /* The agents of a world that Trivium drives itself.  Per step t the agent
