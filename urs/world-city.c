@@ -47,10 +47,6 @@ static const Confounder conf[URS_NCONF] = {
     {FIELD_EVENT, SERIES_AR1, 0.7, true},           /* 11 special-event queue depth */
 };
 
-/* Time-of-day band by hour: night, morning peak, midday, evening peak, late. */
-static const double band_of_hour[24] = {-1.5, -1.5, -1.5, -1.5, -1.5, -1.0, 0.3, 1.2, 1.2, 1.2, 0.2, 0.2,
-                                        0.2,  0.2,  0.2,  0.2,  1.2,  1.2,  1.2, 1.2, 0.4, 0.4, 0.0, -0.8};
-
 static const int ring_dq[URS_DISC] = {0, 1, 1, 0, -1, -1, 0, 2, 2, 2, 1, 0, -1, -2, -2, -2, -1, 0, 1};
 static const int ring_dr[URS_DISC] = {0, 0, -1, -1, 0, 1, 1, 0, -1, -2, -2, -2, -1, 0, 1, 2, 2, 2, 1};
 const int urs_ring_end[URS_RINGS + 1] = {1, 7, 19};
@@ -104,6 +100,18 @@ uint64_t urs_poisson(TrvRng *rng, double mean) {
     }
   }
   return n;
+}
+
+double urs_probe_volume(const UrsWorld *w, int cell, int t) {
+  int zone = cell >= 0 ? w->zone_of_cell[cell] : -1;
+  if (zone < 0) return 0;
+  int slot = (w->start_minute + t) / 15 % TRV_SLOTS_PER_WEEK;
+  return URS_PROBE_VOLUME * g_array_index(w->table->zones, TrvZoneDemand, zone).rate[slot] / w->probe_ref_rate;
+}
+
+double urs_probe_reading(TrvRng *rng, double kappa, double z, double m) {
+  uint64_t treated = urs_poisson(rng, m * exp(kappa * z)), control = urs_poisson(rng, m);
+  return (log((double)treated + 0.5) - log((double)control + 0.5)) * sqrt(m / URS_PROBE_VOLUME);
 }
 
 bool urs_city_init(UrsWorld *w, GError **error) {
@@ -173,18 +181,12 @@ bool urs_city_init(UrsWorld *w, GError **error) {
   w->has_durations = trv_histogram_total(&t->duration_s) > 0;
   for (int i = 0; i <= URS_QUANTILES; i++)
     w->dur_q[i] = w->has_durations ? trv_histogram_quantile(&t->duration_s, (double)i / URS_QUANTILES) / 60.0 : 0;
-  /* weather: log(1 + rain mm) standardized over the table's days */
+  /* weather: log(1 + rain mm) standardized over the table's days, as the
+   * effect estimates standardize it (caleffects.c) */
   w->n_weather = (int)t->weather->len;
   w->weather_z = g_new0(double, MAX(1, w->n_weather));
-  double sum = 0, sum2 = 0;
-  int n = 0;
-  for (int i = 0; i < w->n_weather; i++) {
-    const TrvWeatherDay *d = &g_array_index(t->weather, TrvWeatherDay, i);
-    if (isnan(d->rain_mm)) continue;
-    double v = log1p(d->rain_mm);
-    sum += v, sum2 += v * v, n++;
-  }
-  double mean = n ? sum / n : 0, sd = n > 1 ? sqrt(fmax(sum2 / n - mean * mean, 0)) : 0;
+  double mean, sd, temp_mean, temp_sd;
+  trv_cal_weather_index(t, &mean, &sd, &temp_mean, &temp_sd);
   for (int k = 0; k < 7; k++) w->weather_by_weekday[k] = g_array_new(FALSE, FALSE, sizeof(int));
   for (int i = 0; i < w->n_weather; i++) {
     const TrvWeatherDay *d = &g_array_index(t->weather, TrvWeatherDay, i);
@@ -195,12 +197,27 @@ bool urs_city_init(UrsWorld *w, GError **error) {
     g_date_free(date);
     g_array_append_val(w->weather_by_weekday[wd], i);
   }
-  /* airports of the city (for the airport flag) */
-  static const double sf[][2] = {{37.6213, -122.3790}}, nyc[][2] = {{40.6413, -73.7781}, {40.7769, -73.8740}, {40.6895, -74.1745}},
-                      sg[][2] = {{1.3644, 103.9915}, {1.4167, 103.8670}};
-  const double(*ap)[2] = w->p.urs_city == 1 ? nyc : w->p.urs_city == 2 ? sg : sf;
-  w->n_airports = w->p.urs_city == 1 ? 3 : w->p.urs_city == 2 ? 2 : 1;
-  for (int i = 0; i < w->n_airports; i++) w->airports[i][0] = ap[i][0], w->airports[i][1] = ap[i][1];
+  /* The effects the table estimated, in the world's units: rain and the
+   * time-of-day band per standard deviation of their index, as Z_2 and Z_3
+   * are; the airport coefficient is a log ratio between airport zones and
+   * the others, and Z_10 is the flag standardized over the zones, so
+   * kappa_10 = beta_airport x sd(flag). */
+  int flagged = 0;
+  double root_sum = 0;
+  for (int z = 0; z < w->nzones; z++) {
+    const TrvZoneDemand *zd = &g_array_index(t->zones, TrvZoneDemand, z);
+    flagged += trv_cal_table_airport_cell(t, zd->cell);
+    for (int s = 0; s < TRV_SLOTS_PER_WEEK; s++) root_sum += sqrt(zd->rate[s]);
+  }
+  double share = (double)flagged / w->nzones, root_mean = root_sum / ((double)w->nzones * TRV_SLOTS_PER_WEEK);
+  w->probe_ref_rate = root_mean * root_mean; /* > 0: the week has demand */
+  const struct { int j, effect; double unit; } grounded[] = {
+      {2, TRV_EFFECT_RAIN, 1.0}, {3, TRV_EFFECT_TIME_OF_DAY, 1.0}, {10, TRV_EFFECT_AIRPORT, sqrt(share * (1 - share))}};
+  for (size_t i = 0; i < G_N_ELEMENTS(grounded); i++) {
+    const TrvEffect *e = &t->effects[grounded[i].effect];
+    double k = e->estimated ? e->estimate * grounded[i].unit : 0;
+    w->table_kappa[grounded[i].j] = fabs(k) >= w->p.urs_effect_floor && k != 0 ? k : 0;
+  }
   w->zone_field = g_new0(double, (size_t)w->nzones * URS_NCONF);
   w->true_exp_a = g_new(double, w->nzones);
   w->cum = g_new(double, w->nzones);
@@ -253,11 +270,9 @@ static double field_raw(const UrsWorld *w, int j, int cell, double x, double y) 
     case FIELD_NONE: return 0;
     case FIELD_IID: return cell_normal(w, j, cell);
     case FIELD_AIRPORT: {
-      double lat, lon;
-      trv_hex_unproject(&w->table->grid, x, y, &lat, &lon);
-      for (int i = 0; i < w->n_airports; i++)
-        if (trv_hex_point_distance_km(&w->table->grid, lat, lon, w->airports[i][0], w->airports[i][1]) < 3.0) return 1;
-      return 0;
+      int q, r;
+      urs_cell_qr(w, cell, &q, &r);
+      return trv_cal_table_airport_cell(w->table, (TrvHexCell){q, r});
     }
     case FIELD_SMOOTH:
     case FIELD_EVENT:
@@ -315,10 +330,6 @@ void urs_city_episode(UrsWorld *w) {
     }
   }
   /* time parts */
-  double bmean = 0, bsd = 0;
-  for (int h = 0; h < 24; h++) bmean += band_of_hour[h] / 24;
-  for (int h = 0; h < 24; h++) bsd += (band_of_hour[h] - bmean) * (band_of_hour[h] - bmean) / 24;
-  bsd = sqrt(bsd);
   for (int j = 0; j < URS_NCONF; j++) {
     double y = trv_rng_normal(rng), phi = 0.97;
     for (int t = 0; t < w->steps; t++) {
@@ -326,7 +337,7 @@ void urs_city_episode(UrsWorld *w) {
       switch (conf[j].series) {
         case SERIES_AR1: v = y, y = phi * y + sqrt(1 - phi * phi) * trv_rng_normal(rng); break;
         case SERIES_WEATHER: v = w->weather_now; break;
-        case SERIES_TIME_OF_DAY: v = (band_of_hour[(w->start_minute + t) / 60 % 24] - bmean) / bsd; break;
+        case SERIES_TIME_OF_DAY: v = trv_urs_time_of_day_index((w->start_minute + t) / 60 % 24); break;
       }
       w->series[(size_t)t * URS_NCONF + j] = v;
     }

@@ -124,8 +124,12 @@ struct UrsWorld {
   int n_weather;
   double *weather_z;
   GArray *weather_by_weekday[7];
-  double airports[4][2]; /* lat, lon */
-  int n_airports;
+  /* the effects of confounders 2, 3, 10 the city's table estimated, in
+   * the world's units (0: not identifiable or below world.effect_floor) */
+  double table_kappa[URS_NCONF];
+  /* a probe of volume URS_PROBE_VOLUME per arm has this table rate: the
+   * square of the mean over zones and slots of sqrt(rate) */
+  double probe_ref_rate;
   /* the episode */
   int episode;
   bool started;
@@ -186,6 +190,14 @@ int urs_graph_slot(UrsWorld *w, const double weight[URS_NCONF]);
  * where a driver should go). */
 double urs_predict_score(UrsWorld *w, int slot, int cell);
 uint64_t urs_poisson(TrvRng *rng, double mean);
+/* Expected requests per arm of a probe in a cell at step t of the episode:
+ * URS_PROBE_VOLUME x the table's rate of the cell's zone in the slot over
+ * probe_ref_rate (0 in a cell without demand). */
+double urs_probe_volume(const UrsWorld *w, int cell, int t);
+/* One probe reading of an A/B slice of m expected requests per arm:
+ * (log(n_T + 0.5) - log(n_C + 0.5)) sqrt(m / URS_PROBE_VOLUME), n_T ~
+ * Poisson(m exp(kappa z)), n_C ~ Poisson(m). */
+double urs_probe_reading(TrvRng *rng, double kappa, double z, double m);
 
 /* world-fleet.c */
 void urs_fleet_init(UrsFleet *f, int n, int ncells);

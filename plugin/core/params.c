@@ -72,6 +72,11 @@ static const TrvParamSpec specs[] = {
     I("world.informative_after", urs_informative_after, 240, 0, 4095, "URS: the informative bitmask from episode world.change_at on"),
     I("world.change_at", urs_change_at, 0, 0, 1e7, "URS: episode at which the informative set changes (0 = never)"),
     D("world.effect", urs_effect, 0.5, -1e3, 1e3, "URS: log-demand effect kappa of an informative confounder (per standard deviation)"),
+    I("world.grounded", urs_grounded, 1, 0, 1,
+      "URS: 1 = the effects of weather (2), time of day (3) and airport (10), when informative, are the calibration "
+      "table's estimates (docs/urs.md); 0 = world.effect like the others"),
+    D("world.effect_floor", urs_effect_floor, 0.1, 0, 1e3,
+      "URS: a table estimate smaller than this in absolute value (per standard deviation) counts as no effect"),
     D("world.load", urs_load, 3.0, 1e-3, 1e3, "URS: city-wide requests per driver per hour, averaged over the week (scales the table's rates)"),
     D("world.busyness", urs_busyness, 0.8, 0, 1e3, "URS: log-demand effect of the hidden per-episode city busyness B_e (the confounding)"),
     T("world.instance", jssp_instance,
