@@ -116,9 +116,10 @@ static void probe_stats(TrvRng *r, double kappa, double m, int n, double *diff, 
 }
 
 /* A probe at the reference volume reads kappa z with the delta-method
- * variance; at another volume m its variance stays the declared one and
- * its mean scales by sqrt(m / URS_PROBE_VOLUME), so its information about
- * kappa is that of m requests per arm. */
+ * variance; a quieter one (m below it) keeps the declared variance and its
+ * mean shrinks by sqrt(m / URS_PROBE_VOLUME), so its information about
+ * kappa is that of m requests per arm; a busier one reads like the
+ * reference. */
 static void test_probe_outcomes_estimate_the_true_effects(void) {
   UrsWorld *w = new_world(1, 30, 11);
   trv_world_urs.episode_begin(w, 0);
@@ -134,7 +135,7 @@ static void test_probe_outcomes_estimate_the_true_effects(void) {
   g_assert_cmpfloat(fabs(diff - 2 * effect), <, 3 * se);
   g_assert_cmpfloat(fabs(var / ((exp(effect) + 1) / URS_PROBE_VOLUME) - 1), <, 0.15);
   for (int k = 0; k < 2; k++) {
-    double m = k ? 4 * URS_PROBE_VOLUME : URS_PROBE_VOLUME / 4, scale = sqrt(m / URS_PROBE_VOLUME);
+    double m = k ? 4 * URS_PROBE_VOLUME : URS_PROBE_VOLUME / 4, scale = k ? 1 : sqrt(m / URS_PROBE_VOLUME);
     probe_stats(&r, effect, m, 4000, &diff, &se, &var);
     g_test_message("m = %g: difference %.4f (2 effect sqrt(m/m_ref) = %.3f, se %.4f), var %.4f (declared %.4f)", m,
                    diff, 2 * effect * scale, se, var, (exp(effect) + 1) / URS_PROBE_VOLUME);
@@ -151,10 +152,12 @@ static void test_probe_outcomes_estimate_the_true_effects(void) {
   trv_world_urs.free(w);
 }
 
-/* A probe's volume is the calibrated demand of its cell and slot: the
+/* A probe's volume is the calibrated demand of its matching disc and slot
+ * (the zones' mean rates times the city's profile over the week): the
  * busiest zone at 18:00 on a Friday has more than a quiet zone at 04:00,
- * a cell without demand none, and sqrt(m / URS_PROBE_VOLUME) averages 1
- * over the zones and slots of the week. */
+ * a cell whose disc has no demand takes its nearest zone's, and about a share
+ * URS_PROBE_QUIET of the zones' discs and slots are below the reference
+ * volume. */
 static void test_probe_volume_is_the_calibrated_demand_of_cell_and_slot(void) {
   for (int city = 0; city < 3; city++) {
     TrvParams p;
@@ -167,31 +170,44 @@ static void test_probe_volume_is_the_calibrated_demand_of_cell_and_slot(void) {
     trv_world_urs.episode_begin(w, 0);
     int busiest = 0, quiet = -1;
     int friday_18 = (4 * 24 + 18) * 4, friday_04 = (4 * 24 + 4) * 4;
-    double root = 0;
+    double below = 0, pairs = 0, v;
     for (int z = 0; z < w->nzones; z++) {
-      const TrvZoneDemand *zd = &g_array_index(w->table->zones, TrvZoneDemand, z);
-      if (zd->rate[friday_18] > g_array_index(w->table->zones, TrvZoneDemand, busiest).rate[friday_18]) busiest = z;
-      if (quiet < 0 && zd->rate[friday_04] > 0) quiet = z;
+      w->start_minute = friday_18 * 15;
+      if (urs_probe_volume(w, w->zone_cell[z], 0) > urs_probe_volume(w, w->zone_cell[busiest], 0)) busiest = z;
+      w->start_minute = friday_04 * 15;
+      if ((v = urs_probe_volume(w, w->zone_cell[z], 0)) > 0 && (quiet < 0 || v < urs_probe_volume(w, w->zone_cell[quiet], 0)))
+        quiet = z;
       for (int s = 0; s < TRV_SLOTS_PER_WEEK; s++) {
         w->start_minute = s * 15;
-        root += sqrt(urs_probe_volume(w, w->zone_cell[z], 0) / URS_PROBE_VOLUME);
+        if ((v = urs_probe_volume(w, w->zone_cell[z], 0)) > 0) pairs++, below += v < URS_PROBE_VOLUME;
       }
     }
-    root /= (double)w->nzones * TRV_SLOTS_PER_WEEK;
     w->start_minute = friday_18 * 15;
     double busy = urs_probe_volume(w, w->zone_cell[busiest], 0);
     w->start_minute = friday_04 * 15;
     double night = urs_probe_volume(w, w->zone_cell[quiet], 0);
-    g_test_message("city %d: volume per arm, busiest zone Fri 18:00 %.1f, a zone Fri 04:00 %.3f; mean sqrt(m/m_ref) "
-                   "%.6f",
-                   city, busy, night, root);
+    g_test_message("city %d: volume per arm, busiest disc Fri 18:00 %.1f, a zone Fri 04:00 %.3f; %.4f of the discs and "
+                   "slots below %g",
+                   city, busy, night, below / pairs, URS_PROBE_VOLUME);
     g_assert_cmpfloat(busy, >, 10 * night);
     g_assert_cmpfloat(night, >, 0);
-    g_assert_cmpfloat(fabs(root - 1), <, 1e-9);
-    int empty = -1;
-    for (int c = 0; c < w->ncells && empty < 0; c++)
-      if (w->zone_of_cell[c] < 0) empty = c;
-    g_assert_cmpfloat(urs_probe_volume(w, empty, 0), ==, 0);
+    /* the quantile is over the zones whose disc has demand; zones holding
+     * only drop-offs take their nearest zone's */
+    g_assert_cmpfloat(below / pairs, >=, URS_PROBE_QUIET / 2);
+    g_assert_cmpfloat(below / pairs, <=, 2 * URS_PROBE_QUIET);
+    int empty = -1; /* a cell far from any demand */
+    for (int c = 0; c < w->ncells && empty < 0; c++) {
+      int q, r;
+      urs_cell_qr(w, c, &q, &r);
+      bool none = true;
+      for (int i = 0; i < URS_DISC; i++) {
+        int d = w->disc_of_cell[(size_t)c * URS_DISC + i];
+        if (d >= 0 && w->zone_of_cell[d] >= 0) none = false;
+      }
+      if (none) empty = c;
+    }
+    g_assert_cmpint(empty, >=, 0);
+    g_assert_cmpfloat(urs_probe_volume(w, empty, 0), >, 0);
     trv_world_urs.free(w);
   }
 }

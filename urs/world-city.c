@@ -18,6 +18,7 @@
  * N ~ Poisson(total) and placed by the per-slot cumulative weights: the
  * cost is O(zones) per 15-minute slot plus O(log zones) per request. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "urs/world-internal.h"
@@ -102,16 +103,109 @@ uint64_t urs_poisson(TrvRng *rng, double mean) {
   return n;
 }
 
+/* The mean rate over the week of the zones within URS_RINGS of a cell:
+ * what a probe's A/B slice, the driver's matching disc, draws from. */
+static double disc_rate(const UrsWorld *w, int cell) {
+  double r = 0;
+  const int *disc = &w->disc_of_cell[(size_t)cell * URS_DISC];
+  for (int i = 0; i < URS_DISC; i++)
+    if (disc[i] >= 0 && w->zone_of_cell[disc[i]] >= 0) r += w->zone_mean_rate[w->zone_of_cell[disc[i]]];
+  return r;
+}
+
 double urs_probe_volume(const UrsWorld *w, int cell, int t) {
-  int zone = cell >= 0 ? w->zone_of_cell[cell] : -1;
-  if (zone < 0) return 0;
+  if (cell < 0) return 0;
   int slot = (w->start_minute + t) / 15 % TRV_SLOTS_PER_WEEK;
-  return URS_PROBE_VOLUME * g_array_index(w->table->zones, TrvZoneDemand, zone).rate[slot] / w->probe_ref_rate;
+  double rate = disc_rate(w, cell);
+  if (!(rate > 0)) { /* no demand within the disc: the slice is the nearest zone's */
+    int q, r, best = -1;
+    urs_cell_qr(w, cell, &q, &r);
+    TrvHexCell c = {q, r};
+    for (int z = 0, d = INT32_MAX; z < w->nzones; z++) {
+      const TrvZoneDemand *zd = &g_array_index(w->table->zones, TrvZoneDemand, z);
+      int dz = trv_hex_distance(c, zd->cell);
+      if (dz < d && w->zone_mean_rate[z] > 0) d = dz, best = z;
+    }
+    rate = w->zone_mean_rate[best];
+  }
+  return URS_PROBE_VOLUME * rate * w->slot_profile[slot] / w->probe_ref_rate;
 }
 
 double urs_probe_reading(TrvRng *rng, double kappa, double z, double m) {
-  uint64_t treated = urs_poisson(rng, m * exp(kappa * z)), control = urs_poisson(rng, m);
-  return (log((double)treated + 0.5) - log((double)control + 0.5)) * sqrt(m / URS_PROBE_VOLUME);
+  /* At or above the reference volume a probe reads like one of the
+   * reference volume: the same mean, and the delta-method variance the
+   * world declares, (exp(-kappa z) + 1) / URS_PROBE_VOLUME (what more
+   * requests would add is not declared, so it is not given). */
+  double arm = fmin(m, URS_PROBE_VOLUME);
+  uint64_t treated = urs_poisson(rng, arm * exp(kappa * z)), control = urs_poisson(rng, arm);
+  double w = log((double)treated + 0.5) - log((double)control + 0.5);
+  return m < URS_PROBE_VOLUME ? w * sqrt(m / URS_PROBE_VOLUME) : w;
+}
+
+static int compare_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* How many (zone, slot) pairs have a smoothed rate below r: sorted_zone
+ * and sorted_slot ascending. */
+static double pairs_below(const double *sorted_zone, int nz, const double *slot, double r) {
+  /* slot profiles are > 0: every slot has city-wide demand (the reader fills empty slots) */
+  double n = 0;
+  for (int s = 0; s < TRV_SLOTS_PER_WEEK; s++) {
+    if (!(slot[s] > 0)) {
+      n += nz;
+      continue;
+    }
+    double limit = r / slot[s];
+    int lo = 0, hi = nz; /* first zone with rate >= limit */
+    while (lo < hi) {
+      int mid = (lo + hi) / 2;
+      if (sorted_zone[mid] < limit) lo = mid + 1;
+      else hi = mid;
+    }
+    n += lo;
+  }
+  return n;
+}
+
+/* The probes' volumes.  One week of a zone and slot is one 15-minute
+ * window of the trace (mostly 0 or one request), so a probe's calibrated
+ * demand is the separable smoothing mean rate x the city's profile over
+ * the week, summed over the driver's matching disc (the area the slice
+ * covers); probe_ref_rate, where a probe has URS_PROBE_VOLUME requests per
+ * arm, is the URS_PROBE_QUIET quantile of that rate over the discs of the
+ * zones and the slots: quieter probes read less (urs_probe_reading). */
+static void probe_reference(UrsWorld *w) {
+  const TrvCalTable *t = w->table;
+  w->zone_mean_rate = g_new(double, w->nzones);
+  double *sorted = g_new(double, w->nzones), city[TRV_SLOTS_PER_WEEK], mean = 0;
+  trv_cal_table_city_rate(t, city);
+  for (int s = 0; s < TRV_SLOTS_PER_WEEK; s++) mean += city[s] / TRV_SLOTS_PER_WEEK;
+  for (int s = 0; s < TRV_SLOTS_PER_WEEK; s++) w->slot_profile[s] = city[s] / mean; /* mean > 0: checked by the caller */
+  for (int z = 0; z < w->nzones; z++) {
+    double sum = 0;
+    const TrvZoneDemand *zd = &g_array_index(t->zones, TrvZoneDemand, z);
+    for (int s = 0; s < TRV_SLOTS_PER_WEEK; s++) sum += zd->rate[s];
+    w->zone_mean_rate[z] = sum / TRV_SLOTS_PER_WEEK;
+  }
+  /* over the zones with demand in their disc (a zone may hold only the
+   * drop-offs of the OD matrix) */
+  int n = 0;
+  for (int z = 0; z < w->nzones; z++) {
+    double r = disc_rate(w, w->zone_cell[z]);
+    if (r > 0) sorted[n++] = r;
+  }
+  qsort(sorted, n, sizeof(double), compare_double);
+  double target = URS_PROBE_QUIET * (double)n * TRV_SLOTS_PER_WEEK;
+  double lo = log(1e-300), hi = log(sorted[n - 1] * 1e3); /* n >= 1: the week has demand */
+  for (int i = 0; i < 200; i++) { /* bisection on log r */
+    double mid = (lo + hi) / 2;
+    if (pairs_below(sorted, n, w->slot_profile, exp(mid)) < target) lo = mid;
+    else hi = mid;
+  }
+  w->probe_ref_rate = exp(hi);
+  g_free(sorted);
 }
 
 bool urs_city_init(UrsWorld *w, GError **error) {
@@ -203,14 +297,10 @@ bool urs_city_init(UrsWorld *w, GError **error) {
    * the others, and Z_10 is the flag standardized over the zones, so
    * kappa_10 = beta_airport x sd(flag). */
   int flagged = 0;
-  double root_sum = 0;
-  for (int z = 0; z < w->nzones; z++) {
-    const TrvZoneDemand *zd = &g_array_index(t->zones, TrvZoneDemand, z);
-    flagged += trv_cal_table_airport_cell(t, zd->cell);
-    for (int s = 0; s < TRV_SLOTS_PER_WEEK; s++) root_sum += sqrt(zd->rate[s]);
-  }
-  double share = (double)flagged / w->nzones, root_mean = root_sum / ((double)w->nzones * TRV_SLOTS_PER_WEEK);
-  w->probe_ref_rate = root_mean * root_mean; /* > 0: the week has demand */
+  for (int z = 0; z < w->nzones; z++)
+    flagged += trv_cal_table_airport_cell(t, g_array_index(t->zones, TrvZoneDemand, z).cell);
+  double share = (double)flagged / w->nzones;
+  probe_reference(w);
   const struct { int j, effect; double unit; } grounded[] = {
       {2, TRV_EFFECT_RAIN, 1.0}, {3, TRV_EFFECT_TIME_OF_DAY, 1.0}, {10, TRV_EFFECT_AIRPORT, sqrt(share * (1 - share))}};
   for (size_t i = 0; i < G_N_ELEMENTS(grounded); i++) {
@@ -234,6 +324,7 @@ void urs_city_free(UrsWorld *w) {
   g_free(w->disc_of_cell);
   g_free(w->zone_cell);
   g_free(w->zone_x);
+  g_free(w->zone_mean_rate);
   g_free(w->zone_y);
   g_free(w->od_start);
   g_free(w->od_dest);
