@@ -65,7 +65,7 @@ static const TrvParamSpec specs[] = {
     D("world.s", s, 1.0, 1e-9, 1e9, "noise scale s"),
     D("world.s_high", s_high, 2.5, 1e-9, 1e9, "variance variant: s on episodes [E*0.3, E*0.6)"),
     D("world.nu", nu, 1.0, 0, 1e9, "nonlinear variant: tanh coupling strength nu"),
-    E("world.city", urs_city, 0, urs_city_names, "URS: the city whose calibration table (data/urs/CITY.cal) the world samples, and whose airports it places"),
+    E("world.city", urs_city, 0, urs_city_names, "URS: the city whose calibration table (data/urs/CITY.cal) the world samples"),
     T("world.table", urs_table,
       "URS: empty for the city's shipped table (data/urs/CITY.cal); else a calibration table file (`trivium trace import`)"),
     I("world.informative", urs_informative, 15, 0, 4095, "URS: bitmask of the informative confounders among the 12 (bit j = confounder j)"),
