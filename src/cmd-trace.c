@@ -53,6 +53,14 @@ static void print_report(const TrvCalTable *t, const char *out, double seconds) 
     const TrvStat *s = &g_array_index(t->stats, TrvStat, i);
     printf("  %-32s %.6g\n", s->name, s->value);
   }
+  printf("effects on log zone demand (Poisson regression, se from the inverse Fisher information):\n");
+  for (int k = 0; k < TRV_EFFECT_COUNT; k++) {
+    const TrvEffect *e = &t->effects[k];
+    if (e->estimated)
+      printf("  %-12s %+9.4f  se %.4f  %s\n", trv_effect_names[k], e->estimate, e->se, e->note);
+    else
+      printf("  %-12s not identifiable: %s\n", trv_effect_names[k], e->note);
+  }
 }
 
 int trv_cmd_trace(int argc, char **argv) {
@@ -116,6 +124,7 @@ int trv_cmd_trace(int argc, char **argv) {
   for (int i = 0; weather && weather[i]; i++)
     if (!trv_weather_attach(table, weather[i], &err)) goto bad;
   trv_import_check_weather(table, warnings);
+  trv_effects_estimate(table);
   for (guint i = 0; i < warnings->len; i++) fprintf(stderr, "trivium trace: warning: %s\n", (char *)warnings->pdata[i]);
   if (!trv_cal_table_write(table, out, &err)) goto bad;
   print_report(table, out, (double)(g_get_monotonic_time() - t0) / 1e6);

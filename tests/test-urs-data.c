@@ -200,8 +200,85 @@ static void committed_tables_read_back(void) {
   }
 }
 
+/* The effects each committed table holds: every estimate finite with a
+ * positive standard error; intercept, time of day and airport estimated
+ * in every city; the day-level effects (weekend, rain, temperature) only
+ * where the trace spans enough days with weather: NYC's 365 days, not
+ * SF's one week (and no rain that week) nor Singapore's one day. */
+static void committed_tables_hold_finite_effects_with_positive_se(void) {
+  static const struct { const char *file; bool day_level; } tables[] = {
+      {"sf.cal", false}, {"nyc.cal", true}, {"sg.cal", false}};
+  for (size_t i = 0; i < G_N_ELEMENTS(tables); i++) {
+    char *path = g_build_filename(TRV_URS_TABLES, tables[i].file, NULL);
+    GError *err = NULL;
+    TrvCalTable *t = trv_cal_table_read(path, &err);
+    g_assert_no_error(err);
+    for (int k = 0; k < TRV_EFFECT_COUNT; k++) {
+      const TrvEffect *e = &t->effects[k];
+      if (e->estimated)
+        g_test_message("%s %-12s %+.4f se %.4f (%s)", tables[i].file, trv_effect_names[k], e->estimate, e->se, e->note);
+      else
+        g_test_message("%s %-12s not identifiable: %s", tables[i].file, trv_effect_names[k], e->note);
+      bool want = k <= TRV_EFFECT_AIRPORT || tables[i].day_level;
+      g_assert_cmpint(e->estimated, ==, want);
+      if (!e->estimated) continue;
+      g_assert_true(isfinite(e->estimate));
+      g_assert_true(isfinite(e->se));
+      g_assert_cmpfloat(e->se, >, 0);
+      g_assert_cmpfloat(e->se, <, 0.1); /* thousands of requests behind each */
+    }
+    g_assert_cmpfloat(t->effects[TRV_EFFECT_TIME_OF_DAY].estimate, >, 0); /* peaks are busier than nights */
+    g_assert_cmpfloat(trv_cal_table_stat(t, "effects_days"), >=, 1);
+    trv_cal_table_free(t);
+    g_free(path);
+  }
+}
+
+/* The committed effects are what the import computes from the traces and
+ * the weather: SF and NYC imported again give the same estimates and
+ * standard errors, to the bit. */
+static void effects_regenerate_from_the_traces(void) {
+  static const struct { const char *format, *city, *dir, *station, *file; } runs[] = {
+      {"cabspotting", "sf", "urs/sf-cabspotting", "USW00023234", "sf.cal"},
+      {"tlc", "nyc", "urs/nyc-tlc", "USW00094728", "nyc.cal"}};
+  for (size_t i = 0; i < G_N_ELEMENTS(runs); i++) {
+    TrvCalTable *t = import_shared(runs[i].format, runs[i].city, runs[i].dir);
+    if (!t) return;
+    GError *err = NULL;
+    const char *kinds[] = {"temperature", "precipitation"};
+    for (int k = 0; k < 2; k++) {
+      char *rel = g_strdup_printf("weather/%s_daily_%s.csv", runs[i].station, kinds[k]);
+      char *path = shared(rel);
+      g_assert_true(trv_weather_attach(t, path, &err));
+      g_assert_no_error(err);
+      g_free(path);
+      g_free(rel);
+    }
+    trv_effects_estimate(t);
+    char *path = g_build_filename(TRV_URS_TABLES, runs[i].file, NULL);
+    TrvCalTable *committed = trv_cal_table_read(path, &err);
+    g_assert_no_error(err);
+    for (int k = 0; k < TRV_EFFECT_COUNT; k++) {
+      const TrvEffect *a = &t->effects[k], *b = &committed->effects[k];
+      g_assert_cmpint(a->estimated, ==, b->estimated);
+      g_assert_cmpstr(a->note, ==, b->note);
+      if (a->estimated) {
+        g_assert_cmpfloat(a->estimate, ==, b->estimate);
+        g_assert_cmpfloat(a->se, ==, b->se);
+      }
+    }
+    g_test_message("%s: the %d effects equal the committed table's", runs[i].file, TRV_EFFECT_COUNT);
+    trv_cal_table_free(committed);
+    trv_cal_table_free(t);
+    g_free(path);
+  }
+}
+
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
+  g_test_add_func("/urs/data/committed_tables_hold_finite_effects_with_positive_se",
+                  committed_tables_hold_finite_effects_with_positive_se);
+  g_test_add_func("/urs/data/effects_regenerate_from_the_traces", effects_regenerate_from_the_traces);
   g_test_add_func("/urs/data/sf_pickups_follow_a_daily_cycle", sf_pickups_follow_a_daily_cycle);
   g_test_add_func("/urs/data/nyc_pickups_concentrate_in_manhattan_and_airports",
                   nyc_pickups_concentrate_in_manhattan_and_airports);

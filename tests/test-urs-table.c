@@ -81,8 +81,8 @@ static int line_of(const char *text, const char *needle) {
 static void reader_refuses_damaged_tables_with_file_and_line(void) {
   TrvCalTable *t = sf_table_with_weather();
   char *text = trv_cal_table_to_string(t);
-  assert_refused(text, "trivium-urs-calibration 1", "trivium-urs-calibration 9", 1, "version 9");
-  assert_refused(text, "trivium-urs-calibration 1", "hello", 1, "not a Trivium URS calibration table");
+  assert_refused(text, "trivium-urs-calibration 2", "trivium-urs-calibration 9", 1, "version 9");
+  assert_refused(text, "trivium-urs-calibration 2", "hello", 1, "not a Trivium URS calibration table");
   assert_refused(text, "cell_km2=0.1", "cell_km2=0", line_of(text, "[report]"), "cell area");
   assert_refused(text, "rows_used=6", "rows_used=six", line_of(text, "rows_used="), "not a non-negative integer");
   assert_refused(text, "[stats]", "[zones]", line_of(text, "[stats]"), "expected [stats]");
@@ -130,6 +130,69 @@ static void reader_refuses_damaged_tables_with_file_and_line(void) {
   g_assert_null(trv_cal_table_read("/nonexistent.cal", &err));
   g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
   g_clear_error(&err);
+  g_free(text);
+  trv_cal_table_free(t);
+}
+
+/* The [effects] rows are checked like every other row: in their order,
+ * estimated with a finite estimate and a positive standard error, or not
+ * identifiable with NA; a table of format version 1 (no [effects]) reads
+ * with every effect not identifiable. */
+static void effects_rows_are_validated_and_version_1_still_reads(void) {
+  TrvCalTable *t = sf_table_with_weather();
+  trv_cal_table_set_effect(t, TRV_EFFECT_TIME_OF_DAY, true, 0.625, 0.0125, "per SD of the band index");
+  char *text = trv_cal_table_to_string(t);
+  GError *err = NULL;
+  TrvCalTable *back = trv_cal_table_parse(text, strlen(text), "x.cal", &err);
+  g_assert_no_error(err);
+  g_assert_true(trv_cal_table_equal(t, back));
+  g_assert_true(back->effects[TRV_EFFECT_TIME_OF_DAY].estimated);
+  g_assert_cmpfloat(back->effects[TRV_EFFECT_TIME_OF_DAY].estimate, ==, 0.625);
+  g_assert_cmpfloat(back->effects[TRV_EFFECT_TIME_OF_DAY].se, ==, 0.0125);
+  trv_cal_table_free(back);
+  const char *row = "time_of_day\testimated\t0.625\t0.0125\t";
+  int at = line_of(text, row);
+  assert_refused(text, row, "time_of_dy\testimated\t0.625\t0.0125\t", at, "expected 'time_of_day'");
+  assert_refused(text, row, "time_of_day\tmaybe\t0.625\t0.0125\t", at, "expected estimated or not-identifiable");
+  assert_refused(text, row, "time_of_day\testimated\t0.625\t0\t", at, "standard error 0");
+  assert_refused(text, row, "time_of_day\testimated\t0.625\t-1\t", at, "standard error -1");
+  assert_refused(text, row, "time_of_day\testimated\t1e400\t0.0125\t", at, "expected two numbers or NA");
+  assert_refused(text, row, "time_of_day\testimated\t500\t0.0125\t", at, "estimate 500");
+  assert_refused(text, row, "time_of_day\testimated\tNA\t0.0125\t", at, "an estimated effect with NA");
+  assert_refused(text, row, "time_of_day\tnot-identifiable\t0.625\t0.0125\t", at, "expected NA and NA");
+  assert_refused(text, row, "time_of_day\testimated\t0.625\t0.0125\t\t", at, "TAB-separated fields");
+  assert_refused(text, "per SD of the band index\n", "\n", at, "note is empty");
+  char *long_note = g_strnfill(201, 'n');
+  char *long_row = g_strconcat(row, long_note, "\n", NULL);
+  assert_refused(text, "time_of_day\testimated\t0.625\t0.0125\tper SD of the band index\n", long_row, at,
+                 "over 200 bytes");
+  g_free(long_row);
+  g_free(long_note);
+  /* a row missing: found at the next section */
+  const char *tail = strstr(text, "temperature\tnot-identifiable");
+  const char *eol = strchr(tail, '\n');
+  char *missing = g_strndup(tail, (size_t)(eol - tail + 1));
+  assert_refused(text, missing, "", line_of(text, "[end]") - 1, "[effects] has 5 rows, expected 6");
+  g_free(missing);
+  /* version 1: no [effects] section */
+  const char *eff = strstr(text, "[effects]\n"), *end = strstr(text, "[end]\n");
+  GString *v1 = g_string_new("trivium-urs-calibration 1");
+  g_string_append_len(v1, text + strlen("trivium-urs-calibration 2"), eff - text - strlen("trivium-urs-calibration 2"));
+  g_string_append(v1, end);
+  TrvCalTable *old = trv_cal_table_parse(v1->str, v1->len, "v1.cal", &err);
+  g_assert_no_error(err);
+  for (int k = 0; k < TRV_EFFECT_COUNT; k++) g_assert_false(old->effects[k].estimated);
+  g_assert_nonnull(strstr(old->effects[0].note, "version 1"));
+  trv_cal_table_free(old);
+  /* and a version 1 table holding [effects] is refused at that line */
+  GString *v1e = g_string_new("trivium-urs-calibration 1");
+  g_string_append(v1e, text + strlen("trivium-urs-calibration 2"));
+  g_assert_null(trv_cal_table_parse(v1e->str, v1e->len, "v1.cal", &err));
+  g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
+  g_assert_nonnull(strstr(err->message, "expected [end]"));
+  g_clear_error(&err);
+  g_string_free(v1e, TRUE);
+  g_string_free(v1, TRUE);
   g_free(text);
   trv_cal_table_free(t);
 }
@@ -234,6 +297,8 @@ int main(int argc, char **argv) {
   g_test_add_func("/urs/table/text_that_is_not_utf8_is_refused_on_write_and_read",
                   table_text_that_is_not_utf8_is_refused_on_write_and_read);
   g_test_add_func("/urs/table/rejected_lines_are_quoted_as_utf8_text", rejected_lines_are_quoted_as_utf8_text);
+  g_test_add_func("/urs/table/effects_rows_are_validated_and_version_1_still_reads",
+                  effects_rows_are_validated_and_version_1_still_reads);
   g_test_add_func("/urs/table/file_over_its_limit_or_a_device_is_refused_before_reading",
                   table_file_over_its_limit_or_a_device_is_refused_before_reading);
   return g_test_run();

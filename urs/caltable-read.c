@@ -10,7 +10,11 @@
  * source-zone and weather rows strictly increasing; zones within one cell
  * of the grid's box, a source zone in its centroid's cell; zones, OD
  * pairs, bins, reasons and statistics counted before each is added;
- * rejections adding up to rows_rejected.  What it accepts is exactly what
+ * rejections adding up to rows_rejected; the effects in their fixed
+ * order, each estimated with a finite estimate and a positive standard
+ * error or not identifiable with NA (caleffects.c); a version 1 table,
+ * which has no [effects], reads with every effect not identifiable.
+ * What it accepts is exactly what
  * the writer would write back: rates rounded to 6 digits and above 0.  The
  * first problem stops the read: TRV_ERROR_INPUT, "FILE:LINE: what was
  * found; what was expected". */
@@ -30,7 +34,7 @@
 
 static const char *const SECTIONS[] = {
     "city",  "grid", "report",     "rejections",  "stats",        "exposure", "zones",
-    "demand", "od",  "duration_s", "distance_km", "source_zones", "weather",  "end",
+    "demand", "od",  "duration_s", "distance_km", "source_zones", "weather",  "effects", "end",
 };
 enum { N_SECTIONS = sizeof SECTIONS / sizeof *SECTIONS };
 
@@ -137,6 +141,7 @@ typedef struct {
   uint64_t rows_rejected, rejected_sum;
   double grid_values[5];
   TrvHistogram *hist;
+  int version;        /* of the header: 1 has no [effects] */
 } Reader;
 
 static bool key_value(Reader *r, const char *line, const char *const *keys, int n_keys,
@@ -214,6 +219,10 @@ static bool close_section(Reader *r) {
   case 5:
     if (r->next_row != TRV_SLOTS_PER_WEEK)
       return fail(c, "[exposure] has %d rows, expected %d", r->next_row, TRV_SLOTS_PER_WEEK);
+    break;
+  case 13:
+    if (r->next_row != TRV_EFFECT_COUNT)
+      return fail(c, "[effects] has %d rows, expected %d", r->next_row, TRV_EFFECT_COUNT);
     break;
   case 9:
   case 10:
@@ -418,6 +427,17 @@ static bool data_line(Reader *r, char *line) {
     return fields(r, line, f, 8) && source_zone_line(r, f);
   case 12:
     return fields(r, line, f, 4) && weather_line(r, f);
+  case 13: {
+    if (!fields(r, line, f, 5)) return false;
+    char *why = trv_cal_effect_parse(t, r->next_row, f);
+    if (why) {
+      fail(c, "%s", why);
+      g_free(why);
+      return false;
+    }
+    r->next_row++;
+    return true;
+  }
   default:
     return fail(c, "text after [end]");
   }
@@ -477,14 +497,19 @@ TrvCalTable *trv_cal_table_parse(const char *text, size_t len, const char *name,
       if (sscanf(line, "trivium-urs-calibration %d%c", &v, &tail) != 1)
         ok = fail(&r.ctx, "not a Trivium URS calibration table (expected 'trivium-urs-calibration %d')",
                   TRV_CAL_FORMAT_VERSION);
-      else if (v != TRV_CAL_FORMAT_VERSION)
-        ok = fail(&r.ctx, "format version %d, this build reads version %d", v, TRV_CAL_FORMAT_VERSION);
+      else if (v != TRV_CAL_FORMAT_VERSION && v != 1)
+        ok = fail(&r.ctx, "format version %d, this build reads versions 1 and %d", v, TRV_CAL_FORMAT_VERSION);
+      else if (v == 1)
+        for (int k = 0; k < TRV_EFFECT_COUNT; k++)
+          trv_cal_table_set_effect(r.t, k, false, NAN, NAN, "a table of format version 1 holds no effects");
+      r.version = v;
       header = true;
       continue;
     }
     if (line[0] == '#' || (line[0] == '\0' && r.section != 3 && r.section != 4)) continue;
     if (line[0] == '[') {
       int want = r.section + 1;
+      if (want == 13 && r.version == 1) want++; /* version 1 has no [effects] */
       if (want >= N_SECTIONS) {
         ok = fail(&r.ctx, "text after [end]");
         break;

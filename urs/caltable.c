@@ -55,6 +55,7 @@ TrvCalTable *trv_cal_table_new(const char *city, const char *source, const TrvHe
   t->rejections = g_array_new(FALSE, TRUE, sizeof(TrvRejection));
   t->stats = g_array_new(FALSE, TRUE, sizeof(TrvStat));
   t->source_zones = g_array_new(FALSE, TRUE, sizeof(TrvSourceZone));
+  for (int k = 0; k < TRV_EFFECT_COUNT; k++) trv_cal_table_set_effect(t, k, false, NAN, NAN, "not estimated");
   return t;
 }
 
@@ -73,6 +74,9 @@ void trv_cal_table_free(TrvCalTable *t) {
   g_free(t->duration_s.counts);
   g_free(t->distance_km.counts);
   g_array_free(t->weather, TRUE);
+  for (int k = 0; k < TRV_EFFECT_COUNT; k++) g_free(t->effects[k].note);
+  if (t->fit_counts) g_hash_table_destroy(t->fit_counts);
+  if (t->fit_exposure) g_hash_table_destroy(t->fit_exposure);
   for (guint i = 0; i < t->rejections->len; i++) {
     TrvRejection *r = &g_array_index(t->rejections, TrvRejection, i);
     g_free(r->reason);
@@ -404,6 +408,7 @@ char *trv_cal_table_to_string(const TrvCalTable *t) {
     put_double(s, w->tmin_c);
     g_string_append_c(s, '\n');
   }
+  trv_cal_effects_write(t, s);
   g_string_append(s, "[end]\n");
   return g_string_free(s, FALSE);
 }
@@ -474,7 +479,7 @@ bool trv_cal_table_check(const TrvCalTable *t, GError **error) {
     return refuse(error, g_strdup_printf("%u zones and %u OD pairs", t->zones->len, t->od->len),
                   "the table (at most %d zones and %d pairs: use coarser cells)", TRV_CAL_MAX_ZONES,
                   TRV_CAL_MAX_OD);
-  return true;
+  return trv_cal_effects_check(t, error);
 }
 
 bool trv_cal_table_write(const TrvCalTable *t, const char *path, GError **error) {
@@ -564,5 +569,5 @@ bool trv_cal_table_equal(const TrvCalTable *a, const TrvCalTable *b) {
         !same_double(x->tmin_c, y->tmin_c))
       return false;
   }
-  return true;
+  return trv_cal_effects_equal(a, b);
 }

@@ -8,8 +8,12 @@
  * trip-duration and trip-distance histograms; the import report (rows read,
  * used, rejected by reason with the first offending file:line and text,
  * named statistics); for NYC the TLC zones with their cells and pickups;
- * a per-day weather table.  The text format is documented in docs/urs.md
- * and versioned (TRV_CAL_FORMAT_VERSION).
+ * a per-day weather table; the effects on zone demand of the time of day,
+ * airports, weekends, rain and temperature estimated from the trace by a
+ * Poisson regression (urs/effects.c), with their standard errors or the
+ * reason they could not be estimated.  The text format is documented in
+ * docs/urs.md and versioned (TRV_CAL_FORMAT_VERSION; version 1 tables,
+ * which hold no effects, still read).
  *
  * Invariants (kept by the builders, checked by the reader and, before a
  * byte is written, by the writer): every zone appears once and lies in the
@@ -29,7 +33,7 @@
 
 #include "urs/hexgrid.h"
 
-#define TRV_CAL_FORMAT_VERSION 1
+#define TRV_CAL_FORMAT_VERSION 2
 #define TRV_SLOTS_PER_WEEK 672
 #define TRV_SLOTS_PER_DAY 96
 
@@ -93,6 +97,35 @@ typedef struct {
   double rain_mm, tmax_c, tmin_c; /* NAN when the station did not report it */
 } TrvWeatherDay;
 
+/* The effects on log zone demand estimated at import (urs/effects.c), in
+ * the order the table lists them.  Units: intercept, log requests per hour
+ * of one zone; time_of_day, per standard deviation of the time-of-day band
+ * index (trv_urs_time_of_day_index, the URS world's confounder 3);
+ * airport, log ratio of a zone within TRV_URS_AIRPORT_KM of an airport to
+ * another zone; weekend, log ratio of Saturday and Sunday to a weekday;
+ * rain, per standard deviation of log(1 + mm) over the table's weather
+ * days (the world's confounder 2); temperature, per standard deviation of
+ * the daily mean temperature over the table's weather days. */
+enum {
+  TRV_EFFECT_INTERCEPT,
+  TRV_EFFECT_TIME_OF_DAY,
+  TRV_EFFECT_AIRPORT,
+  TRV_EFFECT_WEEKEND,
+  TRV_EFFECT_RAIN,
+  TRV_EFFECT_TEMPERATURE,
+  TRV_EFFECT_COUNT
+};
+extern const char *const trv_effect_names[TRV_EFFECT_COUNT];
+#define TRV_CAL_MAX_EFFECT 100.0 /* |estimate| of a log-demand effect */
+#define TRV_CAL_MAX_EFFECT_SE 1e6
+#define TRV_URS_AIRPORT_KM 3.0   /* a zone this close to an airport is an airport zone */
+
+typedef struct {
+  bool estimated; /* false: not identifiable from this trace; estimate and se are NAN */
+  double estimate, se;
+  char *note;     /* the unit, or why it is not identifiable: UTF-8 text, no control characters */
+} TrvEffect;
+
 typedef struct {
   int version;
   char *city;
@@ -114,6 +147,11 @@ typedef struct {
   GArray *rejections;    /* TrvRejection, in first-seen order */
   GArray *stats;         /* TrvStat, in first-set order */
   GArray *source_zones;  /* TrvSourceZone (NYC), sorted by id */
+  TrvEffect effects[TRV_EFFECT_COUNT];
+  /* What the importers collect for the effect estimates (urs/effects.c);
+   * not written: NULL until the first count. */
+  GHashTable *fit_counts;   /* (local day, slot of the day, airport flag) -> count */
+  GHashTable *fit_exposure; /* (local day, slot of the day) -> hours */
 } TrvCalTable;
 
 /* A new empty table (duration bins 60 s x 120, distance bins 0.5 km x 100,
@@ -198,6 +236,33 @@ bool trv_cal_table_check(const TrvCalTable *table, GError **error);
  * trace importers. */
 bool trv_read_file_limited(const char *path, size_t max_bytes, const char *what, char **data,
                            size_t *len, GError **error);
+/* ---- shared by the effect estimates and the URS world (caleffects.c) ---- */
+
+/* The time-of-day band index of an hour of the day (night, morning peak,
+ * midday, evening peak, late evening), standardized over the 24 hours. */
+double trv_urs_time_of_day_index(int hour);
+/* The airports of a city (sf, nyc, sg) as {lat, lon}; returns how many
+ * (0 for another city) and points *coords at them. */
+int trv_urs_city_airports(const char *city, const double (**coords)[2]);
+/* true when the centre of the cell lies within TRV_URS_AIRPORT_KM of one
+ * of the table's city's airports. */
+bool trv_cal_table_airport_cell(const TrvCalTable *table, TrvHexCell cell);
+/* Mean and standard deviation (over days) of log(1 + rain mm) and of the
+ * daily mean temperature over the table's weather days that report them;
+ * sd 0 when fewer than two days do. */
+void trv_cal_weather_index(const TrvCalTable *table, double *rain_mean, double *rain_sd, double *temp_mean,
+                           double *temp_sd);
+/* Sets an effect (copying the note). */
+void trv_cal_table_set_effect(TrvCalTable *table, int which, bool estimated, double estimate, double se,
+                              const char *note);
+/* The effects' part of the writer, checker, reader and equality. */
+void trv_cal_effects_write(const TrvCalTable *table, GString *s);
+bool trv_cal_effects_check(const TrvCalTable *table, GError **error);
+/* Parses one [effects] row (5 TAB-split fields) as row `row`; NULL if it
+ * is fine, else the message (to be freed). */
+char *trv_cal_effect_parse(TrvCalTable *table, int row, char **fields);
+bool trv_cal_effects_equal(const TrvCalTable *a, const TrvCalTable *b);
+
 /* Field-by-field equality (doubles compared exactly). */
 bool trv_cal_table_equal(const TrvCalTable *a, const TrvCalTable *b);
 

@@ -95,8 +95,9 @@ typedef struct {
 
 static void add_pickup(Totals *tot, const Fix *f) {
   TrvHexCell cell = trv_hex_cell_of_point(tot->grid, f->lat, f->lon);
-  int slot = trv_slot_of_local_seconds(f->t + trv_us_pacific_offset(f->t));
-  trv_cal_table_add_demand(tot->table, cell, slot, 1.0);
+  int64_t local = f->t + trv_us_pacific_offset(f->t);
+  trv_cal_table_add_demand(tot->table, cell, trv_slot_of_local_seconds(local), 1.0);
+  trv_effects_add_demand(tot->table, cell, local, 1.0);
   tot->pickups++;
 }
 
@@ -233,6 +234,7 @@ TrvCalTable *trv_import_cabspotting_inputs(const TrvImportOptions *opt, const Tr
   while (g_hash_table_iter_next(&it, &key, NULL)) {
     int64_t at = (int64_t)GPOINTER_TO_INT(key) * 900;
     t->exposure_hours[trv_slot_of_local_seconds(at + trv_us_pacific_offset(at))] += 0.25;
+    trv_effects_add_exposure(t, at + trv_us_pacific_offset(at), 0.25);
   }
   uint64_t outage = (uint64_t)(tot.t_max / 900 - tot.t_min / 900 + 1) - g_hash_table_size(tot.intervals);
   g_hash_table_destroy(tot.intervals);

@@ -157,6 +157,7 @@ static const char *parse_snapshot(TrvCalTable *t, JsonParser *parser, const char
 
 /* D(c) = max(0, n_a(c) - n_b(c)) over the cells of a, merged in key order. */
 static double credit_disappearances(TrvCalTable *t, const Snapshot *a, const Snapshot *b, int slot) {
+  TrvHexCell cell;
   size_t i = 0, j = 0;
   double total = 0;
   while (i < a->n) {
@@ -166,7 +167,9 @@ static double credit_disappearances(TrvCalTable *t, const Snapshot *a, const Sna
     while (j < b->n && b->cells[j] < key) j++;
     while (j < b->n && b->cells[j] == key) j++, nb++;
     if (na > nb) {
-      trv_cal_table_add_demand(t, trv_hex_cell_from_key(key), slot, (double)(na - nb));
+      cell = trv_hex_cell_from_key(key);
+      trv_cal_table_add_demand(t, cell, slot, (double)(na - nb));
+      trv_effects_add_demand(t, cell, a->local_seconds, (double)(na - nb));
       total += (double)(na - nb);
     }
   }
@@ -262,6 +265,7 @@ TrvCalTable *trv_import_sg_inputs(const TrvImportOptions *opt, const TrvImportIn
     pairs++;
     int slot = trv_slot_of_local_seconds(a->local_seconds);
     t->exposure_hours[slot] += (double)dt / 3600.0;
+    trv_effects_add_exposure(t, a->local_seconds, (double)dt / 3600.0);
     demand += credit_disappearances(t, a, b, slot);
     if (!trv_import_check_zone_count(t, in[b->file].name, error)) {
       ok = false;

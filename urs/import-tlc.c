@@ -62,6 +62,7 @@ typedef struct {
 typedef struct {
   int month; /* year * 12 + month - 1 */
   int slot;
+  int64_t local_s; /* pickup, local wall-clock seconds */
   int pickup, dropoff; /* zone ids; dropoff 0 when unknown */
   double duration_s, distance_km;
 } Trip;
@@ -139,6 +140,7 @@ static const char *parse_trip(TrvCalTable *t, char **f, const int *c, const Zone
   if (trip->dropoff && !trv_hex_grid_contains(&t->grid, dz->lat, dz->lon)) trip->dropoff = 0;
   trip->month = y * 12 + m - 1;
   trip->slot = trv_slot_of_local_seconds(pu_s);
+  trip->local_s = pu_s;
   trip->duration_s = (double)(do_s - pu_s);
   trip->distance_km = miles * KM_PER_MILE;
   return NULL;
@@ -256,7 +258,8 @@ static void check_scale_year(const TrvImportOptions *opt, const int *months, int
 
 /* Covered months, their exposure and the stray months' rejection; the
  * covered months (sorted) go to covered[]. */
-static int cover_months(TrvCalTable *t, GHashTable *months, guint n_trips, const TrvImportInput *in, int *covered) {
+static int cover_months(TrvCalTable *t, GHashTable *months, guint n_trips, const TrvImportInput *in, double scale,
+                        int *covered) {
   GHashTableIter it;
   gpointer key, value;
   int n = 0;
@@ -276,7 +279,11 @@ static int cover_months(TrvCalTable *t, GHashTable *months, guint n_trips, const
     int y = month / 12, m = month % 12 + 1;
     int64_t d0 = trv_days_from_civil(y, m, 1), d1 = trv_days_from_civil(y + (m == 12), m % 12 + 1, 1);
     for (int64_t d = d0; d < d1; d++)
-      for (int s = 0; s < TRV_SLOTS_PER_DAY; s++) t->exposure_hours[trv_slot_of_local_seconds(d * 86400) + s] += 0.25;
+      for (int s = 0; s < TRV_SLOTS_PER_DAY; s++) {
+        t->exposure_hours[trv_slot_of_local_seconds(d * 86400) + s] += 0.25;
+        /* the effects count sampled trips: a slot's hours times the month's sampling fraction */
+        trv_effects_add_exposure(t, d * 86400 + s * 900, 0.25 * (double)mo->rows / scale);
+      }
   }
   if (first_stray) {
     trv_cal_table_reject(t, "timestamp-outside-period", in[first_stray->file].name, first_stray->line,
@@ -338,7 +345,7 @@ TrvCalTable *trv_import_tlc_inputs(const TrvImportOptions *opt, const TrvImportI
   t->timezone = g_strdup(c->timezone);
   /* At most 100 months can each hold 1% of the rows. */
   int covered_months[101];
-  int covered = cover_months(t, months, trips->len, in, covered_months);
+  int covered = cover_months(t, months, trips->len, in, opt->scale_to_trips_per_month, covered_months);
   if (covered == 0) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                 "%s: the %u trips spread over %u months, none holding 1%% of them; expected the samples of a few "
@@ -355,6 +362,7 @@ TrvCalTable *trv_import_tlc_inputs(const TrvImportOptions *opt, const TrvImportI
     const TrvTlcZone *pz = &zs.zones[tr->pickup];
     zs.pickups[tr->pickup]++;
     trv_cal_table_add_demand(t, pz->cell, tr->slot, opt->scale_to_trips_per_month / (double)mo->rows);
+    trv_effects_add_demand(t, pz->cell, tr->local_s, 1.0);
     trv_histogram_add(&t->duration_s, tr->duration_s, 1.0);
     trv_histogram_add(&t->distance_km, tr->distance_km, 1.0);
     if (tr->dropoff) {

@@ -135,6 +135,18 @@ void trv_import_check_weather(const TrvCalTable *table, GPtrArray *warnings);
 
 /* ---- shared by the importers (import-common.c) -------------------------- */
 
+/* The effects on zone demand (effects.c).  The importers report every
+ * request they count with its cell and local time (count: requests of the
+ * trace, not rates or scaled volumes, so that Poisson errors hold) and the
+ * hours of data behind each 15-minute slot of each local day (for a
+ * sample, the hours times the sampling fraction); trv_effects_estimate,
+ * called once the weather is attached, fits the Poisson regression and
+ * sets table->effects and the effects_* statistics. */
+#define TRV_EFFECTS_MIN_DAYS 28
+void trv_effects_add_demand(TrvCalTable *table, TrvHexCell cell, int64_t local_seconds, double count);
+void trv_effects_add_exposure(TrvCalTable *table, int64_t local_seconds, double hours);
+void trv_effects_estimate(TrvCalTable *table);
+
 /* Slot of the week (Monday 00:00 = 0) of a local wall-clock time. */
 int trv_slot_of_week(int weekday_monday0, int hour, int minute);
 /* Slot of the week of a local time given as seconds since 1970-01-01 00:00

@@ -18,6 +18,7 @@
  * N ~ Poisson(total) and placed by the per-slot cumulative weights: the
  * cost is O(zones) per 15-minute slot plus O(log zones) per request. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "urs/world-internal.h"
@@ -46,10 +47,6 @@ static const Confounder conf[URS_NCONF] = {
     {FIELD_AIRPORT, SERIES_AR1, 1.0, false},        /* 10 airport flag */
     {FIELD_EVENT, SERIES_AR1, 0.7, true},           /* 11 special-event queue depth */
 };
-
-/* Time-of-day band by hour: night, morning peak, midday, evening peak, late. */
-static const double band_of_hour[24] = {-1.5, -1.5, -1.5, -1.5, -1.5, -1.0, 0.3, 1.2, 1.2, 1.2, 0.2, 0.2,
-                                        0.2,  0.2,  0.2,  0.2,  1.2,  1.2,  1.2, 1.2, 0.4, 0.4, 0.0, -0.8};
 
 static const int ring_dq[URS_DISC] = {0, 1, 1, 0, -1, -1, 0, 2, 2, 2, 1, 0, -1, -2, -2, -2, -1, 0, 1};
 static const int ring_dr[URS_DISC] = {0, 0, -1, -1, 0, 1, 1, 0, -1, -2, -2, -2, -1, 0, 1, 2, 2, 2, 1};
@@ -104,6 +101,111 @@ uint64_t urs_poisson(TrvRng *rng, double mean) {
     }
   }
   return n;
+}
+
+/* The mean rate over the week of the zones within URS_RINGS of a cell:
+ * what a probe's A/B slice, the driver's matching disc, draws from. */
+static double disc_rate(const UrsWorld *w, int cell) {
+  double r = 0;
+  const int *disc = &w->disc_of_cell[(size_t)cell * URS_DISC];
+  for (int i = 0; i < URS_DISC; i++)
+    if (disc[i] >= 0 && w->zone_of_cell[disc[i]] >= 0) r += w->zone_mean_rate[w->zone_of_cell[disc[i]]];
+  return r;
+}
+
+double urs_probe_volume(const UrsWorld *w, int cell, int t) {
+  if (cell < 0) return 0;
+  int slot = (w->start_minute + t) / 15 % TRV_SLOTS_PER_WEEK;
+  double rate = disc_rate(w, cell);
+  if (!(rate > 0)) { /* no demand within the disc: the slice is the nearest zone's */
+    int q, r, best = -1;
+    urs_cell_qr(w, cell, &q, &r);
+    TrvHexCell c = {q, r};
+    for (int z = 0, d = INT32_MAX; z < w->nzones; z++) {
+      const TrvZoneDemand *zd = &g_array_index(w->table->zones, TrvZoneDemand, z);
+      int dz = trv_hex_distance(c, zd->cell);
+      if (dz < d && w->zone_mean_rate[z] > 0) d = dz, best = z;
+    }
+    rate = w->zone_mean_rate[best];
+  }
+  return URS_PROBE_VOLUME * rate * w->slot_profile[slot] / w->probe_ref_rate;
+}
+
+double urs_probe_reading(TrvRng *rng, double kappa, double z, double m) {
+  /* At or above the reference volume a probe reads like one of the
+   * reference volume: the same mean, and the delta-method variance the
+   * world declares, (exp(-kappa z) + 1) / URS_PROBE_VOLUME (what more
+   * requests would add is not declared, so it is not given). */
+  double arm = fmin(m, URS_PROBE_VOLUME);
+  uint64_t treated = urs_poisson(rng, arm * exp(kappa * z)), control = urs_poisson(rng, arm);
+  double w = log((double)treated + 0.5) - log((double)control + 0.5);
+  return m < URS_PROBE_VOLUME ? w * sqrt(m / URS_PROBE_VOLUME) : w;
+}
+
+static int compare_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* How many (zone, slot) pairs have a smoothed rate below r: sorted_zone
+ * and sorted_slot ascending. */
+static double pairs_below(const double *sorted_zone, int nz, const double *slot, double r) {
+  /* slot profiles are > 0: every slot has city-wide demand (the reader fills empty slots) */
+  double n = 0;
+  for (int s = 0; s < TRV_SLOTS_PER_WEEK; s++) {
+    if (!(slot[s] > 0)) {
+      n += nz;
+      continue;
+    }
+    double limit = r / slot[s];
+    int lo = 0, hi = nz; /* first zone with rate >= limit */
+    while (lo < hi) {
+      int mid = (lo + hi) / 2;
+      if (sorted_zone[mid] < limit) lo = mid + 1;
+      else hi = mid;
+    }
+    n += lo;
+  }
+  return n;
+}
+
+/* The probes' volumes.  One week of a zone and slot is one 15-minute
+ * window of the trace (mostly 0 or one request), so a probe's calibrated
+ * demand is the separable smoothing mean rate x the city's profile over
+ * the week, summed over the driver's matching disc (the area the slice
+ * covers); probe_ref_rate, where a probe has URS_PROBE_VOLUME requests per
+ * arm, is the URS_PROBE_QUIET quantile of that rate over the discs of the
+ * zones and the slots: quieter probes read less (urs_probe_reading). */
+static void probe_reference(UrsWorld *w) {
+  const TrvCalTable *t = w->table;
+  w->zone_mean_rate = g_new(double, w->nzones);
+  double *sorted = g_new(double, w->nzones), city[TRV_SLOTS_PER_WEEK], mean = 0;
+  trv_cal_table_city_rate(t, city);
+  for (int s = 0; s < TRV_SLOTS_PER_WEEK; s++) mean += city[s] / TRV_SLOTS_PER_WEEK;
+  for (int s = 0; s < TRV_SLOTS_PER_WEEK; s++) w->slot_profile[s] = city[s] / mean; /* mean > 0: checked by the caller */
+  for (int z = 0; z < w->nzones; z++) {
+    double sum = 0;
+    const TrvZoneDemand *zd = &g_array_index(t->zones, TrvZoneDemand, z);
+    for (int s = 0; s < TRV_SLOTS_PER_WEEK; s++) sum += zd->rate[s];
+    w->zone_mean_rate[z] = sum / TRV_SLOTS_PER_WEEK;
+  }
+  /* over the zones with demand in their disc (a zone may hold only the
+   * drop-offs of the OD matrix) */
+  int n = 0;
+  for (int z = 0; z < w->nzones; z++) {
+    double r = disc_rate(w, w->zone_cell[z]);
+    if (r > 0) sorted[n++] = r;
+  }
+  qsort(sorted, n, sizeof(double), compare_double);
+  double target = URS_PROBE_QUIET * (double)n * TRV_SLOTS_PER_WEEK;
+  double lo = log(1e-300), hi = log(sorted[n - 1] * 1e3); /* n >= 1: the week has demand */
+  for (int i = 0; i < 200; i++) { /* bisection on log r */
+    double mid = (lo + hi) / 2;
+    if (pairs_below(sorted, n, w->slot_profile, exp(mid)) < target) lo = mid;
+    else hi = mid;
+  }
+  w->probe_ref_rate = exp(hi);
+  g_free(sorted);
 }
 
 bool urs_city_init(UrsWorld *w, GError **error) {
@@ -173,18 +275,12 @@ bool urs_city_init(UrsWorld *w, GError **error) {
   w->has_durations = trv_histogram_total(&t->duration_s) > 0;
   for (int i = 0; i <= URS_QUANTILES; i++)
     w->dur_q[i] = w->has_durations ? trv_histogram_quantile(&t->duration_s, (double)i / URS_QUANTILES) / 60.0 : 0;
-  /* weather: log(1 + rain mm) standardized over the table's days */
+  /* weather: log(1 + rain mm) standardized over the table's days, as the
+   * effect estimates standardize it (caleffects.c) */
   w->n_weather = (int)t->weather->len;
   w->weather_z = g_new0(double, MAX(1, w->n_weather));
-  double sum = 0, sum2 = 0;
-  int n = 0;
-  for (int i = 0; i < w->n_weather; i++) {
-    const TrvWeatherDay *d = &g_array_index(t->weather, TrvWeatherDay, i);
-    if (isnan(d->rain_mm)) continue;
-    double v = log1p(d->rain_mm);
-    sum += v, sum2 += v * v, n++;
-  }
-  double mean = n ? sum / n : 0, sd = n > 1 ? sqrt(fmax(sum2 / n - mean * mean, 0)) : 0;
+  double mean, sd, temp_mean, temp_sd;
+  trv_cal_weather_index(t, &mean, &sd, &temp_mean, &temp_sd);
   for (int k = 0; k < 7; k++) w->weather_by_weekday[k] = g_array_new(FALSE, FALSE, sizeof(int));
   for (int i = 0; i < w->n_weather; i++) {
     const TrvWeatherDay *d = &g_array_index(t->weather, TrvWeatherDay, i);
@@ -195,12 +291,23 @@ bool urs_city_init(UrsWorld *w, GError **error) {
     g_date_free(date);
     g_array_append_val(w->weather_by_weekday[wd], i);
   }
-  /* airports of the city (for the airport flag) */
-  static const double sf[][2] = {{37.6213, -122.3790}}, nyc[][2] = {{40.6413, -73.7781}, {40.7769, -73.8740}, {40.6895, -74.1745}},
-                      sg[][2] = {{1.3644, 103.9915}, {1.4167, 103.8670}};
-  const double(*ap)[2] = w->p.urs_city == 1 ? nyc : w->p.urs_city == 2 ? sg : sf;
-  w->n_airports = w->p.urs_city == 1 ? 3 : w->p.urs_city == 2 ? 2 : 1;
-  for (int i = 0; i < w->n_airports; i++) w->airports[i][0] = ap[i][0], w->airports[i][1] = ap[i][1];
+  /* The effects the table estimated, in the world's units: rain and the
+   * time-of-day band per standard deviation of their index, as Z_2 and Z_3
+   * are; the airport coefficient is a log ratio between airport zones and
+   * the others, and Z_10 is the flag standardized over the zones, so
+   * kappa_10 = beta_airport x sd(flag). */
+  int flagged = 0;
+  for (int z = 0; z < w->nzones; z++)
+    flagged += trv_cal_table_airport_cell(t, g_array_index(t->zones, TrvZoneDemand, z).cell);
+  double share = (double)flagged / w->nzones;
+  probe_reference(w);
+  const struct { int j, effect; double unit; } grounded[] = {
+      {2, TRV_EFFECT_RAIN, 1.0}, {3, TRV_EFFECT_TIME_OF_DAY, 1.0}, {10, TRV_EFFECT_AIRPORT, sqrt(share * (1 - share))}};
+  for (size_t i = 0; i < G_N_ELEMENTS(grounded); i++) {
+    const TrvEffect *e = &t->effects[grounded[i].effect];
+    double k = e->estimated ? e->estimate * grounded[i].unit : 0;
+    w->table_kappa[grounded[i].j] = fabs(k) >= w->p.urs_effect_floor && k != 0 ? k : 0;
+  }
   w->zone_field = g_new0(double, (size_t)w->nzones * URS_NCONF);
   w->true_exp_a = g_new(double, w->nzones);
   w->cum = g_new(double, w->nzones);
@@ -217,6 +324,7 @@ void urs_city_free(UrsWorld *w) {
   g_free(w->disc_of_cell);
   g_free(w->zone_cell);
   g_free(w->zone_x);
+  g_free(w->zone_mean_rate);
   g_free(w->zone_y);
   g_free(w->od_start);
   g_free(w->od_dest);
@@ -253,11 +361,9 @@ static double field_raw(const UrsWorld *w, int j, int cell, double x, double y) 
     case FIELD_NONE: return 0;
     case FIELD_IID: return cell_normal(w, j, cell);
     case FIELD_AIRPORT: {
-      double lat, lon;
-      trv_hex_unproject(&w->table->grid, x, y, &lat, &lon);
-      for (int i = 0; i < w->n_airports; i++)
-        if (trv_hex_point_distance_km(&w->table->grid, lat, lon, w->airports[i][0], w->airports[i][1]) < 3.0) return 1;
-      return 0;
+      int q, r;
+      urs_cell_qr(w, cell, &q, &r);
+      return trv_cal_table_airport_cell(w->table, (TrvHexCell){q, r});
     }
     case FIELD_SMOOTH:
     case FIELD_EVENT:
@@ -315,10 +421,6 @@ void urs_city_episode(UrsWorld *w) {
     }
   }
   /* time parts */
-  double bmean = 0, bsd = 0;
-  for (int h = 0; h < 24; h++) bmean += band_of_hour[h] / 24;
-  for (int h = 0; h < 24; h++) bsd += (band_of_hour[h] - bmean) * (band_of_hour[h] - bmean) / 24;
-  bsd = sqrt(bsd);
   for (int j = 0; j < URS_NCONF; j++) {
     double y = trv_rng_normal(rng), phi = 0.97;
     for (int t = 0; t < w->steps; t++) {
@@ -326,7 +428,7 @@ void urs_city_episode(UrsWorld *w) {
       switch (conf[j].series) {
         case SERIES_AR1: v = y, y = phi * y + sqrt(1 - phi * phi) * trv_rng_normal(rng); break;
         case SERIES_WEATHER: v = w->weather_now; break;
-        case SERIES_TIME_OF_DAY: v = (band_of_hour[(w->start_minute + t) / 60 % 24] - bmean) / bsd; break;
+        case SERIES_TIME_OF_DAY: v = trv_urs_time_of_day_index((w->start_minute + t) / 60 % 24); break;
       }
       w->series[(size_t)t * URS_NCONF + j] = v;
     }

@@ -32,7 +32,8 @@
 #define URS_DISC 19          /* cells within URS_RINGS of a cell */
 #define URS_MAX_CELLS 4000000 /* cells of the world's grid box (about 100 bytes each) */
 #define URS_MAX_WAIT 10      /* minutes a request waits for a driver */
-#define URS_PROBE_VOLUME 20.0 /* expected requests per arm of a probe's A/B slice */
+#define URS_PROBE_VOLUME 20.0 /* expected requests per arm of a probe's A/B slice at the reference rate */
+#define URS_PROBE_QUIET 0.005 /* share of the zones and slots whose probes have less than URS_PROBE_VOLUME */
 #define URS_GRAPH_SLOTS 8    /* distinct graphs whose predictions are cached */
 #define URS_QUANTILES 1024   /* trip-duration quantile table */
 #define URS_OBS_NOISE 0.5    /* sd of the observed demand index */
@@ -124,8 +125,15 @@ struct UrsWorld {
   int n_weather;
   double *weather_z;
   GArray *weather_by_weekday[7];
-  double airports[4][2]; /* lat, lon */
-  int n_airports;
+  /* the effects of confounders 2, 3, 10 the city's table estimated, in
+   * the world's units (0: not identifiable or below world.effect_floor) */
+  double table_kappa[URS_NCONF];
+  /* probes: a zone's mean rate over the week, the city's profile over the
+   * slots (rate / week mean), and the smoothed rate zone mean x profile at
+   * which a probe has URS_PROBE_VOLUME requests per arm (world-city.c) */
+  double *zone_mean_rate;
+  double slot_profile[TRV_SLOTS_PER_WEEK];
+  double probe_ref_rate;
   /* the episode */
   int episode;
   bool started;
@@ -186,6 +194,17 @@ int urs_graph_slot(UrsWorld *w, const double weight[URS_NCONF]);
  * where a driver should go). */
 double urs_predict_score(UrsWorld *w, int slot, int cell);
 uint64_t urs_poisson(TrvRng *rng, double mean);
+/* Expected requests per arm of a probe in a cell at step t of the episode:
+ * URS_PROBE_VOLUME x the mean rate of the zones of its matching disc x the
+ * city's profile in the slot over probe_ref_rate (0 when the disc has no
+ * demand). */
+double urs_probe_volume(const UrsWorld *w, int cell, int t);
+/* One probe reading of an A/B slice of m expected requests per arm, n_T ~
+ * Poisson(m exp(kappa z)), n_C ~ Poisson(m), w_hat = log(n_T + 0.5) -
+ * log(n_C + 0.5): below URS_PROBE_VOLUME, w_hat sqrt(m / URS_PROBE_VOLUME);
+ * at or above it, w_hat of an A/B slice of URS_PROBE_VOLUME.  Either way
+ * the variance is the declared one. */
+double urs_probe_reading(TrvRng *rng, double kappa, double z, double m);
 
 /* world-fleet.c */
 void urs_fleet_init(UrsFleet *f, int n, int ncells);

@@ -2,8 +2,12 @@
  * built from a calibration table (data/urs/CITY.cal).
  *
  * Candidates: G_inf = the 12 edges "Z_j -> demand" (all observed), truth
- * kappa_j = world.effect for the informative confounders (world.informative,
- * world.informative_after from episode world.change_at on), 0 otherwise.
+ * kappa_j for the informative confounders (world.informative,
+ * world.informative_after from episode world.change_at on), 0 otherwise:
+ * for weather (2), time of day (3) and airport (10) the effect the city's
+ * table estimated from its trace (0 where the trace cannot identify it or
+ * it is below world.effect_floor; world.grounded=0 turns this off), for
+ * the others world.effect.
  * The agents are the drivers and share one city: agent_instance() returns
  * a handle on driver a (passing the world itself plays driver 0); act()
  * records the driver's decision (0 stay, 1 reposition with the graph given
@@ -12,12 +16,22 @@
  * first episode_begin(., e), whether on the world or a handle.
  *
  * Probe of component j (an A/B slice of the driver's cell and minute, the
- * other confounders clamped at 0): treatment requests n_T ~ Poisson(m
- * exp(kappa_j z)), control n_C ~ Poisson(m), m = URS_PROBE_VOLUME, and
- * w = log(n_T + 0.5) - log(n_C + 0.5).  The control arm shares B_e and the
- * slot's base rate, which cancel, so E[w] = kappa_j z up to O(1/m^2), and by
- * the delta method Var(w) = (exp(-kappa_j z) + 1)/m; noise_var() declares
- * its mean over z = +-zabs for an informative j, (1 + cosh(effect zabs))/m
+ * other confounders clamped at 0): each arm has the calibrated demand of
+ * the cell's zone in the slot, m = URS_PROBE_VOLUME x rate / probe_ref_rate
+ * expected requests (world-city.c), treatment n_T ~ Poisson(m exp(kappa_j
+ * z)), control n_C ~ Poisson(m), w_hat = log(n_T + 0.5) - log(n_C + 0.5).
+ * The control arm shares B_e and the base rate, which cancel, so E[w_hat] =
+ * kappa_j z up to O(1/m^2) and, by the delta method, Var(w_hat) =
+ * (exp(-kappa_j z) + 1)/m: a quiet cell at night gives a noisy reading.
+ * The world declares one noise variance for every probe (noise_var), so
+ * the reading is w = w_hat sqrt(m / URS_PROBE_VOLUME): its variance is the
+ * declared (exp(-kappa_j z) + 1)/URS_PROBE_VOLUME whatever m, and what a
+ * small volume loses shows as a smaller mean, kappa_j z sqrt(m /
+ * URS_PROBE_VOLUME): the Fisher information about kappa_j of one reading is
+ * z^2 m / (1 + exp(-kappa_j z)), that of the volume the probe had.
+ * probe_ref_rate makes the mean of sqrt(m / URS_PROBE_VOLUME) over the
+ * zones and slots of the week 1.  noise_var() declares the mean over z =
+ * +-zabs for an informative j, (1 + cosh(effect zabs))/URS_PROBE_VOLUME
  * (0.106 for the defaults; a null j has 2/m = 0.1).  Probes never touch the
  * fleets' request stream.
  *
@@ -183,7 +197,11 @@ static void urs_episode_begin(void *world, int e) {
   w->t = 0;
   w->informative = (uint32_t)(w->p.urs_change_at > 0 && e >= w->p.urs_change_at ? w->p.urs_informative_after
                                                                                   : w->p.urs_informative);
-  for (int j = 0; j < URS_NCONF; j++) w->truth_weight[j] = w->kappa[j] = (w->informative >> j & 1) ? w->p.urs_effect : 0;
+  for (int j = 0; j < URS_NCONF; j++) {
+    bool from_table = w->p.urs_grounded && (j == 2 || j == 3 || j == 10);
+    double k = from_table ? w->table_kappa[j] : w->p.urs_effect;
+    w->truth_weight[j] = w->kappa[j] = (w->informative >> j & 1) ? k : 0;
+  }
   urs_city_episode(w);
   for (int d = 0; d < w->n_drivers; d++) {
     w->start_cells[d] = w->zone_cell[trv_rng_below(&w->rng, w->nzones)];
@@ -221,10 +239,9 @@ static int urs_observational_pairs(const double *ctx, int n, int *j, double *z, 
 static double urs_probe(void *world, int j, double z) {
   UrsDriverHandle *h = handle_of(world);
   g_assert(j >= 0 && j < URS_NCONF);
-  double kappa = h->w->kappa[j];
-  uint64_t treated = urs_poisson(&h->probe_rng, URS_PROBE_VOLUME * exp(kappa * z));
-  uint64_t control = urs_poisson(&h->probe_rng, URS_PROBE_VOLUME);
-  return log((double)treated + 0.5) - log((double)control + 0.5);
+  UrsWorld *w = h->w;
+  int cell = w->fleet[URS_FLEET_ACTUAL].placed ? w->fleet[URS_FLEET_ACTUAL].drivers[h->driver].cell : -1;
+  return urs_probe_reading(&h->probe_rng, w->kappa[j], z, urs_probe_volume(w, cell, w->t));
 }
 
 static double urs_act(void *world, int a) {

@@ -61,6 +61,8 @@ struct TrvParams {
   int urs_city; /* 0 sf, 1 nyc, 2 sg */
   char urs_table[TRV_PARAM_TEXT_MAX]; /* "" the city's shipped table; else a calibration table file */
   int urs_informative, urs_informative_after, urs_change_at;
+  int urs_grounded;       /* effects of confounders 2, 3, 10 from the table's estimates */
+  double urs_effect_floor; /* a table estimate below this (absolute) is no effect */
   double urs_effect, urs_load, urs_busyness;
   /* JSSP world (7.2): the machine stream, or a real instance */
   char jssp_instance[TRV_PARAM_TEXT_MAX]; /* "" the machine stream; a shipped instance or an instance file */
