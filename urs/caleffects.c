@@ -87,27 +87,14 @@ void trv_cal_table_set_effect(TrvCalTable *t, int which, bool estimated, double 
   e->note = g_strdup(note);
 }
 
-static void put_double(GString *s, double x) {
-  if (isnan(x)) {
-    g_string_append(s, "NA");
-    return;
-  }
-  char buf[40];
-  for (int digits = 15; digits <= 17; digits++) {
-    snprintf(buf, sizeof buf, "%.*g", digits, x);
-    if (strtod(buf, NULL) == x) break;
-  }
-  g_string_append(s, buf);
-}
-
 void trv_cal_effects_write(const TrvCalTable *t, GString *s) {
   g_string_append(s, "[effects]\n");
   for (int k = 0; k < TRV_EFFECT_COUNT; k++) {
     const TrvEffect *e = &t->effects[k];
     g_string_append_printf(s, "%s\t%s\t", trv_effect_names[k], e->estimated ? "estimated" : "not-identifiable");
-    put_double(s, e->estimate);
+    trv_caltable_put_double(s, e->estimate);
     g_string_append_c(s, '\t');
-    put_double(s, e->se);
+    trv_caltable_put_double(s, e->se);
     g_string_append_printf(s, "\t%s\n", e->note);
   }
 }

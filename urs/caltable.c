@@ -298,8 +298,7 @@ void trv_cal_table_city_rate(const TrvCalTable *t, double out[TRV_SLOTS_PER_WEEK
 
 /* ---- writer ------------------------------------------------------------- */
 
-/* The shortest of %.15g, %.16g, %.17g that reads back as the same double. */
-static void put_double(GString *s, double x) {
+void trv_caltable_put_double(GString *s, double x) {
   if (isnan(x)) {
     g_string_append(s, "NA");
     return;
@@ -314,11 +313,11 @@ static void put_double(GString *s, double x) {
 
 static void put_histogram(GString *s, const char *name, const TrvHistogram *h) {
   g_string_append_printf(s, "[%s]\nbin_width=", name);
-  put_double(s, h->bin_width);
+  trv_caltable_put_double(s, h->bin_width);
   g_string_append_printf(s, "\nn_bins=%d\n", h->n_bins);
   for (int i = 0; i < h->n_bins; i++) {
     g_string_append_printf(s, "%d\t", i);
-    put_double(s, h->counts[i]);
+    trv_caltable_put_double(s, h->counts[i]);
     g_string_append_c(s, '\n');
   }
 }
@@ -333,15 +332,15 @@ char *trv_cal_table_to_string(const TrvCalTable *t) {
                          t->city, t->source, t->timezone, t->period_start, t->period_end,
                          t->weather_station);
   g_string_append(s, "[grid]\nlat_min=");
-  put_double(s, t->grid.lat_min);
+  trv_caltable_put_double(s, t->grid.lat_min);
   g_string_append(s, "\nlat_max=");
-  put_double(s, t->grid.lat_max);
+  trv_caltable_put_double(s, t->grid.lat_max);
   g_string_append(s, "\nlon_min=");
-  put_double(s, t->grid.lon_min);
+  trv_caltable_put_double(s, t->grid.lon_min);
   g_string_append(s, "\nlon_max=");
-  put_double(s, t->grid.lon_max);
+  trv_caltable_put_double(s, t->grid.lon_max);
   g_string_append(s, "\ncell_km2=");
-  put_double(s, t->grid.cell_km2);
+  trv_caltable_put_double(s, t->grid.cell_km2);
   g_string_append_printf(s,
                          "\n[report]\nfiles=%" G_GUINT64_FORMAT "\nrows_read=%" G_GUINT64_FORMAT
                          "\nrows_used=%" G_GUINT64_FORMAT "\nrows_rejected=%" G_GUINT64_FORMAT
@@ -358,13 +357,13 @@ char *trv_cal_table_to_string(const TrvCalTable *t) {
   for (guint i = 0; i < t->stats->len; i++) {
     const TrvStat *st = &g_array_index(t->stats, TrvStat, i);
     g_string_append_printf(s, "%s\t", st->name);
-    put_double(s, st->value);
+    trv_caltable_put_double(s, st->value);
     g_string_append_c(s, '\n');
   }
   g_string_append(s, "[exposure]\n");
   for (int i = 0; i < TRV_SLOTS_PER_WEEK; i++) {
     g_string_append_printf(s, "%d\t", i);
-    put_double(s, t->exposure_hours[i]);
+    trv_caltable_put_double(s, t->exposure_hours[i]);
     g_string_append_c(s, '\n');
   }
   g_string_append(s, "[zones]\n");
@@ -382,7 +381,7 @@ char *trv_cal_table_to_string(const TrvCalTable *t) {
   for (guint i = 0; i < t->od->len; i++) {
     const TrvOdEntry *e = &g_array_index(t->od, TrvOdEntry, i);
     g_string_append_printf(s, "%d\t%d\t", e->origin, e->destination);
-    put_double(s, e->count);
+    trv_caltable_put_double(s, e->count);
     g_string_append_c(s, '\n');
   }
   put_histogram(s, "duration_s", &t->duration_s);
@@ -391,9 +390,9 @@ char *trv_cal_table_to_string(const TrvCalTable *t) {
   for (guint i = 0; i < t->source_zones->len; i++) {
     const TrvSourceZone *z = &g_array_index(t->source_zones, TrvSourceZone, i);
     g_string_append_printf(s, "%d\t%d\t%d\t", z->id, z->cell.q, z->cell.r);
-    put_double(s, z->lat);
+    trv_caltable_put_double(s, z->lat);
     g_string_append_c(s, '\t');
-    put_double(s, z->lon);
+    trv_caltable_put_double(s, z->lon);
     g_string_append_printf(s, "\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT "\t%s\n", z->pickups,
                            z->dropoffs, z->borough);
   }
@@ -401,11 +400,11 @@ char *trv_cal_table_to_string(const TrvCalTable *t) {
   for (guint i = 0; i < t->weather->len; i++) {
     const TrvWeatherDay *w = &g_array_index(t->weather, TrvWeatherDay, i);
     g_string_append_printf(s, "%04d-%02d-%02d\t", w->year, w->month, w->day);
-    put_double(s, w->rain_mm);
+    trv_caltable_put_double(s, w->rain_mm);
     g_string_append_c(s, '\t');
-    put_double(s, w->tmax_c);
+    trv_caltable_put_double(s, w->tmax_c);
     g_string_append_c(s, '\t');
-    put_double(s, w->tmin_c);
+    trv_caltable_put_double(s, w->tmin_c);
     g_string_append_c(s, '\n');
   }
   trv_cal_effects_write(t, s);

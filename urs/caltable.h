@@ -266,4 +266,8 @@ bool trv_cal_effects_equal(const TrvCalTable *a, const TrvCalTable *b);
 /* Field-by-field equality (doubles compared exactly). */
 bool trv_cal_table_equal(const TrvCalTable *a, const TrvCalTable *b);
 
+/* Appends x as the shortest of %.15g, %.16g, %.17g that reads back as the
+ * same double, or NA for NaN: how a table writes its numbers. */
+void trv_caltable_put_double(GString *s, double x);
+
 #endif
