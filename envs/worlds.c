@@ -3,7 +3,8 @@
  * `builtin` below. */
 #include "worlds.h"
 
-static const TrvWorldClass *const builtin[] = {&trv_world_causalbench, &trv_world_urs, &trv_world_jssp};
+static const TrvWorldClass *const builtin[] = {&trv_world_causalbench, &trv_world_urs, &trv_world_jssp,
+                                                 &trv_world_warehouse};
 
 void trv_worlds_register_builtin(void) {
   for (size_t i = 0; i < G_N_ELEMENTS(builtin); i++) {

@@ -66,6 +66,9 @@ struct TrvParams {
   int jssp_machines, jssp_slow_max;
   double jssp_alpha_mean, jssp_alpha_sd, jssp_congestion, jssp_machine_noise, jssp_outcome_sd;
   double jssp_slow_lo, jssp_slow_hi, jssp_log_congestion, jssp_reading_sd, jssp_slow_threshold;
+  /* Warehouse world (7.4) */
+  double wh_eps, wh_eta, wh_delay, wh_fd_step;
+  int wh_causes;
   /* the Causal Transaction Log over the network (SPEC 4) */
   int ctl_mode;  /* TrvCtlMode */
   int ctl_replicas;
