@@ -243,6 +243,23 @@ bool trv_write_sweep_figure(const char *out, const char *key, char **labels, int
   return ok;
 }
 
+bool trv_write_grounding_figure(const char *out, const char *key, char **labels, int n_points, char **controllers,
+                                int n_controllers, const double *rows, GError **error) {
+  char *dir = figures_dir(out, error);
+  if (!dir) return false;
+  char **series = g_new0(char *, 2 * n_controllers + 1); /* per controller: W1, then the bound */
+  for (int c = 0; c < n_controllers; c++) {
+    series[2 * c] = g_strdup_printf("W1 measured, %s", controllers[c]);
+    series[2 * c + 1] = g_strdup_printf("bound L(eps+eta) + L rho_c p_f, %s", controllers[c]);
+  }
+  static const char *const metric[] = {"deliveries per episode"};
+  bool ok = panel_figure(dir, "grounding", key, labels, n_points, (const char *const *)series, 2 * n_controllers,
+                         metric, 1, rows, error);
+  g_strfreev(series);
+  g_free(dir);
+  return ok;
+}
+
 /* recovery.*: per change-point (its episode on the axis) the MAP's and
  * G_hat's recovery and the window's exposure, mean and sd over the seeds
  * (recovery over the seeds that recover). */
