@@ -34,6 +34,9 @@
 #define DT (1.0 / WH_SUBSTEPS)
 #define V_MAX 1.0         /* m/s */
 #define GAIN 2.0          /* 1/s: commanded speed per metre of seen distance */
+#define GAIN_I 2.0        /* 1/s^2: commanded speed per metre second of integrated seen error */
+#define I_ZONE 0.25       /* m: the error is integrated only this close to a target (docking) */
+#define I_MAX 0.3         /* m s: bound of the integral (GAIN_I I_MAX = 0.6 m/s, four times the largest eps) */
 #define TOL_PASS 0.25     /* m */
 #define TOL_DOCK 0.05     /* m */
 #define PICK_RADIUS 0.10  /* m */
@@ -160,13 +163,27 @@ static void take_order(WhFleet *fl, const WhFloor *f, int r, int policy, const d
   b->cycle_start = fl->clock;
 }
 
-/* Steers one substep toward target; true when the robot saw itself within tol. */
+/* Steers one substep toward target with a proportional-integral law on the
+ * seen error: the integral, accumulated only within I_ZONE of the target
+ * and bounded by I_MAX (no wind-up over a long drive), cancels a held
+ * velocity error within about a second.  True when the robot saw itself
+ * within tol (the integral then restarts for the next target). */
 static bool drive(WhRobot *b, WhPoint target, double tol) {
   double dx = target.x - b->seen.x, dy = target.y - b->seen.y, d = hypot(dx, dy);
-  if (d < tol) return true;
-  double v = fmin(V_MAX, GAIN * d);
-  b->pos.x += (v * dx / d + b->err.x) * DT;
-  b->pos.y += (v * dy / d + b->err.y) * DT;
+  if (d < tol) {
+    b->integral = (WhPoint){0, 0};
+    return true;
+  }
+  if (d < I_ZONE) {
+    b->integral.x += dx * DT;
+    b->integral.y += dy * DT;
+    double im = hypot(b->integral.x, b->integral.y);
+    if (im > I_MAX) b->integral.x *= I_MAX / im, b->integral.y *= I_MAX / im;
+  }
+  double vx = GAIN * dx + GAIN_I * b->integral.x, vy = GAIN * dy + GAIN_I * b->integral.y, v = hypot(vx, vy);
+  if (v > V_MAX) vx *= V_MAX / v, vy *= V_MAX / v;
+  b->pos.x += (vx + b->err.x) * DT;
+  b->pos.y += (vy + b->err.y) * DT;
   b->battery = fmax(0.0, b->battery - DRAIN * DT);
   return false;
 }

@@ -49,6 +49,7 @@ typedef struct {
 
 typedef struct {
   WhPoint pos, seen, err; /* true pose, last observed pose, this step's velocity error */
+  WhPoint integral;       /* integral of the seen position error toward the current waypoint (m s) */
   WhPoint way[6];
   int n_way, at_way, phase, wait;
   int order;              /* the shelf being served */
