@@ -6,15 +6,17 @@
  *    err ~ N(0, eps^2) per axis (the actuator noise, held for the step);
  *  - at each substep it observes its pose, seen = pos + N(0, eta^2) per
  *    axis, and steers toward its next waypoint from what it saw: commanded
- *    velocity min(V_MAX, GAIN d) along the seen direction, d the seen
- *    distance; it moves by (commanded + err) dt.  A waypoint counts as
- *    reached when the seen distance is below its tolerance (0.25 m passing
- *    through the aisles, 0.05 m at a shelf or a home spot).  At a shelf the
- *    pick needs the true pose within PICK_RADIUS of it: otherwise the
- *    robot backs off and re-docks (1 s, a miss) and approaches again.
- * So eps slows the approach (the error is corrected only through the
- * observations: a steady offset err / GAIN near a target) and eta makes a
- * robot believe it arrived when it did not (misses).
+ *    velocity GAIN e + GAIN_I I, e the seen error vector and I its integral
+ *    over the substeps spent within I_ZONE of the target (bounded by I_MAX,
+ *    restarted at each waypoint), capped at V_MAX; it moves by
+ *    (commanded + err) dt.  A waypoint counts as reached when the seen
+ *    distance is below its tolerance (0.25 m passing through the aisles,
+ *    0.05 m at a shelf or a home spot).  At a shelf the pick needs the true
+ *    pose within PICK_RADIUS of it: otherwise the robot backs off and
+ *    re-docks (1 s, a miss) and approaches again.
+ * So eps slows the approach (the integral needs about a second to cancel
+ * a held error, and the robot weaves meanwhile) and eta makes a robot
+ * believe it arrived when it did not (misses).
  *
  * Pick time of an order: max(0.5, WH_BASE_PICK + sum_j kappa_j z_j)
  * seconds, with the causes z of the order: its aisle's congestion this
