@@ -77,6 +77,13 @@ static GPtrArray *read_cells(const char *path, const TrvRunResult *res, GError *
       if (!strcmp(head[i], col_names[k])) at[k] = i;
   }
   g_strfreev(head);
+  for (int k = 0; k < N_COLS; k++)
+    if (at[k] < 0) {
+      g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s:1: no column '%s'", path, col_names[k]);
+      g_strfreev(lines);
+      g_ptr_array_free(cells, TRUE);
+      return NULL;
+    }
   Cell *cur = NULL;
   for (int li = 1; lines[li] && *lines[li]; li++) {
     char **f = g_strsplit(lines[li], ",", -1);
