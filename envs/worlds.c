@@ -4,7 +4,8 @@
 #include "worlds.h"
 
 static const TrvWorldClass *const builtin[] = {&trv_world_causalbench, &trv_world_urs, &trv_world_jssp,
-                                                  &trv_world_llm};
+                                                  &trv_world_llm,
+                                                  &trv_world_warehouse};
 
 void trv_worlds_register_builtin(void) {
   for (size_t i = 0; i < G_N_ELEMENTS(builtin); i++) {

@@ -10,6 +10,7 @@ extern const TrvWorldClass trv_world_causalbench;
 extern const TrvWorldClass trv_world_urs;
 extern const TrvWorldClass trv_world_jssp;
 extern const TrvWorldClass trv_world_llm;
+extern const TrvWorldClass trv_world_warehouse;
 
 /* Registers every shipped world (trivium_world_register).  Safe to call
  * more than once. */

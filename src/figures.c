@@ -180,10 +180,11 @@ bool trv_write_figures(const TrvRunResult *r, const char *out, GError **error) {
 
 /* NAME.{dat,gp,svg,png} in dir: one panel per metric, each against the
  * points (labels on the axis, `key` its title), one line per controller
- * with its sd as error bars; rows as trv_write_sweep_figure's. */
+ * with its sd as error bars; rows as trv_write_sweep_figure's.  wide: one
+ * panel of many points (1200 x 600, tick labels slanted, the key inside). */
 static bool panel_figure(const char *dir, const char *name, const char *key, char *const *labels, int n_points,
                          const char *const *controllers, int n_controllers, const char *const *metrics, int n_metrics,
-                         const double *rows, GError **error) {
+                         const double *rows, bool wide, GError **error) {
   GString *dat = g_string_new("# point index, then per controller and metric: mean, sd (over seeds); metrics:");
   for (int m = 0; m < n_metrics; m++) g_string_append_printf(dat, " %s", metrics[m]);
   g_string_append(dat, "; controllers:");
@@ -209,7 +210,8 @@ static bool panel_figure(const char *dir, const char *name, const char *key, cha
     gp_quote(gp, labels[k]);
     g_string_append_printf(gp, " %d", k);
   }
-  g_string_append_printf(gp, ")\nset xrange [-0.5:%d.5]\nset key outside right top\nset grid\nset xlabel ", n_points - 1);
+  g_string_append_printf(gp, ")\nset xrange [-0.5:%d.5]\n%s\nset grid\nset xlabel ", n_points - 1,
+                         wide ? "set xtics rotate by 60 right\nset key inside left top" : "set key outside right top");
   gp_quote(gp, key);
   g_string_append_c(gp, '\n');
   g_string_append_printf(plot, "set multiplot layout %d,1\n", n_metrics);
@@ -231,10 +233,10 @@ static bool panel_figure(const char *dir, const char *name, const char *key, cha
     g_string_append_c(plot, '\n');
   }
   g_string_append(plot, "unset multiplot\n");
-  int height = 300 * n_metrics;
-  g_string_append_printf(gp, GP_PALETTE "set terminal svg size 800,%d dynamic noenhanced font 'sans,12'\nset output '%s.svg'\n%s"
-                         "set terminal pngcairo size 800,%d noenhanced font 'sans,10'\nset output '%s.png'\n%s",
-                         height, name, plot->str, height, name, plot->str);
+  int height = wide ? 600 : 300 * n_metrics, width = wide ? 1200 : 800;
+  g_string_append_printf(gp, GP_PALETTE "set terminal svg size %d,%d dynamic noenhanced font 'sans,12'\nset output '%s.svg'\n%s"
+                         "set terminal pngcairo size %d,%d noenhanced font 'sans,10'\nset output '%s.png'\n%s",
+                         width, height, name, plot->str, width, height, name, plot->str);
   bool ok = write_pair(dir, name, dat, gp, error);
   g_string_free(dat, TRUE);
   g_string_free(gp, TRUE);
@@ -248,7 +250,24 @@ bool trv_write_sweep_figure(const char *out, const char *key, char **labels, int
   char *dir = figures_dir(out, error);
   if (!dir) return false;
   bool ok = panel_figure(dir, "sweep", key, labels, n_points, (const char *const *)controllers, n_controllers, metrics,
-                         n_metrics, rows, error);
+                         n_metrics, rows, false, error);
+  g_free(dir);
+  return ok;
+}
+
+bool trv_write_grounding_figure(const char *out, const char *key, char **labels, int n_points, char **controllers,
+                                int n_controllers, const double *rows, GError **error) {
+  char *dir = figures_dir(out, error);
+  if (!dir) return false;
+  char **series = g_new0(char *, 2 * n_controllers + 1); /* per controller: W1, then the bound */
+  for (int c = 0; c < n_controllers; c++) {
+    series[2 * c] = g_strdup_printf("W1 measured, %s", controllers[c]);
+    series[2 * c + 1] = g_strdup_printf("bound L(eps+eta) + L rho_c p_f, %s", controllers[c]);
+  }
+  static const char *const metric[] = {"deliveries per episode"};
+  bool ok = panel_figure(dir, "grounding", key, labels, n_points, (const char *const *)series, 2 * n_controllers,
+                         metric, 1, rows, true, error);
+  g_strfreev(series);
   g_free(dir);
   return ok;
 }
@@ -276,7 +295,7 @@ static bool recovery_figure(const TrvRunResult *r, const char *dir, GError **err
       }
   }
   bool ok = panel_figure(dir, "recovery", "change-point (episode)", labels, n, r->controllers, nc, names, N_SHOWN, rows,
-                         error);
+                         false, error);
   g_strfreev(labels);
   g_free(rows);
   return ok;

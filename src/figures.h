@@ -27,4 +27,10 @@ bool trv_write_sweep_figure(const char *dir, const char *key, char **labels, int
                             int n_controllers, const char *const *metrics, int n_metrics, const double *rows,
                             GError **error);
 
+/* A grounding sweep: grounding.{dat,gp,svg,png}, the measured W1 (mean
+ * and sd over seeds) and the bound against the points, per controller.
+ * rows: per point and controller (point-major), (W1, sd, bound, 0). */
+bool trv_write_grounding_figure(const char *dir, const char *key, char **labels, int n_points, char **controllers,
+                                int n_controllers, const double *rows, GError **error);
+
 #endif

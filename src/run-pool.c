@@ -615,6 +615,8 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
     code = merge_cells(ctx, &layout, files, cells, totals, error);
     res.cells = cells;
     if (code == 0 && (!trv_write_summary(&res, ctx->out, table, error) || !trv_write_figures(&res, ctx->out, error) ||
+                      !trv_grounding_point(&res, ctx->out, sweep ? (int)sweep->values->len : 0,
+                                           sweep ? sweep->grounding : NULL, error) ||
                       !trv_write_run_json(&res, json, "complete", error)))
       code = 1;
     for (int i = 0; code == 0 && i < total; i++) /* lost work is never silent */

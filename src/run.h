@@ -67,6 +67,7 @@ typedef struct {
   GArray *stats;         /* per point, controller and sweep metric: mean, sd */
   GArray *episodes;      /* per point: its episodes E (int) */
   GString *llm_csv, *llm_md; /* the LLM stream's rows (llm-table.c), NULL without them */
+  GArray *grounding;     /* TrvGroundingRow per point and controller, for worlds with an ideal replay */
 } TrvSweepTable;
 
 void trv_sweep_table_init(TrvSweepTable *sw, char **keys, char **controllers, int n_controllers);
@@ -86,6 +87,30 @@ typedef struct {
   double controller_cpu; /* seconds in the controllers' own calls, all cells */
   double agent_steps;
 } TrvRunTotals;
+
+/* The grounding table (grounding.c) of a point whose world reports the
+ * episode metrics delivered, ideal, fd_eps and fd_eta (the Warehouse
+ * world): W1 between the committed outcomes and the ideal replay, p_f, L,
+ * rho_c and the bound, per controller (mean over seeds) and seed. */
+typedef struct {
+  int point, controller, seed; /* seed -1: the point's row, over its seeds */
+  int seeds, episodes;         /* episodes per seed */
+  double eps, eta;
+  double w1, w1_sd;            /* W1(reward, ideal); sd over seeds */
+  double p_f;                  /* commit_failures / commits */
+  double mean_reward, mean_ideal;
+  double L, L_w1;              /* finite-difference sensitivities to the noise scale */
+  double lost, failures, commits; /* sums (per seed in a point's row) */
+  double lost_per_failure, rho_c;
+  double bound, bound_w1;      /* L (eps + eta) + L rho_c p_f; the same with L_w1 */
+} TrvGroundingRow;
+/* dir/grounding.csv and grounding.md from dir/episodes.csv, and a row per
+ * controller appended to rows (may be NULL) labelled `point`; true and
+ * nothing written for a world that does not report the four metrics. */
+bool trv_grounding_point(const TrvRunResult *res, const char *dir, int point, GArray *rows, GError **error);
+/* A sweep's grounding.csv, grounding.md and figures/grounding.* in dir
+ * (nothing without grounding rows); the table on `table` (may be NULL). */
+bool trv_grounding_sweep_write(const TrvSweepTable *sw, const char *dir, FILE *table, GError **error);
 
 int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals *totals, TrvSweepTable *sweep,
                   const char *label, GError **error);

@@ -37,6 +37,7 @@ void trv_sweep_table_init(TrvSweepTable *sw, char **keys, char **controllers, in
   sw->values = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
   sw->stats = g_array_new(FALSE, FALSE, sizeof(double));
   sw->episodes = g_array_new(FALSE, FALSE, sizeof(int));
+  sw->grounding = g_array_new(FALSE, FALSE, sizeof(TrvGroundingRow));
 }
 
 void trv_sweep_table_free(TrvSweepTable *sw) {
@@ -45,6 +46,7 @@ void trv_sweep_table_free(TrvSweepTable *sw) {
   g_array_free(sw->stats, TRUE);
   g_array_free(sw->episodes, TRUE);
   if (sw->llm_csv) g_string_free(sw->llm_csv, TRUE), g_string_free(sw->llm_md, TRUE);
+  g_array_free(sw->grounding, TRUE);
 }
 
 void trv_sweep_table_add(TrvSweepTable *sw, const TrvRunResult *res, char **values) {
@@ -271,6 +273,7 @@ bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table
   char *key = g_strjoinv(", ", sw->keys);
   char **ticks = g_new0(char *, n_points + 1); /* a point's values, the keys on the axis' label */
   for (int p = 0; p < n_points; p++) ticks[p] = g_strjoinv(", ", g_ptr_array_index(sw->values, p));
+  ok = ok && trv_grounding_sweep_write(sw, dir, table, error);
   ok = ok && trv_write_sweep_figure(dir, key, ticks, n_points, sw->controllers, sw->n_controllers, names, n_figure,
                                     rows, error);
   g_strfreev(ticks);

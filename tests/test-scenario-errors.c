@@ -99,7 +99,7 @@ static void unknown_world_is_named(void) {
   assert_string_fails("<trivium-scenario version=\"1\">\n"
                       "  <platform file=\"../../platforms/causalbench.xml\"/>\n"
                       "  <world name=\"causalbnch\"/>\n" TAIL,
-                      "mem.xml:3:10: unknown world 'causalbnch'; expected one of: causalbench, urs, jssp, llm; did you mean "
+                      "mem.xml:3:10: unknown world 'causalbnch'; expected one of: causalbench, urs, jssp, llm, warehouse; did you mean "
                       "'causalbench'?");
 }
 

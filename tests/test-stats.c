@@ -5,6 +5,7 @@
 #include <glib.h>
 #include <math.h>
 
+#include "core/rng.h"
 #include "core/stats.h"
 
 #define N_ELEMENTS(a) (sizeof(a) / sizeof((a)[0]))
@@ -349,6 +350,63 @@ static void basis_fit_recovers_a_regret_bound_shape(void) {
   g_assert_true(isnan(same.a) && isnan(same.b) && isnan(same.r2));
 }
 
+/* ---- Wasserstein-1 between samples ---- */
+
+static void wasserstein1_of_a_sample_and_its_permutation_is_zero(void) {
+  double x[] = {3, -1, 2.5, 0, 7, 2.5}, y[] = {2.5, 7, 0, 2.5, 3, -1};
+  g_assert_cmpfloat(trv_wasserstein1(x, 6, y, 6), ==, 0.0);
+  g_assert_cmpfloat(trv_wasserstein1(x, 6, x, 6), ==, 0.0);
+}
+
+static void wasserstein1_hand_cases(void) {
+  double a[] = {0, 1}, b[] = {0, 0.5, 1}, c[] = {1, 0, 1, 0}, d[] = {0, 2};
+  /* quantiles 0|1 against 0|0.5|1: |1/2| on (1/3, 2/3], so 1/6 */
+  assert_relative(trv_wasserstein1(a, 2, b, 3), 1.0 / 6.0, 1e-15);
+  assert_relative(trv_wasserstein1(b, 3, a, 2), 1.0 / 6.0, 1e-15);
+  g_assert_cmpfloat(trv_wasserstein1(a, 2, c, 4), ==, 0.0); /* the same distribution, twice the sample */
+  assert_relative(trv_wasserstein1(a, 2, d, 2), 0.5, 1e-15);
+  g_assert_true(isnan(trv_wasserstein1(a, 0, b, 3)) && isnan(trv_wasserstein1(a, 2, b, 0)));
+}
+
+/* A shifted copy of a sample is at W1 = |shift| exactly, whatever the sample. */
+static void wasserstein1_of_a_shift_is_the_shift(void) {
+  enum { N = 5000 };
+  static double x[N], y[N];
+  TrvRng rng;
+  trv_rng_init(&rng, 11, 1);
+  for (int i = 0; i < N; i++) x[i] = trv_rng_normal(&rng);
+  for (int i = 0; i < N; i++) y[i] = x[(i * 7) % N] - 0.3; /* 7 is prime to N: a permutation */
+  assert_relative(trv_wasserstein1(x, N, y, N), 0.3, 1e-12);
+}
+
+/* Independent samples of N(0, 1) and N(mu, 1): W1 = |mu|; of N(0, 1) and
+ * N(0, sigma^2): |sigma - 1| sqrt(2 / pi); of U(0, 1) and U(a, 1 + a): a;
+ * to the sampling error of n = 40000 (about 1 / sqrt(n) = 0.005). */
+static void wasserstein1_matches_closed_forms_of_normals_and_uniforms(void) {
+  enum { N = 40000 };
+  static double x[N], y[N];
+  TrvRng rng;
+  trv_rng_init(&rng, 12, 1);
+  for (int i = 0; i < N; i++) x[i] = trv_rng_normal(&rng), y[i] = 0.7 + trv_rng_normal(&rng);
+  g_assert_cmpfloat(fabs(trv_wasserstein1(x, N, y, N) - 0.7), <, 0.02);
+  for (int i = 0; i < N; i++) y[i] = 2.0 * trv_rng_normal(&rng);
+  g_assert_cmpfloat(fabs(trv_wasserstein1(x, N, y, N) - sqrt(2.0 / G_PI)), <, 0.03);
+  for (int i = 0; i < N; i++) x[i] = trv_rng_uniform(&rng), y[i] = 0.25 + trv_rng_uniform(&rng);
+  g_assert_cmpfloat(fabs(trv_wasserstein1(x, N, y, N) - 0.25), <, 0.01);
+  /* unequal sizes: the uniform against half as many shifted draws */
+  g_assert_cmpfloat(fabs(trv_wasserstein1(x, N, y, N / 2) - 0.25), <, 0.015);
+  /* two samples of one distribution: W1 shrinks like 1 / sqrt(n) */
+  for (int i = 0; i < N; i++) y[i] = trv_rng_uniform(&rng);
+  g_assert_cmpfloat(trv_wasserstein1(x, N, y, N), <, 0.01);
+}
+
+static void wasserstein1_bounds_the_mean_difference(void) {
+  double x[] = {1, 5, 2, 8}, y[] = {3, 3, 9, 0, 4};
+  double mx = 4, my = 19.0 / 5.0;
+  g_assert_cmpfloat(trv_wasserstein1(x, 4, y, 5), >=, fabs(mx - my));
+  assert_relative(trv_wasserstein1(x, 4, y, 5), trv_wasserstein1(y, 5, x, 4), 1e-15);
+}
+
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/stats/t_quantile_matches_printed_table", t_quantile_matches_printed_table);
@@ -383,5 +441,12 @@ int main(int argc, char **argv) {
   g_test_add_func("/stats/linear_fit_degenerate_inputs", linear_fit_degenerate_inputs);
   g_test_add_func("/stats/basis_fit_with_a_constant_is_the_linear_fit", basis_fit_with_a_constant_is_the_linear_fit);
   g_test_add_func("/stats/basis_fit_recovers_a_regret_bound_shape", basis_fit_recovers_a_regret_bound_shape);
+  g_test_add_func("/stats/wasserstein1_of_a_sample_and_its_permutation_is_zero",
+                  wasserstein1_of_a_sample_and_its_permutation_is_zero);
+  g_test_add_func("/stats/wasserstein1_hand_cases", wasserstein1_hand_cases);
+  g_test_add_func("/stats/wasserstein1_of_a_shift_is_the_shift", wasserstein1_of_a_shift_is_the_shift);
+  g_test_add_func("/stats/wasserstein1_matches_closed_forms_of_normals_and_uniforms",
+                  wasserstein1_matches_closed_forms_of_normals_and_uniforms);
+  g_test_add_func("/stats/wasserstein1_bounds_the_mean_difference", wasserstein1_bounds_the_mean_difference);
   return g_test_run();
 }

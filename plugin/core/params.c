@@ -104,6 +104,14 @@ static const TrvParamSpec specs[] = {
     D("world.p_unreliable", llm_p_unreliable, 0.5, 0, 1, "LLM stream: probability that a stream's user is unreliable (u = U, adversarial hints); drawn once per seed"),
     T("world.replay", llm_replay,
       "LLM stream: empty to simulate the model; else a JSON Lines file of recorded episodes (docs/llm.md) read instead"),
+    D("world.eps", wh_eps, 0, 0, 0.15, "Warehouse: actuator noise, sd of a robot's velocity error (m/s, per axis, redrawn every step)"),
+    D("world.eta", wh_eta, 0, 0, 0.1, "Warehouse: pose observation noise, sd of a robot's observed position (m, per axis)"),
+    D("world.delay", wh_delay, 1.5, 0, 10, "Warehouse: seconds a pick takes per unit of an informative cause"),
+    I("world.causes", wh_causes, 7, 0, 31,
+      "Warehouse: bitmask of the informative causes of pick time among congestion (1), friction (2), shelf_height (4), "
+      "battery (8), charger (16)"),
+    D("world.fd_step", wh_fd_step, 0.05, 1e-3, 0.15,
+      "Warehouse: noise step delta of the replays that estimate L by finite differences (eps = delta, then eta = delta)"),
     E("ctl.mode", ctl_mode, TRV_CTL_MODE_ATOMIC, ctl_mode_names,
       "log commits: atomic (acknowledged, idempotent, majority of replicas) or best-effort (fire and forget)"),
     I("ctl.replicas", ctl_replicas, 1, 1, 15, "CTL replicas; a record is committed when a majority acknowledges"),
@@ -284,7 +292,11 @@ char *trv_params_format(const TrvParams *p, const TrvParamSpec *s) {
 TrvPosteriorParams trv_params_posterior(const TrvParams *p, double s2) {
   TrvPosteriorParams pp = {.pi0 = p->pi0, .tau2 = p->tau2, .s2 = s2, .kappa_min = p->kappa_min,
                            .hazard = p->hazard, .lambda = p->lambda, .slab = p->slab, .track = p->track,
-                           .noise = p->noise, .noise_df = p->noise_df, .persist = 1.0 - p->redraw};
+                           .noise = p->noise,
+                           /* with known noise the prior weight plays no part: 0, so that the
+                            * model's header and its version-1 snapshots agree */
+                           .noise_df = p->noise == TRV_NOISE_ESTIMATED ? p->noise_df : 0.0,
+                           .persist = 1.0 - p->redraw};
   return pp;
 }
 

@@ -73,6 +73,9 @@ struct TrvParams {
   char llm_model[TRV_PARAM_TEXT_MAX];  /* a name of the model table (envs/llm/llm.c) */
   double llm_p_unreliable;             /* P(u = U) */
   char llm_replay[TRV_PARAM_TEXT_MAX]; /* "" simulate; else a recorded stream (JSON Lines) */
+  /* Warehouse world (7.4) */
+  double wh_eps, wh_eta, wh_delay, wh_fd_step;
+  int wh_causes;
   /* the Causal Transaction Log over the network (SPEC 4) */
   int ctl_mode;  /* TrvCtlMode */
   int ctl_replicas;

@@ -24,6 +24,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { MW_EXACT_MAX_N = 50, CF_MAX_ITER = 10000, QUANTILE_MAX_ITER = 400 };
 static const double LARGE_DF = 1e6; /* t quantiles switch to Hill's expansion */
@@ -368,4 +369,46 @@ TrvLinFit trv_basis_fit(const double *u, const double *v, const double *y, size_
   }
   f.r2 = ss_tot == 0.0 ? (ss_res == 0.0 ? 1.0 : NAN) : 1.0 - ss_res / ss_tot;
   return f;
+}
+
+static int cmp_double_asc(const void *a, const void *b) {
+  double u = *(const double *)a, v = *(const double *)b;
+  return (u > v) - (u < v);
+}
+
+double trv_wasserstein1(const double *x, size_t n, const double *y, size_t m) {
+  if (n == 0 || m == 0) return NAN;
+  double *xs = malloc(sizeof(double) * n), *ys = malloc(sizeof(double) * m);
+  if (!xs || !ys) {
+    free(xs);
+    free(ys);
+    return NAN;
+  }
+  memcpy(xs, x, sizeof(double) * n);
+  memcpy(ys, y, sizeof(double) * m);
+  qsort(xs, n, sizeof(double), cmp_double_asc);
+  qsort(ys, m, sizeof(double), cmp_double_asc);
+  double sum = 0;
+  if (n == m) {
+    for (size_t i = 0; i < n; i++) sum += fabs(xs[i] - ys[i]);
+    sum /= (double)n;
+  } else {
+    /* Walk the breakpoints of both quantile functions: on (u, next] the
+     * quantiles are xs[i] and ys[j]; positions are in units of 1/(n m),
+     * compared as integers so that no breakpoint is missed by rounding. */
+    size_t i = 0, j = 0;
+    double at = 0, scale = (double)n * (double)m;
+    while (i < n && j < m) {
+      double end_x = (double)(i + 1) * (double)m, end_y = (double)(j + 1) * (double)n;
+      double next = end_x < end_y ? end_x : end_y;
+      sum += (next - at) * fabs(xs[i] - ys[j]);
+      at = next;
+      if (end_x <= next) i++;
+      if (end_y <= next) j++;
+    }
+    sum /= scale;
+  }
+  free(xs);
+  free(ys);
+  return sum;
 }

@@ -2,7 +2,8 @@
  *
  * Summaries with Student-t confidence intervals, the two-sided Mann-Whitney
  * U test (exact null distribution when it is cheap and valid, normal
- * approximation otherwise), the standard normal CDF and least-squares lines.
+ * approximation otherwise), the standard normal CDF, least-squares lines and
+ * the Wasserstein-1 distance between two samples.
  * Plain C on libc and libm: no SimGrid, no GLib, no global state, no
  * allocation visible to the caller.  Every function is a pure function of
  * its arguments; inputs are read-only and must not contain NaN. */
@@ -62,5 +63,13 @@ TrvLinFit trv_linear_fit(const double *x, const double *y, size_t n);
  * the mean of y (so u = 1 gives trv_linear_fit's line and R^2).  n < 2, or
  * u and v (nearly) proportional: a, b, r2 are NAN. */
 TrvLinFit trv_basis_fit(const double *u, const double *v, const double *y, size_t n);
+
+/* W1 between the empirical distributions of x[0..n) and y[0..m): the
+ * integral over u in (0, 1) of |F_x^-1(u) - F_y^-1(u)|, computed exactly
+ * from the sorted samples (for n == m, the mean absolute difference of the
+ * order statistics, summed in order).  Symmetric; 0 for equal samples in
+ * any order; |mean(x) - mean(y)| <= W1.  n == 0 or m == 0 or an allocation
+ * failure: NAN.  Sorts private copies (allocated and freed here). */
+double trv_wasserstein1(const double *x, size_t n, const double *y, size_t m);
 
 #endif
