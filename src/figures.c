@@ -272,6 +272,62 @@ bool trv_write_grounding_figure(const char *out, const char *key, char **labels,
   return ok;
 }
 
+static int cmp_row_x(const void *a, const void *b) {
+  const double *x = a, *y = b;
+  return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+bool trv_write_speedup_figure(const char *out, char **series, int n_series, const double *rows, int n_rows,
+                              GError **error) {
+  char *dir = figures_dir(out, error);
+  if (!dir) return false;
+  GString *dat = g_string_new("# per series (gnuplot index = series, in the order of the script's titles): agents, "
+                              "speedup of the median t_id, band lo, hi, median t_id, interval lo, hi\n");
+  double *mine = g_new(double, (size_t)MAX(n_rows, 1) * 8);
+  bool any[2] = {false, false};
+  for (int i = 0; i < n_series; i++) {
+    int n = 0;
+    for (int r = 0; r < n_rows; r++)
+      if ((int)rows[r * 8] == i) memcpy(&mine[n++ * 8], &rows[r * 8], 8 * sizeof(double));
+    qsort(mine, (size_t)n, 8 * sizeof(double), cmp_row_x);
+    g_string_append_printf(dat, "%s# series %d\n", i ? "\n\n" : "", i);
+    for (int r = 0; r < n; r++) {
+      for (int k = 1; k < 8; k++) num(dat, mine[r * 8 + k]);
+      g_string_append_c(dat, '\n');
+      any[0] = any[0] || isfinite(mine[r * 8 + 2]);
+      any[1] = any[1] || isfinite(mine[r * 8 + 5]);
+    }
+  }
+  g_free(mine);
+  GString *gp = g_string_new("# speedup: the median simulated time to identify against the agent count; data: "
+                             "speedup.dat\nset logscale x 2\nset grid\nset key outside right top\nset xlabel "
+                             "'agents'\n"),
+          *plot = g_string_new("set multiplot layout 2,1\n");
+  static const char *const ylabel[2] = {"speedup of median t_id", "median t_id (simulated s)"};
+  for (int panel = 0; panel < 2; panel++) {
+    /* the time to identify spans orders of magnitude under faults: log scale */
+    g_string_append_printf(plot, "%s%sset ylabel '%s'\nplot ", any[panel] ? "set autoscale y\n" : "set yrange [0:1]\n",
+                           panel == 1 && any[panel] ? "set logscale y\n" : "", ylabel[panel]);
+    for (int i = 0; i < n_series; i++) {
+      g_string_append_printf(plot, "%s'speedup.dat' index %d using 1:%d:%d:%d with yerrorlines lw 2 title ",
+                             i ? ", " : "", i, 2 + 3 * panel, 3 + 3 * panel, 4 + 3 * panel);
+      gp_quote(plot, series[i]);
+    }
+    g_string_append_c(plot, '\n');
+  }
+  g_string_append(plot, "unset multiplot\nunset logscale y\n");
+  g_string_append_printf(gp, GP_PALETTE "set terminal svg size 1000,700 dynamic noenhanced font 'sans,12'\nset output "
+                         "'speedup.svg'\n%sset terminal pngcairo size 1000,700 noenhanced font 'sans,10'\nset "
+                         "output 'speedup.png'\n%s",
+                         plot->str, plot->str);
+  bool ok = write_pair(dir, "speedup", dat, gp, error);
+  g_string_free(dat, TRUE);
+  g_string_free(gp, TRUE);
+  g_string_free(plot, TRUE);
+  g_free(dir);
+  return ok;
+}
+
 /* recovery.*: per change-point (its episode on the axis) the MAP's and
  * G_hat's recovery and the window's exposure, mean and sd over the seeds
  * (recovery over the seeds that recover). */

@@ -33,4 +33,11 @@ bool trv_write_sweep_figure(const char *dir, const char *key, char **labels, int
 bool trv_write_grounding_figure(const char *dir, const char *key, char **labels, int n_points, char **controllers,
                                 int n_controllers, const double *rows, GError **error);
 
+/* A multi-agent sweep: speedup.{dat,gp,svg,png}, two panels against the
+ * agent count (log scale): the speedup of the median time to identify with
+ * its interval, and the median with its interval (log scale); one line per series.  rows:
+ * n_rows of (series index, agents, speedup, lo, hi, t_id median, lo, hi). */
+bool trv_write_speedup_figure(const char *dir, char **series, int n_series, const double *rows, int n_rows,
+                              GError **error);
+
 #endif

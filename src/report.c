@@ -255,6 +255,12 @@ TrvSummary trv_run_metric(const TrvRunResult *r, int c, const char *name) {
   return summarize_metric(r, c, k);
 }
 
+void trv_run_metric_values(const TrvRunResult *r, int c, const char *name, double *out) {
+  int k = trivium_metric_lookup(name);
+  g_assert(k >= 0);
+  for (int s = 0; s < r->n_seeds; s++) out[s] = cell_of(r, c, s)->metric[k];
+}
+
 /* Final presence of component j per seed (last episode), for separation. */
 static double *final_presence(const TrvRunResult *r, int c, int j) {
   double *v = g_new(double, r->n_seeds);

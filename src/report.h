@@ -44,6 +44,8 @@ typedef struct {
 bool trv_write_run_json(const TrvRunResult *r, const char *path, const char *status, GError **error);
 /* Summary across seeds of one metric of summary.csv for controller c. */
 TrvSummary trv_run_metric(const TrvRunResult *r, int c, const char *name);
+/* The metric of every seed of controller c (n_seeds values, NaN kept). */
+void trv_run_metric_values(const TrvRunResult *r, int c, const char *name, double *out);
 /* summary.csv, summary.md and the table on `out` (may be NULL). */
 bool trv_write_summary(const TrvRunResult *r, const char *dir, FILE *out, GError **error);
 /* One cell of summary.md: "mean ± sd" of s, with enough digits that a

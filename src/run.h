@@ -68,6 +68,7 @@ typedef struct {
   GArray *episodes;      /* per point: its episodes E (int) */
   GString *llm_csv, *llm_md; /* the LLM stream's rows (llm-table.c), NULL without them */
   GArray *grounding;     /* TrvGroundingRow per point and controller, for worlds with an ideal replay */
+  GPtrArray *t_id;       /* per point and controller: GArray of t_id per seed (NaN: never identified) */
 } TrvSweepTable;
 
 void trv_sweep_table_init(TrvSweepTable *sw, char **keys, char **controllers, int n_controllers);
@@ -77,6 +78,15 @@ void trv_sweep_table_add(TrvSweepTable *sw, const TrvRunResult *res, char **valu
 bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table, const char *experiment, int seeds,
                            GError **error);
 void trv_sweep_table_free(TrvSweepTable *sw);
+/* Along an agents.count axis: the point with the same values of the other
+ * keys and the smallest agent count; -1 without such an axis. */
+int trv_sweep_speedup_base(const TrvSweepTable *sw, int point);
+/* speedup-table.c: along an agents.count axis, speedup.csv, speedup.md and
+ * figures/speedup.*: per point and controller the median simulated time to
+ * identify over the seeds with its interval, and its speedup over the
+ * smallest agent count; nothing without such an axis.  The table goes to
+ * `table` too (may be NULL). */
+bool trv_speedup_write(const TrvSweepTable *sw, const char *dir, FILE *table, GError **error);
 
 /* Runs every cell of the current point into ctx->out and writes its outputs;
  * prints the tables on `table` (may be NULL); adds a line per controller to

@@ -38,6 +38,7 @@ void trv_sweep_table_init(TrvSweepTable *sw, char **keys, char **controllers, in
   sw->stats = g_array_new(FALSE, FALSE, sizeof(double));
   sw->episodes = g_array_new(FALSE, FALSE, sizeof(int));
   sw->grounding = g_array_new(FALSE, FALSE, sizeof(TrvGroundingRow));
+  sw->t_id = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
 }
 
 void trv_sweep_table_free(TrvSweepTable *sw) {
@@ -47,6 +48,7 @@ void trv_sweep_table_free(TrvSweepTable *sw) {
   g_array_free(sw->episodes, TRUE);
   if (sw->llm_csv) g_string_free(sw->llm_csv, TRUE), g_string_free(sw->llm_md, TRUE);
   g_array_free(sw->grounding, TRUE);
+  g_ptr_array_free(sw->t_id, TRUE);
 }
 
 void trv_sweep_table_add(TrvSweepTable *sw, const TrvRunResult *res, char **values) {
@@ -58,6 +60,12 @@ void trv_sweep_table_add(TrvSweepTable *sw, const TrvRunResult *res, char **valu
     char *label = g_strjoinv(" ", values);
     trv_llm_table_row(res, label, sw->llm_csv, sw->llm_md);
     g_free(label);
+  }
+  for (int c = 0; c < sw->n_controllers; c++) {
+    GArray *t = g_array_sized_new(FALSE, FALSE, sizeof(double), (guint)res->n_seeds);
+    g_array_set_size(t, (guint)res->n_seeds);
+    trv_run_metric_values(res, c, "t_id", (double *)t->data);
+    g_ptr_array_add(sw->t_id, t);
   }
   for (int c = 0; c < sw->n_controllers; c++)
     for (int k = 0; k < N_METRICS; k++) {
@@ -71,9 +79,7 @@ static const double *stat(const TrvSweepTable *sw, int point, int c, int k) {
   return &g_array_index(sw->stats, double, ((size_t)(point * sw->n_controllers + c) * N_METRICS + k) * 2);
 }
 
-/* Along an agents.count axis: the point with the same values of the other
- * keys and the smallest agent count; -1 without such an axis. */
-static int speedup_base(const TrvSweepTable *sw, int point) {
+int trv_sweep_speedup_base(const TrvSweepTable *sw, int point) {
   int axis = -1;
   for (int i = 0; i < sw->n_keys; i++)
     if (!strcmp(sw->keys[i], "agents.count")) axis = i;
@@ -174,7 +180,7 @@ static bool sweep_fits(const TrvSweepTable *sw, GString *csv, GString *md) {
 bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table, const char *experiment, int seeds,
                            GError **error) {
   int n_points = (int)sw->values->len;
-  bool speedup = n_points > 0 && speedup_base(sw, 0) >= 0;
+  bool speedup = n_points > 0 && trv_sweep_speedup_base(sw, 0) >= 0;
   GString *csv = g_string_new("point"), *md = g_string_new("| point");
   for (int i = 0; i < sw->n_keys; i++) {
     g_string_append_c(csv, ',');
@@ -194,7 +200,7 @@ bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table
   g_string_append(md, "\n");
   for (int p = 0; p < n_points; p++) {
     char **v = g_ptr_array_index(sw->values, p);
-    int base = speedup ? speedup_base(sw, p) : -1;
+    int base = speedup ? trv_sweep_speedup_base(sw, p) : -1;
     for (int c = 0; c < sw->n_controllers; c++) {
       g_string_append_printf(csv, "%d", p);
       g_string_append_printf(md, "| %d", p);
@@ -274,6 +280,7 @@ bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table
   char **ticks = g_new0(char *, n_points + 1); /* a point's values, the keys on the axis' label */
   for (int p = 0; p < n_points; p++) ticks[p] = g_strjoinv(", ", g_ptr_array_index(sw->values, p));
   ok = ok && trv_grounding_sweep_write(sw, dir, table, error);
+  ok = ok && trv_speedup_write(sw, dir, table, error);
   ok = ok && trv_write_sweep_figure(dir, key, ticks, n_points, sw->controllers, sw->n_controllers, names, n_figure,
                                     rows, error);
   g_strfreev(ticks);

@@ -7,13 +7,17 @@
 # so (unless -q); a bad swept value stops the run before any cell runs;
 # a single numeric key gets its fits (a + b x, a + b/x) in sweep-fits.csv,
 # checked against least squares computed here from sweep.csv; a grid none.
+# Along agents.count, speedup.csv: the median time to identify per point,
+# checked against t_id computed here from the points' episodes.csv, and the
+# speedup of the medians (1 at the smallest count); its figure one series
+# per other-key value in each of its two panels.
 # TAP.
 set -u
 top=$(cd "${srcdir:-..}" && pwd)
 T=${TRIVIUM:-./trivium}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..6"
+echo "1..8"
 . "$top/tests/err-lines.sh"
 "$T" run -e fault-sweep -c trivium --set run.seeds=2 --set run.episodes=20 --sweep link-flap.mtbf=1,20 -o "$tmp/a" \
   >/dev/null 2>"$tmp/a.err"
@@ -64,3 +68,39 @@ if [ -n "$want" ] && [ "$want" = "$got" ] && [ "$(grep -c ',a+b\*x,' "$tmp/f/swe
    grep -q '^Fits over the points' "$tmp/f/sweep.md" && [ ! -e "$tmp/g/sweep-fits.csv" ]; then
   echo "ok 6 - sweep-fits.csv: a + b/x of the exposure is the least-squares line ($got); a grid has none"
 else echo "not ok 6 - fits: want '$want', got '$got'"; fi
+# speedup.csv of the grid: per point, the median over the seeds of t_id (the
+# end of the first episode from which the MAP stays right up to the first
+# change of the truth; never: "inf"), computed here from each point's
+# episodes.csv
+ok=1
+for m in 2 50; do
+  for a in 1 3; do
+    want=$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next}
+      {s = $c["seed"]; e = $c["episode"] + 0; end[s, e] = $c["sim_time"]; seeds[s] = 1
+       if (e == 0) first[s] = $c["truth"]; else if (!(s in cp) && $c["truth"] != first[s]) cp[s] = e
+       if (!(s in cp) && $c["map"] != $c["truth"]) bad[s] = e + 1; last[s] = e}
+      END {n = 0; for (s in seeds) {b = (s in bad) ? bad[s] : 0; stop = (s in cp) ? cp[s] : last[s] + 1
+           v[++n] = (b >= stop) ? 1e300 : end[s, b]}
+           if (n == 2) {x = (v[1] > 1e299 || v[2] > 1e299) ? "inf" : sprintf("%.6g", (v[1] + v[2]) / 2)} print x}' \
+      "$tmp/g/link-flap.mtbf=${m}_agents.count=$a/episodes.csv")
+    got=$(awk -F, -v m="$m" -v a="$a" 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next}
+      $2 == m && $3 == a {x = $c["t_id_median"]; print (x == "inf") ? x : sprintf("%.6g", x)}' "$tmp/g/speedup.csv")
+    [ -n "$want" ] && [ "$got" = "$want" ] || { ok=0; echo "# mtbf $m, M $a: t_id median $got, expected $want"; }
+  done
+  sp=$(awk -F, -v m="$m" 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next}
+    $2 == m {t[$3] = $c["t_id_median"]; s[$3] = $c["speedup_t_id"]}
+    END {if (t[1] == "inf") e = (t[3] == "inf") ? "nan" : "inf"; else if (t[3] == "inf") e = "0"
+         else e = sprintf("%.6g", t[1] / t[3])
+         printf "%s %d", s[1], (s[3] == e || (s[3] + 0 == s[3] && sprintf("%.6g", s[3]) == e)) ? 0 : 1}' "$tmp/g/speedup.csv")
+  # 1 at the smallest count, or nan when its median is never
+  case "$sp" in "1 "*|"nan "*) ;; *) ok=0; echo "# mtbf $m: speedup at M = 1, then its error at M = 3: $sp";; esac
+  [ "${sp#* }" = 0 ] || { ok=0; echo "# mtbf $m: speedup at M = 3 not the medians' ratio"; }
+done
+if [ $ok = 1 ] && head -1 "$tmp/g/speedup.csv" | grep -q '^point,link-flap.mtbf,agents.count,controller,seeds,identified,t_id_median,t_id_lo,t_id_hi,coverage,speedup_t_id,speedup_t_id_lo,speedup_t_id_hi$'; then
+  echo "ok 7 - speedup.csv: the median time to identify per point (checked against episodes.csv) and the medians' ratio"
+else echo "not ok 7 - speedup.csv"; sed 's/^/# /' "$tmp/g/speedup.csv"; fi
+series() { grep -o " title '" "$1" | wc -l; }
+if [ "$(series "$tmp/g/figures/speedup.gp")" -eq $((2 * 2 * 2)) ] && grep -q "title 'link-flap.mtbf=50, trivium'" "$tmp/g/figures/speedup.gp" &&
+   [ ! -e "$tmp/a/speedup.csv" ] && { [ -z "$(command -v gnuplot)" ] || grep -q '</svg>' "$tmp/g/figures/speedup.svg"; }; then
+  echo "ok 8 - the speedup figure: one series per MTBF in each of its two panels (drawn twice: SVG, PNG); no speedup table off an agent-count axis"
+else echo "not ok 8 - speedup figure"; fi

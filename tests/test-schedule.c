@@ -1,6 +1,8 @@
 /* Budget rule and probe schedulers (SPEC 3.3). */
 #include <glib.h>
+#include <limits.h>
 #include <math.h>
+#include <string.h>
 
 #include "core/posterior.h"
 #include "core/schedule.h"
@@ -97,6 +99,116 @@ static void random_scheduler_uses_only_eligible_components(void) {
   trv_posterior_free(post);
 }
 
+/* The disjoint split as it was written before coalitions: whole components,
+ * the heaviest first (ties to the lower id) to the least-loaded agent (ties
+ * to the lower index).  An independent implementation to check cap 1. */
+static void reference_disjoint(const int *probes, int n_probes, int n, int n_agents, int *agent_of) {
+  int count[TRV_MAX_COMPONENTS] = {0}, owner[TRV_MAX_COMPONENTS];
+  bool done[TRV_MAX_COMPONENTS] = {false};
+  int *load = g_new0(int, n_agents);
+  for (int i = 0; i < n_probes; i++) count[probes[i]]++;
+  for (int k = 0; k < n; k++) {
+    int j = -1;
+    for (int c = 0; c < n; c++)
+      if (!done[c] && (j < 0 || count[c] > count[j])) j = c;
+    done[j] = true;
+    int best = 0;
+    for (int a = 1; a < n_agents; a++)
+      if (load[a] < load[best]) best = a;
+    owner[j] = best;
+    load[best] += count[j];
+  }
+  for (int i = 0; i < n_probes; i++) agent_of[i] = owner[probes[i]];
+  g_free(load);
+}
+
+static void disjoint_assignment_matches_the_reference(void) {
+  GRand *r = g_rand_new_with_seed(7);
+  for (int trial = 0; trial < 500; trial++) {
+    int n = g_rand_int_range(r, 1, 13), agents = g_rand_int_range(r, 1, 20), np = g_rand_int_range(r, 0, 80);
+    int probes[80], got[80], want[80];
+    for (int i = 0; i < np; i++) probes[i] = g_rand_int_range(r, 0, n);
+    trv_assign_probes(probes, np, n, agents, 1, got);
+    reference_disjoint(probes, np, n, agents, want);
+    for (int i = 0; i < np; i++) g_assert_cmpint(got[i], ==, want[i]);
+  }
+  g_rand_free(r);
+}
+
+static void coalitions_split_a_component_evenly(void) {
+  int probes[12], agent_of[12], load[4] = {0};
+  for (int i = 0; i < 12; i++) probes[i] = 2;
+  /* 12 probes of one component over 4 agents: the even load is 3, so the
+   * coalition is 4 agents of 3 probes each */
+  trv_assign_probes(probes, 12, 3, 4, 4, agent_of);
+  for (int i = 0; i < 12; i++) load[agent_of[i]]++;
+  for (int a = 0; a < 4; a++) g_assert_cmpint(load[a], ==, 3);
+  for (int i = 0; i < 12; i++) g_assert_cmpint(agent_of[i], ==, i / 3); /* plan order fills chunk 0 first */
+  /* capped at 2: two agents of 6 */
+  memset(load, 0, sizeof load);
+  trv_assign_probes(probes, 12, 3, 4, 2, agent_of);
+  for (int i = 0; i < 12; i++) load[agent_of[i]]++;
+  g_assert_cmpint(load[0], ==, 6);
+  g_assert_cmpint(load[1], ==, 6);
+  g_assert_cmpint(load[2] + load[3], ==, 0);
+  /* 7 probes of 0 and 2 of 1 over 3 agents, cap 3: L = 3, so 0 gets
+   * ceil(7/3) = 3 agents (3, 2, 2), 1 one agent; LPT puts 1 beside a 2 */
+  int p2[9] = {0, 0, 1, 0, 0, 1, 0, 0, 0}, a2[9], l2[3] = {0};
+  trv_assign_probes(p2, 9, 2, 3, 3, a2);
+  for (int i = 0; i < 9; i++) l2[a2[i]]++;
+  g_assert_cmpint(l2[0], ==, 3);
+  g_assert_cmpint(l2[1], ==, 4);
+  g_assert_cmpint(l2[2], ==, 2);
+  g_assert_cmpint(a2[2], ==, 1);
+  g_assert_cmpint(a2[5], ==, 1);
+}
+
+/* Invariants of any split: every probe goes to an agent; a component's
+ * coalition is min(cap, agents, ceil(k / L)) agents whose shares differ by
+ * at most one; the largest load is at most L + the largest chunk. */
+static void coalition_invariants_hold(void) {
+  GRand *r = g_rand_new_with_seed(11);
+  for (int trial = 0; trial < 500; trial++) {
+    int n = g_rand_int_range(r, 1, 13), agents = g_rand_int_range(r, 1, 64), cap = g_rand_int_range(r, 1, 16);
+    int np = g_rand_int_range(r, 1, 300), probes[300], agent_of[300];
+    for (int i = 0; i < np; i++) probes[i] = g_rand_int_range(r, 0, g_rand_boolean(r) ? 1 : n);
+    trv_assign_probes(probes, np, n, agents, cap, agent_of);
+    int even = (np + agents - 1) / agents, max_chunk = 0, max_load = 0;
+    int *share = g_new0(int, (size_t)agents * n), *load = g_new0(int, agents);
+    for (int i = 0; i < np; i++) {
+      g_assert_cmpint(agent_of[i], >=, 0);
+      g_assert_cmpint(agent_of[i], <, agents);
+      share[agent_of[i] * n + probes[i]]++;
+      load[agent_of[i]]++;
+    }
+    for (int j = 0; j < n; j++) {
+      int k = 0, members = 0, lo = INT_MAX, hi = 0;
+      for (int a = 0; a < agents; a++)
+        if (share[a * n + j]) members++, k += share[a * n + j], lo = MIN(lo, share[a * n + j]), hi = MAX(hi, share[a * n + j]);
+      if (!k) continue;
+      g_assert_cmpint(members, ==, MIN(MIN(cap, agents), (k + even - 1) / even));
+      g_assert_cmpint(hi - lo, <=, 1);
+      max_chunk = MAX(max_chunk, hi);
+    }
+    for (int a = 0; a < agents; a++) max_load = MAX(max_load, load[a]);
+    g_assert_cmpint(max_load, <=, even + max_chunk);
+    g_free(share);
+    g_free(load);
+  }
+  g_rand_free(r);
+}
+
+static void teams_bring_a_budget_each(void) {
+  g_assert_cmpint(trv_teams(256, 1, 12), ==, 1);  /* disjoint: one budget */
+  g_assert_cmpint(trv_teams(12, 0, 12), ==, 1);
+  g_assert_cmpint(trv_teams(13, 0, 12), ==, 2);
+  g_assert_cmpint(trv_teams(256, 0, 12), ==, 22); /* ceil(256 / 12) */
+  g_assert_cmpint(trv_teams(0, 0, 12), ==, 1);    /* agents unknown */
+  g_assert_cmpint(trv_coalition_cap(0, 12), ==, 12);
+  g_assert_cmpint(trv_coalition_cap(0, 2.5), ==, 3);
+  g_assert_cmpint(trv_coalition_cap(5, 12), ==, 5);
+}
+
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/schedule/budget_is_the_spec_formula", budget_is_the_spec_formula);
@@ -105,5 +217,9 @@ int main(int argc, char **argv) {
   g_test_add_func("/schedule/ig_spreads_probes_by_marginal_gain", ig_spreads_probes_by_marginal_gain);
   g_test_add_func("/schedule/round_robin_cycles_and_skips_frozen", round_robin_cycles_and_skips_frozen);
   g_test_add_func("/schedule/random_scheduler_uses_only_eligible_components", random_scheduler_uses_only_eligible_components);
+  g_test_add_func("/schedule/disjoint_assignment_matches_the_reference", disjoint_assignment_matches_the_reference);
+  g_test_add_func("/schedule/coalitions_split_a_component_evenly", coalitions_split_a_component_evenly);
+  g_test_add_func("/schedule/coalition_invariants_hold", coalition_invariants_hold);
+  g_test_add_func("/schedule/teams_bring_a_budget_each", teams_bring_a_budget_each);
   return g_test_run();
 }

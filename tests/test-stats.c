@@ -407,6 +407,35 @@ static void wasserstein1_bounds_the_mean_difference(void) {
   assert_relative(trv_wasserstein1(x, 4, y, 5), trv_wasserstein1(y, 5, x, 4), 1e-15);
 }
 
+static void median_interval_is_the_order_statistics(void) {
+  /* n = 10: P(Bin(10, 1/2) <= 1) = 11/1024 <= 0.025 < P(<= 2) = 56/1024, so
+   * [x_(2), x_(9)] with coverage 1 - 22/1024 */
+  double x[10] = {9, 3, 7, 1, 5, 10, 2, 8, 4, 6};
+  TrvMedianInterval m = trv_median_interval(x, 10);
+  g_assert_cmpfloat(m.median, ==, 5.5);
+  g_assert_cmpfloat(m.lo, ==, 2);
+  g_assert_cmpfloat(m.hi, ==, 9);
+  g_assert_cmpfloat(fabs(m.coverage - (1 - 22.0 / 1024)), <, 1e-15);
+  /* n = 20: P(<= 5) = 21700/2^20 = 0.0207 <= 0.025 < P(<= 6) = 0.0577: [x_(6), x_(15)] */
+  double y[20];
+  for (int i = 0; i < 20; i++) y[i] = 20 - i;
+  m = trv_median_interval(y, 20);
+  g_assert_cmpfloat(m.lo, ==, 6);
+  g_assert_cmpfloat(m.hi, ==, 15);
+  g_assert_cmpfloat(fabs(m.coverage - (1 - 2 * 21700.0 / 1048576)), <, 1e-14);
+  /* n = 5: no k; [min, max], coverage 1 - 2/32; a NaN (never reached) is +inf */
+  double z[5] = {4, NAN, 1, 3, 2};
+  m = trv_median_interval(z, 5);
+  g_assert_cmpfloat(m.median, ==, 3);
+  g_assert_cmpfloat(m.lo, ==, 1);
+  g_assert_true(isinf(m.hi));
+  g_assert_cmpfloat(m.coverage, ==, 1 - 2.0 / 32);
+  /* most seeds never reach it: the median is +inf */
+  double w[3] = {NAN, 1, NAN};
+  g_assert_true(isinf(trv_median_interval(w, 3).median));
+  g_assert_true(isnan(trv_median_interval(w, 0).median));
+}
+
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/stats/t_quantile_matches_printed_table", t_quantile_matches_printed_table);
@@ -448,5 +477,6 @@ int main(int argc, char **argv) {
   g_test_add_func("/stats/wasserstein1_matches_closed_forms_of_normals_and_uniforms",
                   wasserstein1_matches_closed_forms_of_normals_and_uniforms);
   g_test_add_func("/stats/wasserstein1_bounds_the_mean_difference", wasserstein1_bounds_the_mean_difference);
+  g_test_add_func("/stats/median_interval_is_the_order_statistics", median_interval_is_the_order_statistics);
   return g_test_run();
 }

@@ -101,11 +101,12 @@ static const TrvPosterior *tr_posterior(void *self) { return ((Trivium *)self)->
 
 static void tr_plan(void *self, int e, TrvPlan *plan) {
   Trivium *c = self;
-  int budget = c->variant == V_EPI_RESET && !c->p.matched
-                   ? c->steps
-                   : trv_budget(e, c->window, c->p.alpha, c->m0, c->steps);
+  int per_team = c->variant == V_EPI_RESET && !c->p.matched
+                     ? c->steps
+                     : trv_budget(e, c->window, c->p.alpha, c->m0, c->steps);
+  long budget = (long)per_team * trv_teams(plan->agents, c->p.coalition, c->m0);
   if (budget > TRV_PLAN_MAX_PROBES) budget = TRV_PLAN_MAX_PROBES;
-  c->budget = budget;
+  c->budget = (int)budget;
   /* Plan against the belief the episode will start from (after hazard
    * mixing / forgetting), which is also the agents' snapshot. */
   TrvPosterior *prior = trv_posterior_copy(c->post);
@@ -116,7 +117,7 @@ static void tr_plan(void *self, int e, TrvPlan *plan) {
   plan->ghat = c->ghat;
   plan->zabs = c->p.zabs;
   plan->n_probes =
-      trv_schedule_probes(c->sched, prior, c->cand, eligible, budget, c->p.zabs, c->eig_memo, &c->rr_cursor,
+      trv_schedule_probes(c->sched, prior, c->cand, eligible, c->budget, c->p.zabs, c->eig_memo, &c->rr_cursor,
                           &c->sched_rng, plan->probes);
   plan->gate = true;
   plan->rho = c->p.rho;

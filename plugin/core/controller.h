@@ -28,6 +28,7 @@
 /* A plan: for the whole episode (controller) or one agent's share. */
 typedef struct {
   int episode;
+  int agents;       /* agents the plan will be split over (set before plan()) */
   TrvGraph ghat;    /* G_hat_e the dispatch head plans with */
   int n_probes;
   int *probes;      /* component of each probe, in order (n_probes of them) */

@@ -44,6 +44,9 @@ static const TrvParamSpec specs[] = {
     D("budget.m0", m0, 0, 0, 1e6, "m0 of the budget; 0 means |G_inf|"),
     D("budget.zabs", zabs, 1.0, 1e-9, 1e9, "intervention magnitude |z| of a probe (sign drawn at random)"),
     E("budget.scheduler", scheduler, TRV_SCHED_IG, sched_names, "probe scheduler of the trivium controller"),
+    I("budget.coalition", coalition, 1, 0, 4096,
+      "most agents probing one component in one episode: 1 = disjoint assignment; more (0: m0) = coalitions, and "
+      "every m0 agents (a team) bring a budget B_e"),
     D("commit.h_ent", h_ent, 0.8, 0, 1e6, "executed snapshot: commit MAP when H(P) <= h_ent bits"),
     I("lrcp.window", lrcp_window, 20, 1, 1e6, "rolling window of probes per component"),
     D("lrcp.z_max", lrcp_zmax, 3.0, 0, 1e9, "violation threshold on the standardized residual"),

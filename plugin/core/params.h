@@ -39,6 +39,7 @@ struct TrvParams {
   /* budget and scheduling (3.3) */
   double alpha, m0, zabs;
   int scheduler; /* TrvSchedulerKind, for controllers that do not fix it */
+  int coalition; /* most agents on one component per episode (1: disjoint; 0: m0) */
   /* commit (3.4) */
   double h_ent;
   /* LRCP (3.5) */

@@ -2,10 +2,11 @@
  * protocol.h): a session holds one world for one seed, its controller and
  * the scratch space of an episode's close.
  *
- * Plan: the world's episode_begin(e), the controller's plan, and the split
- * of its probes across the agents: whole components go to one agent each
- * (assignments are disjoint), the heaviest first to the least-loaded agent
- * (LPT), ties to the lower index; every agent plays every step.
+ * Plan: the world's episode_begin(e), the controller's plan (told how many
+ * agents share it), and the split of its probes across the agents
+ * (schedule.h, trv_assign_probes): whole components to one agent each
+ * (disjoint assignment, budget.coalition = 1) or split over coalitions of
+ * at most budget.coalition agents; every agent plays every step.
  * Close: the reward of the committed records (summed in fold order, so it
  * does not depend on the order records arrived in), the controller's
  * absorb, the referee's score, the transport's counts, and the decided
@@ -15,6 +16,7 @@
 
 #include "protocol.h"
 #include "replay.h"
+#include "schedule.h"
 
 /* CPU seconds of this process (a cell is one thread: SimGrid's actors are
  * contexts of it), for the benchmarks' controller share. */
@@ -79,32 +81,23 @@ int trv_session_change_points(TrvSession *s, int *out, int max) {
   return ref->change_points ? ref->change_points(s->world, out, max) : 0;
 }
 
-/* Splits plan into per-agent shares (LPT by probe count per component). */
-static void split_plan(const TrvPlan *plan, int n_agents, TrvPlan **out) {
-  int n = plan->ghat.n, count[TRV_MAX_COMPONENTS] = {0}, owner[TRV_MAX_COMPONENTS];
-  int *load = g_new0(int, n_agents);
-  for (int i = 0; i < plan->n_probes; i++) count[plan->probes[i]]++;
-  bool done[TRV_MAX_COMPONENTS] = {false};
-  for (int k = 0; k < n; k++) {
-    int j = -1;
-    for (int c = 0; c < n; c++)
-      if (!done[c] && (j < 0 || count[c] > count[j])) j = c;
-    done[j] = true;
-    int best = 0;
-    for (int a = 1; a < n_agents; a++)
-      if (load[a] < load[best]) best = a;
-    owner[j] = best;
-    load[best] += count[j];
-  }
+/* Splits plan into per-agent shares (schedule.h: trv_assign_probes). */
+static void split_plan(const TrvPlan *plan, int n_agents, int cap, TrvPlan **out) {
+  int *agent_of = g_new(int, plan->n_probes + 1), *load = g_new0(int, n_agents);
+  trv_assign_probes(plan->probes, plan->n_probes, plan->ghat.n, n_agents, cap, agent_of);
+  for (int i = 0; i < plan->n_probes; i++) load[agent_of[i]]++;
   for (int a = 0; a < n_agents; a++) {
     TrvPlan *p = out[a] = g_memdup2(plan, sizeof *plan);
     p->snapshot = plan->snapshot ? trv_posterior_copy(plan->snapshot) : NULL;
     p->probes = g_new(int, load[a] + 1);
     p->n_probes = 0;
-    for (int i = 0; i < plan->n_probes; i++)
-      if (owner[plan->probes[i]] == a) p->probes[p->n_probes++] = plan->probes[i];
+  }
+  for (int i = 0; i < plan->n_probes; i++) {
+    TrvPlan *p = out[agent_of[i]];
+    p->probes[p->n_probes++] = plan->probes[i];
   }
   g_free(load);
+  g_free(agent_of);
 }
 
 void trv_session_plan(TrvSession *s, int e, int n_agents, TrvPlan **parts) {
@@ -114,9 +107,11 @@ void trv_session_plan(TrvSession *s, int e, int n_agents, TrvPlan **parts) {
   TrvPlan plan;
   memset(&plan, 0, sizeof plan);
   plan.probes = g_new(int, TRV_PLAN_MAX_PROBES);
+  plan.agents = n_agents;
   s->controller->klass->plan(s->controller->self, e, &plan);
   g_assert(plan.n_probes >= 0 && plan.n_probes <= TRV_PLAN_MAX_PROBES);
-  split_plan(&plan, n_agents, parts);
+  double m0 = s->params.m0 > 0 ? s->params.m0 : s->info.cand->n_components;
+  split_plan(&plan, n_agents, trv_coalition_cap(s->params.coalition, m0), parts);
   g_free(plan.probes);
   trv_posterior_free(plan.snapshot);
   s->plan_cpu = cpu_seconds() - t0;

@@ -1,7 +1,9 @@
 /* schedule.c - budget rule and probe schedulers.  See schedule.h. */
 #include "schedule.h"
 
+#include <glib.h>
 #include <math.h>
+#include <stdlib.h>
 
 int trv_budget(int episode, int window, double alpha, double m0, int steps) {
   int base = episode > window ? episode : window;
@@ -62,4 +64,79 @@ int trv_schedule_probes(TrvSchedulerKind kind, const TrvPosterior *post, const T
       return budget;
   }
   g_assert_not_reached();
+}
+
+int trv_teams(int agents, int coalition, double m0) {
+  if (coalition == 1 || agents <= 1 || !(m0 > 0)) return 1;
+  double t = ceil((double)agents / m0);
+  return t > TRV_PLAN_TEAMS_MAX ? TRV_PLAN_TEAMS_MAX : (int)t;
+}
+
+int trv_coalition_cap(int coalition, double m0) {
+  if (coalition > 0) return coalition;
+  double c = ceil(m0);
+  return c < 1 ? 1 : c > 4096 ? 4096 : (int)c;
+}
+
+typedef struct {
+  int component, size, index;
+} Chunk;
+
+/* Heaviest chunk first; ties to the lower component, then the lower index. */
+static int chunk_cmp(const void *pa, const void *pb) {
+  const Chunk *a = pa, *b = pb;
+  if (a->size != b->size) return a->size > b->size ? -1 : 1;
+  if (a->component != b->component) return a->component < b->component ? -1 : 1;
+  return (a->index > b->index) - (a->index < b->index);
+}
+
+void trv_assign_probes(const int *probes, int n_probes, int n_components, int n_agents, int cap, int *agent_of) {
+  g_assert(n_agents >= 1 && cap >= 1 && n_components <= TRV_MAX_COMPONENTS);
+  if (n_probes <= 0) return;
+  int count[TRV_MAX_COMPONENTS] = {0}, size[TRV_MAX_COMPONENTS] = {0};
+  for (int i = 0; i < n_probes; i++) count[probes[i]]++;
+  int even = (n_probes + n_agents - 1) / n_agents, n_chunks = 0;
+  for (int j = 0; j < n_components; j++) {
+    if (!count[j]) continue;
+    int s = (count[j] + even - 1) / even;
+    size[j] = MIN(MIN(s, cap), n_agents);
+    n_chunks += size[j];
+  }
+  /* component j's probes in k = size[j] chunks, the first count % k one larger */
+  Chunk *chunks = g_new(Chunk, n_chunks);
+  int c = 0;
+  for (int j = 0; j < n_components; j++)
+    for (int i = 0; i < size[j]; i++)
+      chunks[c++] = (Chunk){j, count[j] / size[j] + (i < count[j] % size[j]), i};
+  qsort(chunks, (size_t)n_chunks, sizeof *chunks, chunk_cmp);
+  /* longest processing time first: each chunk to the least-loaded agent that
+   * holds no other chunk of its component, ties to the lower index */
+  int *load = g_new0(int, n_agents);
+  uint64_t *holds = g_new0(uint64_t, n_agents);
+  int *owner = g_new(int, n_chunks > 0 ? (size_t)n_chunks : 1); /* by (component, index) */
+  int first[TRV_MAX_COMPONENTS + 1] = {0};
+  for (int j = 0; j < n_components; j++) first[j + 1] = first[j] + size[j];
+  for (int k = 0; k < n_chunks; k++) {
+    const Chunk *ch = &chunks[k];
+    uint64_t bit = UINT64_C(1) << ch->component;
+    int best = -1;
+    for (int a = 0; a < n_agents; a++)
+      if (!(holds[a] & bit) && (best < 0 || load[a] < load[best])) best = a;
+    g_assert(best >= 0); /* size[j] <= n_agents */
+    holds[best] |= bit;
+    load[best] += ch->size;
+    owner[first[ch->component] + ch->index] = best;
+  }
+  /* the probes of j, in plan order, fill its chunks in index order */
+  int seen[TRV_MAX_COMPONENTS] = {0};
+  for (int i = 0; i < n_probes; i++) {
+    int j = probes[i], k = size[j], q = count[j] / k, r = count[j] % k, t = seen[j]++;
+    /* chunk index of the t-th probe: the first r chunks hold q + 1 */
+    int idx = t < r * (q + 1) ? t / (q + 1) : r + (t - r * (q + 1)) / q;
+    agent_of[i] = owner[first[j] + idx];
+  }
+  g_free(owner);
+  g_free(holds);
+  g_free(load);
+  g_free(chunks);
 }

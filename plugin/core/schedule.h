@@ -16,6 +16,7 @@
 #define TRV_SCHEDULE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "graph.h"
 #include "posterior.h"
@@ -32,5 +33,25 @@ int trv_budget(int episode, int window, double alpha, double m0, int steps);
 int trv_schedule_probes(TrvSchedulerKind kind, const TrvPosterior *post, const TrvCandidates *cand,
                         const bool *eligible, int budget, double zabs, TrvEigMemo *memo, int *rr_cursor, TrvRng *rng,
                         int *plan);
+
+/* Budget teams: with coalitions (coalition != 1) every m0 agents, rounded
+ * up, form a team that brings its own budget B_e; 1 with disjoint
+ * assignment, one agent or agents unknown (0).  At most TRV_PLAN_TEAMS_MAX. */
+#define TRV_PLAN_TEAMS_MAX 4096
+int trv_teams(int agents, int coalition, double m0);
+
+/* The most agents that may probe one component in one episode: coalition,
+ * or m0 rounded up when it is 0. */
+int trv_coalition_cap(int coalition, double m0);
+
+/* Splits a plan's probes over n_agents: component j's k_j probes go to
+ * min(cap, n_agents, ceil(k_j / L)) agents (its coalition), L = ceil(n /
+ * n_agents) being the even load, in near-equal chunks (the first k_j mod
+ * size one larger), heaviest chunk first to the least-loaded agent that
+ * holds no other chunk of j (longest processing time; ties to the lower
+ * component, chunk and agent).  With cap 1 every component goes whole to
+ * one agent (disjoint assignment).  agent_of[i] receives the agent of
+ * probes[i]; the probes of j fill its chunks in plan order. */
+void trv_assign_probes(const int *probes, int n_probes, int n_components, int n_agents, int cap, int *agent_of);
 
 #endif

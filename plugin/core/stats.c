@@ -197,6 +197,33 @@ double trv_student_t_quantile(double p, double df) {
 
 /* ---- Summaries -------------------------------------------------------- */
 
+static int cmp_double_asc(const void *a, const void *b);
+
+TrvMedianInterval trv_median_interval(const double *x, size_t n) {
+  TrvMedianInterval m = {NAN, NAN, NAN, 0};
+  if (n == 0) return m;
+  double *v = malloc(n * sizeof *v);
+  if (!v) abort();
+  for (size_t i = 0; i < n; i++) v[i] = isnan(x[i]) ? INFINITY : x[i];
+  qsort(v, n, sizeof *v, cmp_double_asc);
+  m.median = n % 2 ? v[n / 2] : (isinf(v[n / 2]) ? INFINITY : 0.5 * (v[n / 2 - 1] + v[n / 2]));
+  /* F(j) = P(Bin(n, 1/2) <= j), the pmf by its recurrence in logs; k - 1
+   * is the largest j with F(j) <= 0.025 and 2 (j + 1) <= n, else 0 */
+  size_t k = 1;
+  double F = 0.0, log_pmf = -(double)n * M_LN2, F_k = exp(log_pmf);
+  for (size_t j = 0; 2 * (j + 1) <= n; j++) {
+    F += exp(log_pmf);
+    if (F > 0.025) break;
+    k = j + 1, F_k = F;
+    log_pmf += log((double)(n - j)) - log((double)(j + 1));
+  }
+  m.lo = v[k - 1];
+  m.hi = v[n - k];
+  m.coverage = 1.0 - 2.0 * F_k;
+  free(v);
+  return m;
+}
+
 TrvSummary trv_summarize(const double *x, size_t n) {
   TrvSummary s = {NAN, NAN, NAN, NAN, n};
   if (n == 0) return s;

@@ -22,6 +22,17 @@ typedef struct {
  * n == 1: sd = 0 and lo = hi = mean.  n == 0: mean, sd, lo, hi are NAN. */
 TrvSummary trv_summarize(const double *x, size_t n);
 
+/* The median of x[0..n) (NaN counts as +inf: a seed that never reached
+ * the event) with its distribution-free interval from order statistics:
+ * lo = x_(k), hi = x_(n+1-k) for the largest k with P(Bin(n, 1/2) <= k-1)
+ * <= 0.025, coverage 1 - 2 P(Bin(n, 1/2) <= k-1) (at least 0.95); below
+ * n = 6 no such k exists and the interval is [min, max] with its coverage
+ * 1 - 2^(1-n).  n == 0: all NAN, coverage 0. */
+typedef struct {
+  double median, lo, hi, coverage;
+} TrvMedianInterval;
+TrvMedianInterval trv_median_interval(const double *x, size_t n);
+
 /* The p-quantile of Student's t with df degrees of freedom: the t with
  * P(T <= t) = p.  Requires df >= 1 (need not be an integer) and 0 < p < 1;
  * returns NAN otherwise.  Relative error below 1e-12 against 50-digit

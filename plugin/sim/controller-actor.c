@@ -120,8 +120,23 @@ static void dispatch_shared(Cell *cell, int e, TrvEpisodeCounts *counts) {
       comms[a] = trv_msg_post(cell->agents[a].mb, m);
     }
     double by = fmin(simgrid_get_clock() + cell->opt->commit_timeout, R->deadline);
+    int members = 0;
     for (int a = 0; a < cell->n_agents; a++)
-      if (trv_msg_finish(comms[a], msgs[a], by - simgrid_get_clock())) R->member[a] = true;
+      if (trv_msg_finish(comms[a], msgs[a], by - simgrid_get_clock())) R->member[a] = true, members++;
+    /* no agent reached (every link down fails a send at once): nobody has
+     * started, so retry every second until the commit timeout rather than
+     * let the episode pass in no simulated time */
+    while (members == 0 && simgrid_get_clock() < by) {
+      sg_actor_sleep_for(fmin(1.0, by - simgrid_get_clock()));
+      for (int a = 0; a < cell->n_agents; a++) {
+        Msg *m = msgs[a] = trv_msg_new(MSG_PLAN, e);
+        m->plan = trv_plan_copy(parts[a]);
+        m->tag = R->tag;
+        comms[a] = trv_msg_post(cell->agents[a].mb, m);
+      }
+      for (int a = 0; a < cell->n_agents; a++)
+        if (trv_msg_finish(comms[a], msgs[a], fmax(0.0, by - simgrid_get_clock()))) R->member[a] = true, members++;
+    }
     for (int a = 0; a < cell->n_agents; a++) trv_plan_free(parts[a]);
     g_free(comms);
     g_free(msgs);

@@ -1,0 +1,165 @@
+/* speedup-table.c - the multi-agent speedup of a sweep along agents.count
+ * (run.h): per point and controller, the simulated time to identify t_id
+ * over the seeds (a seed that never identifies counts as +inf) as its
+ * median and the median's distribution-free interval (stats.h), and the
+ * speedup S(M) = T_id(M0) / T_id(M) of the medians, M0 the smallest agent
+ * count with the other keys equal.  The speedup's interval divides the
+ * ends of the two medians' intervals (T_id(M0)'s low end by T_id(M)'s high
+ * end, and the reverse): a conservative band, not a coverage statement.
+ * speedup.csv (9 significant digits), speedup.md (4), figures/speedup.*.
+ * Every column is documented in docs/outputs.md. */
+#include <config.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "core/rng.h"
+#include "core/stats.h"
+#include "figures.h"
+#include "run.h"
+
+static int agents_axis(const TrvSweepTable *sw) {
+  for (int i = 0; i < sw->n_keys; i++)
+    if (!strcmp(sw->keys[i], "agents.count")) return i;
+  return -1;
+}
+
+static TrvMedianInterval t_id_of(const TrvSweepTable *sw, int point, int c) {
+  GArray *t = g_ptr_array_index(sw->t_id, (guint)(point * sw->n_controllers + c));
+  return trv_median_interval((const double *)t->data, t->len);
+}
+
+#define BOOTSTRAP 2000
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The 95% percentile interval of median(base) / median(mine) over paired
+ * resamples of the seeds (resamples whose ratio is undefined, both medians
+ * never, are left out). */
+static void ratio_band(const GArray *base, const GArray *mine, double *lo, double *hi) {
+  *lo = *hi = NAN;
+  guint n = MIN(base->len, mine->len);
+  if (n < 2) return;
+  TrvRng rng;
+  trv_rng_init(&rng, 1, UINT64_C(0x53504544)); /* "SPED": the table's own fixed stream */
+  double *a = g_new(double, n), *b = g_new(double, n), *r = g_new(double, BOOTSTRAP);
+  int m = 0;
+  for (int k = 0; k < BOOTSTRAP; k++) {
+    for (guint i = 0; i < n; i++) {
+      guint j = (guint)trv_rng_below(&rng, n);
+      a[i] = g_array_index(base, double, j), b[i] = g_array_index(mine, double, j);
+    }
+    double q = trv_median_interval(a, n).median / trv_median_interval(b, n).median;
+    if (!isnan(q)) r[m++] = q;
+  }
+  if (m > 0) {
+    qsort(r, (size_t)m, sizeof *r, cmp_double);
+    *lo = r[(int)floor(0.025 * (m - 1))];
+    *hi = r[(int)ceil(0.975 * (m - 1))];
+  }
+  g_free(a), g_free(b), g_free(r);
+}
+
+static void md_value(GString *s, double v) {
+  if (isfinite(v)) g_string_append_printf(s, "%.4g", v);
+  else g_string_append(s, isinf(v) ? "never" : "nan");
+}
+
+/* The series label of a point: the other keys' values, then the controller. */
+static char *series_label(const TrvSweepTable *sw, int point, int c, int axis) {
+  char **v = g_ptr_array_index(sw->values, (guint)point);
+  GString *s = g_string_new(NULL);
+  for (int i = 0; i < sw->n_keys; i++)
+    if (i != axis) g_string_append_printf(s, "%s=%s, ", sw->keys[i], v[i]);
+  g_string_append(s, sw->controllers[c]);
+  return g_string_free(s, FALSE);
+}
+
+bool trv_speedup_write(const TrvSweepTable *sw, const char *dir, FILE *table, GError **error) {
+  int axis = agents_axis(sw), n_points = (int)sw->values->len, nc = sw->n_controllers;
+  if (axis < 0 || n_points == 0) return true;
+  GString *csv = g_string_new("point"), *md = g_string_new("| point");
+  for (int i = 0; i < sw->n_keys; i++) {
+    g_string_append_printf(csv, ",%s", sw->keys[i]);
+    g_string_append_printf(md, " | %s", sw->keys[i]);
+  }
+  g_string_append(csv, ",controller,seeds,identified,t_id_median,t_id_lo,t_id_hi,coverage,speedup_t_id,"
+                        "speedup_t_id_lo,speedup_t_id_hi\n");
+  g_string_append(md, " | controller | identified | t_id median [interval] | speedup [95% interval] |\n|");
+  for (int k = 0; k < sw->n_keys + 5; k++) g_string_append(md, "---|");
+  g_string_append_c(md, '\n');
+  /* figure rows: per series (base point and controller), per point of it:
+   * agents, speedup and its interval, t_id median and its interval */
+  GPtrArray *labels = g_ptr_array_new_with_free_func(g_free);
+  GArray *rows = g_array_new(FALSE, FALSE, sizeof(double));
+  double coverage = 1;
+  for (int p = 0; p < n_points; p++) {
+    char **v = g_ptr_array_index(sw->values, (guint)p);
+    int base = trv_sweep_speedup_base(sw, p);
+    for (int c = 0; c < nc; c++) {
+      GArray *t = g_ptr_array_index(sw->t_id, (guint)(p * nc + c)), *tb = g_ptr_array_index(sw->t_id, (guint)(base * nc + c));
+      int identified = 0;
+      for (guint s = 0; s < t->len; s++) identified += !isnan(g_array_index(t, double, s));
+      TrvMedianInterval m = t_id_of(sw, p, c), b = t_id_of(sw, base, c);
+      double sp = b.median / m.median, lo, hi;
+      ratio_band(tb, t, &lo, &hi);
+      coverage = fmin(coverage, m.coverage);
+      g_string_append_printf(csv, "%d", p);
+      g_string_append_printf(md, "| %d", p);
+      for (int i = 0; i < sw->n_keys; i++) {
+        g_string_append_printf(csv, ",%s", v[i]);
+        g_string_append_printf(md, " | %s", v[i]);
+      }
+      g_string_append_printf(csv, ",%s,%u,%d", sw->controllers[c], t->len, identified);
+      const double cols[7] = {m.median, m.lo, m.hi, m.coverage, sp, lo, hi};
+      for (int k = 0; k < 7; k++)
+        if (isnan(cols[k])) g_string_append(csv, ",nan");
+        else g_string_append_printf(csv, ",%.9g", cols[k]);
+      g_string_append_c(csv, '\n');
+      g_string_append_printf(md, " | %s | %d / %u | ", sw->controllers[c], identified, t->len);
+      md_value(md, m.median);
+      g_string_append(md, " [");
+      md_value(md, m.lo);
+      g_string_append(md, ", ");
+      md_value(md, m.hi);
+      g_string_append(md, "] | ");
+      md_value(md, sp);
+      g_string_append(md, " [");
+      md_value(md, lo);
+      g_string_append(md, ", ");
+      md_value(md, hi);
+      g_string_append(md, "] |\n");
+      /* the series of (base, c): its index among the series seen so far */
+      char *label = series_label(sw, base, c, axis);
+      guint series = 0;
+      while (series < labels->len && strcmp(g_ptr_array_index(labels, series), label)) series++;
+      if (series == labels->len) g_ptr_array_add(labels, label);
+      else g_free(label);
+      double row[8] = {(double)series, g_ascii_strtod(v[axis], NULL), sp, lo, hi, m.median, m.lo, m.hi};
+      g_array_append_vals(rows, row, 8);
+    }
+  }
+  char *pcsv = g_build_filename(dir, "speedup.csv", NULL), *pmd = g_build_filename(dir, "speedup.md", NULL);
+  GString *doc = g_string_new(NULL);
+  g_string_append_printf(doc, "Speedup of the simulated time to identify, S(M) = T_id(smallest M) / T_id(M): medians "
+                              "over seeds (a seed that never identifies counts as never); intervals: order "
+                              "statistics of the median, coverage at least %.3g; the speedup's: paired bootstrap "
+                              "over seeds, 95%%\n\n%s",
+                         coverage, md->str);
+  bool ok = trv_write_file_atomic(pcsv, csv->str, (gssize)csv->len, error) &&
+            trv_write_file_atomic(pmd, doc->str, (gssize)doc->len, error);
+  if (ok && table) fprintf(table, "\n%s", doc->str);
+  ok = ok && trv_write_speedup_figure(dir, (char **)labels->pdata, (int)labels->len, (const double *)rows->data,
+                                      (int)(rows->len / 8), error);
+  g_ptr_array_free(labels, TRUE);
+  g_array_free(rows, TRUE);
+  g_string_free(doc, TRUE);
+  g_string_free(csv, TRUE);
+  g_string_free(md, TRUE);
+  g_free(pcsv);
+  g_free(pmd);
+  return ok;
+}
