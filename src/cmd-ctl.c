@@ -96,7 +96,7 @@ static int cmd_inspect(const char *path, bool salvage) {
   } else {
     printf("posterior  %u components, pi0 %g tau2 %g s2 %g kappa_min %g hazard %g lambda %g, slab %s, track %s\n",
            h->n_components, p->pi0, p->tau2, p->s2, p->kappa_min, p->hazard, p->lambda,
-           p->slab == TRV_SLAB_SEPARATED ? "separated" : "gaussian", track);
+           p->slab == TRV_SLAB_SOFT ? "soft" : p->slab == TRV_SLAB_SEPARATED ? "separated" : "gaussian", track);
     if (p->noise == TRV_NOISE_ESTIMATED) printf("noise      estimated, noise_df %g\n", p->noise_df);
     else printf("noise      known\n");
   }

@@ -14,18 +14,33 @@ static TrvPosteriorParams params(TrvSlab slab, TrvTrack track) {
   return p;
 }
 
-/* log of  int prior(b) exp((b Szw - b^2 Szz / 2) / s2) db  over [lo, hi],
- * composite Simpson with n (even) panels, scaled around the integrand's
- * peak so that nothing overflows.  prior(b) = N(b; 0, tau2). */
-static double log_integral(double lo, double hi, int n, const TrvSuffStats *s, double s2, double tau2, double peak) {
+/* The soft slab's taper at b (posterior.h), written here from its
+ * definition: 1 at |b| >= k, exp(-(k - |b|)^2 / (2 (k/8)^2)) below; a
+ * negative k means no taper (weight 1). */
+static double taper(double b, double k) {
+  if (k < 0 || fabs(b) >= k) return 1.0;
+  double d = 0.125 * k;
+  return exp(-(k - fabs(b)) * (k - fabs(b)) / (2 * d * d));
+}
+
+/* log of  int prior(b) taper(b) exp((b Szw - b^2 Szz / 2) / s2) db  over [lo,
+ * hi], composite Simpson with n (even) panels, scaled around the
+ * integrand's peak so that nothing overflows.  prior(b) = N(b; 0, tau2). */
+static double log_integral_w(double lo, double hi, int n, const TrvSuffStats *s, double s2, double tau2, double peak,
+                             double k) {
   double h = (hi - lo) / n, acc = 0;
   for (int i = 0; i <= n; i++) {
     double b = lo + i * h;
-    double lf = -0.5 * b * b / tau2 - 0.5 * log(2 * M_PI * tau2) + (b * s->szw - 0.5 * b * b * s->szz) / s2;
+    double lf = -0.5 * b * b / tau2 - 0.5 * log(2 * M_PI * tau2) + (b * s->szw - 0.5 * b * b * s->szz) / s2 +
+                log(taper(b, k));
     double wgt = (i == 0 || i == n) ? 1 : (i % 2 ? 4 : 2);
     acc += wgt * exp(lf - peak);
   }
   return log(acc * h / 3.0) + peak;
+}
+
+static double log_integral(double lo, double hi, int n, const TrvSuffStats *s, double s2, double tau2, double peak) {
+  return log_integral_w(lo, hi, n, s, s2, tau2, peak, -1);
 }
 
 /* Brute-force log BF10 = log m1/m0: the Gaussian noise terms in Sww cancel,
@@ -36,6 +51,11 @@ static double brute_log_bf(const TrvSuffStats *s, const TrvPosteriorParams *p) {
   double peak = 0.5 * mu * mu / v - 0.5 * log(2 * M_PI * p->tau2);
   double lo = mu - 40 * sd, hi = mu + 40 * sd;
   if (p->slab == TRV_SLAB_GAUSSIAN) return log_integral(lo, hi, 400000, s, p->s2, p->tau2, peak);
+  if (p->slab == TRV_SLAB_SOFT) { /* the tapered slab over the whole line, over its own prior mass */
+    TrvSuffStats zero = {0, 0, 0, 0};
+    double t = sqrt(p->tau2), w = log_integral_w(-40 * t, 40 * t, 400000, &zero, p->s2, p->tau2, 0, p->kappa_min);
+    return log_integral_w(lo, hi, 400000, s, p->s2, p->tau2, peak, p->kappa_min) - w;
+  }
   double k = p->kappa_min, acc = 0;
   if (hi > k) acc += exp(log_integral(fmax(lo, k), hi, 400000, s, p->s2, p->tau2, peak) - peak);
   if (lo < -k) acc += exp(log_integral(lo, fmin(hi, -k), 400000, s, p->s2, p->tau2, peak) - peak);
@@ -47,7 +67,7 @@ static void bayes_factor_matches_brute_force_integral(void) {
   const TrvSuffStats cases[] = {
       {5, 5, 4.2, 9}, {20, 20, 0.3, 21}, {3, 2.5, -3.1, 6}, {50, 50, 49.0, 100}, {1, 1, 0.0, 1}, {12, 30, -8.0, 40},
   };
-  for (int slab = 0; slab < 2; slab++)
+  for (int slab = 0; slab < 3; slab++)
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
       TrvPosteriorParams p = params(slab, TRV_TRACK_FORGETTING);
       double closed = trv_log_bf10(&cases[i], &p), brute = brute_log_bf(&cases[i], &p);
@@ -97,7 +117,7 @@ static double eig_by_quadrature(const TrvPosterior *post, int j, double z) {
 }
 
 static void eig_matches_exhaustive_quadrature(void) {
-  for (int slab = 0; slab < 2; slab++)
+  for (int slab = 0; slab < 3; slab++)
     for (int track = 0; track < 2; track++) {
       TrvPosteriorParams p = params(slab, track);
       TrvPosterior *post = trv_posterior_new(2, &p);

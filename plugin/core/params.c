@@ -9,7 +9,7 @@
 
 #include "detector.h"
 
-static const char *const slab_names[] = {"gaussian", "separated", NULL};
+static const char *const slab_names[] = {"gaussian", "separated", "soft", NULL};
 static const char *const track_names[] = {"hazard", "forgetting", "none", NULL};
 static const char *const noise_names[] = {"known", "estimated", NULL};
 static const char *const sched_names[] = {"ig", "roundrobin", "random", NULL};
@@ -31,7 +31,7 @@ static const TrvParamSpec specs[] = {
     D("posterior.pi0", pi0, 0.5, 1e-6, 1 - 1e-6, "prior presence probability P(H1)"),
     D("posterior.tau2", tau2, 1.0, 1e-9, 1e9, "slab variance tau^2"),
     D("posterior.kappa_min", kappa_min, 0.5, 0, 1e9, "separation bound: |kappa| >= kappa_min when present"),
-    E("posterior.slab", slab, TRV_SLAB_SEPARATED, slab_names, "slab: gaussian N(0,tau^2), or separated (truncated to |beta| >= kappa_min)"),
+    E("posterior.slab", slab, TRV_SLAB_SEPARATED, slab_names, "slab: gaussian N(0,tau^2), separated (truncated to |beta| >= kappa_min), or soft (separated, with a Gaussian taper of width kappa_min/8 below the bound)"),
     E("posterior.track", track, TRV_TRACK_HAZARD, track_names, "change tracking: hazard filter, forgetting factor, or none (pooled)"),
     D("posterior.hazard", hazard, 0.001, 0, 0.49, "per-episode structure-change hazard h"),
     D("posterior.lambda", lambda, 0.9, 1e-6, 1, "per-episode forgetting factor on the statistics"),

@@ -104,7 +104,7 @@ TrvPosterior *trv_posterior_deserialize(const uint8_t *data, size_t len, GError 
   uint32_t n = get_u32(data + 8), slab = get_u32(data + 12), track = get_u32(data + 16);
   uint32_t noise = v1 ? TRV_NOISE_KNOWN : get_u32(data + 20);
   uint32_t likelihood = v3 ? get_u32(data + 24) : TRV_POSTERIOR_GAUSSIAN;
-  if (n == 0 || n > 1u << 20 || len != head + (size_t)n * n_comp * 8 || slab > 1 || track > 2 || noise > 1 ||
+  if (n == 0 || n > 1u << 20 || len != head + (size_t)n * n_comp * 8 || slab > TRV_SLAB_SOFT || track > 2 || noise > 1 ||
       likelihood != (v3 ? TRV_POSTERIOR_BERNOULLI : TRV_POSTERIOR_GAUSSIAN)) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "posterior snapshot: inconsistent sizes or kinds");
     return NULL;

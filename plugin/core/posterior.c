@@ -98,6 +98,42 @@ static double log_tail_mass(const TrvSuffStats *s, const TrvPosteriorParams *p) 
   return log_add_exp(log_ndtr((mu - k) / sd), log_ndtr((-k - mu) / sd));
 }
 
+/* log(Phi(b) - Phi(a)) for a < b, from the side of the smaller masses. */
+static double log_ndtr_diff(double a, double b) {
+  if (a > 0) { /* both in the upper tail: Phi(-a) - Phi(-b) */
+    double la = log_ndtr(-a), lb = log_ndtr(-b);
+    return la + log1p(-exp(lb - la));
+  }
+  double la = log_ndtr(a), lb = log_ndtr(b);
+  return lb + log1p(-exp(la - lb));
+}
+
+/* log E[w(b)] under N(mu, v), w the soft slab's taper (posterior.h): the
+ * tail mass, plus on [0, k) and (-k, 0] the integral of N(b; mu, v)
+ * exp(-(b -+ k)^2 / (2 d^2)) = c N(b; m, v') with v' = 1/(1/v + 1/d^2),
+ * m = v' (mu/v +- k/d^2), c = sqrt(v'/v) exp(-(mu -+ k)^2 / (2 (v + d^2))). */
+static double log_soft_mass(double mu, double v, double k) {
+  double sd = sqrt(v), d2 = (TRV_SOFT_TAPER * k) * (TRV_SOFT_TAPER * k);
+  double tail = log_add_exp(log_ndtr((mu - k) / sd), log_ndtr((-k - mu) / sd));
+  double vp = 1.0 / (1.0 / v + 1.0 / d2), sp = sqrt(vp), lc = 0.5 * log(vp / v);
+  double mp = vp * (mu / v + k / d2), mm = vp * (mu / v - k / d2);
+  double up = lc - (mu - k) * (mu - k) / (2.0 * (v + d2)) + log_ndtr_diff((0 - mp) / sp, (k - mp) / sp);
+  double dn = lc - (mu + k) * (mu + k) / (2.0 * (v + d2)) + log_ndtr_diff((-k - mm) / sp, (0 - mm) / sp);
+  return log_add_exp(tail, log_add_exp(up, dn));
+}
+
+/* log of the H1 slab's mass under the untruncated posterior of s: the tail
+ * mass (separated) or the taper's expectation (soft). */
+static double log_slab_mass(const TrvSuffStats *s, const TrvPosteriorParams *p) {
+  if (p->slab != TRV_SLAB_SOFT) return log_tail_mass(s, p);
+  double mu, v;
+  effect_of(s, p, &mu, &v);
+  return log_soft_mass(mu, v, p->kappa_min);
+}
+
+/* Whether the slab is cut below kappa_min (separated or soft). */
+static bool cut_slab(const TrvPosteriorParams *p) { return p->slab != TRV_SLAB_GAUSSIAN && p->kappa_min > 0; }
+
 /* trv_log_bf10 at the parameters in use, with the prior's tail mass taken
  * from the posterior: the same operations on the same values, so the same
  * double. */
@@ -105,7 +141,7 @@ static double post_lbf(const TrvPosterior *post, const TrvSuffStats *s) {
   const TrvPosteriorParams *p = &post->eff;
   if (bernoulli(p)) return bernoulli_lbf(s, p);
   double lbf = trv_log_bf10_gaussian(s, p->s2, p->tau2);
-  if (p->slab == TRV_SLAB_SEPARATED && p->kappa_min > 0) lbf += log_tail_mass(s, p) - post->prior_tail;
+  if (cut_slab(p)) lbf += log_slab_mass(s, p) - post->prior_tail;
   return lbf;
 }
 
@@ -124,7 +160,7 @@ void trv_posterior_derive_model(TrvPosterior *post) {
   post->eff = post->params;
   post->eff.s2 = post->params.s2 * post->noise_scale;
   TrvSuffStats zero = {0, 0, 0, 0};
-  post->prior_tail = log_tail_mass(&zero, &post->eff);
+  post->prior_tail = log_slab_mass(&zero, &post->eff);
   post->zero_lbf = trv_log_bf10(&zero, &post->eff);
 }
 
@@ -155,11 +191,11 @@ static double noise_scale_of(const TrvPosterior *post) {
 double trv_log_bf10(const TrvSuffStats *s, const TrvPosteriorParams *p) {
   if (bernoulli(p)) return bernoulli_lbf(s, p);
   double lbf = trv_log_bf10_gaussian(s, p->s2, p->tau2);
-  if (p->slab == TRV_SLAB_SEPARATED && p->kappa_min > 0) {
-    /* Truncating the slab to |beta| >= kappa_min multiplies the H1 evidence
-     * by posterior tail mass / prior tail mass. */
+  if (cut_slab(p)) {
+    /* Truncating (or tapering) the slab below kappa_min multiplies the H1
+     * evidence by posterior mass / prior mass of the cut slab. */
     TrvSuffStats zero = {0, 0, 0, 0};
-    lbf += log_tail_mass(s, p) - log_tail_mass(&zero, p);
+    lbf += log_slab_mass(s, p) - log_slab_mass(&zero, p);
   }
   return lbf;
 }
@@ -179,7 +215,7 @@ bool trv_posterior_params_valid(const TrvPosteriorParams *p) {
     return false;
   }
   return p->pi0 > 0 && p->pi0 < 1 && p->tau2 > 0 && p->s2 > 0 && p->kappa_min >= 0 && p->hazard >= 0 &&
-         p->hazard < 0.5 && p->lambda > 0 && p->lambda <= 1 && (unsigned)p->slab <= TRV_SLAB_SEPARATED &&
+         p->hazard < 0.5 && p->lambda > 0 && p->lambda <= 1 && (unsigned)p->slab <= TRV_SLAB_SOFT &&
          (unsigned)p->track <= TRV_TRACK_NONE && (unsigned)p->noise <= TRV_NOISE_ESTIMATED && p->noise_df >= 0 &&
          (p->noise != TRV_NOISE_ESTIMATED || p->noise_df > 0) && p->persist >= 0 && p->persist <= 1;
 }
@@ -423,12 +459,12 @@ typedef struct {
 } EigFixed;
 
 static void eig_fixed(const TrvPosteriorParams *p, const TrvSuffStats *s, EigFixed *f) {
-  *f = (EigFixed){.p = p, .s = *s, .separated = p->slab == TRV_SLAB_SEPARATED && p->kappa_min > 0};
+  *f = (EigFixed){.p = p, .s = *s, .separated = cut_slab(p)};
   f->lbf_before = trv_log_bf10(&f->s, p);
   if (f->separated) {
     TrvSuffStats zero = {0, 0, 0, 0};
-    f->log_tail_s = log_tail_mass(&f->s, p);
-    f->log_tail_prior = log_tail_mass(&zero, p);
+    f->log_tail_s = log_slab_mass(&f->s, p);
+    f->log_tail_prior = log_slab_mass(&zero, p);
   }
 }
 
@@ -442,7 +478,7 @@ static double eig_lbf_after(const EigFixed *f, double dszz, double x, double *ta
   double after = trv_log_bf10_gaussian(&t, f->p->s2, f->p->tau2);
   *tail_ratio = 1.0;
   if (f->separated) {
-    double lt = log_tail_mass(&t, f->p);
+    double lt = log_slab_mass(&t, f->p);
     after += lt - f->log_tail_prior;
     *tail_ratio = exp(lt - f->log_tail_s);
   }

@@ -32,6 +32,15 @@
  *    evidence for a true null grows linearly in the number of probes.
  *    log BF10 = log BF10_gauss + log P(|b| >= kmin | N(mu, v))
  *                              - log P(|b| >= kmin | N(0, tau2)).
+ *  - soft:      the separated slab with a Gaussian taper below kappa_min:
+ *    density N(b; 0, tau2) w(b), w = 1 for |b| >= kmin and
+ *    exp(-(kmin - |b|)^2 / (2 d^2)) below, d = kmin / 8 (TRV_SOFT_TAPER):
+ *    an effect just under the bound (0.9 kmin: w = 0.73) is still an
+ *    effect, one near 0 is not (w(0) = e^-32).  log BF10 = log BF10_gauss +
+ *    log E[w(b) | N(mu, v)] - log E[w(b) | N(0, tau2)], E[w] in closed form
+ *    (the tail mass plus two Gaussian products on [0, kmin) and (-kmin, 0]).
+ *    For a bound set at the true effect, where the truncated slab weighs
+ *    every estimate below it against presence.
  *
  * Tracking of change (applied by trv_posterior_episode_begin):
  *  - hazard:     presence is a two-state Markov chain over episodes; at
@@ -79,12 +88,15 @@
 #include <stdint.h>
 #include <trivium/error.h>
 
-typedef enum { TRV_SLAB_GAUSSIAN = 0, TRV_SLAB_SEPARATED = 1 } TrvSlab;
+typedef enum { TRV_SLAB_GAUSSIAN = 0, TRV_SLAB_SEPARATED = 1, TRV_SLAB_SOFT = 2 } TrvSlab;
 typedef enum { TRV_TRACK_HAZARD = 0, TRV_TRACK_FORGETTING = 1, TRV_TRACK_NONE = 2 } TrvTrack;
 typedef enum { TRV_NOISE_KNOWN = 0, TRV_NOISE_ESTIMATED = 1 } TrvNoise;
 /* The family of a probe outcome (the same values as TrvLikelihood in
  * trivium/world.h). */
 typedef enum { TRV_POSTERIOR_GAUSSIAN = 0, TRV_POSTERIOR_BERNOULLI = 1 } TrvPosteriorLikelihood;
+
+/* The soft slab's taper width, as a fraction of kappa_min. */
+#define TRV_SOFT_TAPER 0.125
 
 typedef struct {
   double pi0;       /* prior P(H1) */

@@ -188,7 +188,7 @@ bool trv_ctl_header_decode(const uint8_t *data, size_t len, const char *name, Tr
   else if (h->n_components < 1 || h->n_components > TRV_CTL_MAX_COMPONENTS) bad = "component count";
   else if (h->flags & ~TRV_CTL_FLAG_COMPACTED) bad = "flags";
   else if (compacted != (h->base_episode != TRV_CTL_NO_BASE)) bad = "base episode";
-  else if (slab > TRV_SLAB_SEPARATED || track > TRV_TRACK_NONE || noise > TRV_NOISE_ESTIMATED) bad = "posterior model";
+  else if (slab > TRV_SLAB_SOFT || track > TRV_TRACK_NONE || noise > TRV_NOISE_ESTIMATED) bad = "posterior model";
   else if (!trv_posterior_params_valid(&h->params)) /* trv_posterior_new asserts them: never reach that abort */
     bad = "posterior parameters";
   if (bad) {
