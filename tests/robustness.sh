@@ -6,9 +6,8 @@
 # a quarter of them or more; in the attenuating nonlinear stress at nu = 2
 # (every slope 0.48, under kappa_min) exposure stays under 50 episodes per
 # seed, against more than 150 with a fresh effect every episode; in the
-# saturating tanh stress exposure at nu = 2 is not higher than at nu = 0
-# beyond sampling error (the paired difference over the seeds is at most
-# two standard errors).
+# saturating tanh stress exposure at nu = 2 is no higher than at nu = 0 in
+# any seed, where the attenuating stress at nu = 2 is higher.
 # The shipped scenarios, trivium alone (20 seeds each).  TAP.
 set -u
 top=$(cd "${srcdir:-..}" && pwd)
@@ -44,12 +43,13 @@ else echo "not ok 3 - nonlinear nu = 2: exposure '$a'"; fi
 if awk -v b="$b" 'BEGIN {exit !(b != "" && b > 150)}'; then echo "ok 4 - nonlinear nu = 2, fresh effects: exposure $b"
 else echo "not ok 4 - nonlinear nu = 2, fresh effects: exposure '$b'"; fi
 run t nonlinear-tanh --sweep world.nu=0,2
-# per seed: episodes with a wrong MAP; the paired difference nu=2 - nu=0
+# per seed: episodes with a wrong MAP (trivium); nu = 2 against nu = 0
 perseed() { awk -F, 'NR > 1 {w[$1] += $7 != $8} END {for (s in w) print s, w[s]}' "$1/episodes.csv" | sort -n; }
 perseed "$tmp/t/world.nu=0" >"$tmp/t0"
 perseed "$tmp/t/world.nu=2" >"$tmp/t2"
-set -- $(join "$tmp/t0" "$tmp/t2" | awk '{d = $3 - $2; n++; s += d; q += d * d}
-  END {m = s / n; se = sqrt((q - n * m * m) / (n - 1) / n); printf "%d %.4f %.4f", n, m, se}')
-if [ "${1:-0}" = 20 ] && awk -v m="$2" -v se="$3" 'BEGIN {exit !(m <= 2 * se)}'; then
-  echo "ok 5 - tanh: exposure at nu = 2 minus nu = 0, paired over $1 seeds: $2 (standard error $3), not higher beyond sampling error"
-else echo "not ok 5 - tanh: paired difference nu = 2 - nu = 0: '$2' (standard error '$3', seeds '$1')"; fi
+set -- $(join "$tmp/t0" "$tmp/t2" | awk '{n++; s0 += $2; s2 += $3; if ($3 > $2) up++} END {printf "%d %.4f %.4f %d", n, s0 / n, s2 / n, up}')
+# the saturating form at nu = 2 no higher than the linear model in any seed,
+# where the attenuating form at nu = 2 (run above) is higher
+if [ "${1:-0}" = 20 ] && [ "$4" = 0 ] && awk -v t0="$2" -v t2="$3" -v n="$a" 'BEGIN {exit !(t2 <= t0 && n > t2 + 5)}'; then
+  echo "ok 5 - tanh: exposure at nu = 2 $3 against $2 at nu = 0 (higher in $4 of $1 seeds); attenuating nu = 2: $a"
+else echo "not ok 5 - tanh: exposure at nu = 2 '$3' against '$2' at nu = 0 (higher in '$4' of '$1' seeds); attenuating nu = 2: '$a'"; fi

@@ -2,8 +2,9 @@
  *
  * Variables C (hidden confounder), X, Y; G_inf = {C->X, C->Y, X->Y}.  Per
  * step C ~ N(0,1), X = a g(C) + s eps_X, Y = b g(C) + k_e g(X) + s eps_Y,
- * with g(u) = u (linear), tanh(nu u)/nu (nonlinear variant) or tanh(nu u)
- * (tanh variant; g(u) = u at nu = 0).  The
+ * with g(u) = u (linear), tanh(nu u)/nu (nonlinear variant) or
+ * |z| tanh(nu u)/tanh(nu |z|) (tanh variant, |z| = budget.zabs the probe
+ * magnitude; g(u) -> u as nu -> 0).  The
  * observational channel shows (X, Y) only.  Probes: C->X is do(C = z)
  * observing X; C->Y is do(C = z), X clamped at 0, observing Y; X->Y is
  * do(X = z), C clamped at 0, observing Y.  Dispatch: d in {0, 1}, payoff
@@ -18,10 +19,11 @@
  *               is the hidden change);
  *   nonlinear:  the headline schedule with g = tanh(nu u)/nu: the slope a
  *               probe at |z| = 1 reads, tanh(nu)/nu, shrinks as nu grows;
- *   tanh:       the headline schedule with g = tanh(nu u): saturation makes
- *               the probe's step at |z| = 1, tanh(nu), approach the linear
- *               effect as nu grows, while the observational channel (X and
- *               C spread over several units) is compressed;
+ *   tanh:       the headline schedule with g = |z| tanh(nu u)/tanh(nu |z|):
+ *               a probe at the probe magnitude reads the linear step at
+ *               every nu (g(+-|z|) = +-|z|), while saturation compresses
+ *               the observational channel (X and C, spread over several
+ *               units, level off at |z|/tanh(nu |z|): 1.04 at nu = 2);
  *   separation: one episode of T steps (default 500), no X->Y.
  * Confounder-count scaling (world.components = N > 3): hidden confounders
  * C1 .. CK join, K = 1 + ceil((N - 3) / 2); after the three components
@@ -79,7 +81,7 @@ typedef struct {
 static double g_link(const CausalBench *w, double u) {
   if (w->p.nu == 0) return u;
   if (w->p.variant == TRV_VARIANT_NONLINEAR) return tanh(w->p.nu * u) / w->p.nu;
-  if (w->p.variant == TRV_VARIANT_TANH) return tanh(w->p.nu * u);
+  if (w->p.variant == TRV_VARIANT_TANH) return w->p.zabs * tanh(w->p.nu * u) / tanh(w->p.nu * w->p.zabs);
   return u;
 }
 
