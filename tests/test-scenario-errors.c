@@ -108,7 +108,7 @@ static void set_checks_key_and_value(void) {
                       "mem.xml:4:8: unknown parameter 'posterior.hazrd'; expected a key of the parameter table "
                       "(`trivium params`); did you mean 'posterior.hazard'?");
   assert_string_fails(HEAD "  <set param=\"posterior.slab\" value=\"flat\"/>\n" TAIL,
-                      "mem.xml:4:31: parameter posterior.slab: 'flat' is not one of: gaussian, separated");
+                      "mem.xml:4:31: parameter posterior.slab: 'flat' is not one of: gaussian, separated, soft");
   assert_string_fails(HEAD "  <set param=\"run.seeds\"/>\n" TAIL,
                       "mem.xml:4:3: <set> without value; expected <set param=\"KEY\" value=\"V\">");
   assert_string_fails(HEAD "  <run seeds=\"2.5\"/>\n" TAIL, "mem.xml:4:8: parameter run.seeds: '2.5' is not an integer");
