@@ -87,8 +87,8 @@ static bool apply_sweep_value(RunCtx *ctx, const char *key, const char *value, G
       bool up = !strcmp(attr, "up_shape");
       if (!field && k == TRV_FAULT_LINK_FLAP && (up || !strcmp(attr, "down_shape"))) {
         TrvFaultLaw law = up ? f->up : f->down;
-        double lo = law == TRV_FAULT_WEIBULL ? TRV_FAULT_WEIBULL_MIN_SHAPE : TRV_FAULT_LOGNORMAL_MIN_SHAPE;
-        double hi = law == TRV_FAULT_WEIBULL ? TRV_FAULT_WEIBULL_MAX_SHAPE : TRV_FAULT_LOGNORMAL_MAX_SHAPE;
+        double lo = 0, hi = 0;
+        if (law != TRV_FAULT_EXPONENTIAL) trv_fault_shape_range(law, &lo, &hi);
         if (law == TRV_FAULT_EXPONENTIAL || !(v >= lo && v <= hi)) {
           g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                       "--sweep %s: '%s' for a link-flap whose %s times are %s; expected a weibull (k in [%g, %g]) or "

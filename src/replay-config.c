@@ -59,8 +59,8 @@ static bool fault_law(JsonObject *o, const char *side, TrvFaultLaw *law, double 
   if (*law == TRV_FAULT_EXPONENTIAL) return true;
   char shape_name[16];
   g_snprintf(shape_name, sizeof shape_name, "%s_shape", side);
-  double lo = *law == TRV_FAULT_WEIBULL ? TRV_FAULT_WEIBULL_MIN_SHAPE : TRV_FAULT_LOGNORMAL_MIN_SHAPE;
-  double hi = *law == TRV_FAULT_WEIBULL ? TRV_FAULT_WEIBULL_MAX_SHAPE : TRV_FAULT_LOGNORMAL_MAX_SHAPE;
+  double lo, hi;
+  trv_fault_shape_range(*law, &lo, &hi);
   return member_number(o, shape_name, shape) && *shape >= lo && *shape <= hi;
 }
 

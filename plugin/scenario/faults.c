@@ -86,8 +86,7 @@ static bool seconds(Loader *L, const char *el, const char *attr, const char *val
 
 static bool is_shape(const char *attr) { return !strcmp(attr, "up_shape") || !strcmp(attr, "down_shape"); }
 
-/* The shape range of a non-exponential law. */
-static void shape_range(TrvFaultLaw law, double *lo, double *hi) {
+void trv_fault_shape_range(TrvFaultLaw law, double *lo, double *hi) {
   *lo = law == TRV_FAULT_WEIBULL ? TRV_FAULT_WEIBULL_MIN_SHAPE : TRV_FAULT_LOGNORMAL_MIN_SHAPE;
   *hi = law == TRV_FAULT_WEIBULL ? TRV_FAULT_WEIBULL_MAX_SHAPE : TRV_FAULT_LOGNORMAL_MAX_SHAPE;
 }
@@ -95,7 +94,7 @@ static void shape_range(TrvFaultLaw law, double *lo, double *hi) {
 /* A shape written as `text` for `law`: a plain decimal number in its range. */
 static bool shape_value(TrvFaultLaw law, const char *text, double *out) {
   double lo, hi;
-  shape_range(law, &lo, &hi);
+  trv_fault_shape_range(law, &lo, &hi);
   if (!is_decimal(text)) return false;
   double v = g_ascii_strtod(text, NULL);
   if (!isfinite(v) || v < lo || v > hi) return false;
@@ -105,7 +104,7 @@ static bool shape_value(TrvFaultLaw law, const char *text, double *out) {
 
 static char *shape_expected(TrvFaultLaw law) {
   double lo, hi;
-  shape_range(law, &lo, &hi);
+  trv_fault_shape_range(law, &lo, &hi);
   char l[G_ASCII_DTOSTR_BUF_SIZE], h[G_ASCII_DTOSTR_BUF_SIZE];
   g_ascii_formatd(l, sizeof l, "%g", lo);
   g_ascii_formatd(h, sizeof h, "%g", hi);

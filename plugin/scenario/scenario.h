@@ -63,6 +63,9 @@ typedef enum { TRV_FAULT_LINK_FLAP, TRV_FAULT_HOST_CRASH, TRV_FAULT_PARTITION } 
  * log (TRV_FAULT_*_SHAPE bounds) and is 0 for the exponential. */
 typedef enum { TRV_FAULT_EXPONENTIAL, TRV_FAULT_WEIBULL, TRV_FAULT_LOGNORMAL } TrvFaultLaw;
 extern const char *const trv_fault_law_names[]; /* "exponential", "weibull", "lognormal", NULL */
+/* The shape range [*lo, *hi] of a Weibull or lognormal law (the loader's,
+ * also applied to a run.json and to --sweep). */
+void trv_fault_shape_range(TrvFaultLaw law, double *lo, double *hi);
 
 /* One scenario fault process; times are simulated seconds.
  *   link-flap:  every link matching `pattern` alternates up (law `up`, mean
