@@ -62,7 +62,9 @@ static bool parse_fault(const char *text, TrvFaultSpec *f, GError **error) {
 }
 
 /* --sweep: a parameter key, or KIND.mtbf|mttr|at|duration|start|stop applied
- * to every fault of that kind. */
+ * to every fault of that kind, or link-flap.up_shape|down_shape applied to
+ * every link-flap, each of which must have a law with a shape on that side
+ * whose range holds the value. */
 static bool apply_sweep_value(RunCtx *ctx, const char *key, const char *value, GError **error) {
   static const char *const kinds[] = {"link-flap", "host-crash", "partition"};
   for (int k = 0; k < 3; k++) {
@@ -82,6 +84,21 @@ static bool apply_sweep_value(RunCtx *ctx, const char *key, const char *value, G
       double *field = !strcmp(attr, "mtbf") ? &f->mtbf : !strcmp(attr, "mttr") ? &f->mttr : !strcmp(attr, "at") ? &f->at
                       : !strcmp(attr, "duration") ? &f->duration : !strcmp(attr, "start") ? &f->start
                       : !strcmp(attr, "stop") ? &f->stop : NULL;
+      bool up = !strcmp(attr, "up_shape");
+      if (!field && k == TRV_FAULT_LINK_FLAP && (up || !strcmp(attr, "down_shape"))) {
+        TrvFaultLaw law = up ? f->up : f->down;
+        double lo = 0, hi = 0;
+        if (law != TRV_FAULT_EXPONENTIAL) trv_fault_shape_range(law, &lo, &hi);
+        if (law == TRV_FAULT_EXPONENTIAL || !(v >= lo && v <= hi)) {
+          g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                      "--sweep %s: '%s' for a link-flap whose %s times are %s; expected a weibull (k in [%g, %g]) or "
+                      "lognormal (sigma in [%g, %g]) law on that side with the value in its range",
+                      key, value, up ? "up" : "down", trv_fault_law_names[law], TRV_FAULT_WEIBULL_MIN_SHAPE,
+                      TRV_FAULT_WEIBULL_MAX_SHAPE, TRV_FAULT_LOGNORMAL_MIN_SHAPE, TRV_FAULT_LOGNORMAL_MAX_SHAPE);
+          return false;
+        }
+        field = up ? &f->up_shape : &f->down_shape;
+      }
       if (!field) {
         g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--sweep %s: unknown fault attribute '%s'", key, attr);
         return false;

@@ -28,7 +28,6 @@ static bool bad(GError **error, const char *file, const char *what) {
   return false;
 }
 
-
 static bool member_number(JsonObject *o, const char *name, double *v) {
   JsonNode *n = json_object_get_member(o, name);
   if (!n) return false;
@@ -42,6 +41,27 @@ static bool member_number(JsonObject *o, const char *name, double *v) {
   else if (t == G_TYPE_DOUBLE) *v = json_node_get_double(n);
   else return false;
   return isfinite(*v);
+}
+
+/* The law of one side ("up" or "down") of a link-flap and its shape
+ * ("up_shape", ...); a run.json without them (or with null) had
+ * exponential times.  False for an unknown law, or a shape missing or out
+ * of the range the scenario loader allows. */
+static bool fault_law(JsonObject *o, const char *side, TrvFaultLaw *law, double *shape) {
+  *law = TRV_FAULT_EXPONENTIAL, *shape = 0;
+  JsonNode *n = json_object_get_member(o, side);
+  if (!n || JSON_NODE_HOLDS_NULL(n)) return true;
+  if (!JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_STRING) return false;
+  int k = 0;
+  while (trv_fault_law_names[k] && strcmp(trv_fault_law_names[k], json_node_get_string(n))) k++;
+  if (!trv_fault_law_names[k]) return false;
+  *law = (TrvFaultLaw)k;
+  if (*law == TRV_FAULT_EXPONENTIAL) return true;
+  char shape_name[16];
+  g_snprintf(shape_name, sizeof shape_name, "%s_shape", side);
+  double lo, hi;
+  trv_fault_shape_range(*law, &lo, &hi);
+  return member_number(o, shape_name, shape) && *shape >= lo && *shape <= hi;
 }
 
 char *trv_file_sha256(const char *path) {
@@ -142,6 +162,13 @@ bool trv_replay_config_load(const char *file, TrvReplayConfig *rc, GError **erro
                member_number(o, "at", &f.at) && member_number(o, "duration", &f.duration);
     if ((int)f.kind < 0 || !pattern || !*pattern || !num) {
       ok = bad(error, file, "a fault is not {\"kind\": link-flap|host-crash|partition, \"pattern\": ..., numbers}");
+      break;
+    }
+    if (f.kind == TRV_FAULT_LINK_FLAP &&
+        !(fault_law(o, "up", &f.up, &f.up_shape) && fault_law(o, "down", &f.down, &f.down_shape))) {
+      ok = bad(error, file,
+               "a link-flap's \"up\" or \"down\" is not exponential, or weibull or lognormal with its "
+               "\"up_shape\" or \"down_shape\" in the range of <link-flap> (docs/scenarios.md)");
       break;
     }
     f.pattern = g_strdup(pattern);

@@ -164,6 +164,12 @@ bool trv_write_run_json(const TrvRunResult *r, const char *path, const char *sta
     add_member_number(b, "stop", ft->stop);
     add_member_number(b, "at", ft->at);
     add_member_number(b, "duration", ft->duration);
+    /* a link-flap's laws; a shape only for a law that has one */
+    bool flap = ft->kind == TRV_FAULT_LINK_FLAP;
+    add_member_string(b, "up", flap ? trv_fault_law_names[ft->up] : NULL);
+    add_member_string(b, "down", flap ? trv_fault_law_names[ft->down] : NULL);
+    add_member_number(b, "up_shape", flap && ft->up != TRV_FAULT_EXPONENTIAL ? ft->up_shape : NAN);
+    add_member_number(b, "down_shape", flap && ft->down != TRV_FAULT_EXPONENTIAL ? ft->down_shape : NAN);
     json_builder_end_object(b);
   }
   json_builder_end_array(b);

@@ -492,8 +492,12 @@ static char *point_identity(RunCtx *ctx, const char *const *inputs) {
     g_string_append_printf(t, "role %s %s\n", trv_role_names[r], ctx->role_hosts[r] ? ctx->role_hosts[r] : "-");
   for (guint i = 0; ctx->faults && i < ctx->faults->len; i++) {
     const TrvFaultSpec *f = &g_array_index(ctx->faults, TrvFaultSpec, i);
-    g_string_append_printf(t, "fault %d %s %a %a %a %a %a %a\n", (int)f->kind, f->pattern, f->mtbf, f->mttr, f->start,
+    g_string_append_printf(t, "fault %d %s %a %a %a %a %a %a", (int)f->kind, f->pattern, f->mtbf, f->mttr, f->start,
                            f->stop, f->at, f->duration);
+    /* the laws only when not exponential: the identity of every other fault stays what it was */
+    if (f->up != TRV_FAULT_EXPONENTIAL) g_string_append_printf(t, " up %d %a", (int)f->up, f->up_shape);
+    if (f->down != TRV_FAULT_EXPONENTIAL) g_string_append_printf(t, " down %d %a", (int)f->down, f->down_shape);
+    g_string_append_c(t, '\n');
   }
   for (guint i = 0; i < ctx->simgrid_args->len; i++) g_string_append_printf(t, "simgrid %s\n", (char *)ctx->simgrid_args->pdata[i]);
   size_t n;

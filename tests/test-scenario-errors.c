@@ -184,6 +184,58 @@ static void faults_are_checked(void) {
                       "mem.xml:5:63: stop=\"9\" on <link-flap> is not after start=\"9\"; expected stop > start");
 }
 
+/* A link-flap's laws: a known name, a shape exactly when the law has one,
+ * within that law's range; a swept shape against every link-flap's law. */
+static void flap_laws_are_checked(void) {
+#define FLAP "  <faults><link-flap links=\"centre-lan\" mtbf=\"1\" mttr=\"1\" "
+  assert_string_fails(HEAD FLAP "up=\"weibul\" up_shape=\"1\"/></faults>\n" TAIL,
+                      "mem.xml:4:59: up=\"weibul\" on <link-flap>; expected exponential, weibull or lognormal; did "
+                      "you mean 'weibull'?");
+  assert_string_fails(HEAD FLAP "down=\"pareto\" down_shape=\"1\"/></faults>\n" TAIL,
+                      "mem.xml:4:59: down=\"pareto\" on <link-flap>; expected exponential, weibull or lognormal");
+  assert_string_fails(HEAD FLAP "up_shape=\"0.5\"/></faults>\n" TAIL,
+                      "mem.xml:4:59: up_shape=\"0.5\" on <link-flap> whose up times are exponential; expected "
+                      "up=\"weibull\" or up=\"lognormal\" with it, or no up_shape");
+  assert_string_fails(HEAD FLAP "down=\"exponential\" down_shape=\"2\"/></faults>\n" TAIL,
+                      "mem.xml:4:78: down_shape=\"2\" on <link-flap> whose down times are exponential; expected "
+                      "down=\"weibull\" or down=\"lognormal\" with it, or no down_shape");
+  assert_string_fails(HEAD FLAP "down=\"lognormal\"/></faults>\n" TAIL,
+                      "mem.xml:4:11: <link-flap down=\"lognormal\"> without down_shape; expected down_shape=\"...\", "
+                      "the lognormal sigma of the log, a number in [0.01, 5]");
+  assert_string_fails(HEAD FLAP "up=\"weibull\" up_shape=\"0.05\"/></faults>\n" TAIL,
+                      "mem.xml:4:72: up_shape=\"0.05\" on <link-flap up=\"weibull\">; expected the Weibull shape k, "
+                      "a number in [0.1, 10]");
+  assert_string_fails(HEAD FLAP "up=\"weibull\" up_shape=\"11\"/></faults>\n" TAIL,
+                      "mem.xml:4:72: up_shape=\"11\" on <link-flap up=\"weibull\">; expected the Weibull shape k, a "
+                      "number in [0.1, 10]");
+  assert_string_fails(HEAD FLAP "down=\"lognormal\" down_shape=\"nan\"/></faults>\n" TAIL,
+                      "mem.xml:4:76: down_shape=\"nan\" on <link-flap down=\"lognormal\">; expected the lognormal "
+                      "sigma of the log, a number in [0.01, 5]");
+  assert_string_fails(HEAD FLAP "down=\"lognormal\" down_shape=\"6\"/></faults>\n" TAIL,
+                      "mem.xml:4:76: down_shape=\"6\" on <link-flap down=\"lognormal\">; expected the lognormal "
+                      "sigma of the log, a number in [0.01, 5]");
+  assert_string_fails(HEAD FLAP "down=\"lognormal\" down_shape=\"0.001\"/></faults>\n" TAIL,
+                      "mem.xml:4:76: down_shape=\"0.001\" on <link-flap down=\"lognormal\">; expected the lognormal "
+                      "sigma of the log, a number in [0.01, 5]");
+  assert_string_fails(HEAD FLAP "/></faults>\n  <sweep param=\"link-flap.up_shape\" values=\"1,2\"/>\n" TAIL,
+                      "mem.xml:5:10: sweep over link-flap.up_shape but the <link-flap> at line 4 has exponential up "
+                      "times; expected up=\"weibull\" or up=\"lognormal\" on every <link-flap>");
+  assert_string_fails(HEAD FLAP "up=\"weibull\" up_shape=\"1\"/></faults>\n"
+                           "  <sweep param=\"link-flap.up_shape\" values=\"1,inf\"/>\n" TAIL,
+                      "mem.xml:5:37: sweep value 'inf' of link-flap.up_shape; expected the Weibull shape k, a number "
+                      "in [0.1, 10], or the lognormal sigma of the log, a number in [0.01, 5]");
+  assert_string_fails(HEAD FLAP "down=\"lognormal\" down_shape=\"1\"/></faults>\n"
+                           "  <sweep param=\"link-flap.down_shape\" values=\"1,8\"/>\n" TAIL,
+                      "mem.xml:5:10: sweep value link-flap.down_shape=8 against the <link-flap down=\"lognormal\"> "
+                      "at line 4; expected the lognormal sigma of the log, a number in [0.01, 5]");
+  assert_string_fails(HEAD FLAP "up=\"weibull\" up_shape=\"1\"/>\n"
+                           "    <link-flap links=\"agent-0-uplink\" mtbf=\"1\" mttr=\"1\"/></faults>\n"
+                           "  <sweep param=\"link-flap.up_shape\" values=\"0.5\"/>\n" TAIL,
+                      "mem.xml:6:10: sweep over link-flap.up_shape but the <link-flap> at line 5 has exponential up "
+                      "times; expected up=\"weibull\" or up=\"lognormal\" on every <link-flap>");
+#undef FLAP
+}
+
 static void sweeps_are_checked(void) {
   assert_string_fails(HEAD "  <sweep param=\"run.seeds\" values=\"1,0\"/>\n" TAIL,
                       "mem.xml:4:28: parameter run.seeds: 0 is out of range [1, 100000]");
@@ -476,6 +528,7 @@ int main(int argc, char **argv) {
   g_test_add_func("/scenario/errors/structure_mistakes_are_located", structure_mistakes_are_located);
   g_test_add_func("/scenario/errors/roles_and_agent_hosts_are_checked", roles_and_agent_hosts_are_checked);
   g_test_add_func("/scenario/errors/faults_are_checked", faults_are_checked);
+  g_test_add_func("/scenario/errors/flap_laws_are_checked", flap_laws_are_checked);
   g_test_add_func("/scenario/errors/sweeps_are_checked", sweeps_are_checked);
   g_test_add_func("/scenario/errors/undeclared_entity_is_refused", undeclared_entity_is_refused);
   g_test_add_func("/scenario/errors/columns_count_characters_not_bytes", columns_count_characters_not_bytes);

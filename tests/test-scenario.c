@@ -218,6 +218,36 @@ static void every_element_sets_its_field(void) {
   trv_scenario_free(s);
 }
 
+/* A link-flap's laws and shapes reach the fault spec, exponential (shape 0)
+ * when not given, and a shape sweep sets the shape of every link-flap. */
+static void flap_laws_and_shape_sweeps_reach_the_faults(void) {
+  GError *err = NULL;
+  TrvScenario *s = load_string(HEAD "  <faults>\n"
+                                    "    <link-flap links=\"centre-lan\" mtbf=\"30\" mttr=\"2\" up=\"weibull\" "
+                                    "up_shape=\"0.7\" down=\"lognormal\" down_shape=\"1.5\"/>\n"
+                                    "    <link-flap links=\"agent-0-uplink\" mtbf=\"30\" mttr=\"2\" up=\"lognormal\" "
+                                    "up_shape=\"1\"/>\n"
+                                    "  </faults>\n"
+                                    "  <sweep param=\"link-flap.up_shape\" values=\"0.5,2\"/>\n" TAIL,
+                               &err);
+  g_assert_no_error(err);
+  const TrvFaultSpec *f = (const TrvFaultSpec *)s->faults->data;
+  g_assert_cmpint(f[0].up, ==, TRV_FAULT_WEIBULL);
+  g_assert_cmpfloat(f[0].up_shape, ==, 0.7);
+  g_assert_cmpint(f[0].down, ==, TRV_FAULT_LOGNORMAL);
+  g_assert_cmpfloat(f[0].down_shape, ==, 1.5);
+  g_assert_cmpint(f[1].up, ==, TRV_FAULT_LOGNORMAL);
+  g_assert_cmpint(f[1].down, ==, TRV_FAULT_EXPONENTIAL);
+  g_assert_cmpfloat(f[1].down_shape, ==, 0);
+  TrvParams p;
+  GArray *faults = trv_scenario_point(s, 1, &p);
+  g_assert_cmpfloat(g_array_index(faults, TrvFaultSpec, 0).up_shape, ==, 2);
+  g_assert_cmpfloat(g_array_index(faults, TrvFaultSpec, 1).up_shape, ==, 2);
+  g_assert_cmpfloat(g_array_index(faults, TrvFaultSpec, 0).down_shape, ==, 1.5); /* not swept */
+  g_array_free(faults, TRUE);
+  trv_scenario_free(s);
+}
+
 /* ---- platforms ---- */
 
 static char *write_temp(const char *dir, const char *name, const char *text) {
@@ -533,6 +563,7 @@ int main(int argc, char **argv) {
   g_test_add_func("/scenario/shipped/multi_agent_scenario_sweeps_the_agent_count",
                   multi_agent_scenario_sweeps_the_agent_count);
   g_test_add_func("/scenario/every_element_sets_its_field", every_element_sets_its_field);
+  g_test_add_func("/scenario/flap_laws_and_shape_sweeps_reach_the_faults", flap_laws_and_shape_sweeps_reach_the_faults);
   g_test_add_func("/scenario/platform/roles_come_from_host_properties_when_not_mapped",
                   roles_come_from_host_properties_when_not_mapped);
   g_test_add_func("/scenario/platform/cluster_hosts_are_expanded_from_the_radical",

@@ -173,8 +173,91 @@ static void every_single_fault_finishes_and_stays_atomic(void) {
   g_assert_cmpint(cases, ==, 20);
 }
 
+/* ---- the laws of a link-flap's up and down times ---- */
+
+/* Raw moment E[X^n] of a law with mean `mean` and shape `shape`. */
+static double raw_moment(TrvFaultLaw law, double mean, double shape, int n) {
+  if (law == TRV_FAULT_WEIBULL) return pow(mean / tgamma(1 + 1 / shape), n) * tgamma(1 + n / shape);
+  if (law == TRV_FAULT_LOGNORMAL) {
+    double mu = log(mean) - shape * shape / 2;
+    return exp(n * mu + n * n * shape * shape / 2);
+  }
+  return tgamma(1 + n) * pow(mean, n);
+}
+
+/* Many draws of each law: the sample mean is the configured mean within 3
+ * standard errors of the closed-form variance (Weibull: scale^2 [Gamma(1 +
+ * 2/k) - Gamma(1 + 1/k)^2]; lognormal: (e^{sigma^2} - 1) mean^2), and the
+ * sample coefficient of variation is the closed form's within 4 standard
+ * errors, those of the sample variance from the closed-form fourth central
+ * moment (delta method: se(cv)/cv = se(s^2) / (2 s^2)).  Every draw is
+ * finite and non-negative, at the ends of the shape ranges too. */
+static void flap_periods_have_the_closed_form_mean_and_cv(void) {
+  const struct {
+    TrvFaultLaw law;
+    double mean, shape;
+  } cases[] = {{TRV_FAULT_EXPONENTIAL, 10, 0}, {TRV_FAULT_WEIBULL, 10, 0.5}, {TRV_FAULT_WEIBULL, 0.5, 0.7},
+               {TRV_FAULT_WEIBULL, 3, 2},      {TRV_FAULT_LOGNORMAL, 0.5, 0.5}, {TRV_FAULT_LOGNORMAL, 30, 1},
+               {TRV_FAULT_LOGNORMAL, 2, 1.2}};
+  const int n = 200000;
+  for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+    TrvRng rng;
+    trv_rng_init(&rng, 17, TRV_STREAM_FAULTS + c);
+    double sum = 0, sum2 = 0;
+    for (int i = 0; i < n; i++) {
+      double x = trv_sim_flap_period(cases[c].law, cases[c].mean, cases[c].shape, &rng);
+      g_assert_true(isfinite(x) && x >= 0);
+      sum += x, sum2 += x * x;
+    }
+    double m = sum / n, var = (sum2 - n * m * m) / (n - 1);
+    double m1 = raw_moment(cases[c].law, cases[c].mean, cases[c].shape, 1),
+           m2 = raw_moment(cases[c].law, cases[c].mean, cases[c].shape, 2),
+           m3 = raw_moment(cases[c].law, cases[c].mean, cases[c].shape, 3),
+           m4 = raw_moment(cases[c].law, cases[c].mean, cases[c].shape, 4);
+    double v = m2 - m1 * m1, mu4 = m4 - 4 * m3 * m1 + 6 * m2 * m1 * m1 - 3 * m1 * m1 * m1 * m1;
+    double cv = sqrt(v) / m1, se_cv = cv * sqrt((mu4 - v * v) / n) / (2 * v);
+    g_test_message("law %d shape %g: mean %.5g (closed form %g, se %.3g), cv %.4g (closed form %.4g, se %.3g)",
+                   (int)cases[c].law, cases[c].shape, m, cases[c].mean, sqrt(v / n), sqrt(var) / m, cv, se_cv);
+    g_assert_cmpfloat(fabs(m1 - cases[c].mean), <, 1e-9 * cases[c].mean); /* the scale keeps the mean */
+    g_assert_cmpfloat(fabs(m - cases[c].mean), <, 3 * sqrt(v / n));
+    g_assert_cmpfloat(fabs(sqrt(var) / m - cv), <, 4 * se_cv);
+  }
+  const struct {
+    TrvFaultLaw law;
+    double shape;
+  } ends[] = {{TRV_FAULT_WEIBULL, TRV_FAULT_WEIBULL_MIN_SHAPE},
+              {TRV_FAULT_WEIBULL, TRV_FAULT_WEIBULL_MAX_SHAPE},
+              {TRV_FAULT_LOGNORMAL, TRV_FAULT_LOGNORMAL_MIN_SHAPE},
+              {TRV_FAULT_LOGNORMAL, TRV_FAULT_LOGNORMAL_MAX_SHAPE}};
+  for (size_t c = 0; c < G_N_ELEMENTS(ends); c++) {
+    TrvRng rng;
+    trv_rng_init(&rng, 5, TRV_STREAM_FAULTS);
+    for (int i = 0; i < 100000; i++) {
+      double x = trv_sim_flap_period(ends[c].law, TRV_FAULT_MIN_PERIOD, ends[c].shape, &rng);
+      g_assert_true(isfinite(x) && x >= 0);
+    }
+  }
+}
+
+/* The exponential law is -mean log(1 - U) of one uniform of the stream, as
+ * the fault processes always drew it: a scenario that names no law runs the
+ * same schedule as before laws existed. */
+static void exponential_periods_are_the_historical_draws(void) {
+  TrvRng a, b;
+  trv_rng_init(&a, 9, TRV_STREAM_FAULTS + 1);
+  b = a;
+  for (int i = 0; i < 1000; i++) {
+    double want = -2.5 * log1p(-trv_rng_uniform(&b));
+    g_assert_cmpfloat(trv_sim_flap_period(TRV_FAULT_EXPONENTIAL, 2.5, 0, &a), ==, want);
+  }
+}
+
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
+  g_test_add_func("/sim-faults/flap_periods_have_the_closed_form_mean_and_cv",
+                  flap_periods_have_the_closed_form_mean_and_cv);
+  g_test_add_func("/sim-faults/exponential_periods_are_the_historical_draws",
+                  exponential_periods_are_the_historical_draws);
   g_test_add_func("/sim-faults/log_equals_live_posterior_under_link_flapping", log_equals_live_posterior_under_link_flapping);
   g_test_add_func("/sim-faults/best_effort_loses_records_under_the_same_faults",
                   best_effort_loses_records_under_the_same_faults);

@@ -23,7 +23,7 @@ const char *const trv_role_names[] = {"controller", "ctl", "agent", NULL};
 /* Elements with a fixed attribute list (the parameter elements are not here). */
 static const struct {
   const char *element, *parent;
-  const char *attrs[6];
+  const char *attrs[10];
 } fixed_elements[] = {
     {"trivium-scenario", NULL, {"version"}},
     {"platform", "trivium-scenario", {"file"}},
@@ -31,7 +31,7 @@ static const struct {
     {"controllers", "trivium-scenario", {"names"}},
     {"set", "trivium-scenario", {"param", "value"}},
     {"faults", "trivium-scenario", {NULL}},
-    {"link-flap", "faults", {"links", "mtbf", "mttr", "start", "stop"}},
+    {"link-flap", "faults", {"links", "mtbf", "mttr", "start", "stop", "up", "down", "up_shape", "down_shape"}},
     {"host-crash", "faults", {"host", "at", "duration"}},
     {"partition", "faults", {"hosts", "at", "duration"}},
     {"sweep", "trivium-scenario", {"param", "values"}},

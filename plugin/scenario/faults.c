@@ -11,16 +11,27 @@
  * sweep, TRV_SCENARIO_MAX_POINTS points in the grid, which keeps the grid's
  * mixed-radix index (sweep.c) from overflowing.  Every point of the grid
  * is valid: a value checked alone must also be valid with every value of
- * the other sweeps (link-flap start and stop). */
+ * the other sweeps (link-flap start and stop).
+ *
+ * A link-flap's up and down times each follow a law (up="...",
+ * down="...": exponential by default, weibull or lognormal) whose mean is
+ * mtbf or mttr; weibull and lognormal need their shape (up_shape,
+ * down_shape: the Weibull k or the lognormal sigma of the log, within the
+ * TRV_FAULT_*_SHAPE bounds of scenario.h) and the exponential takes none,
+ * so that a shape is never silently ignored.  A sweep over a shape applies
+ * to every link-flap, so each must have that side's law non-exponential
+ * and every swept value within that law's range. */
 #include <math.h>
 #include <string.h>
 
 #include "scenario-internal.h"
 
 const char *const trv_scn_fault_elements[] = {"link-flap", "host-crash", "partition", NULL};
+const char *const trv_fault_law_names[] = {"exponential", "weibull", "lognormal", NULL};
 /* Numeric fault attributes a <sweep> may name as KIND.ATTR. */
-const char *const trv_scn_fault_sweep_keys[] = {"link-flap.mtbf", "link-flap.mttr", "link-flap.start", "link-flap.stop",
-                                               "host-crash.at", "host-crash.duration", "partition.at",
+const char *const trv_scn_fault_sweep_keys[] = {"link-flap.mtbf",     "link-flap.mttr",      "link-flap.start",
+                                               "link-flap.stop",     "link-flap.up_shape",  "link-flap.down_shape",
+                                               "host-crash.at",      "host-crash.duration", "partition.at",
                                                "partition.duration", NULL};
 
 /* A plain decimal number: [+-]digits[.digits][(e|E)[+-]digits], at least
@@ -71,6 +82,75 @@ static bool seconds(Loader *L, const char *el, const char *attr, const char *val
   trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, attr), "%s=\"%s\" on <%s>; expected %s", attr, value, el, range);
   g_free(range);
   return false;
+}
+
+static bool is_shape(const char *attr) { return !strcmp(attr, "up_shape") || !strcmp(attr, "down_shape"); }
+
+void trv_fault_shape_range(TrvFaultLaw law, double *lo, double *hi) {
+  *lo = law == TRV_FAULT_WEIBULL ? TRV_FAULT_WEIBULL_MIN_SHAPE : TRV_FAULT_LOGNORMAL_MIN_SHAPE;
+  *hi = law == TRV_FAULT_WEIBULL ? TRV_FAULT_WEIBULL_MAX_SHAPE : TRV_FAULT_LOGNORMAL_MAX_SHAPE;
+}
+
+/* A shape written as `text` for `law`: a plain decimal number in its range. */
+static bool shape_value(TrvFaultLaw law, const char *text, double *out) {
+  double lo, hi;
+  trv_fault_shape_range(law, &lo, &hi);
+  if (!is_decimal(text)) return false;
+  double v = g_ascii_strtod(text, NULL);
+  if (!isfinite(v) || v < lo || v > hi) return false;
+  *out = v;
+  return true;
+}
+
+static char *shape_expected(TrvFaultLaw law) {
+  double lo, hi;
+  trv_fault_shape_range(law, &lo, &hi);
+  char l[G_ASCII_DTOSTR_BUF_SIZE], h[G_ASCII_DTOSTR_BUF_SIZE];
+  g_ascii_formatd(l, sizeof l, "%g", lo);
+  g_ascii_formatd(h, sizeof h, "%g", hi);
+  return g_strdup_printf("%s, a number in [%s, %s]",
+                         law == TRV_FAULT_WEIBULL ? "the Weibull shape k" : "the lognormal sigma of the log", l, h);
+}
+
+/* The law of one side ("up" or "down") of a <link-flap> and its shape
+ * (`side`_shape): false after reporting the first mistake. */
+static bool flap_law(Loader *L, const XML_Char **atts, const char *side, TrvFaultLaw *law, double *shape) {
+  char shape_attr[16];
+  g_snprintf(shape_attr, sizeof shape_attr, "%s_shape", side);
+  const char *name = trv_scn_attr_value(atts, side), *sv = trv_scn_attr_value(atts, shape_attr);
+  *law = TRV_FAULT_EXPONENTIAL;
+  if (name) {
+    int k = 0;
+    while (trv_fault_law_names[k] && strcmp(trv_fault_law_names[k], name)) k++;
+    if (!trv_fault_law_names[k]) {
+      const char *best = trv_suggest(name, trv_fault_law_names);
+      trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, side),
+                   "%s=\"%s\" on <link-flap>; expected exponential, weibull or lognormal%s%s%s", side, name,
+                   best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
+      return false;
+    }
+    *law = (TrvFaultLaw)k;
+  }
+  if (*law == TRV_FAULT_EXPONENTIAL) {
+    if (sv) {
+      trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, shape_attr),
+                   "%s=\"%s\" on <link-flap> whose %s times are exponential; expected %s=\"weibull\" or "
+                   "%s=\"lognormal\" with it, or no %s",
+                   shape_attr, sv, side, side, side, shape_attr);
+      return false;
+    }
+    return true;
+  }
+  char *expected = shape_expected(*law);
+  bool ok = sv && shape_value(*law, sv, shape);
+  if (!sv)
+    trv_xml_fail(&L->xml, L->xml.tag, "<link-flap %s=\"%s\"> without %s; expected %s=\"...\", %s", side, name,
+                 shape_attr, shape_attr, expected);
+  else if (!ok)
+    trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, shape_attr), "%s=\"%s\" on <link-flap %s=\"%s\">; expected %s",
+                 shape_attr, sv, side, name, expected);
+  g_free(expected);
+  return ok;
 }
 
 void trv_scn_start_fault(Loader *L, const char *el, const XML_Char **atts) {
@@ -126,6 +206,8 @@ void trv_scn_start_fault(Loader *L, const char *el, const XML_Char **atts) {
                  trv_scn_attr_value(atts, "start") ? trv_scn_attr_value(atts, "start") : "0");
     ok = false;
   }
+  if (ok && f.kind == TRV_FAULT_LINK_FLAP)
+    ok = flap_law(L, atts, "up", &f.up, &f.up_shape) && flap_law(L, atts, "down", &f.down, &f.down_shape);
   if (!ok) {
     g_free(globs);
     return;
@@ -182,7 +264,16 @@ void trv_scn_start_sweep(Loader *L, const XML_Char **atts) {
     if (is_fault) {
       double x;
       const char *attr = strchr(key, '.') + 1;
-      if (!fault_seconds(attr, values[i], &x)) {
+      if (is_shape(attr)) {
+        /* within one of the laws' ranges here; against each link-flap's law at the end */
+        if (!shape_value(TRV_FAULT_WEIBULL, values[i], &x) && !shape_value(TRV_FAULT_LOGNORMAL, values[i], &x)) {
+          char *w = shape_expected(TRV_FAULT_WEIBULL), *l = shape_expected(TRV_FAULT_LOGNORMAL);
+          trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, "values"), "sweep value '%s' of %s; expected %s, or %s",
+                       values[i], key, w, l);
+          g_free(w);
+          g_free(l);
+        }
+      } else if (!fault_seconds(attr, values[i], &x)) {
         char *range = fault_range(attr);
         trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, "values"), "sweep value '%s' of %s; expected %s", values[i],
                      key, range);
@@ -252,6 +343,41 @@ static void check_flap_window_sweeps(Loader *L) {
   }
 }
 
+/* Every value of a sweep over link-flap.up_shape or down_shape is a shape
+ * of every link-flap's law on that side: none exponential, each value in
+ * the law's range. */
+static void check_shape_sweeps(Loader *L) {
+  const TrvScenario *s = L->s;
+  for (guint i = 0; i < s->sweeps->len && !L->xml.error; i++) {
+    const TrvSweepSpec *sw = &g_array_index(s->sweeps, TrvSweepSpec, i);
+    if (strcmp(sw->param, "link-flap.up_shape") && strcmp(sw->param, "link-flap.down_shape")) continue;
+    bool up = !strcmp(sw->param, "link-flap.up_shape");
+    const char *side = up ? "up" : "down";
+    Loc at = g_array_index(L->sweep_locs, Loc, i);
+    for (guint k = 0; k < s->faults->len && !L->xml.error; k++) {
+      const TrvFaultSpec *f = &g_array_index(s->faults, TrvFaultSpec, k);
+      if (f->kind != TRV_FAULT_LINK_FLAP) continue;
+      TrvFaultLaw law = up ? f->up : f->down;
+      if (law == TRV_FAULT_EXPONENTIAL) {
+        trv_xml_fail(&L->xml, at,
+                     "sweep over %s but the <link-flap> at line %d has exponential %s times; expected %s=\"weibull\" "
+                     "or %s=\"lognormal\" on every <link-flap>",
+                     sw->param, f->line, side, side, side);
+        break;
+      }
+      for (int v = 0; sw->values[v]; v++) {
+        double x;
+        if (shape_value(law, sw->values[v], &x)) continue;
+        char *expected = shape_expected(law);
+        trv_xml_fail(&L->xml, at, "sweep value %s=%s against the <link-flap %s=\"%s\"> at line %d; expected %s",
+                     sw->param, sw->values[v], side, trv_fault_law_names[law], f->line, expected);
+        g_free(expected);
+        break;
+      }
+    }
+  }
+}
+
 void trv_scn_finish_sweeps(Loader *L) {
   TrvScenario *s = L->s;
   for (guint i = 0; i < s->sweeps->len && !L->xml.error; i++) {
@@ -270,4 +396,5 @@ void trv_scn_finish_sweeps(Loader *L) {
                    key, (int)kind_len, key, (int)kind_len, key);
   }
   if (!L->xml.error) check_flap_window_sweeps(L);
+  if (!L->xml.error) check_shape_sweeps(L);
 }

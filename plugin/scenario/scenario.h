@@ -46,6 +46,10 @@
 #define TRV_SCENARIO_MAX_PATH 1024                 /* bytes of an output path */
 #define TRV_FAULT_MAX_SECONDS 1e9                  /* any fault time (about 31 years) */
 #define TRV_FAULT_MIN_PERIOD 1e-3                  /* mtbf and mttr, seconds */
+#define TRV_FAULT_WEIBULL_MIN_SHAPE 0.1            /* Weibull k of a link-flap's up or down times */
+#define TRV_FAULT_WEIBULL_MAX_SHAPE 10.0
+#define TRV_FAULT_LOGNORMAL_MIN_SHAPE 0.01         /* lognormal sigma (of the log) of the same */
+#define TRV_FAULT_LOGNORMAL_MAX_SHAPE 5.0
 #define TRV_PLATFORM_MAX_BYTES (64 * 1024 * 1024)  /* a platform file or one of its profile files */
 #define TRV_PLATFORM_MAX_HOSTS 100000              /* hosts, declared and generated */
 #define TRV_PLATFORM_MAX_LINKS 100000              /* link and backbone elements */
@@ -54,10 +58,20 @@
 
 typedef enum { TRV_FAULT_LINK_FLAP, TRV_FAULT_HOST_CRASH, TRV_FAULT_PARTITION } TrvFaultKind;
 
+/* The law of a link-flap's up or down times, each with mean mtbf (up) or
+ * mttr (down); the shape is the Weibull k or the lognormal sigma of the
+ * log (TRV_FAULT_*_SHAPE bounds) and is 0 for the exponential. */
+typedef enum { TRV_FAULT_EXPONENTIAL, TRV_FAULT_WEIBULL, TRV_FAULT_LOGNORMAL } TrvFaultLaw;
+extern const char *const trv_fault_law_names[]; /* "exponential", "weibull", "lognormal", NULL */
+/* The shape range [*lo, *hi] of a Weibull or lognormal law (the loader's,
+ * also applied to a run.json and to --sweep). */
+void trv_fault_shape_range(TrvFaultLaw law, double *lo, double *hi);
+
 /* One scenario fault process; times are simulated seconds.
- *   link-flap:  every link matching `pattern` alternates up (exponential
- *               time, mean mtbf) and down (mean mttr) from `start` to `stop`
- *               (stop = +inf: to the end of the run); at, duration = 0.
+ *   link-flap:  every link matching `pattern` alternates up (law `up`, mean
+ *               mtbf, shape up_shape) and down (law `down`, mean mttr, shape
+ *               down_shape) from `start` to `stop` (stop = +inf: to the end
+ *               of the run); at, duration = 0.
  *   host-crash: hosts matching `pattern` go off at `at` for `duration`.
  *   partition:  hosts matching `pattern` (comma-separated globs) are cut off
  *               from the others at `at` for `duration`.
@@ -66,6 +80,8 @@ typedef struct {
   TrvFaultKind kind;
   char *pattern;
   double mtbf, mttr, start, stop, at, duration;
+  TrvFaultLaw up, down; /* link-flap; TRV_FAULT_EXPONENTIAL (0) elsewhere */
+  double up_shape, down_shape;
   int line;
 } TrvFaultSpec;
 

@@ -60,6 +60,8 @@ GArray *trv_scenario_point(const TrvScenario *s, size_t k, TrvParams *params) {
       else if (!strcmp(field, "mttr")) fs->mttr = v;
       else if (!strcmp(field, "start")) fs->start = v;
       else if (!strcmp(field, "stop")) fs->stop = v;
+      else if (!strcmp(field, "up_shape")) fs->up_shape = v;
+      else if (!strcmp(field, "down_shape")) fs->down_shape = v;
       else if (!strcmp(field, "at")) fs->at = v;
       else if (!strcmp(field, "duration")) fs->duration = v;
       else g_assert_not_reached();

@@ -5,10 +5,11 @@
  * turning links off and on (Link::turn_off/turn_on through s4u.cpp) and
  * hosts off and on (sg_host_turn_off/on; actors on a host die with it and
  * auto-restart when it comes back).
- *  - link-flap: per matching link, up for Exp(mtbf), down for Exp(mttr),
- *    from `start` to `stop` (0 or +inf: to the end of the run).  Its
- *    intervals are drawn as the run goes, one at a time, so a process
- *    costs the same memory however long the run is;
+ *  - link-flap: per matching link, up for a time of mean mtbf, down for a
+ *    time of mean mttr (exponential, or Weibull or lognormal of the given
+ *    shape: trv_sim_flap_period), from `start` to `stop` (0 or +inf: to the
+ *    end of the run).  Its intervals are drawn as the run goes, one at a
+ *    time, so a process costs the same memory however long the run is;
  *  - host-crash: per matching host, off on [at, at + duration);
  *  - partition: off on [at, at + duration), the links that carry traffic
  *    between the matching hosts and the others and none within either side.
@@ -26,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/stats.h"
 #include "sim-internal.h"
 
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(trivium_faults, trivium, "Trivium: the scenario's fault processes");
@@ -38,6 +40,8 @@ typedef struct {
   bool flapping;  /* draws its intervals as it goes */
   TrvRng rng;     /* link-flap */
   double mtbf, mttr, stop;
+  TrvFaultLaw up, down;
+  double up_shape, down_shape;
   double from, to; /* the next (or open) interval */
   bool open;       /* the interval [from, to) has begun */
   bool done;
@@ -48,6 +52,53 @@ static GArray *sources; /* Source */
 static int *down;       /* per resource: intervals open */
 
 static double exponential(TrvRng *rng, double mean) { return -mean * log1p(-trv_rng_uniform(rng)); }
+
+/* The standard normal quantile Phi^-1(p), 0 < p < 1: Acklam's rational
+ * approximation (relative error below 1.2e-9) polished by one Halley step
+ * on trv_normal_cdf, which brings it to about 1e-15 (relative; absolute
+ * near p = 1/2, where the quantile is near 0); the upper half by
+ * symmetry, where 1 - p is exact. */
+static double normal_quantile(double p) {
+  if (p > 0.5) return -normal_quantile(1 - p);
+  static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                             1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
+  static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                             6.680131188771972e+01,  -1.328068155288572e+01};
+  static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                             -2.549732539343734e+00, 4.374664141464968e+00,  2.938163982698783e+00};
+  static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+                             3.754408661907416e+00};
+  double x;
+  if (p < 0.02425) {
+    double q = sqrt(-2 * log(p));
+    x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+        ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+  } else {
+    double q = p - 0.5, r = q * q;
+    x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+        (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+  }
+  double e = trv_normal_cdf(x) - p, u = e * sqrt(2 * M_PI) * exp(x * x / 2);
+  return x - u / (1 + x * u / 2);
+}
+
+/* Inverse CDFs of one uniform U in [0, 1) each: the exponential and the
+ * Weibull of 1 - U (in (0, 1], so -log(1 - U) is finite), the lognormal of
+ * U with U = 0 moved to 2^-54 (half the uniform's step) so that the
+ * quantile is finite.  Weibull scale = mean / Gamma(1 + 1/k); lognormal
+ * mu = ln(mean) - sigma^2 / 2: the mean is `mean` in both. */
+double trv_sim_flap_period(TrvFaultLaw law, double mean, double shape, TrvRng *rng) {
+  switch (law) {
+  case TRV_FAULT_WEIBULL:
+    return mean / tgamma(1 + 1 / shape) * pow(-log1p(-trv_rng_uniform(rng)), 1 / shape);
+  case TRV_FAULT_LOGNORMAL: {
+    double u = trv_rng_uniform(rng);
+    return exp(log(mean) - shape * shape / 2 + shape * normal_quantile(u > 0 ? u : 0x1p-54));
+  }
+  default:
+    return exponential(rng, mean);
+  }
+}
 
 static int cmp_link_name(const void *a, const void *b) {
   return strcmp(sg_link_get_name(*(const sg_link_t *)a), sg_link_get_name(*(const sg_link_t *)b));
@@ -66,12 +117,12 @@ static double next_time(const Source *s) { return s->open ? s->to : s->from; }
 
 /* Draws a flapping source's next interval, starting after `after`. */
 static void draw_flap(Source *s, double after) {
-  s->from = after + exponential(&s->rng, s->mtbf);
+  s->from = after + trv_sim_flap_period(s->up, s->mtbf, s->up_shape, &s->rng);
   if (s->from >= s->stop) {
     s->done = true;
     return;
   }
-  s->to = fmin(s->from + exponential(&s->rng, s->mttr), s->stop);
+  s->to = fmin(s->from + trv_sim_flap_period(s->down, s->mttr, s->down_shape, &s->rng), s->stop);
 }
 
 static void add_source(Source s) {
@@ -166,7 +217,8 @@ bool trv_sim_install_faults(Cell *cell, GError **error) {
         if (!name_matches(fs->pattern, name)) continue;
         matched++;
         Source s = {.link = links[l], .resource = (int)l, .flapping = true, .mtbf = fs->mtbf, .mttr = fs->mttr,
-                    .stop = stop};
+                    .stop = stop, .up = fs->up, .down = fs->down, .up_shape = fs->up_shape,
+                    .down_shape = fs->down_shape};
         /* keyed by the link's name: independent of the platform's order */
         trv_rng_init(&s.rng, cell->spec->seed, TRV_STREAM_FAULTS + ((uint64_t)(f + 1) << 32) + g_str_hash(name));
         draw_flap(&s, fs->start);

@@ -17,6 +17,7 @@
 
 #include "core/params.h"
 #include "core/posterior.h"
+#include "core/rng.h"
 #include "scenario/scenario.h" /* TrvFaultSpec, TrvRole, trv_role_names */
 
 #define TRV_N_ROLES 3
@@ -83,6 +84,13 @@ typedef struct {
  * the simulation ended before the controller finished (a deadlock). */
 bool trv_sim_run_cell(const TrvSimCellSpec *spec, const TrvSimOptions *opt, GArray *rows, GArray *log,
                       TrvSimReport *report, GError **error);
+
+/* One up or down time of a link-flap, in simulated seconds, from one
+ * uniform of `rng`: exponential with mean `mean` (shape unused), Weibull of
+ * shape k = `shape` or lognormal of sigma (of the log) = `shape`, both
+ * scaled to the mean `mean`.  Finite and >= 0 for a mean and shape that
+ * the scenario loader accepts.  Needs no simulation. */
+double trv_sim_flap_period(TrvFaultLaw law, double mean, double shape, TrvRng *rng);
 
 /* After simgrid_init in a process that only checks SimGrid's options and
  * the platform: with tracing on, its trace goes nowhere (the cells write
