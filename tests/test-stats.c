@@ -407,6 +407,17 @@ static void wasserstein1_bounds_the_mean_difference(void) {
   assert_relative(trv_wasserstein1(x, 4, y, 5), trv_wasserstein1(y, 5, x, 4), 1e-15);
 }
 
+static void normal_quantile_inverts_the_cdf(void) {
+  /* closed values: Phi^-1(0.975) = 1.959963984540054, Phi^-1(0.5) = 0, odd symmetry */
+  g_assert_cmpfloat(fabs(trv_normal_quantile(0.975) - 1.959963984540054), <, 1e-14);
+  g_assert_cmpfloat(fabs(trv_normal_quantile(0.5)), <, 1e-15);
+  g_assert_cmpfloat(trv_normal_quantile(0.25), ==, -trv_normal_quantile(0.75)); /* 1 - 0.75 is exact */
+  for (double p = 1e-300; p < 0.5; p *= 7.3) {
+    double x = trv_normal_quantile(p);
+    g_assert_cmpfloat(fabs(trv_normal_cdf(x) / p - 1), <, 1e-12);
+  }
+}
+
 static void median_interval_is_the_order_statistics(void) {
   /* n = 10: P(Bin(10, 1/2) <= 1) = 11/1024 <= 0.025 < P(<= 2) = 56/1024, so
    * [x_(2), x_(9)] with coverage 1 - 22/1024 */
@@ -478,5 +489,6 @@ int main(int argc, char **argv) {
                   wasserstein1_matches_closed_forms_of_normals_and_uniforms);
   g_test_add_func("/stats/wasserstein1_bounds_the_mean_difference", wasserstein1_bounds_the_mean_difference);
   g_test_add_func("/stats/median_interval_is_the_order_statistics", median_interval_is_the_order_statistics);
+  g_test_add_func("/stats/normal_quantile_inverts_the_cdf", normal_quantile_inverts_the_cdf);
   return g_test_run();
 }

@@ -58,6 +58,9 @@ TrvMannWhitney trv_mann_whitney(const double *x, size_t n1, const double *y, siz
 /* Phi(z) = P(Z <= z) for a standard normal Z, via erfc so that the lower
  * tail keeps full relative accuracy (Phi(-10) ~ 7.6e-24, not 0). */
 double trv_normal_cdf(double z);
+/* The standard normal quantile Phi^-1(p) for 0 < p < 1 (relative error
+ * about 1e-15: Acklam's approximation polished by one Halley step). */
+double trv_normal_quantile(double p);
 
 typedef struct {
   double a, b, r2; /* y = a + b x; r2 = 1 - SS_residual / SS_total */
