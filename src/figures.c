@@ -19,9 +19,12 @@
 
 static bool gnuplot_warned;
 
-/* Runs `gnuplot NAME.gp` in dir; a missing or failing gnuplot is said
- * once (figures are an aid: their scripts and data stay). */
-static void draw(const char *dir, const char *name) {
+/* Runs `gnuplot NAME.gp ...` in dir, one process for every script of the
+ * list (each begins with `reset`, so none inherits another's settings); a
+ * missing or failing gnuplot is said once (figures are an aid: their
+ * scripts and data stay). */
+static void draw_all(const char *dir, char **names, int n) {
+  if (n == 0) return;
   char *gnuplot = g_find_program_in_path("gnuplot");
   if (!gnuplot) {
     if (!gnuplot_warned)
@@ -30,22 +33,34 @@ static void draw(const char *dir, const char *name) {
     gnuplot_warned = true;
     return;
   }
-  char *script = g_strconcat(name, ".gp", NULL);
-  char *argv[] = {gnuplot, script, NULL};
+  char **argv = g_new0(char *, n + 2);
+  argv[0] = gnuplot;
+  for (int i = 0; i < n; i++) argv[i + 1] = g_strconcat(names[i], ".gp", NULL);
   char *err = NULL;
   int status = 0;
   GError *e = NULL;
   bool ok = g_spawn_sync(dir, argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err, &status, &e) &&
             WIFEXITED(status) && WEXITSTATUS(status) == 0;
   if (!ok && !gnuplot_warned) {
-    fprintf(stderr, "trivium: warning: gnuplot could not draw %s/%s: %s\n", dir, script,
+    fprintf(stderr, "trivium: warning: gnuplot could not draw %s/%s%s: %s\n", dir, argv[1], n > 1 ? " ..." : "",
             e ? e->message : err && *err ? g_strstrip(err) : "it failed");
     gnuplot_warned = true;
   }
   g_clear_error(&e);
   g_free(err);
-  g_free(script);
+  for (int i = 1; i <= n; i++) g_free(argv[i]);
+  g_free(argv);
   g_free(gnuplot);
+}
+
+/* The figures of one directory are drawn together: while a batch is open
+ * (batch_begin .. batch_end) write_pair only queues its name. */
+static GPtrArray *batch;
+static void batch_begin(void) { batch = g_ptr_array_new_with_free_func(g_free); }
+static void batch_end(const char *dir) {
+  draw_all(dir, (char **)batch->pdata, (int)batch->len);
+  g_ptr_array_free(batch, TRUE);
+  batch = NULL;
 }
 
 static void num(GString *s, double v) {
@@ -96,11 +111,20 @@ static void plot_controllers(GString *plot, const char *dat, const char *how, co
 
 static bool write_pair(const char *dir, const char *name, const GString *dat, const GString *gp, GError **error) {
   char *d = g_strdup_printf("%s/%s.dat", dir, name), *g = g_strdup_printf("%s/%s.gp", dir, name);
+  /* `reset` after the script's first (comment) line: scripts run one after
+   * the other in one gnuplot */
+  const char *nl = gp->str[0] == '#' ? strchr(gp->str, '\n') : NULL;
+  size_t head = nl ? (size_t)(nl - gp->str) + 1 : 0;
+  GString *text = g_string_new_len(gp->str, (gssize)head);
+  g_string_append(text, "reset\n");
+  g_string_append(text, gp->str + head);
   bool ok = trv_write_file_atomic(d, dat->str, (gssize)dat->len, error) &&
-            trv_write_file_atomic(g, gp->str, (gssize)gp->len, error);
+            trv_write_file_atomic(g, text->str, (gssize)text->len, error);
+  g_string_free(text, TRUE);
   g_free(d);
   g_free(g);
-  if (ok) draw(dir, name);
+  if (ok && batch) g_ptr_array_add(batch, g_strdup(name));
+  else if (ok) draw_all(dir, (char **)&name, 1);
   return ok;
 }
 
@@ -118,6 +142,7 @@ static bool recovery_figure(const TrvRunResult *r, const char *dir, GError **err
 bool trv_write_figures(const TrvRunResult *r, const char *out, GError **error) {
   char *dir = figures_dir(out, error);
   if (!dir) return false;
+  batch_begin();
   int nc = r->n_controllers, ns = r->n_seeds;
   /* cumulative outcome regret: the cells share their curve's episodes */
   GString *dat = g_string_new("# episode, then per controller the cumulative outcome regret (mean over seeds):");
@@ -171,6 +196,7 @@ bool trv_write_figures(const TrvRunResult *r, const char *out, GError **error) {
   plot_controllers(plot, "presence.dat", "using %d", r->controllers, nc);
   gp_outputs(gp, "presence", plot->str);
   ok = ok && write_pair(dir, "presence", dat, gp, error) && recovery_figure(r, dir, error);
+  batch_end(dir);
   g_string_free(dat, TRUE);
   g_string_free(gp, TRUE);
   g_string_free(plot, TRUE);
