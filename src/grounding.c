@@ -275,10 +275,7 @@ bool trv_grounding_sweep_write(const TrvSweepTable *sw, const char *dir, FILE *t
                            L[c] > 0 ? cost[c] * m / L[c] : NAN);
   }
   g_string_append(md, "\n| point");
-  for (int i = 0; i < sw->n_keys; i++) {
-    g_string_append_printf(csv, ",%s", sw->keys[i]);
-    g_string_append_printf(md, " | %s", sw->keys[i]);
-  }
+  trv_sweep_cells(csv, md, sw->keys, sw->n_keys);
   g_string_append(csv, ",controller,eps,eta,p_f,w1,w1_sd,mean_reward,mean_ideal,L_point,L,L_w1,lost_per_failure,rho_c,"
                        "bound,bound_w1,margin,holds,holds_w1\n");
   g_string_append(md, " | controller | p_f | W1 | bound | W1 / bound | holds | bound_w1 | holds_w1 |\n|");
@@ -295,10 +292,7 @@ bool trv_grounding_sweep_write(const TrvSweepTable *sw, const char *dir, FILE *t
     char **v = g_ptr_array_index(sw->values, g->point);
     g_string_append_printf(csv, "%d", g->point);
     g_string_append_printf(md, "| %d", g->point);
-    for (int k = 0; k < sw->n_keys; k++) {
-      g_string_append_printf(csv, ",%s", v[k]);
-      g_string_append_printf(md, " | %s", v[k]);
-    }
+    trv_sweep_cells(csv, md, v, sw->n_keys);
     const char *name = sw->controllers[c];
     g_string_append_printf(csv, ",%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%d\n",
                            name, g->eps, g->eta, g->p_f, g->w1, g->w1_sd, g->mean_reward, g->mean_ideal, g->L, L[c],

@@ -81,6 +81,9 @@ void trv_sweep_table_free(TrvSweepTable *sw);
 /* Along an agents.count axis: the point with the same values of the other
  * keys and the smallest agent count; -1 without such an axis. */
 int trv_sweep_speedup_base(const TrvSweepTable *sw, int point);
+/* Appends ",TEXT" (quoted when it needs it) to csv and " | TEXT" to md for
+ * each of n texts: a sweep table's key names or a point's values. */
+void trv_sweep_cells(GString *csv, GString *md, char *const *texts, int n);
 /* speedup-table.c: along an agents.count axis, speedup.csv, speedup.md and
  * figures/speedup.*: per point and controller the median simulated time to
  * identify over the seeds with its interval, and its speedup over the

@@ -68,6 +68,16 @@ static void md_value(GString *s, double v) {
   else g_string_append(s, isinf(v) ? "never" : "nan");
 }
 
+/* "v [lo, hi]" */
+static void md_interval(GString *s, double v, double lo, double hi) {
+  md_value(s, v);
+  g_string_append(s, " [");
+  md_value(s, lo);
+  g_string_append(s, ", ");
+  md_value(s, hi);
+  g_string_append_c(s, ']');
+}
+
 /* The series label of a point: the other keys' values, then the controller. */
 static char *series_label(const TrvSweepTable *sw, int point, int c, int axis) {
   char **v = g_ptr_array_index(sw->values, (guint)point);
@@ -82,10 +92,7 @@ bool trv_speedup_write(const TrvSweepTable *sw, const char *dir, FILE *table, GE
   int axis = agents_axis(sw), n_points = (int)sw->values->len, nc = sw->n_controllers;
   if (axis < 0 || n_points == 0) return true;
   GString *csv = g_string_new("point"), *md = g_string_new("| point");
-  for (int i = 0; i < sw->n_keys; i++) {
-    g_string_append_printf(csv, ",%s", sw->keys[i]);
-    g_string_append_printf(md, " | %s", sw->keys[i]);
-  }
+  trv_sweep_cells(csv, md, sw->keys, sw->n_keys);
   g_string_append(csv, ",controller,seeds,identified,t_id_median,t_id_lo,t_id_hi,coverage,speedup_t_id,"
                         "speedup_t_id_lo,speedup_t_id_hi\n");
   g_string_append(md, " | controller | identified | t_id median [interval] | speedup [95% interval] |\n|");
@@ -109,10 +116,7 @@ bool trv_speedup_write(const TrvSweepTable *sw, const char *dir, FILE *table, GE
       coverage = fmin(coverage, m.coverage);
       g_string_append_printf(csv, "%d", p);
       g_string_append_printf(md, "| %d", p);
-      for (int i = 0; i < sw->n_keys; i++) {
-        g_string_append_printf(csv, ",%s", v[i]);
-        g_string_append_printf(md, " | %s", v[i]);
-      }
+      trv_sweep_cells(csv, md, v, sw->n_keys);
       g_string_append_printf(csv, ",%s,%u,%d", sw->controllers[c], t->len, identified);
       const double cols[7] = {m.median, m.lo, m.hi, m.coverage, sp, lo, hi};
       for (int k = 0; k < 7; k++)
@@ -120,18 +124,10 @@ bool trv_speedup_write(const TrvSweepTable *sw, const char *dir, FILE *table, GE
         else g_string_append_printf(csv, ",%.9g", cols[k]);
       g_string_append_c(csv, '\n');
       g_string_append_printf(md, " | %s | %d / %u | ", sw->controllers[c], identified, t->len);
-      md_value(md, m.median);
-      g_string_append(md, " [");
-      md_value(md, m.lo);
-      g_string_append(md, ", ");
-      md_value(md, m.hi);
-      g_string_append(md, "] | ");
-      md_value(md, sp);
-      g_string_append(md, " [");
-      md_value(md, lo);
-      g_string_append(md, ", ");
-      md_value(md, hi);
-      g_string_append(md, "] |\n");
+      md_interval(md, m.median, m.lo, m.hi);
+      g_string_append(md, " | ");
+      md_interval(md, sp, lo, hi);
+      g_string_append(md, " |\n");
       /* the series of (base, c): its index among the series seen so far */
       char *label = series_label(sw, base, c, axis);
       guint series = 0;

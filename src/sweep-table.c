@@ -110,6 +110,14 @@ static void csv_text(GString *s, const char *t) {
   g_string_append_c(s, '"');
 }
 
+void trv_sweep_cells(GString *csv, GString *md, char *const *texts, int n) {
+  for (int i = 0; i < n; i++) {
+    g_string_append_c(csv, ',');
+    csv_text(csv, texts[i]);
+    g_string_append_printf(md, " | %s", texts[i]);
+  }
+}
+
 static void md_num(GString *s, double v) {
   if (isfinite(v)) g_string_append_printf(s, "%.4g", v);
   else g_string_append(s, "nan");
@@ -182,11 +190,7 @@ bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table
   int n_points = (int)sw->values->len;
   bool speedup = n_points > 0 && trv_sweep_speedup_base(sw, 0) >= 0;
   GString *csv = g_string_new("point"), *md = g_string_new("| point");
-  for (int i = 0; i < sw->n_keys; i++) {
-    g_string_append_c(csv, ',');
-    csv_text(csv, sw->keys[i]);
-    g_string_append_printf(md, " | %s", sw->keys[i]);
-  }
+  trv_sweep_cells(csv, md, sw->keys, sw->n_keys);
   g_string_append(csv, ",controller");
   g_string_append(md, " | controller");
   for (int k = 0; k < N_METRICS; k++) {
@@ -204,11 +208,7 @@ bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table
     for (int c = 0; c < sw->n_controllers; c++) {
       g_string_append_printf(csv, "%d", p);
       g_string_append_printf(md, "| %d", p);
-      for (int i = 0; i < sw->n_keys; i++) {
-        g_string_append_c(csv, ',');
-        csv_text(csv, v[i]);
-        g_string_append_printf(md, " | %s", v[i]);
-      }
+      trv_sweep_cells(csv, md, v, sw->n_keys);
       g_string_append_printf(csv, ",%s", sw->controllers[c]);
       g_string_append_printf(md, " | %s", sw->controllers[c]);
       for (int k = 0; k < N_METRICS; k++) {
