@@ -128,7 +128,7 @@ static void disjoint_assignment_matches_the_reference(void) {
     int n = g_rand_int_range(r, 1, 13), agents = g_rand_int_range(r, 1, 20), np = g_rand_int_range(r, 0, 80);
     int probes[80], got[80], want[80];
     for (int i = 0; i < np; i++) probes[i] = g_rand_int_range(r, 0, n);
-    trv_assign_probes(probes, np, n, agents, 1, got);
+    trv_assign_probes(probes, np, n, agents, 1, NULL, got);
     reference_disjoint(probes, np, n, agents, want);
     for (int i = 0; i < np; i++) g_assert_cmpint(got[i], ==, want[i]);
   }
@@ -140,13 +140,13 @@ static void coalitions_split_a_component_evenly(void) {
   for (int i = 0; i < 12; i++) probes[i] = 2;
   /* 12 probes of one component over 4 agents: the even load is 3, so the
    * coalition is 4 agents of 3 probes each */
-  trv_assign_probes(probes, 12, 3, 4, 4, agent_of);
+  trv_assign_probes(probes, 12, 3, 4, 4, NULL, agent_of);
   for (int i = 0; i < 12; i++) load[agent_of[i]]++;
   for (int a = 0; a < 4; a++) g_assert_cmpint(load[a], ==, 3);
   for (int i = 0; i < 12; i++) g_assert_cmpint(agent_of[i], ==, i / 3); /* plan order fills chunk 0 first */
   /* capped at 2: two agents of 6 */
   memset(load, 0, sizeof load);
-  trv_assign_probes(probes, 12, 3, 4, 2, agent_of);
+  trv_assign_probes(probes, 12, 3, 4, 2, NULL, agent_of);
   for (int i = 0; i < 12; i++) load[agent_of[i]]++;
   g_assert_cmpint(load[0], ==, 6);
   g_assert_cmpint(load[1], ==, 6);
@@ -154,7 +154,7 @@ static void coalitions_split_a_component_evenly(void) {
   /* 7 probes of 0 and 2 of 1 over 3 agents, cap 3: L = 3, so 0 gets
    * ceil(7/3) = 3 agents (3, 2, 2), 1 one agent; LPT puts 1 beside a 2 */
   int p2[9] = {0, 0, 1, 0, 0, 1, 0, 0, 0}, a2[9], l2[3] = {0};
-  trv_assign_probes(p2, 9, 2, 3, 3, a2);
+  trv_assign_probes(p2, 9, 2, 3, 3, NULL, a2);
   for (int i = 0; i < 9; i++) l2[a2[i]]++;
   g_assert_cmpint(l2[0], ==, 3);
   g_assert_cmpint(l2[1], ==, 4);
@@ -172,7 +172,7 @@ static void coalition_invariants_hold(void) {
     int n = g_rand_int_range(r, 1, 13), agents = g_rand_int_range(r, 1, 64), cap = g_rand_int_range(r, 1, 16);
     int np = g_rand_int_range(r, 1, 300), probes[300], agent_of[300];
     for (int i = 0; i < np; i++) probes[i] = g_rand_int_range(r, 0, g_rand_boolean(r) ? 1 : n);
-    trv_assign_probes(probes, np, n, agents, cap, agent_of);
+    trv_assign_probes(probes, np, n, agents, cap, NULL, agent_of);
     int even = (np + agents - 1) / agents, max_chunk = 0, max_load = 0;
     int *share = g_new0(int, (size_t)agents * n), *load = g_new0(int, agents);
     for (int i = 0; i < np; i++) {
@@ -198,6 +198,28 @@ static void coalition_invariants_hold(void) {
   g_rand_free(r);
 }
 
+/* With agents' probe values, equally loaded agents are chosen by value:
+ * two components over five agents go to the two most valuable ones; with
+ * equal values the split is the one without values. */
+static void probes_go_to_the_most_valuable_agents(void) {
+  int probes[6] = {0, 1, 0, 1, 0, 0}, agent_of[6], plain[6];
+  double value[5] = {0.2, 1.0, 0.5, 1.0, 0.9};
+  trv_assign_probes(probes, 6, 2, 5, 1, value, agent_of);
+  for (int i = 0; i < 6; i++) g_assert_cmpint(agent_of[i], ==, probes[i] == 0 ? 1 : 3); /* ties: lower index first */
+  double same[5] = {0.7, 0.7, 0.7, 0.7, 0.7};
+  trv_assign_probes(probes, 6, 2, 5, 1, same, agent_of);
+  trv_assign_probes(probes, 6, 2, 5, 1, NULL, plain);
+  for (int i = 0; i < 6; i++) g_assert_cmpint(agent_of[i], ==, plain[i]);
+  /* a coalition of 3 over the three most valuable: agents 1, 3, 4 */
+  int one[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, a9[9];
+  trv_assign_probes(one, 9, 1, 5, 3, value, a9);
+  int load[5] = {0};
+  for (int i = 0; i < 9; i++) load[a9[i]]++;
+  g_assert_cmpint(load[1], ==, 3);
+  g_assert_cmpint(load[3], ==, 3);
+  g_assert_cmpint(load[4], ==, 3);
+}
+
 static void teams_bring_a_budget_each(void) {
   g_assert_cmpint(trv_teams(256, 1, 12), ==, 1);  /* disjoint: one budget */
   g_assert_cmpint(trv_teams(12, 0, 12), ==, 1);
@@ -221,5 +243,6 @@ int main(int argc, char **argv) {
   g_test_add_func("/schedule/coalitions_split_a_component_evenly", coalitions_split_a_component_evenly);
   g_test_add_func("/schedule/coalition_invariants_hold", coalition_invariants_hold);
   g_test_add_func("/schedule/teams_bring_a_budget_each", teams_bring_a_budget_each);
+  g_test_add_func("/schedule/probes_go_to_the_most_valuable_agents", probes_go_to_the_most_valuable_agents);
   return g_test_run();
 }

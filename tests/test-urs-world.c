@@ -78,7 +78,9 @@ static void test_conservation_of_requests_and_drivers(void) {
     const UrsFleet *f = &w->fleet[URS_FLEET_ACTUAL];
     g_assert_cmpfloat(total, ==, (double)f->served);
     double metrics[TRV_WORLD_METRICS_MAX];
-    g_assert_cmpint(trv_world_urs.referee->episode_metrics(w, metrics, TRV_WORLD_METRICS_MAX), ==, 5);
+    g_assert_cmpint(trv_world_urs.referee->episode_metrics(w, metrics, TRV_WORLD_METRICS_MAX), ==, 7);
+    g_assert_cmpfloat(metrics[5], ==, 0); /* no probe played: none quiet, information 1 */
+    g_assert_cmpfloat(metrics[6], ==, 1);
     g_assert_cmpfloat(metrics[0], ==, total);
     g_assert_cmpfloat(fabs(metrics[1] - (double)f->served / (double)w->created), <, 1e-12);
     /* a wait is at most 9 minutes in the queue plus 2 rings of driving */
@@ -393,9 +395,44 @@ static void test_a_huge_grid_is_refused(void) {
   trv_cal_table_free(t);
 }
 
+/* The probe metrics count what the probes read: at the episode's start
+ * every driver probes once from its start cell; probes_quiet is the number
+ * of drivers whose cell's volume is below the reference and
+ * probe_information the mean of min(1, m / reference), both computed here
+ * from urs_probe_volume; probe_value is each driver's own share. */
+static void test_probe_metrics_and_values_follow_the_volumes(void) {
+  enum { M = 64 };
+  UrsWorld *w = new_world(M, 30, 5);
+  void *h[M];
+  for (int d = 0; d < M; d++) h[d] = trv_world_urs.agent->instance(w, d);
+  int quiet_seen = 0;
+  for (int e = 0; e < 40; e++) {
+    trv_world_urs.episode_begin(w, e);
+    for (int d = 0; d < M; d++) trv_world_urs.agent->episode_begin(h[d], e);
+    int quiet = 0;
+    double info = 0;
+    for (int d = 0; d < M; d++) {
+      double m = urs_probe_volume(w, w->start_cells[d], 0), share = fmin(1.0, m / URS_PROBE_VOLUME);
+      g_assert_cmpfloat(trv_world_urs.probe_value(w, d), ==, share);
+      quiet += m < URS_PROBE_VOLUME;
+      info += share;
+      trv_world_urs.agent->probe(h[d], d % URS_NCONF, 1.0);
+    }
+    double metrics[TRV_WORLD_METRICS_MAX];
+    trv_world_urs.referee->episode_metrics(w, metrics, TRV_WORLD_METRICS_MAX);
+    g_assert_cmpfloat(metrics[5], ==, quiet);
+    g_assert_cmpfloat(fabs(metrics[6] - info / M), <, 1e-12);
+    quiet_seen += quiet;
+  }
+  g_test_message("quiet start cells over 40 episodes x %d drivers: %d", M, quiet_seen);
+  for (int d = 0; d < M; d++) trv_world_urs.agent->free(h[d]);
+  trv_world_urs.free(w);
+}
+
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/urs-world/conservation_of_requests_and_drivers", test_conservation_of_requests_and_drivers);
+  g_test_add_func("/urs-world/probe_metrics_and_values_follow_the_volumes", test_probe_metrics_and_values_follow_the_volumes);
   g_test_add_func("/urs-world/probe_outcomes_estimate_the_true_effects", test_probe_outcomes_estimate_the_true_effects);
   g_test_add_func("/urs-world/probe_volume_is_the_calibrated_demand_of_cell_and_slot",
                   test_probe_volume_is_the_calibrated_demand_of_cell_and_slot);

@@ -152,6 +152,10 @@ struct UrsWorld {
   TrvRng rng;          /* the request stream of the episode */
   GArray *requests;    /* UrsRequest */
   int64_t created;
+  /* the episode's probes: how many, those below URS_PROBE_VOLUME, and the
+   * sum of their information fractions min(1, m / URS_PROBE_VOLUME) */
+  int64_t probes, probes_quiet;
+  double probe_information;
   int *cell_count;     /* requests created per cell ... */
   int *cell_count_step; /* ... at this step */
   int *action;         /* per driver: the action recorded for the step */

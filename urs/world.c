@@ -66,7 +66,8 @@ static const TrvComponent components[URS_NCONF] = {
 #undef C
 static const TrvCandidates candidates = {URS_NCONF + 1, var_names, URS_NCONF, components};
 static const char *const city_files[] = {"sf", "nyc", "sg"};
-static const char *const metric_names[] = {"served", "served_rate", "wait_mean", "wait_p95", "empty_km", NULL};
+static const char *const metric_names[] = {"served",        "served_rate", "wait_mean",        "wait_p95",
+                                           "empty_km",      "probes_quiet", "probe_information", NULL};
 
 static UrsWorld *world_of(void *p) {
   return *(uint32_t *)p == URS_MAGIC_WORLD ? p : ((UrsDriverHandle *)p)->w;
@@ -203,6 +204,8 @@ static void urs_episode_begin(void *world, int e) {
     w->truth_weight[j] = w->kappa[j] = (w->informative >> j & 1) ? k : 0;
   }
   urs_city_episode(w);
+  w->probes = w->probes_quiet = 0;
+  w->probe_information = 0;
   for (int d = 0; d < w->n_drivers; d++) {
     w->start_cells[d] = w->zone_cell[trv_rng_below(&w->rng, w->nzones)];
     w->action[d] = 0;
@@ -241,7 +244,11 @@ static double urs_probe(void *world, int j, double z) {
   g_assert(j >= 0 && j < URS_NCONF);
   UrsWorld *w = h->w;
   int cell = w->fleet[URS_FLEET_ACTUAL].placed ? w->fleet[URS_FLEET_ACTUAL].drivers[h->driver].cell : -1;
-  return urs_probe_reading(&h->probe_rng, w->kappa[j], z, urs_probe_volume(w, cell, w->t));
+  double m = urs_probe_volume(w, cell, w->t);
+  w->probes++;
+  w->probes_quiet += m < URS_PROBE_VOLUME;
+  w->probe_information += fmin(1.0, m / URS_PROBE_VOLUME);
+  return urs_probe_reading(&h->probe_rng, w->kappa[j], z, m);
 }
 
 static double urs_act(void *world, int a) {
@@ -319,9 +326,10 @@ static double urs_episode_outcome_regret(void *world) {
 static int urs_episode_metrics(void *world, double *values, int max) {
   UrsWorld *w = world_of(world);
   const UrsFleet *f = &w->fleet[URS_FLEET_ACTUAL];
-  double v[5] = {(double)f->served, w->created ? (double)f->served / (double)w->created : 0,
-                 f->served ? f->wait_sum / (double)f->served : 0, urs_fleet_wait_p95(f), f->empty_km};
-  int n = max < 5 ? max : 5;
+  double v[7] = {(double)f->served, w->created ? (double)f->served / (double)w->created : 0,
+                 f->served ? f->wait_sum / (double)f->served : 0, urs_fleet_wait_p95(f), f->empty_km,
+                 (double)w->probes_quiet, w->probes ? w->probe_information / (double)w->probes : 1.0};
+  int n = max < 7 ? max : 7;
   memcpy(values, v, sizeof(double) * n);
   return n;
 }
@@ -348,6 +356,14 @@ static const TrvRefereeClass referee_class = {
     .metric_names = metric_names,
 };
 
+/* A probe by driver a at the episode's start: its cell's volume over the
+ * reference, at most 1 (world-city.c: a reading's information). */
+static double urs_probe_value(void *world, int a) {
+  UrsWorld *w = world_of(world);
+  if (a < 0 || a >= w->n_drivers) return 1.0;
+  return fmin(1.0, urs_probe_volume(w, w->start_cells[a], 0) / URS_PROBE_VOLUME);
+}
+
 static int urs_inputs(void *world, const char **paths, int max) {
   UrsWorld *w = world;
   if (max < 1 || !w->table_path) return 0;
@@ -370,4 +386,5 @@ const TrvWorldClass trv_world_urs = {
     .agent = &agent_class,
     .referee = &referee_class,
     .inputs = urs_inputs,
+    .probe_value = urs_probe_value,
 };

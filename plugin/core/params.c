@@ -44,6 +44,9 @@ static const TrvParamSpec specs[] = {
     D("budget.m0", m0, 0, 0, 1e6, "m0 of the budget; 0 means |G_inf|"),
     D("budget.zabs", zabs, 1.0, 1e-9, 1e9, "intervention magnitude |z| of a probe (sign drawn at random)"),
     E("budget.scheduler", scheduler, TRV_SCHED_IG, sched_names, "probe scheduler of the trivium controller"),
+    I("budget.probe_value", probe_value, 0, 0, 1,
+      "1: an episode's probes go first to the agents whose probes carry the most information (worlds that declare "
+      "it: URS, by the calibrated demand of the driver's cell and slot)"),
     I("budget.coalition", coalition, 1, 0, 4096,
       "most agents probing one component in one episode: 1 = disjoint assignment; more (0: m0) = coalitions, and "
       "every m0 agents (a team) bring a budget B_e"),

@@ -40,6 +40,7 @@ struct TrvParams {
   double alpha, m0, zabs;
   int scheduler; /* TrvSchedulerKind, for controllers that do not fix it */
   int coalition; /* most agents on one component per episode (1: disjoint; 0: m0) */
+  int probe_value; /* split the probes by the agents' probe value (world.h) */
   /* commit (3.4) */
   double h_ent;
   /* LRCP (3.5) */

@@ -82,9 +82,9 @@ int trv_session_change_points(TrvSession *s, int *out, int max) {
 }
 
 /* Splits plan into per-agent shares (schedule.h: trv_assign_probes). */
-static void split_plan(const TrvPlan *plan, int n_agents, int cap, TrvPlan **out) {
+static void split_plan(const TrvPlan *plan, int n_agents, int cap, const double *value, TrvPlan **out) {
   int *agent_of = g_new(int, plan->n_probes + 1), *load = g_new0(int, n_agents);
-  trv_assign_probes(plan->probes, plan->n_probes, plan->ghat.n, n_agents, cap, agent_of);
+  trv_assign_probes(plan->probes, plan->n_probes, plan->ghat.n, n_agents, cap, value, agent_of);
   for (int i = 0; i < plan->n_probes; i++) load[agent_of[i]]++;
   for (int a = 0; a < n_agents; a++) {
     TrvPlan *p = out[a] = g_memdup2(plan, sizeof *plan);
@@ -111,7 +111,13 @@ void trv_session_plan(TrvSession *s, int e, int n_agents, TrvPlan **parts) {
   s->controller->klass->plan(s->controller->self, e, &plan);
   g_assert(plan.n_probes >= 0 && plan.n_probes <= TRV_PLAN_MAX_PROBES);
   double m0 = s->params.m0 > 0 ? s->params.m0 : s->info.cand->n_components;
-  split_plan(&plan, n_agents, trv_coalition_cap(s->params.coalition, m0), parts);
+  double *value = NULL; /* the agents' probe values, when the world declares them and the split uses them */
+  if (s->params.probe_value && s->wc->probe_value) {
+    value = g_new(double, n_agents);
+    for (int a = 0; a < n_agents; a++) value[a] = s->wc->probe_value(s->world, a);
+  }
+  split_plan(&plan, n_agents, trv_coalition_cap(s->params.coalition, m0), value, parts);
+  g_free(value);
   g_free(plan.probes);
   trv_posterior_free(plan.snapshot);
   s->plan_cpu = cpu_seconds() - t0;

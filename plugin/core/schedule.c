@@ -90,7 +90,17 @@ static int chunk_cmp(const void *pa, const void *pb) {
   return (a->index > b->index) - (a->index < b->index);
 }
 
-void trv_assign_probes(const int *probes, int n_probes, int n_components, int n_agents, int cap, int *agent_of) {
+/* Agents by value, highest first (ties to the lower index): the order in
+ * which equally loaded agents are chosen. */
+static const double *order_value;
+static int cmp_agent_value(const void *pa, const void *pb) {
+  int a = *(const int *)pa, b = *(const int *)pb;
+  if (order_value[a] != order_value[b]) return order_value[a] > order_value[b] ? -1 : 1;
+  return (a > b) - (a < b);
+}
+
+void trv_assign_probes(const int *probes, int n_probes, int n_components, int n_agents, int cap, const double *value,
+                       int *agent_of) {
   g_assert(n_agents >= 1 && cap >= 1 && n_components <= TRV_MAX_COMPONENTS);
   if (n_probes <= 0) return;
   int count[TRV_MAX_COMPONENTS] = {0}, size[TRV_MAX_COMPONENTS] = {0};
@@ -111,7 +121,13 @@ void trv_assign_probes(const int *probes, int n_probes, int n_components, int n_
   qsort(chunks, (size_t)n_chunks, sizeof *chunks, chunk_cmp);
   /* longest processing time first: each chunk to the least-loaded agent that
    * holds no other chunk of its component, ties to the lower index */
-  int *load = g_new0(int, n_agents);
+  int *load = g_new0(int, n_agents), *order = g_new(int, n_agents);
+  for (int a = 0; a < n_agents; a++) order[a] = a;
+  if (value) {
+    order_value = value;
+    qsort(order, (size_t)n_agents, sizeof *order, cmp_agent_value);
+    order_value = NULL;
+  }
   uint64_t *holds = g_new0(uint64_t, n_agents);
   int *owner = g_new(int, n_chunks > 0 ? (size_t)n_chunks : 1); /* by (component, index) */
   int first[TRV_MAX_COMPONENTS + 1] = {0};
@@ -120,8 +136,10 @@ void trv_assign_probes(const int *probes, int n_probes, int n_components, int n_
     const Chunk *ch = &chunks[k];
     uint64_t bit = UINT64_C(1) << ch->component;
     int best = -1;
-    for (int a = 0; a < n_agents; a++)
+    for (int i = 0; i < n_agents; i++) {
+      int a = order[i];
       if (!(holds[a] & bit) && (best < 0 || load[a] < load[best])) best = a;
+    }
     g_assert(best >= 0); /* size[j] <= n_agents */
     holds[best] |= bit;
     load[best] += ch->size;
@@ -137,6 +155,7 @@ void trv_assign_probes(const int *probes, int n_probes, int n_components, int n_
   }
   g_free(owner);
   g_free(holds);
+  g_free(order);
   g_free(load);
   g_free(chunks);
 }

@@ -49,9 +49,11 @@ int trv_coalition_cap(int coalition, double m0);
  * n_agents) being the even load, in near-equal chunks (the first k_j mod
  * size one larger), heaviest chunk first to the least-loaded agent that
  * holds no other chunk of j (longest processing time; ties to the lower
- * component, chunk and agent).  With cap 1 every component goes whole to
+ * component and chunk, and to the agent of higher value, then lower index;
+ * value may be NULL: all equal).  With cap 1 every component goes whole to
  * one agent (disjoint assignment).  agent_of[i] receives the agent of
  * probes[i]; the probes of j fill its chunks in plan order. */
-void trv_assign_probes(const int *probes, int n_probes, int n_components, int n_agents, int cap, int *agent_of);
+void trv_assign_probes(const int *probes, int n_probes, int n_components, int n_agents, int cap, const double *value,
+                       int *agent_of);
 
 #endif

@@ -120,6 +120,12 @@ typedef struct {
   /* Required with TRV_LIKELIHOOD_BERNOULLI, unused otherwise: theta0, the
    * rate of a probe outcome 1 when the component is absent, in (0, 1). */
   double (*baseline_rate)(void *world);
+  /* Optional: the share, in [0, 1], of a full probe's information that a
+   * probe by agent a carries in the episode just begun (after
+   * episode_begin): a driver in a quiet cell at night reads less.  With
+   * budget.probe_value = 1 the plan's probes go to the agents of the
+   * highest value first.  NULL: every agent's probes are worth the same. */
+  double (*probe_value)(void *world, int agent);
 } TrvWorldClass;
 
 /* The agents of a world that Trivium drives itself.  Per step t the agent
