@@ -174,7 +174,7 @@ static GArray *close_episode(Cell *cell, int e, int *intents) {
         *intents = MAX(*intents, rep->n_intents);
         for (guint i = 0; i < rep->records->len; i++) {
           TrvRecord *rec = &g_array_index(rep->records, TrvRecord, i);
-          if (!trv_key_set_add(ids, rec) && !cell->opt->best_effort) continue;
+          if (!trv_record_id_add(ids, rec) && !cell->opt->best_effort) continue;
           g_array_append_val(all, *rec);
         }
       }

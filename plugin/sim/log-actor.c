@@ -63,7 +63,7 @@ static void on_commit(Cell *cell, ReplicaState *r, Msg *m) {
     TrvKeySet *seen = g_ptr_array_index(r->seen, m->episode);
     for (guint i = 0; i < m->records->len; i++) {
       TrvRecord rec = g_array_index(m->records, TrvRecord, i);
-      if (!trv_key_set_add(seen, &rec)) {
+      if (!trv_record_id_add(seen, &rec)) {
         cell->report->duplicates_dropped++;
         continue;
       }

@@ -26,6 +26,7 @@
 #include <simgrid/mailbox.h>
 #include <xbt/log.h>
 
+#include "core/keyset.h"
 #include "core/protocol.h"
 #include "log/ctl.h"
 #include "sim.h"
@@ -164,14 +165,12 @@ bool trv_sim_cell_finish(Cell *cell, GError **error);
  * their threshold (--log=trivium.thres:...). */
 void trv_sim_log_defaults(void);
 
-/* A set of record identities (agent, seq): open addressing over 64-bit
- * keys, no allocation per record (the replicas' and the controller's
- * deduplication of commits and retries). */
-typedef struct TrvKeySet TrvKeySet;
-TrvKeySet *trv_key_set_new(void);
-void trv_key_set_free(TrvKeySet *set);
-/* Adds r's identity; false when it was in the set already. */
-bool trv_key_set_add(TrvKeySet *set, const TrvRecord *r);
+/* Adds record r's identity (agent, seq) to a set of them (core/keyset.h:
+ * the replicas' and the controller's deduplication of commits and
+ * retries); false when it was in the set already. */
+static inline bool trv_record_id_add(TrvKeySet *set, const TrvRecord *r) {
+  return trv_key_set_add(set, ((uint64_t)r->agent << 40) ^ r->seq);
+}
 
 /* messages */
 Msg *trv_msg_new(MsgKind kind, int episode);
