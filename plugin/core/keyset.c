@@ -15,7 +15,7 @@ static size_t key_slot(uint64_t x, size_t cap) { return (size_t)trv_mix64(x) & (
 
 TrvKeySet *trv_key_set_new(void) {
   TrvKeySet *s = g_new0(TrvKeySet, 1);
-  s->cap = 64;
+  s->cap = 128; /* an episode's records of one agent (50 steps) without growing */
   s->keys = g_new0(uint64_t, s->cap);
   return s;
 }

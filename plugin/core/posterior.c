@@ -459,18 +459,19 @@ static void eig_fixed(const TrvPosteriorParams *p, const TrvSuffStats *s, EigFix
 }
 
 /* log BF10 after adding (dszz, x) to the statistics, and the H1 tail-mass
- * ratio T(S+d)/T(S) (1 for the Gaussian slab): trv_log_bf10_gaussian and
- * log_tail_mass of the sum, with their Szz-only parts from eig_after_szz. */
+ * ratio T(S+d)/T(S) (1 for the Gaussian slab; tail_ratio may be NULL):
+ * trv_log_bf10_gaussian and log_tail_mass of the sum, with their Szz-only
+ * parts from eig_after_szz. */
 static double eig_lbf_after(EigFixed *f, double dszz, double x, double *tail_ratio) {
   if (!(f->dszz == dszz)) eig_after_szz(f, dszz);
   double szw = f->s.szw + x;
   double after = f->head + szw * szw / f->den;
-  *tail_ratio = 1.0;
+  if (tail_ratio) *tail_ratio = 1.0;
   if (f->separated) {
     double mu = f->v * szw / f->p->s2, k = f->p->kappa_min;
     double lt = log_add_exp(log_ndtr((mu - k) / f->sd), log_ndtr((-k - mu) / f->sd));
     after += lt - f->log_tail_prior;
-    *tail_ratio = exp(lt - f->log_tail_s);
+    if (tail_ratio) *tail_ratio = exp(lt - f->log_tail_s);
   }
   return after;
 }
@@ -495,14 +496,13 @@ static void eig_nodes(const TrvPosteriorParams *p, const TrvSuffStats *s, int k,
    * the Bayes factor, so one quadrature over x is exact. */
   double sd0 = sqrt(dszz * p->s2);
   double m1 = mu * dszz, sd1 = sqrt(dszz * p->s2 + v * dszz * dszz);
-  double unused;
   nd->lbf_before = f.lbf_before;
   /* With no evidence yet (szw = 0, so m1 = 0) the Bayes factor is even in x
    * and the nodes are symmetric (gh_x[n-1-i] = -gh_x[i] exactly): the upper
    * half mirrors the lower bit for bit, so compute it once. */
   int half = s->szw == 0 ? GH_NODES / 2 : GH_NODES;
   for (int i = 0; i < half; i++) {
-    nd->after0[i] = eig_lbf_after(&f, dszz, sd0 * gh_x[i], &unused);
+    nd->after0[i] = eig_lbf_after(&f, dszz, sd0 * gh_x[i], NULL); /* H0: no tail ratio */
     nd->after1[i] = eig_lbf_after(&f, dszz, m1 + sd1 * gh_x[i], &nd->ratio1[i]);
   }
   for (int i = half; i < GH_NODES; i++) {

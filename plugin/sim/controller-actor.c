@@ -156,7 +156,10 @@ static GArray *close_episode(Cell *cell, int e, int *intents) {
   int n = cell->n_replicas, need = n / 2 + 1, answered = 0;
   bool *got = g_new0(bool, n);
   GArray *all = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
-  TrvKeySet *ids = trv_key_set_new();
+  /* A replica's records are distinct (it dropped repeated ids), and best
+   * effort keeps repeats: only atomic mode joining more than one reply
+   * needs the ids. */
+  TrvKeySet *ids = need > 1 && !cell->opt->best_effort ? trv_key_set_new() : NULL;
   *intents = 0;
   double deadline = simgrid_get_clock() + LOG_OUTAGE_MAX;
   while (answered < need && simgrid_get_clock() < deadline) {
@@ -172,9 +175,14 @@ static GArray *close_episode(Cell *cell, int e, int *intents) {
         got[r] = true;
         answered++;
         *intents = MAX(*intents, rep->n_intents);
-        for (guint i = 0; i < rep->records->len; i++) {
+        if (!ids && all->len == 0) { /* the first reply, nothing to join: take its records */
+          g_array_free(all, TRUE);
+          all = rep->records;
+          rep->records = NULL;
+        }
+        for (guint i = 0; rep->records && i < rep->records->len; i++) {
           TrvRecord *rec = &g_array_index(rep->records, TrvRecord, i);
-          if (!trv_record_id_add(ids, rec) && !cell->opt->best_effort) continue;
+          if (ids && !trv_record_id_add(ids, rec)) continue;
           g_array_append_val(all, *rec);
         }
       }
