@@ -21,7 +21,6 @@
 #include "commit.h"
 #include "controller.h"
 #include "detector.h"
-#include "regret.h"
 #include "replay.h"
 #include "reset.h"
 #include "schedule.h"
@@ -184,8 +183,14 @@ static void tr_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpi
       changed = true;
     }
     if (changed) {
-      step_hat = trv_regret_epistemic_step(traj, ghat_flags);
+      /* -log P(G_hat_e) (trv_regret_epistemic_step) from the point's loss
+       * terms -log P(j as in G_hat_e): the same terms negated, summed in the
+       * same order, so the same double up to the sign of a zero, which
+       * r_hat (from +0) does not keep */
       trv_beliefs_push_posterior(beliefs, traj, c->p.h_ent, t);
+      const double *loss = &g_array_index(beliefs->losses, double, beliefs->losses->len - 2 * (guint)nc);
+      step_hat = 0;
+      for (int j = 0; j < nc; j++) step_hat += loss[(ghat_flags[j] ? nc : 0) + j];
     } else {
       trv_beliefs_last(beliefs)->repeat++;
     }
