@@ -150,7 +150,7 @@ static void tr_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpi
 
   /* The records the fold uses (probes and resets of known components), in
    * fold order; the rest, plain dispatch steps, only feed the readouts. */
-  GArray *fold = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
+  GArray *fold = g_array_sized_new(FALSE, FALSE, sizeof(TrvRecord), (guint)n);
   for (size_t o = 0; o < n; o++)
     if (recs[o].a_int >= 0 && recs[o].a_int < nc) g_array_append_val(fold, recs[o]);
   trv_records_sort_fold((TrvRecord *)fold->data, fold->len);
