@@ -284,8 +284,18 @@ void trv_posterior_episode_begin(TrvPosterior *post) {
         double off = h + (1.0 - 2.0 * h) * sigmoid(-l);
         post->log_odds[j] = log(on) - log(off);
         memset(&post->episode[j], 0, sizeof post->episode[j]);
-        post->begin_lbf[j] = p->persist > 0 ? post_lbf(post, &post->stats[j]) : post->zero_lbf;
-        post->episode_lbf[j] = episode_evidence(post, j);
+        /* episode_evidence(post, j) of the empty episode, with what is at
+         * hand: the log BF10 of the pooled statistics just computed, and
+         * that of empty statistics, zero_lbf (post_lbf of them is that
+         * double: the same operations on the same values) */
+        double keep = p->persist, pooled = keep > 0 ? post_lbf(post, &post->stats[j]) : 0.0;
+        post->begin_lbf[j] = keep > 0 ? pooled : post->zero_lbf;
+        if (keep <= 0) {
+          post->episode_lbf[j] = post->zero_lbf;
+        } else {
+          double given = pooled - post->begin_lbf[j];
+          post->episode_lbf[j] = keep >= 1 ? given : log_add_exp(post->log_keep + given, post->log_fresh + post->zero_lbf);
+        }
         break;
       }
       case TRV_TRACK_FORGETTING:
