@@ -130,6 +130,7 @@ void trv_posterior_derive_model(TrvPosterior *post) {
   TrvSuffStats zero = {0, 0, 0, 0};
   post->prior_tail = log_tail_mass(&zero, &post->eff);
   post->zero_lbf = trv_log_bf10(&zero, &post->eff);
+  post->prior_logit = logit(post->params.pi0);
   post->log_keep = log(post->params.persist);
   post->log_fresh = log1p(-post->params.persist);
 }
@@ -243,6 +244,7 @@ void trv_posterior_assign(TrvPosterior *dst, const TrvPosterior *src) {
   dst->eff = src->eff;
   dst->prior_tail = src->prior_tail;
   dst->zero_lbf = src->zero_lbf;
+  dst->prior_logit = src->prior_logit;
   dst->log_keep = src->log_keep;
   dst->log_fresh = src->log_fresh;
 }
@@ -299,11 +301,11 @@ void trv_posterior_episode_begin(TrvPosterior *post) {
         break;
       }
       case TRV_TRACK_FORGETTING:
-        post->log_odds[j] = logit(p->pi0) + post_lbf(post, &post->stats[j]);
+        post->log_odds[j] = post->prior_logit + post_lbf(post, &post->stats[j]);
         break;
       case TRV_TRACK_NONE:
         /* the log-odds follow the statistics; only a new s2_e changes them */
-        if (p->noise == TRV_NOISE_ESTIMATED) post->log_odds[j] = logit(p->pi0) + post_lbf(post, &post->stats[j]);
+        if (p->noise == TRV_NOISE_ESTIMATED) post->log_odds[j] = post->prior_logit + post_lbf(post, &post->stats[j]);
         break;
     }
   }
@@ -329,7 +331,7 @@ void trv_posterior_observe(TrvPosterior *post, int j, double z, double w) {
     post->episode_lbf[j] = episode_evidence(post, j);
     post->log_odds[j] += post->episode_lbf[j] - before;
   } else {
-    post->log_odds[j] = logit(p->pi0) + post_lbf(post, &post->stats[j]);
+    post->log_odds[j] = post->prior_logit + post_lbf(post, &post->stats[j]);
   }
 }
 
@@ -339,7 +341,7 @@ void trv_posterior_reset_component(TrvPosterior *post, int j) {
   memset(&post->episode[j], 0, sizeof post->episode[j]);
   post->begin_lbf[j] = post->zero_lbf;
   post->episode_lbf[j] = episode_evidence(post, j);
-  post->log_odds[j] = logit(post->params.pi0);
+  post->log_odds[j] = post->prior_logit;
 }
 
 /* ---- readouts ----------------------------------------------------------- */
