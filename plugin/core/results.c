@@ -3,6 +3,8 @@
  * tables and trivium/results.h name. */
 #include "results.h"
 
+#include "g9.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -102,9 +104,8 @@ void trv_results_csv_header(GString *out, const TrvCellLayout *l) {
   g_string_append_c(out, '\n');
 }
 
-/* A row is built in place: integers by hand, doubles with snprintf's %.9g
- * into a small buffer (the same conversion as the printf family), no
- * formatted append per field. */
+/* A row is built in place: integers by hand, doubles by trv_format_g9
+ * (printf's %.9g, g9.h), no formatted append per field. */
 static void put_c(GString *out, char c) { g_string_append_c(out, c); }
 
 static void put_s(GString *out, const char *s) { g_string_append(out, s); }
@@ -119,8 +120,8 @@ static void put_d(GString *out, int v) {
 }
 
 static void put_g(GString *out, double v) {
-  char buf[40];
-  int n = snprintf(buf, sizeof buf, "%.9g", v);
+  char buf[TRV_G9_BUF];
+  int n = trv_format_g9(buf, v);
   g_string_append_len(out, buf, n);
 }
 
