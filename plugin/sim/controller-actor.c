@@ -209,7 +209,7 @@ static bool decide_round(Cell *cell, int upto) {
     m->first = cell->replica_acked[r];
     m->reply = cell->mb_controller_reply;
     for (int e = m->first; e <= upto; e++)
-      m->n_carried += ((DecidedEpisode *)g_ptr_array_index(cell->decided, e))->records->len;
+      m->n_carried += trv_sim_decided(cell, e)->records->len;
     if (trv_msg_send(cell->replicas[r].mb, m, cell->opt->commit_timeout)) {
       Msg *rep = trv_msg_recv(cell->mb_controller_reply, cell->opt->commit_timeout);
       if (rep && rep->kind == MSG_ACK && rep->agent == r && rep->episode == upto) cell->replica_acked[r] = upto + 1;
@@ -220,17 +220,23 @@ static bool decide_round(Cell *cell, int upto) {
   return all;
 }
 
+#define DROP_AT 64 /* dropped episodes' slots are removed in batches */
+
 /* Drops the decided episodes every replica holds: nothing reads them again. */
 static void forget_decided(Cell *cell) {
   int held = cell->n_decided;
   for (int r = 0; r < cell->n_replicas; r++) held = MIN(held, cell->replica_acked[r]);
-  for (int e = held - 1; e >= 0; e--) {
-    DecidedEpisode *d = g_ptr_array_index(cell->decided, e);
+  for (int e = held - 1; e >= cell->decided_base; e--) {
+    DecidedEpisode *d = trv_sim_decided(cell, e);
     if (!d) break; /* earlier ones are gone already */
     g_array_free(d->records, TRUE);
     trv_posterior_free(d->snapshot);
     g_free(d);
-    cell->decided->pdata[e] = NULL;
+    cell->decided->pdata[e - cell->decided_base] = NULL;
+  }
+  if (held - cell->decided_base >= DROP_AT) {
+    g_ptr_array_remove_range(cell->decided, 0, (guint)(held - cell->decided_base));
+    cell->decided_base = held;
   }
 }
 
