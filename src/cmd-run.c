@@ -549,6 +549,107 @@ int trv_cmd_run(int argc, char **argv) {
 
 static double tv_seconds(const struct timeval *tv) { return (double)tv->tv_sec + tv->tv_usec * 1e-6; }
 
+static double children_cpu(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_CHILDREN, &ru);
+  return tv_seconds(&ru.ru_utime) + tv_seconds(&ru.ru_stime);
+}
+
+/* The directory of the SimGrid skeleton (skeleton.c, probes-from-episodes.py):
+ * $TRIVIUM_SKELETON_DIR, else ../shared/bench next to the source tree (where
+ * ../shared/bench/skeleton-ratio.sh is run from); NULL when absent. */
+static char *skeleton_dir(void) {
+  const char *env = g_getenv("TRIVIUM_SKELETON_DIR");
+  char *dir = env && *env ? g_strdup(env) : g_build_filename(TRV_SRCDIR, "..", "shared", "bench", NULL);
+  char *src = g_build_filename(dir, "skeleton.c", NULL), *py = g_build_filename(dir, "probes-from-episodes.py", NULL);
+  bool ok = g_file_test(src, G_FILE_TEST_IS_REGULAR) && g_file_test(py, G_FILE_TEST_IS_REGULAR);
+  g_free(src);
+  g_free(py);
+  if (!ok) g_clear_pointer(&dir, g_free);
+  return dir;
+}
+
+static bool shell(const char *cmd, GString *why) {
+  char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
+  int status = -1;
+  char *err = NULL;
+  bool ok = g_spawn_sync(NULL, argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err, &status, NULL) &&
+            g_spawn_check_wait_status(status, NULL);
+  if (!ok) g_string_append_printf(why, "`%s` failed%s%s", cmd, err && *err ? ": " : "", err ? g_strstrip(err) : "");
+  g_free(err);
+  return ok;
+}
+
+/* Components of the run's world: the p_ columns of episodes.csv's header. */
+static int csv_components(const char *csv) {
+  FILE *f = fopen(csv, "r");
+  if (!f) return -1;
+  char line[8192];
+  int n = 0;
+  if (fgets(line, sizeof line, f))
+    for (char *p = line; p; p = strchr(p, ',')) {
+      if (*p == ',') p++;
+      n += !strncmp(p, "p_", 2);
+    }
+  fclose(f);
+  return n;
+}
+
+/* The skeleton's CPU seconds for the run just benched (its outputs in out):
+ * skeleton.c compiled, fed the probes per episode of episodes.csv, given the
+ * run's platform, cells, jobs, agents, replicas, steps, components and flops
+ * (and the per-step barrier of a shared city), as skeleton-ratio.sh does.
+ * A negative value with *why when it cannot stand for the run. */
+static double skeleton_cpu(RunCtx *ctx, const char *out, char **why) {
+  GString *w = g_string_new(NULL);
+  char *dir = skeleton_dir(), *tmp = NULL, *csv = g_build_filename(out, "episodes.csv", NULL);
+  double cpu = -1;
+  bool roles = false;
+  for (int r = 0; r < TRV_N_ROLES; r++) roles = roles || ctx->role_hosts[r];
+  const char *platform = ctx->sim.platform ? ctx->sim.platform : ctx->platform;
+  int ncomp = csv_components(csv);
+  if (!dir) g_string_append(w, "no skeleton (set TRIVIUM_SKELETON_DIR to the directory of skeleton.c)");
+  else if (ncomp < 1) g_string_append(w, "no episodes.csv in the output (a sweep)");
+  else if (ctx->faults && ctx->faults->len) g_string_append(w, "the run has faults, the skeleton none");
+  else if (ctx->sim.best_effort) g_string_append(w, "best effort: the skeleton commits atomically");
+  else if (roles || !platform) g_string_append(w, "roles by host name: the skeleton places by trivium.role");
+  else if (!(tmp = g_dir_make_tmp("trivium-skeleton-XXXXXX", NULL))) g_string_append(w, "no temporary directory");
+  if (w->len == 0) {
+    char *q_dir = g_shell_quote(dir), *q_tmp = g_shell_quote(tmp), *q_csv = g_shell_quote(csv);
+    char *build = g_strdup_printf("cc -O2 -o %s/skel %s/skeleton.c $(pkg-config --cflags --libs simgrid) -lm", q_tmp,
+                                  q_dir);
+    char *probes = g_strdup_printf("python3 %s/probes-from-episodes.py %s > %s/probes", q_dir, q_csv, q_tmp);
+    if (shell(build, w) && shell(probes, w)) {
+      bool barrier = ctx->world_class && ctx->world_class->agent && ctx->world_class->agent->step_end;
+      char *q_plat = g_shell_quote(platform);
+      char *run = g_strdup_printf(
+          "%s/skel --platform %s --cells %d --jobs %d --agents %d --replicas %d --episodes %d --steps %d --ncomp %d "
+          "--step-flops %.17g --probe-flops %.17g --probes %s/probes%s",
+          q_tmp, q_plat, ctx->n_controllers * ctx->params.seeds, ctx->jobs, ctx->sim.agents, ctx->sim.replicas,
+          ctx->params.episodes, ctx->world_steps, ncomp, ctx->sim.step_flops, ctx->sim.probe_flops, q_tmp,
+          barrier ? " --barrier" : "");
+      double before = children_cpu();
+      if (shell(run, w)) cpu = children_cpu() - before;
+      g_free(run);
+      g_free(q_plat);
+    }
+    g_free(build);
+    g_free(probes);
+    g_free(q_dir);
+    g_free(q_tmp);
+    g_free(q_csv);
+  }
+  if (tmp) {
+    char *cmd[] = {"rm", "-rf", tmp, NULL};
+    g_spawn_sync(NULL, cmd, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+  }
+  *why = cpu < 0 ? g_string_free(w, FALSE) : (g_string_free(w, TRUE), NULL);
+  g_free(dir);
+  g_free(tmp);
+  g_free(csv);
+  return cpu;
+}
+
 int trv_cmd_bench(int argc, char **argv) {
   RunCtx ctx = {0};
   GError *err = NULL;
@@ -581,6 +682,14 @@ int trv_cmd_bench(int argc, char **argv) {
            totals.controller_cpu, cpu_cells > 0 ? 100.0 * totals.controller_cpu / cpu_cells : 0.0);
     printf("bench: max RSS %.1f MB (the largest cell), %.1f MB (the parent)\n", cells.ru_maxrss / 1024.0,
            self.ru_maxrss / 1024.0);
+    char *why = NULL;
+    double skel = skeleton_cpu(&ctx, ctx.out, &why);
+    if (skel > 0)
+      printf("bench: skeleton (SimGrid alone, the same messages and flops) %.2f s of CPU; Trivium %.2fx of it\n", skel,
+             (cpu_cells + cpu_self) / skel);
+    else
+      printf("bench: skeleton ratio not measured: %s\n", why ? why : "the skeleton took no CPU time");
+    g_free(why);
   }
   if (tmp) {
     char *cmd[] = {"rm", "-rf", tmp, NULL};

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -273,9 +274,23 @@ static int layout_world_metrics(const TrvCellLayout *l) {
   return n;
 }
 
-/* Reads cell c's file; true (and *cf) when the cell is complete: a cell file
- * of this configuration and an episodes.csv part of the recorded length.
- * With why, the reason it is not. */
+/* Copies a cell summary into a zero-filled one: the fixed part and the
+ * used entries of the regret curve and of the change-points.  Their unused
+ * entries are zero in the cell file too; left untouched, the pages of a
+ * zero-filled array of many cells stay unallocated (a run of many cells
+ * would otherwise hold ~64 KB per cell, twice). */
+static void summary_keep(TrvCellSummary *dst, const TrvCellSummary *src) {
+  memcpy(dst, src, offsetof(TrvCellSummary, curve_episode));
+  memcpy(dst->curve_episode, src->curve_episode, sizeof *src->curve_episode * (size_t)src->n_curve);
+  memcpy(dst->curve_r_out, src->curve_r_out, sizeof *src->curve_r_out * (size_t)src->n_curve);
+  dst->n_change_points = src->n_change_points;
+  memcpy(dst->change_point, src->change_point, sizeof *src->change_point * (size_t)src->n_change_points);
+}
+
+/* Reads cell c's file; true (and *cf, which must be zero-filled: see
+ * summary_keep) when the cell is complete: a cell file of this
+ * configuration and an episodes.csv part of the recorded length.  With
+ * why, the reason it is not. */
 static bool cell_complete(const RunCtx *ctx, const TrvCellLayout *layout, int c, const char *fingerprint,
                           TrvCellFile *cf, GError **why) {
   char *sum = cell_path(ctx, c, "sum"), *csv = cell_path(ctx, c, "csv");
@@ -283,6 +298,7 @@ static bool cell_complete(const RunCtx *ctx, const TrvCellLayout *layout, int c,
   gsize len = 0;
   struct stat st;
   bool ok = false;
+  TrvCellFile *got = NULL;
   if (lstat(sum, &st) != 0 || !S_ISREG(st.st_mode)) {
     g_set_error(why, TRV_ERROR, TRV_ERROR_INPUT, "%s: missing", sum);
   } else if (st.st_size != (off_t)sizeof *cf) {
@@ -291,11 +307,17 @@ static bool cell_complete(const RunCtx *ctx, const TrvCellLayout *layout, int c,
   } else if (!g_file_get_contents(sum, &data, &len, NULL)) {
     g_set_error(why, TRV_ERROR, TRV_ERROR_INPUT, "%s: cannot read", sum);
   } else if (trv_cell_file_parse(sum, data, len, fingerprint, layout->episodes, layout->cand->n_components,
-                                 layout_world_metrics(layout), cf, why)) {
-    if (lstat(csv, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != cf->csv_bytes)
+                                 layout_world_metrics(layout), got = g_new(TrvCellFile, 1), why)) {
+    if (lstat(csv, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != got->csv_bytes) {
       g_set_error(why, TRV_ERROR, TRV_ERROR_INPUT, "%s: missing, or not the length its cell file records", csv);
-    else ok = true;
+    } else {
+      memcpy(cf, got, offsetof(TrvCellFile, sum));
+      summary_keep(&cf->sum, &got->sum);
+      cf->controller_cpu = got->controller_cpu;
+      ok = true;
+    }
   }
+  g_free(got);
   g_free(data);
   g_free(sum);
   g_free(csv);
@@ -421,7 +443,7 @@ static int merge_cells(RunCtx *ctx, const TrvCellLayout *layout, const TrvCellFi
                   "the cell runs anew", path);
       code = 2;
     } else {
-      cells[c] = files[c].sum;
+      summary_keep(&cells[c], &files[c].sum);
       totals->controller_cpu += files[c].controller_cpu;
       totals->probes += (gint64)files[c].sum.metric[TRV_METRIC_PROBES];
       totals->agent_steps += (double)ctx->params.agents * layout->episodes * ctx->world_steps;

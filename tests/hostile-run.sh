@@ -11,7 +11,7 @@ T=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/json-compact.sh"
-echo "1..16"
+echo "1..17"
 n=0
 # $1 description, then the command; passes when it exits 2 with one line on stderr
 exit2() {
@@ -84,13 +84,21 @@ if [ "${TRIVIUM_SANITIZERS:-no}" = yes ]; then
   n=$((n + 1))
   echo "ok $n # SKIP memory is not measured under the sanitizers"
 else
-r1=$("$T" bench -c trivium --set run.seeds=1 --set run.episodes=300 -j1 | sed -n 's/^bench: max RSS \([0-9.]*\) MB (the largest cell).*/\1/p')
-r2=$("$T" bench -c trivium --set run.seeds=1 --set run.episodes=6000 -j1 | sed -n 's/^bench: max RSS \([0-9.]*\) MB (the largest cell).*/\1/p')
+o1=$(TRIVIUM_SKELETON_DIR="$tmp/no-skeleton" "$T" bench -c trivium --set run.seeds=1 --set run.episodes=300 -j1)
+r1=$(echo "$o1" | sed -n 's/^bench: max RSS \([0-9.]*\) MB (the largest cell).*/\1/p')
+r2=$(TRIVIUM_SKELETON_DIR="$tmp/no-skeleton" "$T" bench -c trivium --set run.seeds=1 --set run.episodes=6000 -j1 | sed -n 's/^bench: max RSS \([0-9.]*\) MB (the largest cell).*/\1/p')
 n=$((n + 1))
 if awk -v a="$r1" -v b="$r2" 'BEGIN {exit !(a > 0 && b < 1.25 * a && b < 100)}'; then
   echo "ok $n - a cell's max RSS: $r1 MB at 300 episodes, $r2 MB at 6000"
 else echo "not ok $n - max RSS $r1 MB at 300 episodes, $r2 MB at 6000"; fi
 fi
+n=$((n + 1))
+if [ "${TRIVIUM_SANITIZERS:-no}" = yes ]; then
+  echo "ok $n # SKIP bench is not run under the sanitizers"
+elif echo "$o1" | grep -q '^bench: per episode [0-9.]* ms of CPU' &&
+     echo "$o1" | grep -q '^bench: skeleton ratio not measured: no skeleton'; then
+  echo "ok $n - bench reports CPU per episode, and says when there is no skeleton to compare with"
+else echo "not ok $n - bench output:"; echo "$o1" | sed 's/^/# /'; fi
 
 # a scenario's <ctl file> is inside the run's output directory, never through a link out of it
 cat > "$tmp/ctl.xml" <<XML

@@ -29,6 +29,7 @@ typedef struct {
   TrvPosterior *post;
   TrvGraph ghat;
   double n_ep, mean_ep, m2_ep; /* Welford over episode mean rewards */
+  double prior_absent, prior_present; /* loss terms of a component held at the prior */
 } Outcome;
 
 static void *oc_create(const TrvParams *p, const TrvWorldInfo *world, uint64_t seed, int variant) {
@@ -45,6 +46,8 @@ static void *oc_create(const TrvParams *p, const TrvWorldInfo *world, uint64_t s
   pp.hazard = 0.0;
   c->post = trv_posterior_new(c->cand->n_components, &pp);
   trv_graph_clear(&c->ghat, c->cand->n_components);
+  c->prior_absent = -log(1.0 - c->p.pi0);
+  c->prior_present = -log(c->p.pi0);
   return c;
 }
 
@@ -76,8 +79,8 @@ static bool readout_map(const Outcome *c, const TrvPosterior *post, int j) {
  * log-odds (no clipping: a confident wrong model pays in full). */
 static void component_losses(const Outcome *c, const TrvPosterior *post, int j, double *absent, double *present) {
   if (!c->cand->components[j].observed) {
-    *absent = -log(1.0 - c->p.pi0);
-    *present = -log(c->p.pi0);
+    *absent = c->prior_absent;
+    *present = c->prior_present;
     return;
   }
   for (int g = 0; g <= 1; g++) {

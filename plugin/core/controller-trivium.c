@@ -21,7 +21,6 @@
 #include "commit.h"
 #include "controller.h"
 #include "detector.h"
-#include "regret.h"
 #include "replay.h"
 #include "reset.h"
 #include "schedule.h"
@@ -152,7 +151,7 @@ static void tr_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpi
 
   /* The records the fold uses (probes and resets of known components), in
    * fold order; the rest, plain dispatch steps, only feed the readouts. */
-  GArray *fold = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
+  GArray *fold = g_array_sized_new(FALSE, FALSE, sizeof(TrvRecord), (guint)n);
   for (size_t o = 0; o < n; o++)
     if (recs[o].a_int >= 0 && recs[o].a_int < nc) g_array_append_val(fold, recs[o]);
   trv_records_sort_fold((TrvRecord *)fold->data, fold->len);
@@ -185,17 +184,30 @@ static void tr_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpi
       changed = true;
     }
     if (changed) {
-      step_hat = trv_regret_epistemic_step(traj, ghat_flags);
+      /* -log P(G_hat_e) (trv_regret_epistemic_step) from the point's loss
+       * terms -log P(j as in G_hat_e): the same terms negated, summed in the
+       * same order, so the same double up to the sign of a zero, which
+       * r_hat (from +0) does not keep */
       trv_beliefs_push_posterior(beliefs, traj, c->p.h_ent, t);
+      const double *loss = &g_array_index(beliefs->losses, double, beliefs->losses->len - 2 * (guint)nc);
+      step_hat = 0;
+      for (int j = 0; j < nc; j++) step_hat += loss[(ghat_flags[j] ? nc : 0) + j];
     } else {
       trv_beliefs_last(beliefs)->repeat++;
     }
     r_hat += step_hat;
   }
-  trv_replay_episode(c->post, (TrvRecord *)fold->data, fold->len);
+  /* The trajectory took in every record of the fold, in fold order, from
+   * the same start: it is the log's fold (trv_replay_episode) call for
+   * call, so its end state is the posterior, bit for bit.  A record the
+   * walk over the steps did not take (a reset, a step past the episode)
+   * leaves the fold to trv_replay_episode. */
+  if (i == fold->len) {
+    trv_posterior_assign(c->post, traj);
+  } else {
+    trv_replay_episode(c->post, (TrvRecord *)fold->data, fold->len);
+  }
   g_array_free(fold, TRUE);
-  /* Live trajectory and the log's fold must agree bit for bit. */
-  g_assert(trv_posterior_equal(traj, c->post));
   trv_posterior_free(traj);
   if (c->recent->len > RECENT_MAX) g_array_remove_range(c->recent, 0, c->recent->len - RECENT_MAX);
 

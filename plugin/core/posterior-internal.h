@@ -22,11 +22,13 @@ struct TrvPosterior {
    * hazard-mode observation adds to) */
   TrvPosteriorParams eff;
   double prior_tail, zero_lbf;
+  double prior_logit;         /* logit(pi0) */
+  double log_keep, log_fresh; /* log(persist) and log1p(-persist): the hazard track's mixture weights */
   double *episode_lbf;
 };
 
 /* Fills the derived fields that depend only on the parameters and the
- * noise scale (eff, prior_tail, zero_lbf). */
+ * noise scale (eff, prior_tail, zero_lbf, prior_logit, log_keep, log_fresh). */
 void trv_posterior_derive_model(TrvPosterior *post);
 /* Fills every derived field from the parameters and the state. */
 void trv_posterior_derive(TrvPosterior *post);

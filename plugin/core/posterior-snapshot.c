@@ -148,7 +148,7 @@ TrvPosterior *trv_posterior_deserialize(const uint8_t *data, size_t len, GError 
 }
 
 /* Bitwise equality of what the snapshot holds, compared in place (no
- * serialization: the controller asserts it every episode). */
+ * serialization). */
 G_STATIC_ASSERT(sizeof(TrvSuffStats) == 4 * sizeof(double)); /* no padding for memcmp */
 bool trv_posterior_equal(const TrvPosterior *a, const TrvPosterior *b) {
   if (a->n != b->n || a->params.slab != b->params.slab || a->params.track != b->params.track ||

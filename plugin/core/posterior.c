@@ -58,10 +58,14 @@ static double log_ndtr(double x) {
   return -0.5 * x2 - log(-x) - 0.5 * log(2.0 * M_PI) + log1p(-1.0 / x2 + 3.0 / (x2 * x2) - 15.0 / (x2 * x2 * x2));
 }
 
+/* exp(d), with exp(0) = 1 (exact in any libm) not called for: one of the
+ * two terms of log_add_exp is always that one. */
+static double exp_or_one(double d) { return d == 0.0 ? 1.0 : exp(d); }
+
 static double log_add_exp(double a, double b) {
   double m = a > b ? a : b;
   if (m == -INFINITY) return -INFINITY;
-  return m + log(exp(a - m) + exp(b - m));
+  return m + log(exp_or_one(a - m) + exp_or_one(b - m));
 }
 
 /* ---- Bayes factors ------------------------------------------------------ */
@@ -152,7 +156,7 @@ static double episode_evidence(const TrvPosterior *post, int j) {
   if (keep <= 0) return post_lbf(post, &post->episode[j]);
   double given = post_lbf(post, &post->stats[j]) - post->begin_lbf[j];
   if (keep >= 1) return given;
-  return log_add_exp(log(keep) + given, log1p(-keep) + post_lbf(post, &post->episode[j]));
+  return log_add_exp(post->log_keep + given, post->log_fresh + post_lbf(post, &post->episode[j]));
 }
 
 /* The parameters in use and what depends only on them (posterior-internal.h). */
@@ -162,6 +166,9 @@ void trv_posterior_derive_model(TrvPosterior *post) {
   TrvSuffStats zero = {0, 0, 0, 0};
   post->prior_tail = log_slab_mass(&zero, &post->eff);
   post->zero_lbf = trv_log_bf10(&zero, &post->eff);
+  post->prior_logit = logit(post->params.pi0);
+  post->log_keep = log(post->params.persist);
+  post->log_fresh = log1p(-post->params.persist);
 }
 
 /* Fills the derived fields from the parameters and the state. */
@@ -273,6 +280,9 @@ void trv_posterior_assign(TrvPosterior *dst, const TrvPosterior *src) {
   dst->eff = src->eff;
   dst->prior_tail = src->prior_tail;
   dst->zero_lbf = src->zero_lbf;
+  dst->prior_logit = src->prior_logit;
+  dst->log_keep = src->log_keep;
+  dst->log_fresh = src->log_fresh;
 }
 
 int trv_posterior_n_components(const TrvPosterior *post) { return post->n; }
@@ -312,16 +322,26 @@ void trv_posterior_episode_begin(TrvPosterior *post) {
         double off = h + (1.0 - 2.0 * h) * sigmoid(-l);
         post->log_odds[j] = log(on) - log(off);
         memset(&post->episode[j], 0, sizeof post->episode[j]);
-        post->begin_lbf[j] = p->persist > 0 ? post_lbf(post, &post->stats[j]) : post->zero_lbf;
-        post->episode_lbf[j] = episode_evidence(post, j);
+        /* episode_evidence(post, j) of the empty episode, with what is at
+         * hand: the log BF10 of the pooled statistics just computed, and
+         * that of empty statistics, zero_lbf (post_lbf of them is that
+         * double: the same operations on the same values) */
+        double keep = p->persist, pooled = keep > 0 ? post_lbf(post, &post->stats[j]) : 0.0;
+        post->begin_lbf[j] = keep > 0 ? pooled : post->zero_lbf;
+        if (keep <= 0) {
+          post->episode_lbf[j] = post->zero_lbf;
+        } else {
+          double given = pooled - post->begin_lbf[j];
+          post->episode_lbf[j] = keep >= 1 ? given : log_add_exp(post->log_keep + given, post->log_fresh + post->zero_lbf);
+        }
         break;
       }
       case TRV_TRACK_FORGETTING:
-        post->log_odds[j] = logit(p->pi0) + post_lbf(post, &post->stats[j]);
+        post->log_odds[j] = post->prior_logit + post_lbf(post, &post->stats[j]);
         break;
       case TRV_TRACK_NONE:
         /* the log-odds follow the statistics; only a new s2_e changes them */
-        if (p->noise == TRV_NOISE_ESTIMATED) post->log_odds[j] = logit(p->pi0) + post_lbf(post, &post->stats[j]);
+        if (p->noise == TRV_NOISE_ESTIMATED) post->log_odds[j] = post->prior_logit + post_lbf(post, &post->stats[j]);
         break;
     }
   }
@@ -347,7 +367,7 @@ void trv_posterior_observe(TrvPosterior *post, int j, double z, double w) {
     post->episode_lbf[j] = episode_evidence(post, j);
     post->log_odds[j] += post->episode_lbf[j] - before;
   } else {
-    post->log_odds[j] = logit(p->pi0) + post_lbf(post, &post->stats[j]);
+    post->log_odds[j] = post->prior_logit + post_lbf(post, &post->stats[j]);
   }
 }
 
@@ -357,7 +377,7 @@ void trv_posterior_reset_component(TrvPosterior *post, int j) {
   memset(&post->episode[j], 0, sizeof post->episode[j]);
   post->begin_lbf[j] = post->zero_lbf;
   post->episode_lbf[j] = episode_evidence(post, j);
-  post->log_odds[j] = logit(post->params.pi0);
+  post->log_odds[j] = post->prior_logit;
 }
 
 /* ---- readouts ----------------------------------------------------------- */
@@ -456,7 +476,24 @@ typedef struct {
   TrvSuffStats s;
   double lbf_before, log_tail_s, log_tail_prior;
   bool separated;
+  /* after adding dszz (eig_after_szz): what depends on Szz only, the
+   * Gaussian Bayes factor's -log1p term and denominator and the H1
+   * posterior's variance and sd */
+  double dszz, head, den, v, sd;
 } EigFixed;
+
+/* Fixes the Szz increment of the evaluations to come: the parts of the
+ * Bayes factor and of the tail mass that do not depend on Szw, computed by
+ * the same operations as trv_log_bf10_gaussian and log_tail_mass do. */
+static void eig_after_szz(EigFixed *f, double dszz) {
+  const TrvPosteriorParams *p = f->p;
+  double szz = f->s.szz + dszz, s2 = p->s2, tau2 = p->tau2;
+  f->dszz = dszz;
+  f->head = -0.5 * log1p(tau2 * szz / s2);
+  f->den = 2.0 * s2 * (s2 / tau2 + szz);
+  f->v = 1.0 / (szz / p->s2 + 1.0 / p->tau2);
+  f->sd = sqrt(f->v);
+}
 
 static void eig_fixed(const TrvPosteriorParams *p, const TrvSuffStats *s, EigFixed *f) {
   *f = (EigFixed){.p = p, .s = *s, .separated = cut_slab(p)};
@@ -466,21 +503,24 @@ static void eig_fixed(const TrvPosteriorParams *p, const TrvSuffStats *s, EigFix
     f->log_tail_s = log_slab_mass(&f->s, p);
     f->log_tail_prior = log_slab_mass(&zero, p);
   }
+  f->dszz = NAN;
 }
 
 /* log BF10 after adding (dszz, x) to the statistics, and the H1 tail-mass
- * ratio T(S+d)/T(S) (1 for the Gaussian slab). */
-static double eig_lbf_after(const EigFixed *f, double dszz, double x, double *tail_ratio) {
-  TrvSuffStats t = f->s;
-  t.n += 1;
-  t.szz += dszz;
-  t.szw += x;
-  double after = trv_log_bf10_gaussian(&t, f->p->s2, f->p->tau2);
-  *tail_ratio = 1.0;
+ * ratio T(S+d)/T(S) (1 for the Gaussian slab; tail_ratio may be NULL):
+ * trv_log_bf10_gaussian and log_tail_mass of the sum, with their Szz-only
+ * parts from eig_after_szz. */
+static double eig_lbf_after(EigFixed *f, double dszz, double x, double *tail_ratio) {
+  if (!(f->dszz == dszz)) eig_after_szz(f, dszz);
+  double szw = f->s.szw + x;
+  double after = f->head + szw * szw / f->den;
+  if (tail_ratio) *tail_ratio = 1.0;
   if (f->separated) {
-    double lt = log_slab_mass(&t, f->p);
+    double mu = f->v * szw / f->p->s2, k = f->p->kappa_min;
+    double lt = f->p->slab == TRV_SLAB_SOFT ? log_soft_mass(mu, f->v, k)
+                                            : log_add_exp(log_ndtr((mu - k) / f->sd), log_ndtr((-k - mu) / f->sd));
     after += lt - f->log_tail_prior;
-    *tail_ratio = exp(lt - f->log_tail_s);
+    if (tail_ratio) *tail_ratio = exp(lt - f->log_tail_s);
   }
   return after;
 }
@@ -505,14 +545,13 @@ static void eig_nodes(const TrvPosteriorParams *p, const TrvSuffStats *s, int k,
    * the Bayes factor, so one quadrature over x is exact. */
   double sd0 = sqrt(dszz * p->s2);
   double m1 = mu * dszz, sd1 = sqrt(dszz * p->s2 + v * dszz * dszz);
-  double unused;
   nd->lbf_before = f.lbf_before;
   /* With no evidence yet (szw = 0, so m1 = 0) the Bayes factor is even in x
    * and the nodes are symmetric (gh_x[n-1-i] = -gh_x[i] exactly): the upper
    * half mirrors the lower bit for bit, so compute it once. */
   int half = s->szw == 0 ? GH_NODES / 2 : GH_NODES;
   for (int i = 0; i < half; i++) {
-    nd->after0[i] = eig_lbf_after(&f, dszz, sd0 * gh_x[i], &unused);
+    nd->after0[i] = eig_lbf_after(&f, dszz, sd0 * gh_x[i], NULL); /* H0: no tail ratio */
     nd->after1[i] = eig_lbf_after(&f, dszz, m1 + sd1 * gh_x[i], &nd->ratio1[i]);
   }
   for (int i = half; i < GH_NODES; i++) {

@@ -36,6 +36,7 @@ struct TrvSession {
   TrvBeliefs beliefs;
   GArray *own;   /* the controller's own records of an episode */
   double plan_cpu; /* CPU seconds of the last plan */
+  int *probes;     /* room for a plan's probes (TRV_PLAN_MAX_PROBES), kept across episodes */
 };
 
 TrvSession *trv_session_new(const TrvParams *params, const TrvWorldClass *wc, const char *controller, uint64_t seed,
@@ -52,6 +53,7 @@ TrvSession *trv_session_new(const TrvParams *params, const TrvWorldClass *wc, co
   }
   trv_beliefs_init(&s->beliefs, s->info.cand->n_components);
   s->own = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
+  s->probes = g_new(int, TRV_PLAN_MAX_PROBES);
   return s;
 }
 
@@ -63,6 +65,7 @@ void trv_session_free(TrvSession *s) {
     trv_beliefs_free(&s->beliefs);
     g_array_free(s->own, TRUE);
   }
+  g_free(s->probes);
   g_free(s);
 }
 
@@ -106,7 +109,7 @@ void trv_session_plan(TrvSession *s, int e, int n_agents, TrvPlan **parts) {
   double t0 = cpu_seconds();
   TrvPlan plan;
   memset(&plan, 0, sizeof plan);
-  plan.probes = g_new(int, TRV_PLAN_MAX_PROBES);
+  plan.probes = s->probes;
   plan.agents = n_agents;
   s->controller->klass->plan(s->controller->self, e, &plan);
   g_assert(plan.n_probes >= 0 && plan.n_probes <= TRV_PLAN_MAX_PROBES);
@@ -118,7 +121,6 @@ void trv_session_plan(TrvSession *s, int e, int n_agents, TrvPlan **parts) {
   }
   split_plan(&plan, n_agents, trv_coalition_cap(s->params.coalition, m0), value, parts);
   g_free(value);
-  g_free(plan.probes);
   trv_posterior_free(plan.snapshot);
   s->plan_cpu = cpu_seconds() - t0;
 }

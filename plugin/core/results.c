@@ -3,6 +3,8 @@
  * tables and trivium/results.h name. */
 #include "results.h"
 
+#include "g9.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -102,6 +104,27 @@ void trv_results_csv_header(GString *out, const TrvCellLayout *l) {
   g_string_append_c(out, '\n');
 }
 
+/* A row is built in place: integers by hand, doubles by trv_format_g9
+ * (printf's %.9g, g9.h), no formatted append per field. */
+static void put_c(GString *out, char c) { g_string_append_c(out, c); }
+
+static void put_s(GString *out, const char *s) { g_string_append(out, s); }
+
+static void put_d(GString *out, int v) {
+  char buf[16], *p = buf + sizeof buf;
+  unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+  do *--p = (char)('0' + u % 10);
+  while ((u /= 10) != 0);
+  if (v < 0) *--p = '-';
+  g_string_append_len(out, p, buf + sizeof buf - p);
+}
+
+static void put_g(GString *out, double v) {
+  char buf[TRV_G9_BUF];
+  int n = trv_format_g9(buf, v);
+  g_string_append_len(out, buf, n);
+}
+
 void trv_results_csv_row(GString *out, const TrvCellLayout *l, const TrvEpisodeRow *w) {
   static const char *const lrcp_names[] = {"none", "converged", "flagged"};
   int nc = l->cand->n_components;
@@ -109,20 +132,29 @@ void trv_results_csv_row(GString *out, const TrvCellLayout *l, const TrvEpisodeR
   bits(tb, w->truth, nc);
   bits(mb, w->map, nc);
   bits(gb, w->ghat, nc);
-  g_string_append_printf(out, "%d,%s,%d,%s,%d,%d,%s,%s,%s", w->seed, l->controller, w->episode,
-                         trv_phase_names[trv_phase_of(l, w->episode)], w->posterior_exposure, w->committed_exposure, tb,
-                         mb, gb);
-  for (int j = 0; j < nc; j++) g_string_append_printf(out, ",%d", (int)(((w->truth ^ w->map) >> j) & 1));
-  for (int j = 0; j < nc; j++) g_string_append_printf(out, ",%.9g", w->p[j]);
-  g_string_append_printf(out, ",%.9g,%d,%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%d,%s,", w->entropy_bits, w->budget,
-                         w->probes, w->gated_steps, w->reward, w->r_out, w->r_epi, w->r_hat_epi, w->r_temp, w->tau,
-                         w->committed, lrcp_names[w->lrcp_status]);
-  for (int k = 0; k < w->lrcp_n; k++) g_string_append_printf(out, "%s%d", k ? ";" : "", w->lrcp_eps[k]);
-  g_string_append_printf(out, ",%.9g,%d,%d,%d,%d,%d,%d,%.9g,%.9g", w->detector_stat, w->alarm, w->resets, w->commits,
-                         w->commit_attempts, w->commit_failures, w->records_lost, w->sim_time, w->soft_score);
+  put_d(out, w->seed), put_c(out, ','), put_s(out, l->controller), put_c(out, ','), put_d(out, w->episode);
+  put_c(out, ','), put_s(out, trv_phase_names[trv_phase_of(l, w->episode)]);
+  put_c(out, ','), put_d(out, w->posterior_exposure), put_c(out, ','), put_d(out, w->committed_exposure);
+  put_c(out, ','), put_s(out, tb), put_c(out, ','), put_s(out, mb), put_c(out, ','), put_s(out, gb);
+  for (int j = 0; j < nc; j++) put_c(out, ','), put_d(out, (int)(((w->truth ^ w->map) >> j) & 1));
+  for (int j = 0; j < nc; j++) put_c(out, ','), put_g(out, w->p[j]);
+  put_c(out, ','), put_g(out, w->entropy_bits), put_c(out, ','), put_d(out, w->budget);
+  put_c(out, ','), put_d(out, w->probes), put_c(out, ','), put_d(out, w->gated_steps);
+  const double r[] = {w->reward, w->r_out, w->r_epi, w->r_hat_epi, w->r_temp};
+  for (size_t k = 0; k < G_N_ELEMENTS(r); k++) put_c(out, ','), put_g(out, r[k]);
+  put_c(out, ','), put_d(out, w->tau), put_c(out, ','), put_d(out, w->committed);
+  put_c(out, ','), put_s(out, lrcp_names[w->lrcp_status]), put_c(out, ',');
+  for (int k = 0; k < w->lrcp_n; k++) {
+    if (k) put_c(out, ';');
+    put_d(out, w->lrcp_eps[k]);
+  }
+  put_c(out, ','), put_g(out, w->detector_stat);
+  const int counts[] = {w->alarm, w->resets, w->commits, w->commit_attempts, w->commit_failures, w->records_lost};
+  for (size_t k = 0; k < G_N_ELEMENTS(counts); k++) put_c(out, ','), put_d(out, counts[k]);
+  put_c(out, ','), put_g(out, w->sim_time), put_c(out, ','), put_g(out, w->soft_score);
   for (int k = 0; l->metric_names && l->metric_names[k]; k++)
-    g_string_append_printf(out, ",%.9g", k < w->n_world_metrics ? w->world_metrics[k] : NAN);
-  g_string_append_c(out, '\n');
+    put_c(out, ','), put_g(out, k < w->n_world_metrics ? w->world_metrics[k] : NAN);
+  put_c(out, '\n');
 }
 
 /* ---- the cell summary ----------------------------------------------------- */

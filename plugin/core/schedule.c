@@ -35,7 +35,8 @@ static int ig_schedule(const TrvPosterior *post, const TrvCandidates *cand, cons
     plan[b] = best;
     eig[best] += gain[best];
     k[best]++;
-    gain[best] = trv_posterior_eig_bits_memo(post, best, k[best] + 1, zabs, memo) - eig[best];
+    if (b + 1 < budget) /* the last probe's next gain is never compared */
+      gain[best] = trv_posterior_eig_bits_memo(post, best, k[best] + 1, zabs, memo) - eig[best];
   }
   return budget;
 }

@@ -82,61 +82,6 @@ bool trv_msg_send(sg_mailbox_t mb, Msg *m, double timeout) {
   return true;
 }
 
-struct TrvKeySet {
-  uint64_t *keys; /* slot holds key + 1; 0 is an empty slot */
-  size_t cap, count;
-  bool has_max; /* the key UINT64_MAX, whose + 1 would read as empty */
-};
-
-static uint64_t record_key(const TrvRecord *r) { return ((uint64_t)r->agent << 40) ^ r->seq; }
-
-static size_t key_slot(uint64_t x, size_t cap) { return (size_t)trv_mix64(x) & (cap - 1); }
-
-TrvKeySet *trv_key_set_new(void) {
-  TrvKeySet *s = g_new0(TrvKeySet, 1);
-  s->cap = 64;
-  s->keys = g_new0(uint64_t, s->cap);
-  return s;
-}
-
-void trv_key_set_free(TrvKeySet *s) {
-  if (!s) return;
-  g_free(s->keys);
-  g_free(s);
-}
-
-static bool key_insert(uint64_t *keys, size_t cap, uint64_t stored) {
-  for (size_t i = key_slot(stored, cap);; i = (i + 1) & (cap - 1)) {
-    if (keys[i] == stored) return false;
-    if (keys[i] == 0) {
-      keys[i] = stored;
-      return true;
-    }
-  }
-}
-
-bool trv_key_set_add(TrvKeySet *s, const TrvRecord *r) {
-  uint64_t k = record_key(r);
-  if (k == UINT64_MAX) {
-    bool added = !s->has_max;
-    s->has_max = true;
-    return added;
-  }
-  if (2 * (s->count + 1) > s->cap) { /* at most half full */
-    size_t cap = 2 * s->cap;
-    uint64_t *keys = g_new0(uint64_t, cap);
-    for (size_t i = 0; i < s->cap; i++)
-      if (s->keys[i]) key_insert(keys, cap, s->keys[i]);
-    g_free(s->keys);
-    s->keys = keys;
-    s->cap = cap;
-  }
-  bool added = key_insert(s->keys, s->cap, k + 1);
-  s->count += added;
-  return added;
-}
-
-
 static void free_payload(void *m) { trv_msg_free(m); }
 
 void trv_msg_reply(sg_mailbox_t mb, Msg *m) {

@@ -171,7 +171,10 @@ static GArray *close_episode(Cell *cell, int e, int *intents) {
   int n = cell->n_replicas, need = n / 2 + 1, answered = 0;
   bool *got = g_new0(bool, n);
   GArray *all = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
-  TrvKeySet *ids = trv_key_set_new();
+  /* A replica's records are distinct (it dropped repeated ids), and best
+   * effort keeps repeats: only atomic mode joining more than one reply
+   * needs the ids. */
+  TrvKeySet *ids = need > 1 && !cell->opt->best_effort ? trv_key_set_new() : NULL;
   *intents = 0;
   double deadline = simgrid_get_clock() + LOG_OUTAGE_MAX;
   while (answered < need && simgrid_get_clock() < deadline) {
@@ -187,9 +190,14 @@ static GArray *close_episode(Cell *cell, int e, int *intents) {
         got[r] = true;
         answered++;
         *intents = MAX(*intents, rep->n_intents);
-        for (guint i = 0; i < rep->records->len; i++) {
+        if (!ids && all->len == 0) { /* the first reply, nothing to join: take its records */
+          g_array_free(all, TRUE);
+          all = rep->records;
+          rep->records = NULL;
+        }
+        for (guint i = 0; rep->records && i < rep->records->len; i++) {
           TrvRecord *rec = &g_array_index(rep->records, TrvRecord, i);
-          if (!trv_key_set_add(ids, rec) && !cell->opt->best_effort) continue;
+          if (ids && !trv_record_id_add(ids, rec)) continue;
           g_array_append_val(all, *rec);
         }
       }
@@ -216,7 +224,7 @@ static bool decide_round(Cell *cell, int upto) {
     m->first = cell->replica_acked[r];
     m->reply = cell->mb_controller_reply;
     for (int e = m->first; e <= upto; e++)
-      m->n_carried += ((DecidedEpisode *)g_ptr_array_index(cell->decided, e))->records->len;
+      m->n_carried += trv_sim_decided(cell, e)->records->len;
     if (trv_msg_send(cell->replicas[r].mb, m, cell->opt->commit_timeout)) {
       Msg *rep = trv_msg_recv(cell->mb_controller_reply, cell->opt->commit_timeout);
       if (rep && rep->kind == MSG_ACK && rep->agent == r && rep->episode == upto) cell->replica_acked[r] = upto + 1;
@@ -227,17 +235,23 @@ static bool decide_round(Cell *cell, int upto) {
   return all;
 }
 
+#define DROP_AT 64 /* dropped episodes' slots are removed in batches */
+
 /* Drops the decided episodes every replica holds: nothing reads them again. */
 static void forget_decided(Cell *cell) {
   int held = cell->n_decided;
   for (int r = 0; r < cell->n_replicas; r++) held = MIN(held, cell->replica_acked[r]);
-  for (int e = held - 1; e >= 0; e--) {
-    DecidedEpisode *d = g_ptr_array_index(cell->decided, e);
+  for (int e = held - 1; e >= cell->decided_base; e--) {
+    DecidedEpisode *d = trv_sim_decided(cell, e);
     if (!d) break; /* earlier ones are gone already */
     g_array_free(d->records, TRUE);
     trv_posterior_free(d->snapshot);
     g_free(d);
-    cell->decided->pdata[e] = NULL;
+    cell->decided->pdata[e - cell->decided_base] = NULL;
+  }
+  if (held - cell->decided_base >= DROP_AT) {
+    g_ptr_array_remove_range(cell->decided, 0, (guint)(held - cell->decided_base));
+    cell->decided_base = held;
   }
 }
 

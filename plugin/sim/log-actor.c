@@ -20,20 +20,38 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(trivium_log, trivium, "Trivium: the log replicas
 
 #define ACCEPT_RING 32
 
+#define DROP_AT 64 /* decided episodes' slots are removed in batches */
+
 /* The records received for episode e (created on first use; an episode
- * already decided gets a fresh, empty one that nobody reads). */
+ * already decided gets a fresh, empty one that nobody reads), or NULL for
+ * an episode decided and dropped (what comes for it is not read either). */
 static GArray *episode_pending(ReplicaState *r, int e) {
-  while ((int)r->pending->len <= e) {
+  if (e < r->base) return NULL;
+  int i = e - r->base;
+  while ((int)r->pending->len <= i) {
     g_ptr_array_add(r->pending, g_array_new(FALSE, FALSE, sizeof(TrvRecord)));
     g_ptr_array_add(r->seen, trv_key_set_new());
     int zero = 0;
     g_array_append_val(r->intents, zero);
   }
-  if (!g_ptr_array_index(r->pending, e)) {
-    r->pending->pdata[e] = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
-    r->seen->pdata[e] = trv_key_set_new();
+  if (!g_ptr_array_index(r->pending, i)) {
+    r->pending->pdata[i] = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
+    r->seen->pdata[i] = trv_key_set_new();
   }
-  return g_ptr_array_index(r->pending, e);
+  return g_ptr_array_index(r->pending, i);
+}
+
+/* Removes the slots of the episodes before decided_upto once there are
+ * DROP_AT of them (their records and ids are freed already, or belong to
+ * an episode nobody reads). */
+static void drop_decided(ReplicaState *r) {
+  int n = r->decided_upto - r->base;
+  if (n < DROP_AT) return;
+  guint held = MIN((guint)n, r->pending->len);
+  g_ptr_array_remove_range(r->pending, 0, held);
+  g_ptr_array_remove_range(r->seen, 0, held);
+  g_array_remove_range(r->intents, 0, held);
+  r->base = r->decided_upto;
 }
 
 static void write_ctl(Cell *cell, ReplicaState *r, int e, const DecidedEpisode *d) {
@@ -59,11 +77,11 @@ static void on_commit(Cell *cell, ReplicaState *r, Msg *m) {
     reply = trv_msg_new(MSG_NACK, m->episode);
     cell->report->late_rejected += m->records->len;
   } else {
-    GArray *ep = episode_pending(r, m->episode);
-    TrvKeySet *seen = g_ptr_array_index(r->seen, m->episode);
+    GArray *ep = episode_pending(r, m->episode); /* episode >= closed_upto >= base: not NULL */
+    TrvKeySet *seen = g_ptr_array_index(r->seen, m->episode - r->base);
     for (guint i = 0; i < m->records->len; i++) {
       TrvRecord rec = g_array_index(m->records, TrvRecord, i);
-      if (!trv_key_set_add(seen, &rec)) {
+      if (!trv_record_id_add(seen, &rec)) {
         cell->report->duplicates_dropped++;
         continue;
       }
@@ -80,8 +98,9 @@ static void on_commit(Cell *cell, ReplicaState *r, Msg *m) {
 static void on_telemetry(ReplicaState *r, Msg *m) {
   /* best effort: no dedup, no acknowledgement, no closing */
   GArray *ep = episode_pending(r, m->episode);
+  if (!ep) return;
   g_array_append_vals(ep, m->records->data, m->records->len);
-  g_array_index(r->intents, int, m->episode) += m->n_intents;
+  g_array_index(r->intents, int, m->episode - r->base) += m->n_intents;
 }
 
 static void on_close(ReplicaState *r, Msg *m) {
@@ -89,26 +108,28 @@ static void on_close(ReplicaState *r, Msg *m) {
   GArray *ep = episode_pending(r, m->episode);
   Msg *reply = trv_msg_new(MSG_CLOSED, m->episode);
   reply->agent = r->index;
-  reply->records = g_array_sized_new(FALSE, FALSE, sizeof(TrvRecord), ep->len);
-  g_array_append_vals(reply->records, ep->data, ep->len);
-  reply->n_intents = g_array_index(r->intents, int, m->episode);
+  reply->records = g_array_sized_new(FALSE, FALSE, sizeof(TrvRecord), ep ? ep->len : 0);
+  if (ep) g_array_append_vals(reply->records, ep->data, ep->len);
+  reply->n_intents = ep ? g_array_index(r->intents, int, m->episode - r->base) : 0;
   trv_msg_reply(m->reply, reply);
 }
 
 static void on_decide(Cell *cell, ReplicaState *r, Msg *m) {
   for (int e = m->first; e <= m->episode; e++) {
     if (e < r->decided_upto) continue;
-    const DecidedEpisode *d = g_ptr_array_index(cell->decided, e);
+    const DecidedEpisode *d = trv_sim_decided(cell, e);
     if (r->decided) g_array_append_vals(r->decided, d->records->data, d->records->len);
     r->n_decided += d->records->len;
     write_ctl(cell, r, e, d);
     r->decided_upto = e + 1;
-    if (e < (int)r->pending->len) { /* decided: what was received for it is no longer needed */
-      g_clear_pointer(&r->pending->pdata[e], g_array_unref);
-      g_clear_pointer(&r->seen->pdata[e], trv_key_set_free);
+    int i = e - r->base;
+    if (i >= 0 && i < (int)r->pending->len) { /* decided: what was received for it is no longer needed */
+      g_clear_pointer(&r->pending->pdata[i], g_array_unref);
+      g_clear_pointer(&r->seen->pdata[i], trv_key_set_free);
     }
     if (r->closed_upto < e + 1) r->closed_upto = e + 1;
   }
+  drop_decided(r);
   Msg *reply = trv_msg_new(MSG_ACK, m->episode);
   reply->agent = r->index;
   trv_msg_reply(m->reply, reply);

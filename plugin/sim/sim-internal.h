@@ -26,6 +26,7 @@
 #include <simgrid/mailbox.h>
 #include <xbt/log.h>
 
+#include "core/keyset.h"
 #include "core/protocol.h"
 #include "log/ctl.h"
 #include "sim.h"
@@ -70,9 +71,12 @@ typedef struct {
   int index;
   sg_host_t host;
   sg_mailbox_t mb;
-  GPtrArray *seen;    /* per open episode: the record ids stored (atomic mode), NULL once decided */
-  GPtrArray *pending; /* per episode: GArray of records received, NULL once decided */
-  GArray *intents;    /* per episode: intent-only telemetry count (int) */
+  /* Per episode from `base` on (earlier ones are decided and dropped, so
+   * that memory does not grow with the run): */
+  int base;
+  GPtrArray *seen;    /* the record ids stored (atomic mode), NULL once decided */
+  GPtrArray *pending; /* GArray of records received, NULL once decided */
+  GArray *intents;    /* intent-only telemetry count (int) */
   int closed_upto;    /* episodes < closed_upto take no more commits */
   int decided_upto;   /* episodes < decided_upto are in the decided log */
   uint64_t n_decided; /* records in the decided log */
@@ -132,8 +136,11 @@ typedef struct {
   sg_mailbox_t mb_controller, mb_controller_reply;
   /* controller durable state */
   int episode, incarnation;
-  int n_decided;          /* episodes decided (absorbed); decided[e] is NULL once every replica holds e */
-  GPtrArray *decided;     /* DecidedEpisode* per episode */
+  int n_decided;          /* episodes decided (absorbed) */
+  /* DecidedEpisode* of episodes decided_base .. n_decided - 1 (trv_sim_decided);
+   * NULL once every replica holds it, and dropped from time to time */
+  GPtrArray *decided;
+  int decided_base;
   int *replica_acked;     /* per replica: episodes < value are decided there */
   bool closing;           /* CLOSE of `episode` under way: do not re-plan it */
   bool finished;
@@ -164,14 +171,18 @@ bool trv_sim_cell_finish(Cell *cell, GError **error);
  * their threshold (--log=trivium.thres:...). */
 void trv_sim_log_defaults(void);
 
-/* A set of record identities (agent, seq): open addressing over 64-bit
- * keys, no allocation per record (the replicas' and the controller's
- * deduplication of commits and retries). */
-typedef struct TrvKeySet TrvKeySet;
-TrvKeySet *trv_key_set_new(void);
-void trv_key_set_free(TrvKeySet *set);
-/* Adds r's identity; false when it was in the set already. */
-bool trv_key_set_add(TrvKeySet *set, const TrvRecord *r);
+/* The decided episode e (decided_base <= e < n_decided), NULL once every
+ * replica holds it. */
+static inline DecidedEpisode *trv_sim_decided(const Cell *cell, int e) {
+  return g_ptr_array_index(cell->decided, e - cell->decided_base);
+}
+
+/* Adds record r's identity (agent, seq) to a set of them (core/keyset.h:
+ * the replicas' and the controller's deduplication of commits and
+ * retries); false when it was in the set already. */
+static inline bool trv_record_id_add(TrvKeySet *set, const TrvRecord *r) {
+  return trv_key_set_add(set, ((uint64_t)r->agent << 40) ^ r->seq);
+}
 
 /* messages */
 Msg *trv_msg_new(MsgKind kind, int episode);
