@@ -429,9 +429,78 @@ static void test_probe_metrics_and_values_follow_the_volumes(void) {
   trv_world_urs.free(w);
 }
 
+/* Driver actions: the repositioning distribution and declined offers keep
+ * every fleet consistent (checked at every step); declining every offer
+ * beyond ring 0 leaves the stay fleet, which never repositions, with no
+ * empty kilometre at all; a temperature changes the moves; and the fleets
+ * share their drivers' uniforms, so the oracle fleet (the true graph) and
+ * an actual fleet that plans with the true graph move alike. */
+static UrsWorld *world_with(int drivers, double temperature, int accept_rings) {
+  TrvParams p;
+  trv_params_defaults(&p);
+  p.agents = drivers;
+  p.steps = 60;
+  p.episodes = 500;
+  p.urs_temperature = temperature;
+  p.urs_accept_rings = accept_rings;
+  GError *err = NULL;
+  UrsWorld *w = trv_world_urs.init(&p, 3, &err);
+  g_assert_no_error(err);
+  return w;
+}
+
+static void test_driver_actions(void) {
+  enum { M = 24 };
+  const TrvWorldClass *wc = &trv_world_urs;
+  double km[3], served[3];
+  const double taus[3] = {0, 0.2, 0.2};
+  for (int k = 0; k < 3; k++) {
+    UrsWorld *w = world_with(M, taus[k], k == 2 ? 0 : 2);
+    void *h[M];
+    for (int d = 0; d < M; d++) h[d] = wc->agent->instance(w, d);
+    km[k] = served[k] = 0;
+    for (int e = 0; e < 3; e++) {
+      play_episode(w, h, M, e, true, NULL);
+      km[k] += w->fleet[URS_FLEET_ACTUAL].empty_km;
+      served[k] += (double)w->fleet[URS_FLEET_ACTUAL].served;
+      if (k == 2) g_assert_cmpfloat(w->fleet[URS_FLEET_STAY].empty_km, ==, 0);
+    }
+    for (int d = 0; d < M; d++) wc->agent->free(h[d]);
+    wc->free(w);
+  }
+  g_assert_true(km[1] != km[0] || served[1] != served[0]);
+  g_assert_true(km[2] != km[1] || served[2] != served[1]);
+  /* common random numbers: every driver plans with the truth and moves */
+  UrsWorld *w = world_with(M, 0.3, 2);
+  void *h[M];
+  for (int d = 0; d < M; d++) h[d] = wc->agent->instance(w, d);
+  TrvGraph truth;
+  wc->episode_begin(w, 0);
+  wc->referee->truth(w, &truth);
+  for (int d = 0; d < M; d++) {
+    wc->episode_begin(h[d], 0);
+    wc->agent->plan(h[d], &truth);
+  }
+  double ctx[TRV_RECORD_CONTEXT_MAX];
+  for (int t = 0; t < wc->steps(w); t++) {
+    for (int d = 0; d < M; d++) {
+      wc->agent->observe(h[d], t, ctx);
+      wc->agent->act(h[d], 1);
+    }
+    wc->agent->step_end(w, t);
+    check_fleets(w);
+    for (int d = 0; d < M; d++) g_assert_cmpint(w->fleet[URS_FLEET_ACTUAL].drivers[d].cell, ==, w->fleet[URS_FLEET_ORACLE].drivers[d].cell);
+  }
+  g_assert_cmpfloat(w->fleet[URS_FLEET_ACTUAL].empty_km, ==, w->fleet[URS_FLEET_ORACLE].empty_km);
+  g_assert_cmpfloat(w->fleet[URS_FLEET_ACTUAL].empty_km, >, 0);
+  for (int d = 0; d < M; d++) wc->agent->free(h[d]);
+  wc->free(w);
+}
+
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/urs-world/conservation_of_requests_and_drivers", test_conservation_of_requests_and_drivers);
+  g_test_add_func("/urs-world/driver_actions", test_driver_actions);
   g_test_add_func("/urs-world/probe_metrics_and_values_follow_the_volumes", test_probe_metrics_and_values_follow_the_volumes);
   g_test_add_func("/urs-world/probe_outcomes_estimate_the_true_effects", test_probe_outcomes_estimate_the_true_effects);
   g_test_add_func("/urs-world/probe_volume_is_the_calibrated_demand_of_cell_and_slot",

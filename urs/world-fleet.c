@@ -11,14 +11,21 @@
  *      a driver d rings away fetches the rider in d minutes (d = 0: the
  *      trip starts at once); the wait is the minutes since the request
  *      plus d; empty kilometres add d cell spacings;
+ *      A driver declines an offer more than world.accept_rings rings away
+ *      (the default 2 accepts every offer of the disc);
  *   4. drivers still idle whose policy is 1 move one cell toward the best
  *      of their cell and its 6 neighbours, scored by the demand predicted
  *      in the cell's matching disc with the driver's graph divided by
  *      1 + the idle drivers already there or arriving (the driver itself
- *      excluded); ties keep the driver where it is.
+ *      excluded); ties keep the driver where it is.  With
+ *      world.temperature tau > 0 the move is a draw from the repositioning
+ *      distribution P(c) ~ exp((s_c / s_max - 1) / tau) over those 7
+ *      cells instead, with a uniform per driver and minute that every
+ *      fleet shares (tau -> 0: the best cell).
  * Cost per minute: O(drivers + waiting requests x 19 cells + idle drivers
  * met), no allocation once the per-episode arrays have grown.
  * Invariants: see world-internal.h; urs_fleet_check verifies them. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,7 +107,8 @@ void urs_fleet_reset(UrsFleet *f, const int *cells) {
 static int nearest_idle(const UrsWorld *w, const UrsFleet *f, int cell, int *ring) {
   int disc[URS_DISC], i = 0;
   urs_disc(w, cell, disc);
-  for (int d = 0; d <= URS_RINGS; d++) {
+  /* drivers decline offers beyond world.accept_rings */
+  for (int d = 0; d <= URS_RINGS && d <= w->p.urs_accept_rings; d++) {
     int best = -1;
     for (; i < urs_ring_end[d]; i++) {
       if (disc[i] < 0) continue;
@@ -140,17 +148,39 @@ static void serve(UrsWorld *w, UrsFleet *f, int t, int ri, int d, int ring) {
 
 static int arriving(const UrsFleet *f, int cell, int t) { return f->incoming_step[cell] == t ? f->incoming[cell] : 0; }
 
+/* Driver d's uniform of minute t, the same in every fleet (common random
+ * numbers: the fleets differ by their graphs only). */
+static double driver_uniform(const UrsWorld *w, int d, int t) {
+  uint64_t x = trv_mix64(w->seed ^ trv_mix64(((uint64_t)(w->episode + 1) << 32) ^ ((uint64_t)d << 12) ^ (uint64_t)t));
+  return (double)(x >> 11) * 0x1.0p-53;
+}
+
 static void reposition(UrsWorld *w, UrsFleet *f, int t, int d, int slot) {
   UrsDriver *v = &f->drivers[d];
-  int disc[URS_DISC];
+  int disc[URS_DISC], cand[URS_DISC];
+  double score[URS_DISC];
   urs_disc(w, v->cell, disc);
-  int best = v->cell;
+  int best = v->cell, n = 0;
   double best_score = urs_predict_score(w, slot, v->cell) / (f->idle_count[v->cell] + arriving(f, v->cell, t));
+  cand[n] = v->cell, score[n++] = best_score;
   for (int i = 1; i < urs_ring_end[1]; i++) {
     int c = disc[i];
     if (c < 0) continue;
     double s = urs_predict_score(w, slot, c) / (1 + f->idle_count[c] + arriving(f, c, t));
+    cand[n] = c, score[n++] = s;
     if (s > best_score) best_score = s, best = c;
+  }
+  double tau = w->p.urs_temperature;
+  if (tau > 0 && best_score > 0) { /* the repositioning distribution: a draw, not the best */
+    double weight[URS_DISC], total = 0;
+    for (int i = 0; i < n; i++) total += weight[i] = exp((score[i] / best_score - 1) / tau);
+    double u = driver_uniform(w, d, t) * total;
+    best = cand[n - 1];
+    for (int i = 0; i < n; i++)
+      if ((u -= weight[i]) < 0) {
+        best = cand[i];
+        break;
+      }
   }
   if (best == v->cell) return;
   idle_remove(f, d);

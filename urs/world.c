@@ -11,7 +11,10 @@
  * The agents are the drivers and share one city: agent_instance() returns
  * a handle on driver a (passing the world itself plays driver 0); act()
  * records the driver's decision (0 stay, 1 reposition with the graph given
- * to plan()); step_end() moves the city one minute; step_payoff() is the
+ * to plan(): to the best neighbouring cell, or a draw from the
+ * repositioning distribution at world.temperature > 0; offers beyond
+ * world.accept_rings declined, world-fleet.c); step_end() moves the city
+ * one minute; step_payoff() is the
  * requests the driver took in that minute.  Episode e is set up by the
  * first episode_begin(., e), whether on the world or a handle.
  *

@@ -91,6 +91,12 @@ static const TrvParamSpec specs[] = {
       "URS: a table estimate smaller than this in absolute value (per standard deviation) counts as no effect"),
     D("world.load", urs_load, 3.0, 1e-3, 1e3, "URS: city-wide requests per driver per hour, averaged over the week (scales the table's rates)"),
     D("world.busyness", urs_busyness, 0.8, 0, 1e3, "URS: log-demand effect of the hidden per-episode city busyness B_e (the confounding)"),
+    D("world.temperature", urs_temperature, 0, 0, 1e3,
+      "URS: an idle driver's repositioning distribution over its cell and the 6 neighbours, P(c) proportional to "
+      "exp((s_c / s_max - 1) / temperature), s its graph's score; 0: the best cell (greedy)"),
+    I("world.accept_rings", urs_accept_rings, 2, 0, 2,
+      "URS: a driver accepts a dispatch offer whose pickup is at most this many rings away and declines farther "
+      "ones (2: every offer of the matching disc)"),
     T("world.instance", jssp_instance,
       "JSSP: empty for the machine stream; else a shipped instance (ft06, ft10, ft20, la01) or an OR-Library instance file"),
     I("world.machines", jssp_machines, 5, 2, 16, "JSSP stream: parallel machines M"),

@@ -66,6 +66,8 @@ struct TrvParams {
   int urs_grounded;       /* effects of confounders 2, 3, 10 from the table's estimates */
   double urs_effect_floor; /* a table estimate below this (absolute) is no effect */
   double urs_effect, urs_load, urs_busyness;
+  double urs_temperature; /* repositioning distribution (0: greedy) */
+  int urs_accept_rings;   /* offers farther than this are declined */
   /* JSSP world (7.2): the machine stream, or a real instance */
   char jssp_instance[TRV_PARAM_TEXT_MAX]; /* "" the machine stream; a shipped instance or an instance file */
   int jssp_machines, jssp_slow_max;
