@@ -85,10 +85,57 @@ static void gate_plays_safe_exactly_while_the_tally_exceeds_rho(void) {
   trv_world_causalbench.free(world);
 }
 
+/* When to probe: a fake agent whose probe value peaks at steps 3, 4 and 9
+ * runs a plan of three probes there, in plan order, with the signs drawn
+ * for them; without placement they run at steps 0, 1, 2. */
+static const double fake_value[10] = {0.1, 0.9, 0.2, 1, 1, 0.3, 0.5, 0.9, 0, 0.95};
+static double fake_value_at(void *agent, int t) { (void)agent; return fake_value[t]; }
+static int fake_plan(void *agent, const TrvGraph *g) { (void)agent, (void)g; return 0; }
+static int fake_observe(void *agent, int t, double *ctx) { (void)agent, (void)t, (void)ctx; return 0; }
+static double fake_probe(void *agent, int j, double z) { (void)agent; return 10 * j + z; }
+static double fake_act(void *agent, int a) { (void)agent, (void)a; return 0; }
+
+static void probes_run_at_the_steps_of_highest_value(void) {
+  TrvAgentClass ac = {.plan = fake_plan, .observe = fake_observe, .probe = fake_probe, .act = fake_act,
+                      .probe_value_at = fake_value_at};
+  int comps[3] = {2, 0, 1};
+  const int at[2][3] = {{0, 1, 2}, {3, 4, 9}};
+  double z0[3];
+  for (int place = 0; place < 2; place++) {
+    TrvPlan plan = {.n_probes = 3, .probes = comps, .zabs = 1, .place_probes = place};
+    trv_graph_clear(&plan.ghat, 3);
+    GArray *recs = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
+    uint64_t seq = 0;
+    TrvRng rng;
+    trv_rng_init(&rng, 7, TRV_STREAM_PROBE);
+    TrvEpisodeSink sink = {keep_records, recs};
+    TrvEpisode *ep = trv_episode_new(&plan, 0, 10, 0, &seq, &rng, &sink);
+    trv_agent_play(&ac, NULL, ep, NULL);
+    g_assert_true(trivium_episode_close(ep, NULL));
+    g_assert_cmpint(recs->len, ==, 10);
+    int k = 0;
+    for (int t = 0; t < 10; t++) {
+      const TrvRecord *r = &g_array_index(recs, TrvRecord, t);
+      if (k < 3 && t == at[place][k]) {
+        g_assert_cmpint(r->a_int, ==, comps[k]);
+        g_assert_cmpfloat(r->outcome, ==, 10 * comps[k] + r->z); /* the probe ran with its own sign */
+        if (place) g_assert_cmpfloat(r->z, ==, z0[k]);
+        else z0[k] = r->z;
+        k++;
+      } else {
+        g_assert_cmpint(r->a_int, ==, -1);
+      }
+    }
+    g_assert_cmpint(k, ==, 3);
+    g_array_free(recs, TRUE);
+  }
+}
+
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/reset/partial_reset_resets_only_what_the_window_contradicts",
                   partial_reset_resets_only_what_the_window_contradicts);
+  g_test_add_func("/episode/probes_run_at_the_steps_of_highest_value", probes_run_at_the_steps_of_highest_value);
   g_test_add_func("/gate/gate_plays_safe_exactly_while_the_tally_exceeds_rho",
                   gate_plays_safe_exactly_while_the_tally_exceeds_rho);
   return g_test_run();

@@ -414,6 +414,9 @@ static void test_probe_metrics_and_values_follow_the_volumes(void) {
     for (int d = 0; d < M; d++) {
       double m = urs_probe_volume(w, w->start_cells[d], 0), share = fmin(1.0, m / URS_PROBE_VOLUME);
       g_assert_cmpfloat(trv_world_urs.probe_value(w, d), ==, share);
+      for (int t = 0; t < 30; t += 7) /* the same cell at later minutes: the slot's volume */
+        g_assert_cmpfloat(trv_world_urs.agent->probe_value_at(h[d], t), ==,
+                          fmin(1.0, urs_probe_volume(w, w->start_cells[d], t) / URS_PROBE_VOLUME));
       quiet += m < URS_PROBE_VOLUME;
       info += share;
       trv_world_urs.agent->probe(h[d], d % URS_NCONF, 1.0);

@@ -337,6 +337,15 @@ static int urs_episode_metrics(void *world, double *values, int max) {
   return n;
 }
 
+/* A probe by the driver at step t, were it to stay in its current cell:
+ * the cell's volume in the slot of minute t over the reference, at most 1. */
+static double urs_probe_value_at(void *world, int t) {
+  UrsDriverHandle *h = handle_of(world);
+  UrsWorld *w = h->w;
+  int cell = w->fleet[URS_FLEET_ACTUAL].placed ? w->fleet[URS_FLEET_ACTUAL].drivers[h->driver].cell : -1;
+  return fmin(1.0, urs_probe_volume(w, cell, t) / URS_PROBE_VOLUME);
+}
+
 static const TrvAgentClass agent_class = {
     .instance = urs_agent_instance,
     .free = urs_free,
@@ -347,6 +356,7 @@ static const TrvAgentClass agent_class = {
     .act = urs_act,
     .step_end = urs_step_end,
     .step_payoff = urs_step_payoff,
+    .probe_value_at = urs_probe_value_at,
 };
 
 static const TrvRefereeClass referee_class = {

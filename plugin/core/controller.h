@@ -34,6 +34,7 @@ typedef struct {
   int *probes;      /* component of each probe, in order (n_probes of them) */
   double zabs;      /* |z| of every probe */
   bool gate;        /* apply the dispatch gate */
+  bool place_probes; /* built-in agents run the probes at their steps of highest probe value */
   double rho;
   TrvPosterior *snapshot; /* the belief the gate starts from, or NULL */
 } TrvPlan;

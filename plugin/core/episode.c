@@ -24,7 +24,8 @@ struct TrvEpisode {
   TrvPlan *plan;
   int agent, steps, safe_action;
   uint64_t *seq;
-  double *z;       /* per probe: its signed intervention value */
+  int *probe_at;   /* per step: the component its probe intervenes on, or -1 */
+  double *z;       /* per step: the signed intervention value of its probe */
   TrvRecord *recs; /* per step */
   guint8 *has;     /* per step: HAS_* */
   bool *closed;    /* per step: the gate's answer */
@@ -72,10 +73,12 @@ TrvEpisode *trv_episode_new(const TrvPlan *plan, int agent, int steps, int safe_
   ep->safe_action = safe_action;
   ep->seq = seq;
   ep->sink = *sink;
-  /* a probe runs at step i < T: a share longer than the episode keeps its
-   * first T probes */
+  /* probe i runs at step i < T (unless trv_agent_play places them): a
+   * share longer than the episode keeps its first T probes */
   if (ep->plan->n_probes > steps) ep->plan->n_probes = steps;
-  ep->z = g_new(double, ep->plan->n_probes + 1);
+  ep->probe_at = g_new(int, steps);
+  ep->z = g_new0(double, steps);
+  for (int t = 0; t < steps; t++) ep->probe_at[t] = t < ep->plan->n_probes ? ep->plan->probes[t] : -1;
   for (int i = 0; i < ep->plan->n_probes; i++) ep->z[i] = trv_rng_sign(probe_rng) * plan->zabs;
   ep->recs = g_new0(TrvRecord, steps);
   ep->has = g_new0(guint8, steps);
@@ -86,6 +89,7 @@ TrvEpisode *trv_episode_new(const TrvPlan *plan, int agent, int steps, int safe_
 
 static void episode_free(TrvEpisode *ep) {
   trv_plan_free(ep->plan);
+  g_free(ep->probe_at);
   g_free(ep->z);
   g_free(ep->recs);
   g_free(ep->has);
@@ -105,14 +109,14 @@ int trivium_episode_n_probes(const TrvEpisode *ep) { return ep->plan->n_probes; 
 int trv_episode_gated(const TrvEpisode *ep) { return ep->gated; }
 
 bool trivium_episode_probe(const TrvEpisode *ep, int step, int *component, double *z) {
-  if (step < 0 || step >= ep->plan->n_probes) return false;
-  if (component) *component = ep->plan->probes[step];
+  if (step < 0 || step >= ep->steps || ep->probe_at[step] < 0) return false;
+  if (component) *component = ep->probe_at[step];
   if (z) *z = ep->z[step];
   return true;
 }
 
 void trivium_episode_record_probe(TrvEpisode *ep, int step, double outcome) {
-  g_return_if_fail(step >= 0 && step < ep->plan->n_probes);
+  g_return_if_fail(step >= 0 && step < ep->steps && ep->probe_at[step] >= 0);
   ep->recs[step].outcome = outcome;
   ep->has[step] |= HAS_OUTCOME;
 }
@@ -123,8 +127,8 @@ static void gate_advance(TrvEpisode *ep, int upto) {
   for (; ep->gate_upto <= upto; ep->gate_upto++) {
     int t = ep->gate_upto;
     if (!p->snapshot) continue;
-    if (t < p->n_probes && (ep->has[t] & HAS_OUTCOME)) {
-      trv_posterior_observe(p->snapshot, p->probes[t], ep->z[t], ep->recs[t].outcome);
+    if (ep->probe_at[t] >= 0 && (ep->has[t] & HAS_OUTCOME)) {
+      trv_posterior_observe(p->snapshot, ep->probe_at[t], ep->z[t], ep->recs[t].outcome);
       ep->lp_valid = false;
     }
     if (!p->gate) continue;
@@ -171,8 +175,8 @@ bool trivium_episode_close(TrvEpisode *ep, GError **error) {
     r.commit_status = TRV_COMMIT_PENDING;
     if (!(ep->has[t] & HAS_STEP)) r.a_disp = ep->safe_action, r.reward = 0, r.n_context = 0;
     r.a_int = -1;
-    if (t < ep->plan->n_probes && (ep->has[t] & HAS_OUTCOME)) { /* a probe never run gives no measurement */
-      r.a_int = ep->plan->probes[t];
+    if (ep->probe_at[t] >= 0 && (ep->has[t] & HAS_OUTCOME)) { /* a probe never run gives no measurement */
+      r.a_int = ep->probe_at[t];
       r.z = ep->z[t];
     } else {
       r.z = r.outcome = 0;
@@ -185,8 +189,43 @@ bool trivium_episode_close(TrvEpisode *ep, GError **error) {
   return ok;
 }
 
+/* When to probe: the plan's probes, in order, at the n steps of the
+ * highest probe value (ties to the earlier step), in step order; their
+ * signs stay those drawn for them. */
+static const double *place_value;
+static int cmp_step_value(const void *pa, const void *pb) {
+  int a = *(const int *)pa, b = *(const int *)pb;
+  if (place_value[a] != place_value[b]) return place_value[a] > place_value[b] ? -1 : 1;
+  return (a > b) - (a < b);
+}
+static int cmp_int(const void *pa, const void *pb) {
+  int a = *(const int *)pa, b = *(const int *)pb;
+  return (a > b) - (a < b);
+}
+
+static void place_probes(TrvEpisode *ep, const double *value) {
+  int n = ep->plan->n_probes, T = MAX(ep->steps, 1), *order = g_new(int, (size_t)T);
+  for (int t = 0; t < T; t++) order[t] = t;
+  place_value = value;
+  qsort(order, (size_t)T, sizeof *order, cmp_step_value);
+  place_value = NULL;
+  qsort(order, (size_t)n, sizeof *order, cmp_int);
+  double *z = g_new(double, (size_t)T);
+  memcpy(z, ep->z, sizeof(double) * (size_t)T);
+  for (int t = 0; t < T; t++) ep->probe_at[t] = -1, ep->z[t] = 0;
+  for (int i = 0; i < n; i++) ep->probe_at[order[i]] = ep->plan->probes[i], ep->z[order[i]] = z[i];
+  g_free(z);
+  g_free(order);
+}
+
 void trv_agent_play(const TrvAgentClass *ac, void *aw, TrvEpisode *ep, const TrvStepSync *sync) {
   int planned = ac->plan(aw, &ep->plan->ghat);
+  if (ep->plan->place_probes && ac->probe_value_at && ep->plan->n_probes > 0) {
+    double *value = g_new(double, (size_t)MAX(ep->steps, 1));
+    for (int t = 0; t < ep->steps; t++) value[t] = ac->probe_value_at(aw, t);
+    place_probes(ep, value);
+    g_free(value);
+  }
   for (int t = 0; t < ep->steps; t++) {
     double context[TRV_RECORD_CONTEXT_MAX];
     int n = ac->observe(aw, t, context);

@@ -45,8 +45,9 @@ static const TrvParamSpec specs[] = {
     D("budget.zabs", zabs, 1.0, 1e-9, 1e9, "intervention magnitude |z| of a probe (sign drawn at random)"),
     E("budget.scheduler", scheduler, TRV_SCHED_IG, sched_names, "probe scheduler of the trivium controller"),
     I("budget.probe_value", probe_value, 0, 0, 1,
-      "1: an episode's probes go first to the agents whose probes carry the most information (worlds that declare "
-      "it: URS, by the calibrated demand of the driver's cell and slot)"),
+      "1: an episode's probes go first to the agents whose probes carry the most information, and each agent runs "
+      "its probes at its steps of highest value (worlds that declare it: URS, by the calibrated demand of the "
+      "driver's cell and slot)"),
     I("budget.coalition", coalition, 1, 0, 4096,
       "most agents probing one component in one episode: 1 = disjoint assignment; more (0: m0) = coalitions, and "
       "every m0 agents (a team) bring a budget B_e"),

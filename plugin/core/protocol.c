@@ -112,6 +112,7 @@ void trv_session_plan(TrvSession *s, int e, int n_agents, TrvPlan **parts) {
   plan.probes = s->probes;
   plan.agents = n_agents;
   s->controller->klass->plan(s->controller->self, e, &plan);
+  plan.place_probes = s->params.probe_value && s->wc->agent && s->wc->agent->probe_value_at;
   g_assert(plan.n_probes >= 0 && plan.n_probes <= TRV_PLAN_MAX_PROBES);
   double m0 = s->params.m0 > 0 ? s->params.m0 : s->info.cand->n_components;
   double *value = NULL; /* the agents' probe values, when the world declares them and the split uses them */

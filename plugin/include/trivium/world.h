@@ -162,6 +162,12 @@ struct TrvAgentClass {
    * another actor shares, a missing machine host) fails the run.  Returns
    * how many; *ops stays valid until the next call on the agent. */
   int (*operations)(void *agent, const TrvOperation **ops);
+  /* Optional: the share, in [0, 1], of a full probe's information that a
+   * probe by this agent at step t of the episode just begun would carry,
+   * were the agent to stay where it is; with budget.probe_value = 1 an
+   * agent runs its probes at its steps of highest value (NULL: probe i at
+   * step i). */
+  double (*probe_value_at)(void *agent, int step);
 };
 
 /* The referee: called on the world after episode_begin(e), it answers for
