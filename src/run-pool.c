@@ -516,7 +516,7 @@ static char *point_identity(RunCtx *ctx, const char *const *inputs) {
     const TrvFaultSpec *f = &g_array_index(ctx->faults, TrvFaultSpec, i);
     g_string_append_printf(t, "fault %d %s %a %a %a %a %a %a", (int)f->kind, f->pattern, f->mtbf, f->mttr, f->start,
                            f->stop, f->at, f->duration);
-    /* the laws only when not exponential: the identity of every other fault stays what it was */
+    /* the laws only when not exponential: an exponential fault's identity does not name them */
     if (f->up != TRV_FAULT_EXPONENTIAL) g_string_append_printf(t, " up %d %a", (int)f->up, f->up_shape);
     if (f->down != TRV_FAULT_EXPONENTIAL) g_string_append_printf(t, " down %d %a", (int)f->down, f->down_shape);
     g_string_append_c(t, '\n');

@@ -99,7 +99,7 @@ static void random_scheduler_uses_only_eligible_components(void) {
   trv_posterior_free(post);
 }
 
-/* The disjoint split as it was written before coalitions: whole components,
+/* The disjoint split written out on its own: whole components,
  * the heaviest first (ties to the lower id) to the least-loaded agent (ties
  * to the lower index).  An independent implementation to check cap 1. */
 static void reference_disjoint(const int *probes, int n_probes, int n, int n_agents, int *agent_of) {

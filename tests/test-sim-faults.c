@@ -239,10 +239,9 @@ static void flap_periods_have_the_closed_form_mean_and_cv(void) {
   }
 }
 
-/* The exponential law is -mean log(1 - U) of one uniform of the stream, as
- * the fault processes always drew it: a scenario that names no law runs the
- * same schedule as before laws existed. */
-static void exponential_periods_are_the_historical_draws(void) {
+/* The exponential law is -mean log(1 - U) of one uniform of the stream: a
+ * scenario that names no law draws exactly that. */
+static void exponential_periods_are_one_uniform_each(void) {
   TrvRng a, b;
   trv_rng_init(&a, 9, TRV_STREAM_FAULTS + 1);
   b = a;
@@ -256,8 +255,8 @@ int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/sim-faults/flap_periods_have_the_closed_form_mean_and_cv",
                   flap_periods_have_the_closed_form_mean_and_cv);
-  g_test_add_func("/sim-faults/exponential_periods_are_the_historical_draws",
-                  exponential_periods_are_the_historical_draws);
+  g_test_add_func("/sim-faults/exponential_periods_are_one_uniform_each",
+                  exponential_periods_are_one_uniform_each);
   g_test_add_func("/sim-faults/log_equals_live_posterior_under_link_flapping", log_equals_live_posterior_under_link_flapping);
   g_test_add_func("/sim-faults/best_effort_loses_records_under_the_same_faults",
                   best_effort_loses_records_under_the_same_faults);
