@@ -407,6 +407,14 @@ static void wasserstein1_bounds_the_mean_difference(void) {
   assert_relative(trv_wasserstein1(x, 4, y, 5), trv_wasserstein1(y, 5, x, 4), 1e-15);
 }
 
+static void rank_is_descending_and_stable(void) {
+  const double v[7] = {0.5, 1, 0.5, -2, 1, 0.5, 3};
+  int order[7];
+  trv_rank_desc(v, 7, order);
+  const int want[7] = {6, 1, 4, 0, 2, 5, 3}; /* ties keep the lower index first */
+  for (int i = 0; i < 7; i++) g_assert_cmpint(order[i], ==, want[i]);
+}
+
 static void normal_quantile_inverts_the_cdf(void) {
   /* closed values: Phi^-1(0.975) = 1.959963984540054, Phi^-1(0.5) = 0, odd symmetry */
   g_assert_cmpfloat(fabs(trv_normal_quantile(0.975) - 1.959963984540054), <, 1e-14);
@@ -490,5 +498,6 @@ int main(int argc, char **argv) {
   g_test_add_func("/stats/wasserstein1_bounds_the_mean_difference", wasserstein1_bounds_the_mean_difference);
   g_test_add_func("/stats/median_interval_is_the_order_statistics", median_interval_is_the_order_statistics);
   g_test_add_func("/stats/normal_quantile_inverts_the_cdf", normal_quantile_inverts_the_cdf);
+  g_test_add_func("/stats/rank_is_descending_and_stable", rank_is_descending_and_stable);
   return g_test_run();
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "protocol.h"
+#include "stats.h"
 
 enum { HAS_STEP = 1, HAS_OUTCOME = 2 };
 
@@ -192,12 +193,6 @@ bool trivium_episode_close(TrvEpisode *ep, GError **error) {
 /* When to probe: the plan's probes, in order, at the n steps of the
  * highest probe value (ties to the earlier step), in step order; their
  * signs stay those drawn for them. */
-static const double *place_value;
-static int cmp_step_value(const void *pa, const void *pb) {
-  int a = *(const int *)pa, b = *(const int *)pb;
-  if (place_value[a] != place_value[b]) return place_value[a] > place_value[b] ? -1 : 1;
-  return (a > b) - (a < b);
-}
 static int cmp_int(const void *pa, const void *pb) {
   int a = *(const int *)pa, b = *(const int *)pb;
   return (a > b) - (a < b);
@@ -205,10 +200,7 @@ static int cmp_int(const void *pa, const void *pb) {
 
 static void place_probes(TrvEpisode *ep, const double *value) {
   int n = ep->plan->n_probes, T = MAX(ep->steps, 1), *order = g_new(int, (size_t)T);
-  for (int t = 0; t < T; t++) order[t] = t;
-  place_value = value;
-  qsort(order, (size_t)T, sizeof *order, cmp_step_value);
-  place_value = NULL;
+  trv_rank_desc(value, T, order);
   qsort(order, (size_t)n, sizeof *order, cmp_int);
   double *z = g_new(double, (size_t)T);
   memcpy(z, ep->z, sizeof(double) * (size_t)T);

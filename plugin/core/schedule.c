@@ -5,6 +5,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "stats.h"
+
 int trv_budget(int episode, int window, double alpha, double m0, int steps) {
   int base = episode > window ? episode : window;
   double b = ceil(alpha * m0 * log((double)base + 1.0));
@@ -91,15 +93,6 @@ static int chunk_cmp(const void *pa, const void *pb) {
   return (a->index > b->index) - (a->index < b->index);
 }
 
-/* Agents by value, highest first (ties to the lower index): the order in
- * which equally loaded agents are chosen. */
-static const double *order_value;
-static int cmp_agent_value(const void *pa, const void *pb) {
-  int a = *(const int *)pa, b = *(const int *)pb;
-  if (order_value[a] != order_value[b]) return order_value[a] > order_value[b] ? -1 : 1;
-  return (a > b) - (a < b);
-}
-
 void trv_assign_probes(const int *probes, int n_probes, int n_components, int n_agents, int cap, const double *value,
                        int *agent_of) {
   g_assert(n_agents >= 1 && cap >= 1 && n_components <= TRV_MAX_COMPONENTS);
@@ -122,13 +115,11 @@ void trv_assign_probes(const int *probes, int n_probes, int n_components, int n_
   qsort(chunks, (size_t)n_chunks, sizeof *chunks, chunk_cmp);
   /* longest processing time first: each chunk to the least-loaded agent that
    * holds no other chunk of its component, ties to the lower index */
+  /* equally loaded agents are chosen by value, highest first, then index */
   int *load = g_new0(int, n_agents), *order = g_new(int, n_agents);
-  for (int a = 0; a < n_agents; a++) order[a] = a;
-  if (value) {
-    order_value = value;
-    qsort(order, (size_t)n_agents, sizeof *order, cmp_agent_value);
-    order_value = NULL;
-  }
+  if (value) trv_rank_desc(value, n_agents, order);
+  else
+    for (int a = 0; a < n_agents; a++) order[a] = a;
   uint64_t *holds = g_new0(uint64_t, n_agents);
   int *owner = g_new(int, n_chunks > 0 ? (size_t)n_chunks : 1); /* by (component, index) */
   int first[TRV_MAX_COMPONENTS + 1] = {0};

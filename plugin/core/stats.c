@@ -199,6 +199,27 @@ double trv_student_t_quantile(double p, double df) {
 
 static int cmp_double_asc(const void *a, const void *b);
 
+typedef struct {
+  double value;
+  int index;
+} Ranked;
+
+static int cmp_ranked(const void *pa, const void *pb) {
+  const Ranked *a = pa, *b = pb;
+  if (a->value != b->value) return a->value > b->value ? -1 : 1;
+  return (a->index > b->index) - (a->index < b->index);
+}
+
+void trv_rank_desc(const double *value, int n, int *order) {
+  if (n <= 0) return;
+  Ranked *r = malloc((size_t)n * sizeof *r);
+  if (!r) abort();
+  for (int i = 0; i < n; i++) r[i] = (Ranked){value[i], i};
+  qsort(r, (size_t)n, sizeof *r, cmp_ranked);
+  for (int i = 0; i < n; i++) order[i] = r[i].index;
+  free(r);
+}
+
 TrvMedianInterval trv_median_interval(const double *x, size_t n) {
   TrvMedianInterval m = {NAN, NAN, NAN, 0};
   if (n == 0) return m;

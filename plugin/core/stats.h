@@ -33,6 +33,10 @@ typedef struct {
 } TrvMedianInterval;
 TrvMedianInterval trv_median_interval(const double *x, size_t n);
 
+/* order[0..n) = 0..n-1 sorted by value, highest first, ties to the lower
+ * index (a stable ranking; value[i] must not be NaN). */
+void trv_rank_desc(const double *value, int n, int *order);
+
 /* The p-quantile of Student's t with df degrees of freedom: the t with
  * P(T <= t) = p.  Requires df >= 1 (need not be an integer) and 0 < p < 1;
  * returns NAN otherwise.  Relative error below 1e-12 against 50-digit
