@@ -78,6 +78,8 @@ void trv_sweep_table_add(TrvSweepTable *sw, const TrvRunResult *res, char **valu
 bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table, const char *experiment, int seeds,
                            GError **error);
 void trv_sweep_table_free(TrvSweepTable *sw);
+/* The index of the agents.count key among the swept keys, or -1. */
+int trv_sweep_agents_axis(const TrvSweepTable *sw);
 /* Along an agents.count axis: the point with the same values of the other
  * keys and the smallest agent count; -1 without such an axis. */
 int trv_sweep_speedup_base(const TrvSweepTable *sw, int point);

@@ -3,9 +3,8 @@
  * over the seeds (a seed that never identifies counts as +inf) as its
  * median and the median's distribution-free interval (stats.h), and the
  * speedup S(M) = T_id(M0) / T_id(M) of the medians, M0 the smallest agent
- * count with the other keys equal.  The speedup's interval divides the
- * ends of the two medians' intervals (T_id(M0)'s low end by T_id(M)'s high
- * end, and the reverse): a conservative band, not a coverage statement.
+ * count with the other keys equal.  The speedup's interval is a paired
+ * percentile bootstrap over the seeds (ratio_band).
  * speedup.csv (9 significant digits), speedup.md (4), figures/speedup.*.
  * Every column is documented in docs/outputs.md. */
 #include <config.h>
@@ -17,12 +16,6 @@
 #include "core/stats.h"
 #include "figures.h"
 #include "run.h"
-
-static int agents_axis(const TrvSweepTable *sw) {
-  for (int i = 0; i < sw->n_keys; i++)
-    if (!strcmp(sw->keys[i], "agents.count")) return i;
-  return -1;
-}
 
 static TrvMedianInterval t_id_of(const TrvSweepTable *sw, int point, int c) {
   GArray *t = g_ptr_array_index(sw->t_id, (guint)(point * sw->n_controllers + c));
@@ -89,7 +82,7 @@ static char *series_label(const TrvSweepTable *sw, int point, int c, int axis) {
 }
 
 bool trv_speedup_write(const TrvSweepTable *sw, const char *dir, FILE *table, GError **error) {
-  int axis = agents_axis(sw), n_points = (int)sw->values->len, nc = sw->n_controllers;
+  int axis = trv_sweep_agents_axis(sw), n_points = (int)sw->values->len, nc = sw->n_controllers;
   if (axis < 0 || n_points == 0) return true;
   GString *csv = g_string_new("point"), *md = g_string_new("| point");
   trv_sweep_cells(csv, md, sw->keys, sw->n_keys);

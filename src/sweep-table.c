@@ -79,10 +79,14 @@ static const double *stat(const TrvSweepTable *sw, int point, int c, int k) {
   return &g_array_index(sw->stats, double, ((size_t)(point * sw->n_controllers + c) * N_METRICS + k) * 2);
 }
 
-int trv_sweep_speedup_base(const TrvSweepTable *sw, int point) {
-  int axis = -1;
+int trv_sweep_agents_axis(const TrvSweepTable *sw) {
   for (int i = 0; i < sw->n_keys; i++)
-    if (!strcmp(sw->keys[i], "agents.count")) axis = i;
+    if (!strcmp(sw->keys[i], "agents.count")) return i;
+  return -1;
+}
+
+int trv_sweep_speedup_base(const TrvSweepTable *sw, int point) {
+  int axis = trv_sweep_agents_axis(sw);
   if (axis < 0) return -1;
   char **mine = g_ptr_array_index(sw->values, point);
   int base = -1;
