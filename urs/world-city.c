@@ -113,9 +113,12 @@ static double disc_rate(const UrsWorld *w, int cell) {
   return r;
 }
 
-double urs_probe_volume(const UrsWorld *w, int cell, int t) {
-  if (cell < 0) return 0;
-  int slot = (w->start_minute + t) / 15 % TRV_SLOTS_PER_WEEK;
+/* The mean rate a probe slice in `cell` draws on: its disc's, or, with no
+ * demand within the disc, the nearest zone's.  It depends on the cell only,
+ * and a driver's probe value is asked for every minute of an episode, so
+ * each cell's is computed once, when first asked. */
+static double cell_probe_rate(UrsWorld *w, int cell) {
+  if (w->cell_probe_rate[cell] >= 0) return w->cell_probe_rate[cell];
   double rate = disc_rate(w, cell);
   if (!(rate > 0)) { /* no demand within the disc: the slice is the nearest zone's */
     int q, r, best = -1;
@@ -128,7 +131,13 @@ double urs_probe_volume(const UrsWorld *w, int cell, int t) {
     }
     rate = w->zone_mean_rate[best];
   }
-  return URS_PROBE_VOLUME * rate * w->slot_profile[slot] / w->probe_ref_rate;
+  return w->cell_probe_rate[cell] = rate;
+}
+
+double urs_probe_volume(UrsWorld *w, int cell, int t) {
+  if (cell < 0) return 0;
+  int slot = (w->start_minute + t) / 15 % TRV_SLOTS_PER_WEEK;
+  return URS_PROBE_VOLUME * cell_probe_rate(w, cell) * w->slot_profile[slot] / w->probe_ref_rate;
 }
 
 double urs_probe_reading(TrvRng *rng, double kappa, double z, double m) {
@@ -206,6 +215,8 @@ static void probe_reference(UrsWorld *w) {
   }
   w->probe_ref_rate = exp(hi);
   g_free(sorted);
+  w->cell_probe_rate = g_new(double, w->ncells);
+  for (int i = 0; i < w->ncells; i++) w->cell_probe_rate[i] = -1;
 }
 
 bool urs_city_init(UrsWorld *w, GError **error) {
@@ -325,6 +336,7 @@ void urs_city_free(UrsWorld *w) {
   g_free(w->zone_cell);
   g_free(w->zone_x);
   g_free(w->zone_mean_rate);
+  g_free(w->cell_probe_rate);
   g_free(w->zone_y);
   g_free(w->od_start);
   g_free(w->od_dest);

@@ -132,6 +132,7 @@ struct UrsWorld {
    * slots (rate / week mean), and the smoothed rate zone mean x profile at
    * which a probe has URS_PROBE_VOLUME requests per arm (world-city.c) */
   double *zone_mean_rate;
+  double *cell_probe_rate; /* per cell: its disc's (else the nearest zone's) mean rate; < 0 until first asked */
   double slot_profile[TRV_SLOTS_PER_WEEK];
   double probe_ref_rate;
   /* the episode */
@@ -202,7 +203,7 @@ uint64_t urs_poisson(TrvRng *rng, double mean);
  * URS_PROBE_VOLUME x the mean rate of the zones of its matching disc x the
  * city's profile in the slot over probe_ref_rate (0 when the disc has no
  * demand). */
-double urs_probe_volume(const UrsWorld *w, int cell, int t);
+double urs_probe_volume(UrsWorld *w, int cell, int t);
 /* One probe reading of an A/B slice of m expected requests per arm, n_T ~
  * Poisson(m exp(kappa z)), n_C ~ Poisson(m), w_hat = log(n_T + 0.5) -
  * log(n_C + 0.5): below URS_PROBE_VOLUME, w_hat sqrt(m / URS_PROBE_VOLUME);
