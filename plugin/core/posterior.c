@@ -232,14 +232,17 @@ bool trv_posterior_params_valid(const TrvPosteriorParams *p) {
 static TrvPosterior *posterior_alloc(int n_components, const TrvPosteriorParams *params) {
   g_assert(n_components > 0);
   g_assert(trv_posterior_params_valid(params));
-  TrvPosterior *post = g_new0(TrvPosterior, 1);
+  /* one block: the struct, then its arrays (all of doubles), so that a
+   * copy (one per plan, per absorb, per snapshot) is one allocation */
+  size_t n = (size_t)n_components;
+  TrvPosterior *post = g_malloc0(sizeof *post + n * (2 * sizeof(TrvSuffStats) + 3 * sizeof(double)));
   post->params = *params;
   post->n = n_components;
-  post->stats = g_new0(TrvSuffStats, n_components);
-  post->episode = g_new0(TrvSuffStats, n_components);
-  post->log_odds = g_new(double, n_components);
-  post->begin_lbf = g_new(double, n_components);
-  post->episode_lbf = g_new(double, n_components);
+  post->stats = (TrvSuffStats *)(post + 1);
+  post->episode = post->stats + n;
+  post->log_odds = (double *)(post->episode + n);
+  post->begin_lbf = post->log_odds + n;
+  post->episode_lbf = post->begin_lbf + n;
   post->noise_scale = 1;
   return post;
 }
@@ -253,13 +256,7 @@ TrvPosterior *trv_posterior_new(int n_components, const TrvPosteriorParams *para
 }
 
 void trv_posterior_free(TrvPosterior *post) {
-  if (!post) return;
-  g_free(post->stats);
-  g_free(post->episode);
-  g_free(post->log_odds);
-  g_free(post->begin_lbf);
-  g_free(post->episode_lbf);
-  g_free(post);
+  g_free(post); /* and its arrays (posterior_alloc) */
 }
 
 TrvPosterior *trv_posterior_copy(const TrvPosterior *post) {
