@@ -144,7 +144,10 @@ static void append_reset(Trivium *c, int e, int j, GArray *out) {
 /* PartialReset (reset.h) of the components the active window contradicts. */
 static int partial_reset(Trivium *c, int e, const TrvGraph *ghat_e, GArray *out) {
   bool reset[TRV_MAX_COMPONENTS];
-  int resets = trv_partial_reset_select((const TrvRecentProbe *)c->recent->data, c->recent->len, e, c->window, ghat_e,
+  /* the last RECENT_MAX probes (c->recent holds up to twice as many) */
+  guint n = MIN(c->recent->len, RECENT_MAX);
+  const TrvRecentProbe *last = (const TrvRecentProbe *)c->recent->data + (c->recent->len - n);
+  int resets = trv_partial_reset_select(last, n, e, c->window, ghat_e,
                                         trv_posterior_noise_var(c->post), c->p.reset_threshold, reset);
   for (int j = 0; j < c->cand->n_components; j++)
     if (reset[j]) append_reset(c, e, j, out);
@@ -226,7 +229,9 @@ static void tr_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpi
   g_array_free(fold, TRUE);
   if (c->begun) trv_posterior_free(traj);
   else c->begun = traj; /* kept for the next plan to fill */
-  if (c->recent->len > RECENT_MAX) g_array_remove_range(c->recent, 0, c->recent->len - RECENT_MAX);
+  /* PartialReset reads the last RECENT_MAX probes: drop the older ones
+   * only once there are as many again, not a memmove every episode */
+  if (c->recent->len > 2 * RECENT_MAX) g_array_remove_range(c->recent, 0, c->recent->len - RECENT_MAX);
 
   beliefs->ghat = ghat_e;
   for (int j = 0; j < nc; j++) beliefs->map[j] = trv_posterior_map(c->post, j), beliefs->p[j] = trv_posterior_presence(c->post, j);
