@@ -5,6 +5,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "commands.h"
 #include "worlds.h"
@@ -39,6 +42,18 @@ static void usage(FILE *f) {
 int main(int argc, char **argv) {
   /* a file-size limit is a full disk to us: a failed write, reported, not a signal */
   signal(SIGXFSZ, SIG_IGN);
+#if defined(__GLIBC__)
+  /* A cell's per-episode record arrays (a city's 128 drivers x 120 steps:
+   * a few MB, grown by doubling) are allocated and freed every episode.
+   * Above glibc's mmap threshold each is a fresh mapping, and freed heap
+   * above its trim threshold goes back to the kernel: page faults on every
+   * episode (a tenth of the URS cell's CPU time).  Fixed thresholds of
+   * 32 MB keep that memory in the heap (the largest cell's max RSS grows
+   * by about 1 MB).  Set here, so every forked cell inherits them; the
+   * library leaves its callers' malloc alone. */
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 32 << 20);
+#endif
   trv_worlds_register_builtin();
   if (argc < 2) {
     usage(stderr);

@@ -6,23 +6,43 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 
-/* true when this code runs from the installed library, not the build tree */
+/* Whether the real path of directory `dir` is that of `installed_dir`. */
+static bool same_dir(const char *dir, const char *installed_dir) {
+  char *real = realpath(installed_dir, NULL);
+  bool same = real && !strcmp(dir, real);
+  free(real);
+  return same;
+}
+
+/* The real path of the file this code was loaded from: the library, or
+ * the program itself (the `trivium` program links the library's layers
+ * in, src/cli.am), whose name dladdr gives as argv[0], not always a path. */
+static char *code_file(void) {
+  Dl_info info, prog;
+  if (!dladdr((void *)code_file, &info) || !info.dli_fname) return NULL;
+  void *phdr = (void *)getauxval(AT_PHDR); /* in the program's first mapping */
+  if (phdr && dladdr(phdr, &prog) && prog.dli_fbase == info.dli_fbase) {
+    char *exe = realpath("/proc/self/exe", NULL);
+    if (exe) return exe;
+  }
+  return realpath(info.dli_fname, NULL);
+}
+
+/* true when this code runs from the installed library, or from the
+ * installed `trivium`, not from the build tree */
 static bool installed(void) {
   static int answer = -1;
   if (answer >= 0) return answer;
-  Dl_info info;
   answer = 0;
-  if (dladdr((void *)installed, &info) && info.dli_fname) {
-    char *lib = realpath(info.dli_fname, NULL), *libdir = realpath(TRV_LIBDIR, NULL);
-    if (lib && libdir) {
-      char *dir = g_path_get_dirname(lib);
-      answer = !strcmp(dir, libdir);
-      g_free(dir);
-    }
-    free(lib);
-    free(libdir);
+  char *file = code_file();
+  if (file) {
+    char *dir = g_path_get_dirname(file);
+    answer = same_dir(dir, TRV_LIBDIR) || same_dir(dir, TRV_BINDIR);
+    g_free(dir);
   }
+  free(file);
   return answer;
 }
 

@@ -1,9 +1,10 @@
 /* datadir.h - where Trivium's shipped files are found: scenarios,
  * platforms, calibration tables.
  *
- * Candidates, in order: $TRIVIUM_DATADIR; then, for an installed library,
- * the installed data directory before the source tree it was built from,
- * and for a library run from its build tree the other way round (so the
+ * Candidates, in order: $TRIVIUM_DATADIR; then, for an installed library
+ * (or the installed `trivium`, which links the library's layers in), the
+ * installed data directory before the source tree it was built from, and
+ * for a library run from its build tree the other way round (so the
  * installed `trivium` reads its installed scenarios even when the source
  * tree is still there, and a developer's build reads the files being
  * edited).  A candidate is used when the file exists there. */

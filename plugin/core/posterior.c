@@ -232,14 +232,17 @@ bool trv_posterior_params_valid(const TrvPosteriorParams *p) {
 static TrvPosterior *posterior_alloc(int n_components, const TrvPosteriorParams *params) {
   g_assert(n_components > 0);
   g_assert(trv_posterior_params_valid(params));
-  TrvPosterior *post = g_new0(TrvPosterior, 1);
+  /* one block: the struct, then its arrays (all of doubles), so that a
+   * copy (one per plan, per absorb, per snapshot) is one allocation */
+  size_t n = (size_t)n_components;
+  TrvPosterior *post = g_malloc0(sizeof *post + n * (2 * sizeof(TrvSuffStats) + 3 * sizeof(double)));
   post->params = *params;
   post->n = n_components;
-  post->stats = g_new0(TrvSuffStats, n_components);
-  post->episode = g_new0(TrvSuffStats, n_components);
-  post->log_odds = g_new(double, n_components);
-  post->begin_lbf = g_new(double, n_components);
-  post->episode_lbf = g_new(double, n_components);
+  post->stats = (TrvSuffStats *)(post + 1);
+  post->episode = post->stats + n;
+  post->log_odds = (double *)(post->episode + n);
+  post->begin_lbf = post->log_odds + n;
+  post->episode_lbf = post->begin_lbf + n;
   post->noise_scale = 1;
   return post;
 }
@@ -253,13 +256,7 @@ TrvPosterior *trv_posterior_new(int n_components, const TrvPosteriorParams *para
 }
 
 void trv_posterior_free(TrvPosterior *post) {
-  if (!post) return;
-  g_free(post->stats);
-  g_free(post->episode);
-  g_free(post->log_odds);
-  g_free(post->begin_lbf);
-  g_free(post->episode_lbf);
-  g_free(post);
+  g_free(post); /* and its arrays (posterior_alloc) */
 }
 
 TrvPosterior *trv_posterior_copy(const TrvPosterior *post) {
@@ -531,6 +528,10 @@ static double eig_lbf_after(EigFixed *f, double dszz, double x, double *tail_rat
 typedef struct {
   double lbf_before;
   double after0[GH_NODES], after1[GH_NODES], ratio1[GH_NODES];
+  /* the memo's (memo_eig): the last log-odds asked about and its EIG */
+  bool have_last;
+  uint64_t last_l;
+  double last_eig;
 } EigNodes;
 
 static void eig_nodes(const TrvPosteriorParams *p, const TrvSuffStats *s, int k, double zabs, EigNodes *nd) {
@@ -582,7 +583,8 @@ static double eig_from_nodes(double l, const EigNodes *nd, bool symmetric) {
 }
 
 /* The memo: nodes for empty evidence statistics, by k, for one parameter
- * set and zabs (rebuilt if either changes). */
+ * set and zabs (rebuilt if either changes), each with its last answer
+ * (memo_eig). */
 struct TrvEigMemo {
   TrvPosteriorParams p;
   double zabs;
@@ -603,7 +605,7 @@ static bool same_quadrature_params(const TrvPosteriorParams *a, const TrvPosteri
   return a->s2 == b->s2 && a->tau2 == b->tau2 && a->kappa_min == b->kappa_min && a->slab == b->slab;
 }
 
-static const EigNodes *memo_nodes(TrvEigMemo *memo, const TrvPosteriorParams *p, int k, double zabs) {
+static EigNodes *memo_nodes(TrvEigMemo *memo, const TrvPosteriorParams *p, int k, double zabs) {
   if (!memo->valid || memo->zabs != zabs || !same_quadrature_params(&memo->p, p)) {
     memo->p = *p;
     memo->zabs = zabs;
@@ -613,10 +615,29 @@ static const EigNodes *memo_nodes(TrvEigMemo *memo, const TrvPosteriorParams *p,
   if (k > memo->n_k) {
     memo->nodes = g_renew(EigNodes, memo->nodes, k);
     TrvSuffStats zero = {0, 0, 0, 0};
-    for (int i = memo->n_k + 1; i <= k; i++) eig_nodes(p, &zero, i, zabs, &memo->nodes[i - 1]);
+    for (int i = memo->n_k + 1; i <= k; i++) {
+      eig_nodes(p, &zero, i, zabs, &memo->nodes[i - 1]);
+      memo->nodes[i - 1].have_last = false;
+    }
     memo->n_k = k;
   }
   return &memo->nodes[k - 1];
+}
+
+/* eig_from_nodes of the memo's nodes for k probes at log-odds l, or the
+ * last answer for k if it was for the same l, bit for bit (a controller
+ * that resets its posterior every episode asks the same question again and
+ * again). */
+static double memo_eig(TrvEigMemo *memo, const TrvPosteriorParams *p, int k, double zabs, double l) {
+  EigNodes *nd = memo_nodes(memo, p, k, zabs);
+  uint64_t bits;
+  memcpy(&bits, &l, sizeof bits);
+  if (!nd->have_last || nd->last_l != bits) {
+    nd->last_eig = eig_from_nodes(l, nd, true);
+    nd->last_l = bits;
+    nd->have_last = true;
+  }
+  return nd->last_eig;
 }
 
 /* Bernoulli EIG of m probes (posterior.h): exact over the m + 1 success
@@ -644,7 +665,7 @@ double trv_posterior_eig_bits_memo(const TrvPosterior *post, int j, int k, doubl
   double l = post->log_odds[j];
   if (bernoulli(&post->params)) return bernoulli_eig_bits(&post->params, s, l, k);
   /* Only szz and szw enter the Bayes factors. */
-  if (memo && s->szz == 0 && s->szw == 0) return eig_from_nodes(l, memo_nodes(memo, &post->eff, k, zabs), true);
+  if (memo && s->szz == 0 && s->szw == 0) return memo_eig(memo, &post->eff, k, zabs, l);
   EigNodes nd;
   eig_nodes(&post->eff, s, k, zabs, &nd);
   return eig_from_nodes(l, &nd, s->szw == 0);

@@ -172,7 +172,9 @@ double trv_posterior_eig_bits(const TrvPosterior *post, int j, int k, double zab
  * statistics are empty (every component when a plan is made under the hazard
  * filter) has quadrature nodes that depend only on the parameters, zabs and
  * k, so they are computed once per k and kept; only the log-odds terms are
- * evaluated per call.  The memo belongs to one caller (not thread-safe);
+ * evaluated per call, and not even those when the log-odds are the last
+ * ones asked about for that k (a posterior reset to its prior every
+ * episode asks the same questions every episode).  The memo belongs to one caller (not thread-safe);
  * NULL means no memo. */
 typedef struct TrvEigMemo TrvEigMemo;
 TrvEigMemo *trv_eig_memo_new(void);
