@@ -46,11 +46,6 @@ typedef struct {
   int rr_cursor;
   TrvRng sched_rng;
   TrvEigMemo *eig_memo; /* IGScore's quadrature nodes, kept across episodes */
-  /* the belief episode begun_e starts from (plan's trv_posterior_episode_begin
-   * of post), which absorb(begun_e) starts its trajectory from instead of
-   * computing it again: post does not change between plan and absorb */
-  TrvPosterior *begun;
-  int begun_e;
   double h_prev;
   GArray *recent; /* TrvRecentProbe: evidence for PartialReset */
   uint64_t seq;   /* sequence of the controller's own records */
@@ -86,7 +81,6 @@ static void *tr_create(const TrvParams *p, const TrvWorldInfo *world, uint64_t s
   c->window = 1;
   trv_rng_init(&c->sched_rng, seed, TRV_STREAM_SCHEDULE);
   c->eig_memo = trv_eig_memo_new();
-  c->begun_e = -1;
   c->h_prev = trv_posterior_entropy_bits(c->post);
   c->recent = g_array_new(FALSE, FALSE, sizeof(TrvRecentProbe));
   return c;
@@ -97,7 +91,6 @@ static void tr_free(void *self) {
   if (c->det) c->det->free(c->det_state);
   trv_posterior_free(c->post);
   trv_eig_memo_free(c->eig_memo);
-  trv_posterior_free(c->begun);
   trv_probe_windows_free(c->win);
   g_array_free(c->recent, TRUE);
   g_free(c);
@@ -117,9 +110,6 @@ static void tr_plan(void *self, int e, TrvPlan *plan) {
    * mixing / forgetting), which is also the agents' snapshot. */
   TrvPosterior *prior = trv_posterior_copy(c->post);
   trv_posterior_episode_begin(prior);
-  if (c->begun) trv_posterior_assign(c->begun, prior);
-  else c->begun = trv_posterior_copy(prior);
-  c->begun_e = e;
   bool eligible[TRV_MAX_COMPONENTS];
   for (int j = 0; j < c->cand->n_components; j++) eligible[j] = !c->ghat.frozen[j];
   plan->episode = e;
@@ -173,14 +163,8 @@ static void tr_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpi
   /* The in-episode trajectory P_{e,t}: the same fold, step by step.  The
    * belief changes only at steps with a probe: one point per change, held
    * for the steps until the next. */
-  TrvPosterior *traj = c->begun;
-  if (c->begun_e == e) { /* plan(e) began it from this very post */
-    c->begun = NULL;
-  } else {
-    traj = trv_posterior_copy(c->post);
-    trv_posterior_episode_begin(traj);
-  }
-  c->begun_e = -1;
+  TrvPosterior *traj = trv_posterior_copy(c->post);
+  trv_posterior_episode_begin(traj);
   size_t i = 0;
   int probes = 0;
   double r_hat = 0, step_hat = 0;
@@ -227,8 +211,7 @@ static void tr_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpi
     trv_replay_episode(c->post, (TrvRecord *)fold->data, fold->len);
   }
   g_array_free(fold, TRUE);
-  if (c->begun) trv_posterior_free(traj);
-  else c->begun = traj; /* kept for the next plan to fill */
+  trv_posterior_free(traj);
   /* PartialReset reads the last RECENT_MAX probes: drop the older ones
    * only once there are as many again, not a memmove every episode */
   if (c->recent->len > 2 * RECENT_MAX) g_array_remove_range(c->recent, 0, c->recent->len - RECENT_MAX);
