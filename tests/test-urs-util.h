@@ -1,7 +1,7 @@
 /* test-urs-util.h - what the URS import and table tests share: the sample
  * traces of tests/urs, the import options, and small assertions and
- * temporary files.  Included by tests/test-urs-import.c and
- * tests/test-urs-table.c only. */
+ * temporary files.  Included by tests/test-urs-import.c,
+ * tests/test-urs-import-sg.c and tests/test-urs-table.c only. */
 #ifndef TRV_TEST_URS_UTIL_H
 #define TRV_TEST_URS_UTIL_H
 
@@ -16,6 +16,12 @@
 #include "urs/import.h"
 
 static G_GNUC_UNUSED char *sample(const char *name) { return g_build_filename(TRV_URS_SAMPLES, name, NULL); }
+
+/* An in-memory input file of the importers. */
+static G_GNUC_UNUSED TrvImportInput mem(const char *name, const char *text) {
+  TrvImportInput in = {name, text, strlen(text)};
+  return in;
+}
 
 static G_GNUC_UNUSED GPtrArray *inputs(const char *format, const char *name) {
   char *p = sample(name);
