@@ -201,8 +201,8 @@ double urs_predict_score(UrsWorld *w, int slot, int cell);
 uint64_t urs_poisson(TrvRng *rng, double mean);
 /* Expected requests per arm of a probe in a cell at step t of the episode:
  * URS_PROBE_VOLUME x the mean rate of the zones of its matching disc x the
- * city's profile in the slot over probe_ref_rate (0 when the disc has no
- * demand). */
+ * city's profile in the slot over probe_ref_rate (the nearest zone's rate
+ * when the disc has no demand; 0 for a cell off the grid). */
 double urs_probe_volume(UrsWorld *w, int cell, int t);
 /* One probe reading of an A/B slice of m expected requests per arm, n_T ~
  * Poisson(m exp(kappa z)), n_C ~ Poisson(m), w_hat = log(n_T + 0.5) -
