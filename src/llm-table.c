@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "core/rng.h"
+#include "core/stats.h"
 #include "run.h"
 
 #define BOOTSTRAP 2000
@@ -42,11 +43,6 @@ bool trv_llm_table_applies(const TrvRunResult *r) {
 
 static const TrvCellSummary *cell(const TrvRunResult *r, int c, int s) { return &r->cells[c * r->n_seeds + s]; }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* mean(a)/mean(b) over seeds, and its paired bootstrap 95% interval. */
 static void ratio_interval(const double *a, const double *b, int n, double *ratio, double *lo, double *hi) {
   double sa = 0, sb = 0;
@@ -67,7 +63,7 @@ static void ratio_interval(const double *a, const double *b, int n, double *rati
     if (xb > 0) r[m++] = xa / xb; /* a resample without a capitulation of rlvr has no ratio */
   }
   if (m > 0) {
-    qsort(r, (size_t)m, sizeof *r, cmp_double);
+    qsort(r, (size_t)m, sizeof *r, trv_cmp_double);
     *lo = r[(int)floor(0.025 * (m - 1))];
     *hi = r[(int)ceil(0.975 * (m - 1))];
   }

@@ -274,14 +274,9 @@ static double *final_presence(const TrvRunResult *r, int c, int j) {
   return v;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 static double median(const double *x, int n) {
   double *c = g_memdup2(x, sizeof(double) * n);
-  qsort(c, n, sizeof(double), cmp_double);
+  qsort(c, n, sizeof(double), trv_cmp_double);
   double m = n % 2 ? c[n / 2] : 0.5 * (c[n / 2 - 1] + c[n / 2]);
   g_free(c);
   return m;

@@ -24,11 +24,6 @@ static TrvMedianInterval t_id_of(const TrvSweepTable *sw, int point, int c) {
 
 #define BOOTSTRAP 2000
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* The 95% percentile interval of median(base) / median(mine) over paired
  * resamples of the seeds (resamples whose ratio is undefined, both medians
  * never, are left out). */
@@ -49,7 +44,7 @@ static void ratio_band(const GArray *base, const GArray *mine, double *lo, doubl
     if (!isnan(q)) r[m++] = q;
   }
   if (m > 0) {
-    qsort(r, (size_t)m, sizeof *r, cmp_double);
+    qsort(r, (size_t)m, sizeof *r, trv_cmp_double);
     *lo = r[(int)floor(0.025 * (m - 1))];
     *hi = r[(int)ceil(0.975 * (m - 1))];
   }

@@ -11,7 +11,7 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); echo "not ok $n - $1"; }
 check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
-echo "1..20"
+echo "1..21"
 
 # -- bad input: exit 2 and a message naming the problem
 $T run --controllers trivium,nosuch --out "$tmp/a" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -77,6 +77,17 @@ f="$tmp/soft/trivium-seed1.ctl"
 last=$(tail -1 "$tmp/softrun/episodes.csv" | cut -d, -f13-15 | tr ',' ' ')
 check "a soft-slab log says so, verifies and replays to the run's presences ($last)" \
   '$T ctl verify "$f" >/dev/null 2>&1 && $T ctl inspect "$f" | grep -q "slab soft" &&
+   $T ctl replay "$f" | tail -n +3 | awk -v want="$last" "BEGIN {split(want, w, \" \")} {d = \$2 - w[NR]; if (d < 0) d = -d; if (d > 5e-7) bad = 1} END {exit bad || NR != 3}"'
+
+# -- agents probing in coalitions: several probes of one component in one step are one update of
+#    the fold; the live controller's snapshots are the fold of the log's records, and it replays to
+#    the run's presences
+$T run "${srcdir:-..}/scenarios/multi-agent.xml" --sweep=agents.count=6 --set budget.coalition=0 --set run.seeds=1 \
+  --set run.episodes=40 --ctl "$tmp/coal" -o "$tmp/coalrun" -q 2>/dev/null
+f="$tmp/coal/agents.count=6/trivium-seed1.ctl"
+last=$(tail -1 "$tmp/coalrun/agents.count=6/episodes.csv" | cut -d, -f13-15 | tr ',' ' ')
+check "a coalition run's log verifies (snapshots match the records) and replays to its presences ($last)" \
+  '$T ctl verify "$f" 2>/dev/null | grep -q "snapshots match the records" &&
    $T ctl replay "$f" | tail -n +3 | awk -v want="$last" "BEGIN {split(want, w, \" \")} {d = \$2 - w[NR]; if (d < 0) d = -d; if (d > 5e-7) bad = 1} END {exit bad || NR != 3}"'
 
 # -- SimGrid's own options pass through: CM02 (plain latencies) instead of LV08 (x13) shortens the

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/stats.h"
 #include "urs/world-internal.h"
 
 void urs_fleet_init(UrsFleet *f, int n, int ncells) {
@@ -267,16 +268,11 @@ bool urs_fleet_check(const UrsWorld *w, const UrsFleet *f, const char **why) {
   return true;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 double urs_fleet_wait_p95(const UrsFleet *f) {
   guint n = f->waits->len;
   if (!n) return 0;
   double *v = g_memdup2(f->waits->data, sizeof(double) * n);
-  qsort(v, n, sizeof *v, cmp_double);
+  qsort(v, n, sizeof *v, trv_cmp_double);
   guint k = (guint)((n * 95 + 99) / 100); /* ceil(0.95 n) */
   double p = v[k ? k - 1 : 0];
   g_free(v);

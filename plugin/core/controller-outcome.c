@@ -112,16 +112,15 @@ static void oc_plan(void *self, int e, TrvPlan *plan) {
   plan->snapshot = NULL; /* no gate: the agents need no belief */
 }
 
-static void oc_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpisodeRow *row, TrvBeliefs *beliefs,
+static void oc_absorb(void *self, int e, const TrvEpisodeRecords *er, TrvEpisodeRow *row, TrvBeliefs *beliefs,
                       GArray *out) {
   Outcome *c = self;
   (void)e;
   (void)out;
   int nc = c->cand->n_components;
-  size_t *order = trv_records_fold_order(recs, n);
   double r_hat = 0;
-  for (size_t i = 0; i < n; i++) {
-    const TrvRecord *r = &recs[order[i]];
+  for (size_t i = 0; i < er->n; i++) {
+    const TrvRecord *r = &er->recs[er->order[i]];
     if (r->kind != TRV_RECORD_STEP) continue;
     int js[4];
     double z[4], w[4];
@@ -140,7 +139,6 @@ static void oc_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpi
     }
     r_hat += l_hat;
   }
-  g_free(order);
   beliefs->ghat = c->ghat;
   for (int j = 0; j < nc; j++) {
     beliefs->map[j] = readout_map(c, c->post, j);

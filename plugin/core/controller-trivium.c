@@ -48,6 +48,9 @@ typedef struct {
   TrvEigMemo *eig_memo; /* IGScore's quadrature nodes, kept across episodes */
   double h_prev;
   GArray *recent; /* TrvRecentProbe: evidence for PartialReset */
+  /* absorb's scratch, kept from one episode to the next: the
+   * probes' residuals, components and z for the detector */
+  GArray *resid, *comp, *zs;
   uint64_t seq;   /* sequence of the controller's own records */
 } Trivium;
 
@@ -83,6 +86,9 @@ static void *tr_create(const TrvParams *p, const TrvWorldInfo *world, uint64_t s
   c->eig_memo = trv_eig_memo_new();
   c->h_prev = trv_posterior_entropy_bits(c->post);
   c->recent = g_array_new(FALSE, FALSE, sizeof(TrvRecentProbe));
+  c->resid = g_array_new(FALSE, FALSE, sizeof(double));
+  c->comp = g_array_new(FALSE, FALSE, sizeof(int));
+  c->zs = g_array_new(FALSE, FALSE, sizeof(double));
   return c;
 }
 
@@ -93,6 +99,9 @@ static void tr_free(void *self) {
   trv_eig_memo_free(c->eig_memo);
   trv_probe_windows_free(c->win);
   g_array_free(c->recent, TRUE);
+  g_array_free(c->resid, TRUE);
+  g_array_free(c->comp, TRUE);
+  g_array_free(c->zs, TRUE);
   g_free(c);
 }
 
@@ -103,7 +112,8 @@ static void tr_plan(void *self, int e, TrvPlan *plan) {
   int per_team = c->variant == V_EPI_RESET && !c->p.matched
                      ? c->steps
                      : trv_budget(e, c->window, c->p.alpha, c->m0, c->steps);
-  long budget = (long)per_team * trv_teams(plan->agents, c->p.coalition, c->m0);
+  int teams = trv_teams(plan->agents, c->p.coalition, c->m0);
+  long budget = (long)per_team * teams;
   if (budget > TRV_PLAN_MAX_PROBES) budget = TRV_PLAN_MAX_PROBES;
   c->budget = (int)budget;
   /* Plan against the belief the episode will start from (after hazard
@@ -116,7 +126,7 @@ static void tr_plan(void *self, int e, TrvPlan *plan) {
   plan->ghat = c->ghat;
   plan->zabs = c->p.zabs;
   plan->n_probes =
-      trv_schedule_probes(c->sched, prior, c->cand, eligible, c->budget, c->p.zabs, c->eig_memo, &c->rr_cursor,
+      trv_schedule_probes(c->sched, prior, c->cand, eligible, c->budget, teams, c->p.zabs, c->eig_memo, &c->rr_cursor,
                           &c->sched_rng, plan->probes);
   plan->gate = true;
   plan->rho = c->p.rho;
@@ -144,7 +154,7 @@ static int partial_reset(Trivium *c, int e, const TrvGraph *ghat_e, GArray *out)
   return resets;
 }
 
-static void tr_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpisodeRow *row, TrvBeliefs *beliefs,
+static void tr_absorb(void *self, int e, const TrvEpisodeRecords *er, TrvEpisodeRow *row, TrvBeliefs *beliefs,
                       GArray *out) {
   Trivium *c = self;
   int nc = c->cand->n_components;
@@ -152,13 +162,10 @@ static void tr_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpi
   bool ghat_flags[TRV_MAX_COMPONENTS];
   for (int j = 0; j < nc; j++) ghat_flags[j] = ghat_e.present[j];
 
-  /* The records the fold uses (probes and resets of known components), in
-   * fold order; the rest, plain dispatch steps, only feed the readouts. */
-  GArray *fold = g_array_sized_new(FALSE, FALSE, sizeof(TrvRecord), (guint)n);
-  for (size_t o = 0; o < n; o++)
-    if (recs[o].a_int >= 0 && recs[o].a_int < nc) g_array_append_val(fold, recs[o]);
-  trv_records_sort_fold((TrvRecord *)fold->data, fold->len);
-  const TrvRecord *f = (const TrvRecord *)fold->data;
+  /* The records the fold uses: those of a known component, in fold order;
+   * the rest, plain dispatch steps, only feed the readouts. */
+  const TrvRecord *f = er->probes;
+  size_t n_fold = er->n_probes;
 
   /* The in-episode trajectory P_{e,t}: the same fold, step by step.  The
    * belief changes only at steps with a probe: one point per change, held
@@ -167,23 +174,32 @@ static void tr_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpi
   trv_posterior_episode_begin(traj);
   size_t i = 0;
   int probes = 0;
-  double r_hat = 0, step_hat = 0;
-  GArray *resid = g_array_new(FALSE, FALSE, sizeof(double));
-  GArray *comp = g_array_new(FALSE, FALSE, sizeof(int));
-  GArray *zs = g_array_new(FALSE, FALSE, sizeof(double));
+  double r_hat = 0, step_hat = 0, h_point[TRV_MAX_COMPONENTS];
+  /* the probes' residuals, components and z, and the recent probes: room
+   * for all of them, trimmed to the probes taken in after the walk */
+  g_array_set_size(c->resid, (guint)n_fold);
+  g_array_set_size(c->comp, (guint)n_fold);
+  g_array_set_size(c->zs, (guint)n_fold);
+  guint recent0 = c->recent->len;
+  g_array_set_size(c->recent, recent0 + (guint)n_fold);
+  double *resid = (double *)c->resid->data, *zs = (double *)c->zs->data;
+  int *comp = (int *)c->comp->data;
+  TrvRecentProbe *recent = (TrvRecentProbe *)c->recent->data + recent0;
   for (int t = 0; t < c->steps; t++) {
     bool changed = t == 0;
-    for (; i < fold->len && f[i].kind == TRV_RECORD_STEP && (int)f[i].step == t; i++) {
-      const TrvRecord *r = &f[i];
-      trv_posterior_observe(traj, r->a_int, r->z, r->outcome);
-      trv_probe_windows_push(c->win, r->a_int, r->z, r->outcome);
-      double k = ghat_e.present[r->a_int] ? ghat_e.kappa[r->a_int] : 0.0, res = r->outcome - k * r->z;
-      g_array_append_val(resid, res);
-      g_array_append_val(comp, r->a_int);
-      g_array_append_val(zs, r->z);
-      TrvRecentProbe rp = {e, r->a_int, r->z, r->outcome};
-      g_array_append_val(c->recent, rp);
-      probes++;
+    uint64_t settled = 0; /* the components this step's probes changed */
+    if (i < n_fold && f[i].kind == TRV_RECORD_STEP && (int)f[i].step == t) {
+      size_t step_end = trv_fold_step(traj, f, i, n_fold, &settled);
+      for (; i < step_end; i++) {
+        const TrvRecord *r = &f[i];
+        trv_probe_windows_push(c->win, r->a_int, r->z, r->outcome);
+        double k = ghat_e.present[r->a_int] ? ghat_e.kappa[r->a_int] : 0.0;
+        resid[probes] = r->outcome - k * r->z;
+        comp[probes] = r->a_int;
+        zs[probes] = r->z;
+        recent[probes] = (TrvRecentProbe){e, r->a_int, r->z, r->outcome};
+        probes++;
+      }
       changed = true;
     }
     if (changed) {
@@ -191,7 +207,7 @@ static void tr_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpi
        * terms -log P(j as in G_hat_e): the same terms negated, summed in the
        * same order, so the same double up to the sign of a zero, which
        * r_hat (from +0) does not keep */
-      trv_beliefs_push_posterior(beliefs, traj, c->p.h_ent, t);
+      trv_beliefs_push_changed(beliefs, traj, c->p.h_ent, t, settled, h_point);
       const double *loss = &g_array_index(beliefs->losses, double, beliefs->losses->len - 2 * (guint)nc);
       step_hat = 0;
       for (int j = 0; j < nc; j++) step_hat += loss[(ghat_flags[j] ? nc : 0) + j];
@@ -200,17 +216,22 @@ static void tr_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpi
     }
     r_hat += step_hat;
   }
+  g_array_set_size(c->resid, (guint)probes);
+  g_array_set_size(c->comp, (guint)probes);
+  g_array_set_size(c->zs, (guint)probes);
+  g_array_set_size(c->recent, recent0 + (guint)probes);
   /* The trajectory took in every record of the fold, in fold order, from
    * the same start: it is the log's fold (trv_replay_episode) call for
    * call, so its end state is the posterior, bit for bit.  A record the
    * walk over the steps did not take (a reset, a step past the episode)
    * leaves the fold to trv_replay_episode. */
-  if (i == fold->len) {
+  if (i == n_fold) {
     trv_posterior_assign(c->post, traj);
   } else {
-    trv_replay_episode(c->post, (TrvRecord *)fold->data, fold->len);
+    TrvRecord *copy = g_memdup2(f, n_fold * sizeof *f);
+    trv_replay_episode(c->post, copy, n_fold);
+    g_free(copy);
   }
-  g_array_free(fold, TRUE);
   trv_posterior_free(traj);
   /* PartialReset reads the last RECENT_MAX probes: drop the older ones
    * only once there are as many again, not a memmove every episode */
@@ -228,8 +249,7 @@ static void tr_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpi
    * there is nothing to test, and testing the empty graph would alarm again
    * and again on every present component. */
   if (c->det && c->ghat_live) {
-    TrvDetectorInput in = {c->h_prev, row->entropy_bits, resid->len, (int *)comp->data, (double *)zs->data,
-                          (double *)resid->data, trv_posterior_noise_var(c->post), nc};
+    TrvDetectorInput in = {c->h_prev, row->entropy_bits, probes, comp, zs, resid, trv_posterior_noise_var(c->post), nc};
     row->alarm = c->det->step(c->det_state, &in, &row->detector_stat);
     if (row->alarm) {
       row->resets = partial_reset(c, e, &ghat_e, out);
@@ -238,9 +258,6 @@ static void tr_absorb(void *self, int e, const TrvRecord *recs, size_t n, TrvEpi
       c->ghat_live = false;
     }
   }
-  g_array_free(resid, TRUE);
-  g_array_free(comp, TRUE);
-  g_array_free(zs, TRUE);
   c->h_prev = trv_posterior_entropy_bits(c->post);
 
   /* G_hat_{e+1}: the commit rule, then local repair. */

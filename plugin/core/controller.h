@@ -75,20 +75,38 @@ double *trv_beliefs_push(TrvBeliefs *b, int step, int repeat, uint64_t map, bool
 /* The last point (NULL when empty). */
 TrvBeliefPoint *trv_beliefs_last(TrvBeliefs *b);
 /* A point of `post` over its components: loss terms from the exact
- * log-odds, MAP, and confidence (entropy <= h_ent). */
-void trv_beliefs_push_posterior(TrvBeliefs *b, const TrvPosterior *post, double h_ent, int step);
+ * log-odds, MAP, and confidence (entropy <= h_ent), for a posterior whose
+ * components outside `changed` (a bit mask; all of them at the
+ * trajectory's first point) have the log-odds of the previous point: only
+ * the changed components' terms are computed, the others copied, the same
+ * doubles.  h[0..n) holds the components' entropies
+ * (trv_posterior_component_entropy_bits) from one call to the next. */
+void trv_beliefs_push_changed(TrvBeliefs *b, const TrvPosterior *post, double h_ent, int step, uint64_t changed,
+                              double *h);
+
+/* One episode's committed records as absorb receives them: all of them
+ * (recs, in arrival order) with their fold order (order[i] is the i-th in
+ * fold order, replay.h), and those of a known component (0 <= a_int <
+ * n_components: probes and resets) copied out in fold order. */
+typedef struct {
+  const TrvRecord *recs;
+  const size_t *order;
+  size_t n;
+  const TrvRecord *probes;
+  size_t n_probes;
+} TrvEpisodeRecords;
 
 typedef struct {
   const char *name;
   const char *summary;
   void *(*create)(const TrvParams *params, const TrvWorldInfo *world, uint64_t seed, int variant);
   void (*plan)(void *self, int episode, TrvPlan *plan);
-  /* recs: the committed records of the episode, in any order (a controller
-   * reads them in fold order, replay.h); row->reward is already filled.
-   * Fills its own readouts of the row (entropy, budget, probes, r_hat_epi,
-   * commit, LRCP, detector), *beliefs (given with an empty trajectory),
-   * and appends the controller's own records to *out (TrvRecord). */
-  void (*absorb)(void *self, int episode, const TrvRecord *recs, size_t n, TrvEpisodeRow *row, TrvBeliefs *beliefs,
+  /* The committed records of the episode (a controller reads them in fold
+   * order); row->reward is already filled.  Fills its own readouts of the
+   * row (entropy, budget, probes, r_hat_epi, commit, LRCP, detector),
+   * *beliefs (given with an empty trajectory), and appends the
+   * controller's own records to *out (TrvRecord). */
+  void (*absorb)(void *self, int episode, const TrvEpisodeRecords *recs, TrvEpisodeRow *row, TrvBeliefs *beliefs,
                  GArray *out);
   /* The posterior (NULL for controllers without one). */
   const TrvPosterior *(*posterior)(void *self);

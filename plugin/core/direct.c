@@ -54,7 +54,7 @@ bool trv_cell_run_direct(const TrvCellSpec *spec, GArray *rows, GArray *log, GEr
     wc->agent->episode_begin(agent_world, e);
     g_array_set_size(committed, 0);
     TrvEpisode *ep = trv_episode_new(share, 0, info->steps, info->safe_action, &seq, &probe_rng, &sink);
-    trv_plan_free(share);
+    trv_session_parts_free(&share, 1);
     trv_agent_play(wc->agent, agent_world, ep, wc->agent->step_end ? &sync : NULL);
     TrvEpisodeCounts counts = {.commits = 1, .attempts = 1, .gated = trv_episode_gated(ep)};
     trivium_episode_close(ep, NULL);

@@ -66,9 +66,14 @@ TrvRecord trv_episode_end_record(int episode) {
 
 TrvEpisode *trv_episode_new(const TrvPlan *plan, int agent, int steps, int safe_action, uint64_t *seq,
                             TrvRng *probe_rng, const TrvEpisodeSink *sink) {
+  return trv_episode_new_taking(trv_plan_copy(plan), agent, steps, safe_action, seq, probe_rng, sink);
+}
+
+TrvEpisode *trv_episode_new_taking(TrvPlan *plan, int agent, int steps, int safe_action, uint64_t *seq,
+                                   TrvRng *probe_rng, const TrvEpisodeSink *sink) {
   g_assert(steps > 0 && plan->n_probes >= 0);
   TrvEpisode *ep = g_new0(TrvEpisode, 1);
-  ep->plan = trv_plan_copy(plan);
+  ep->plan = plan;
   ep->agent = agent;
   ep->steps = steps;
   ep->safe_action = safe_action;
@@ -77,24 +82,22 @@ TrvEpisode *trv_episode_new(const TrvPlan *plan, int agent, int steps, int safe_
   /* probe i runs at step i < T (unless trv_agent_play places them): a
    * share longer than the episode keeps its first T probes */
   if (ep->plan->n_probes > steps) ep->plan->n_probes = steps;
-  ep->probe_at = g_new(int, steps);
-  ep->z = g_new0(double, steps);
+  /* the per-step arrays in one zeroed block: records, z, probes, flags */
+  size_t n = (size_t)steps;
+  ep->recs = g_malloc0(n * (sizeof(TrvRecord) + sizeof(double) + sizeof(int) + sizeof(guint8) + sizeof(bool)));
+  ep->z = (double *)(ep->recs + n);
+  ep->probe_at = (int *)(ep->z + n);
+  ep->has = (guint8 *)(ep->probe_at + n);
+  ep->closed = (bool *)(ep->has + n);
   for (int t = 0; t < steps; t++) ep->probe_at[t] = t < ep->plan->n_probes ? ep->plan->probes[t] : -1;
   for (int i = 0; i < ep->plan->n_probes; i++) ep->z[i] = trv_rng_sign(probe_rng) * plan->zabs;
-  ep->recs = g_new0(TrvRecord, steps);
-  ep->has = g_new0(guint8, steps);
-  ep->closed = g_new0(bool, steps);
   for (int j = 0; j < plan->ghat.n; j++) ep->ghat_flags[j] = plan->ghat.present[j];
   return ep;
 }
 
 static void episode_free(TrvEpisode *ep) {
   trv_plan_free(ep->plan);
-  g_free(ep->probe_at);
-  g_free(ep->z);
-  g_free(ep->recs);
-  g_free(ep->has);
-  g_free(ep->closed);
+  g_free(ep->recs); /* and the other per-step arrays (one block) */
   g_free(ep);
 }
 

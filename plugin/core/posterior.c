@@ -227,6 +227,20 @@ bool trv_posterior_params_valid(const TrvPosteriorParams *p) {
          (p->noise != TRV_NOISE_ESTIMATED || p->noise_df > 0) && p->persist >= 0 && p->persist <= 1;
 }
 
+/* Points the arrays of a posterior at its own block (posterior_alloc). */
+static void posterior_link(TrvPosterior *post) {
+  size_t n = (size_t)post->n;
+  post->stats = (TrvSuffStats *)(post + 1);
+  post->episode = post->stats + n;
+  post->log_odds = (double *)(post->episode + n);
+  post->begin_lbf = post->log_odds + n;
+  post->episode_lbf = post->begin_lbf + n;
+}
+
+static size_t posterior_bytes(int n_components) {
+  return sizeof(TrvPosterior) + (size_t)n_components * (2 * sizeof(TrvSuffStats) + 3 * sizeof(double));
+}
+
 /* The arrays of a posterior of n components, its parameters set; the
  * caller fills the state and the derived fields. */
 static TrvPosterior *posterior_alloc(int n_components, const TrvPosteriorParams *params) {
@@ -234,15 +248,10 @@ static TrvPosterior *posterior_alloc(int n_components, const TrvPosteriorParams 
   g_assert(trv_posterior_params_valid(params));
   /* one block: the struct, then its arrays (all of doubles), so that a
    * copy (one per plan, per absorb, per snapshot) is one allocation */
-  size_t n = (size_t)n_components;
-  TrvPosterior *post = g_malloc0(sizeof *post + n * (2 * sizeof(TrvSuffStats) + 3 * sizeof(double)));
+  TrvPosterior *post = g_malloc0(posterior_bytes(n_components));
   post->params = *params;
   post->n = n_components;
-  post->stats = (TrvSuffStats *)(post + 1);
-  post->episode = post->stats + n;
-  post->log_odds = (double *)(post->episode + n);
-  post->begin_lbf = post->log_odds + n;
-  post->episode_lbf = post->begin_lbf + n;
+  posterior_link(post);
   post->noise_scale = 1;
   return post;
 }
@@ -260,8 +269,10 @@ void trv_posterior_free(TrvPosterior *post) {
 }
 
 TrvPosterior *trv_posterior_copy(const TrvPosterior *post) {
-  TrvPosterior *c = posterior_alloc(post->n, &post->params);
-  trv_posterior_assign(c, post); /* the state and its derived fields */
+  /* the block as it is (the state and its derived fields), then its own
+   * array pointers */
+  TrvPosterior *c = g_memdup2(post, posterior_bytes(post->n));
+  posterior_link(c);
   return c;
 }
 
@@ -351,21 +362,31 @@ static void add_obs(TrvSuffStats *s, double z, double w) {
   s->sww += w * w;
 }
 
-void trv_posterior_observe(TrvPosterior *post, int j, double z, double w) {
+void trv_posterior_add_probe(TrvPosterior *post, int j, double z, double w) {
   g_assert(j >= 0 && j < post->n);
   const TrvPosteriorParams *p = &post->params;
   if (bernoulli(p)) w = w > 0.5 ? 1.0 : 0.0; /* Sww is then the success count */
   add_obs(&post->stats[j], z, w);
-  if (p->track == TRV_TRACK_HAZARD) {
+  if (p->track == TRV_TRACK_HAZARD) add_obs(&post->episode[j], z, w);
+}
+
+void trv_posterior_settle(TrvPosterior *post, int j) {
+  g_assert(j >= 0 && j < post->n);
+  if (post->params.track == TRV_TRACK_HAZARD) {
     /* Within-episode evidence: the log-odds carry logit(mixed prior) plus
-     * log BF10 of the episode's statistics; add its increment. */
+     * log BF10 of the episode's statistics; add its increment since the
+     * last settle. */
     double before = post->episode_lbf[j];
-    add_obs(&post->episode[j], z, w);
     post->episode_lbf[j] = episode_evidence(post, j);
     post->log_odds[j] += post->episode_lbf[j] - before;
   } else {
     post->log_odds[j] = post->prior_logit + post_lbf(post, &post->stats[j]);
   }
+}
+
+void trv_posterior_observe(TrvPosterior *post, int j, double z, double w) {
+  trv_posterior_add_probe(post, j, z, w);
+  trv_posterior_settle(post, j);
 }
 
 void trv_posterior_reset_component(TrvPosterior *post, int j) {
@@ -395,6 +416,10 @@ void trv_posterior_effect(const TrvPosterior *post, int j, double *mu, double *v
 }
 
 bool trv_posterior_map(const TrvPosterior *post, int j) { return post->log_odds[j] >= 0.0; }
+
+double trv_posterior_component_entropy_bits(const TrvPosterior *post, int j) {
+  return h2_from_log_odds(post->log_odds[j]);
+}
 
 double trv_posterior_entropy_bits(const TrvPosterior *post) {
   double h = 0;
@@ -528,8 +553,9 @@ static double eig_lbf_after(EigFixed *f, double dszz, double x, double *tail_rat
 typedef struct {
   double lbf_before;
   double after0[GH_NODES], after1[GH_NODES], ratio1[GH_NODES];
-  /* the memo's (memo_eig): the last log-odds asked about and its EIG */
-  bool have_last;
+  /* the memo's: whether these nodes are computed (memo_nodes), the last
+   * log-odds asked about and its EIG (memo_eig) */
+  bool built, have_last;
   uint64_t last_l;
   double last_eig;
 } EigNodes;
@@ -589,7 +615,7 @@ struct TrvEigMemo {
   TrvPosteriorParams p;
   double zabs;
   bool valid;
-  int n_k;         /* nodes[k-1] computed for k <= n_k */
+  int n_k;         /* nodes[k-1] allocated for k <= n_k, computed when first asked */
   EigNodes *nodes; /* grown on demand */
 };
 
@@ -610,18 +636,21 @@ static EigNodes *memo_nodes(TrvEigMemo *memo, const TrvPosteriorParams *p, int k
     memo->p = *p;
     memo->zabs = zabs;
     memo->valid = true;
-    memo->n_k = 0;
+    for (int i = 0; i < memo->n_k; i++) memo->nodes[i].built = false;
   }
   if (k > memo->n_k) {
     memo->nodes = g_renew(EigNodes, memo->nodes, k);
-    TrvSuffStats zero = {0, 0, 0, 0};
-    for (int i = memo->n_k + 1; i <= k; i++) {
-      eig_nodes(p, &zero, i, zabs, &memo->nodes[i - 1]);
-      memo->nodes[i - 1].have_last = false;
-    }
+    for (int i = memo->n_k; i < k; i++) memo->nodes[i].built = false;
     memo->n_k = k;
   }
-  return &memo->nodes[k - 1];
+  EigNodes *nd = &memo->nodes[k - 1];
+  if (!nd->built) {
+    TrvSuffStats zero = {0, 0, 0, 0};
+    eig_nodes(p, &zero, k, zabs, nd);
+    nd->built = true;
+    nd->have_last = false;
+  }
+  return nd;
 }
 
 /* eig_from_nodes of the memo's nodes for k probes at log-odds l, or the

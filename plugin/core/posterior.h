@@ -143,8 +143,17 @@ bool trv_posterior_params_valid(const TrvPosteriorParams *params);
 
 /* Episode boundary: hazard mixing or forgetting, per params->track. */
 void trv_posterior_episode_begin(TrvPosterior *post);
-/* One probe of component j: do(Z = z) gave outcome w. */
+/* One probe of component j: do(Z = z) gave outcome w.  The same as
+ * trv_posterior_add_probe then trv_posterior_settle. */
 void trv_posterior_observe(TrvPosterior *post, int j, double z, double w);
+/* A run of probes of component j read as one update: add_probe takes each
+ * probe into the statistics, settle then brings the log-odds of j up to
+ * them (one Bayes factor for the run).  Until settled, j's log-odds and
+ * evidence are those before the run; statistics are additive, so the
+ * settled belief is the run's evidence however it was split, up to the
+ * rounding of the log-odds increments. */
+void trv_posterior_add_probe(TrvPosterior *post, int j, double z, double w);
+void trv_posterior_settle(TrvPosterior *post, int j);
 /* Component j back to the prior (PartialReset). */
 void trv_posterior_reset_component(TrvPosterior *post, int j);
 
@@ -158,6 +167,9 @@ void trv_posterior_effect(const TrvPosterior *post, int j, double *mu, double *v
 bool trv_posterior_map(const TrvPosterior *post, int j);
 /* H(P) = sum_j h2(p_j), in bits. */
 double trv_posterior_entropy_bits(const TrvPosterior *post);
+/* h2(p_j) in bits: trv_posterior_entropy_bits is their sum over j in
+ * order, from 0. */
+double trv_posterior_component_entropy_bits(const TrvPosterior *post, int j);
 /* log P(G) for a graph given as one presence flag per component (nats). */
 double trv_posterior_log_prob_graph(const TrvPosterior *post, const bool *graph);
 /* -log P(component j absent) and -log P(j present), from the exact

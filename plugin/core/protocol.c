@@ -37,6 +37,8 @@ struct TrvSession {
   GArray *own;   /* the controller's own records of an episode */
   double plan_cpu; /* CPU seconds of the last plan */
   int *probes;     /* room for a plan's probes (TRV_PLAN_MAX_PROBES), kept across episodes */
+  TrvPosterior *snapshot; /* the last plan's snapshot, which its shares point to */
+  GArray *probes_of;      /* an episode's records of a known component, in fold order (TrvEpisodeRecords) */
 };
 
 TrvSession *trv_session_new(const TrvParams *params, const TrvWorldClass *wc, const char *controller, uint64_t seed,
@@ -53,6 +55,7 @@ TrvSession *trv_session_new(const TrvParams *params, const TrvWorldClass *wc, co
   }
   trv_beliefs_init(&s->beliefs, s->info.cand->n_components);
   s->own = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
+  s->probes_of = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
   s->probes = g_new(int, TRV_PLAN_MAX_PROBES);
   return s;
 }
@@ -65,7 +68,9 @@ void trv_session_free(TrvSession *s) {
     trv_beliefs_free(&s->beliefs);
     g_array_free(s->own, TRUE);
   }
+  if (s->probes_of) g_array_free(s->probes_of, TRUE);
   g_free(s->probes);
+  trv_posterior_free(s->snapshot);
   g_free(s);
 }
 
@@ -84,16 +89,21 @@ int trv_session_change_points(TrvSession *s, int *out, int max) {
   return ref->change_points ? ref->change_points(s->world, out, max) : 0;
 }
 
-/* Splits plan into per-agent shares (schedule.h: trv_assign_probes). */
+/* Splits plan into per-agent shares (schedule.h: trv_assign_probes), each
+ * pointing to plan's snapshot. */
 static void split_plan(const TrvPlan *plan, int n_agents, int cap, const double *value, TrvPlan **out) {
   int *agent_of = g_new(int, plan->n_probes + 1), *load = g_new0(int, n_agents);
   trv_assign_probes(plan->probes, plan->n_probes, plan->ghat.n, n_agents, cap, value, agent_of);
   for (int i = 0; i < plan->n_probes; i++) load[agent_of[i]]++;
+  /* one block: the shares, then their probes (trv_session_parts_free) */
+  TrvPlan *block = g_malloc(sizeof *plan * (size_t)n_agents + sizeof(int) * ((size_t)plan->n_probes + 1));
+  int *room = (int *)(block + n_agents);
   for (int a = 0; a < n_agents; a++) {
-    TrvPlan *p = out[a] = g_memdup2(plan, sizeof *plan);
-    p->snapshot = plan->snapshot ? trv_posterior_copy(plan->snapshot) : NULL;
-    p->probes = g_new(int, load[a] + 1);
+    TrvPlan *p = out[a] = &block[a];
+    *p = *plan;
+    p->probes = room;
     p->n_probes = 0;
+    room += load[a];
   }
   for (int i = 0; i < plan->n_probes; i++) {
     TrvPlan *p = out[agent_of[i]];
@@ -106,6 +116,11 @@ static void split_plan(const TrvPlan *plan, int n_agents, int cap, const double 
 void trv_session_plan(TrvSession *s, int e, int n_agents, TrvPlan **parts) {
   g_assert(n_agents >= 1);
   s->wc->episode_begin(s->world, e); /* the world's own work: not the controller's */
+  double *value = NULL; /* the agents' probe values, when the world declares them and the split uses them */
+  if (s->params.probe_value && s->wc->probe_value) {
+    value = g_new(double, n_agents);
+    for (int a = 0; a < n_agents; a++) value[a] = s->wc->probe_value(s->world, a);
+  }
   double t0 = cpu_seconds();
   TrvPlan plan;
   memset(&plan, 0, sizeof plan);
@@ -115,15 +130,17 @@ void trv_session_plan(TrvSession *s, int e, int n_agents, TrvPlan **parts) {
   plan.place_probes = s->params.probe_value && s->wc->agent && s->wc->agent->probe_value_at;
   g_assert(plan.n_probes >= 0 && plan.n_probes <= TRV_PLAN_MAX_PROBES);
   double m0 = s->params.m0 > 0 ? s->params.m0 : s->info.cand->n_components;
-  double *value = NULL; /* the agents' probe values, when the world declares them and the split uses them */
-  if (s->params.probe_value && s->wc->probe_value) {
-    value = g_new(double, n_agents);
-    for (int a = 0; a < n_agents; a++) value[a] = s->wc->probe_value(s->world, a);
-  }
   split_plan(&plan, n_agents, trv_coalition_cap(s->params.coalition, m0), value, parts);
   g_free(value);
-  trv_posterior_free(plan.snapshot);
+  trv_posterior_free(s->snapshot); /* the previous plan's shares are gone */
+  s->snapshot = plan.snapshot;
   s->plan_cpu = cpu_seconds() - t0;
+}
+
+void trv_session_parts_free(TrvPlan **parts, int n_agents) {
+  /* the shares and their probes are one block that begins with the first
+   * share (split_plan); the snapshot is the session's */
+  if (n_agents > 0) g_free(parts[0]);
 }
 
 void trv_session_close(TrvSession *s, int e, const TrvRecord *recs, size_t n, const TrvEpisodeCounts *counts,
@@ -132,14 +149,18 @@ void trv_session_close(TrvSession *s, int e, const TrvRecord *recs, size_t n, co
   row->seed = (int)s->seed;
   row->episode = e;
   size_t *order = trv_records_fold_order(recs, n);
+  g_array_set_size(s->probes_of, 0);
+  int nc = s->info.cand->n_components;
   for (size_t i = 0; i < n; i++) {
     const TrvRecord *r = &recs[order[i]];
     if (r->kind == TRV_RECORD_STEP) row->reward += r->reward;
+    if (r->a_int >= 0 && r->a_int < nc) g_array_append_val(s->probes_of, *r);
   }
   trv_beliefs_clear(&s->beliefs);
   g_array_set_size(s->own, 0);
+  TrvEpisodeRecords er = {recs, order, n, (const TrvRecord *)s->probes_of->data, s->probes_of->len};
   double t0 = cpu_seconds();
-  s->controller->klass->absorb(s->controller->self, e, recs, n, row, &s->beliefs, s->own);
+  s->controller->klass->absorb(s->controller->self, e, &er, row, &s->beliefs, s->own);
   row->controller_cpu = s->plan_cpu + cpu_seconds() - t0;
   trv_referee_score_ordered(s->wc, s->world, &s->beliefs, recs, order, n, s->info.steps, row);
   g_free(order);

@@ -49,8 +49,12 @@ const TrvPosterior *trv_session_replayable_posterior(const TrvSession *s);
 int trv_session_change_points(TrvSession *s, int *out, int max);
 
 /* Begins episode e and plans it: fills parts[0..n_agents-1] with each
- * agent's share (caller frees them with trv_plan_free). */
+ * agent's share.  The shares point to one snapshot, the session's, which
+ * lives until the next trv_session_plan: an agent takes a copy of its share
+ * (trv_plan_copy, as trv_episode_new does), and the caller frees the
+ * shares with trv_session_parts_free. */
 void trv_session_plan(TrvSession *s, int e, int n_agents, TrvPlan **parts);
+void trv_session_parts_free(TrvPlan **parts, int n_agents);
 
 /* What the transport measured of an episode's commits. */
 typedef struct {
@@ -97,6 +101,10 @@ typedef struct {
  * probe signs come from probe_rng, one draw per probe in order. */
 TrvEpisode *trv_episode_new(const TrvPlan *plan, int agent, int steps, int safe_action, uint64_t *seq,
                             TrvRng *probe_rng, const TrvEpisodeSink *sink);
+/* The same, taking plan (a plan the caller owns, trv_plan_copy's) instead
+ * of copying it: the episode frees it. */
+TrvEpisode *trv_episode_new_taking(TrvPlan *plan, int agent, int steps, int safe_action, uint64_t *seq,
+                                   TrvRng *probe_rng, const TrvEpisodeSink *sink);
 /* Frees an episode that will never be closed (its agent died with it):
  * nothing is committed. */
 void trv_episode_discard(TrvEpisode *ep);

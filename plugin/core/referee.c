@@ -46,12 +46,23 @@ TrvBeliefPoint *trv_beliefs_last(TrvBeliefs *b) {
   return b->points->len ? &g_array_index(b->points, TrvBeliefPoint, b->points->len - 1) : NULL;
 }
 
-void trv_beliefs_push_posterior(TrvBeliefs *b, const TrvPosterior *post, double h_ent, int step) {
+void trv_beliefs_push_changed(TrvBeliefs *b, const TrvPosterior *post, double h_ent, int step, uint64_t changed,
+                              double *h) {
+  int n = b->n;
+  if (b->points->len == 0) changed = n >= 64 ? UINT64_MAX : (UINT64_C(1) << n) - 1;
   uint64_t map = 0;
-  for (int j = 0; j < b->n; j++)
+  double entropy = 0;
+  for (int j = 0; j < n; j++) {
     if (trv_posterior_map(post, j)) map |= 1ULL << j;
-  double *loss = trv_beliefs_push(b, step, 1, map, trv_posterior_entropy_bits(post) <= h_ent);
-  for (int j = 0; j < b->n; j++) trv_posterior_losses(post, j, &loss[j], &loss[b->n + j]);
+    if (changed >> j & 1) h[j] = trv_posterior_component_entropy_bits(post, j);
+    entropy += h[j];
+  }
+  double *loss = trv_beliefs_push(b, step, 1, map, entropy <= h_ent);
+  const double *last = loss - 2 * n; /* the previous point's, when there is one */
+  for (int j = 0; j < n; j++) {
+    if (changed >> j & 1) trv_posterior_losses(post, j, &loss[j], &loss[n + j]);
+    else loss[j] = last[j], loss[n + j] = last[n + j];
+  }
 }
 
 static bool relevant(const TrvRefereeClass *ref, void *world, int j) {

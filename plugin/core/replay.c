@@ -89,16 +89,65 @@ void trv_records_sort_fold(TrvRecord *recs, size_t n) {
   g_free(order);
 }
 
+/* Whether the fold takes r in: a step or a reset of a known component. */
+static bool folded(const TrvRecord *r, int n_comp) {
+  return r->a_int >= 0 && r->a_int < n_comp && (r->kind == TRV_RECORD_STEP || r->kind == TRV_RECORD_RESET);
+}
+
+static int cmp_int(const void *pa, const void *pb) {
+  int a = *(const int *)pa, b = *(const int *)pb;
+  return (a > b) - (a < b);
+}
+
+/* Settles each component of comp[0..k) once, in component order. */
+static void settle_listed(TrvPosterior *post, int *comp, size_t k) {
+  qsort(comp, k, sizeof *comp, cmp_int);
+  for (size_t q = 0; q < k; q++)
+    if (q == 0 || comp[q] != comp[q - 1]) trv_posterior_settle(post, comp[q]);
+}
+
+size_t trv_fold_step(TrvPosterior *post, const TrvRecord *recs, size_t i, size_t n, uint64_t *settled) {
+  int n_comp = trv_posterior_n_components(post);
+  g_assert(i < n && recs[i].kind == TRV_RECORD_STEP && folded(&recs[i], n_comp));
+  g_assert(!settled || n_comp <= 64);
+  uint32_t step = recs[i].step;
+  /* the components the step probes: a bit mask when they fit in one,
+   * otherwise a list (as often as probed) */
+  bool wide = n_comp > 64;
+  uint64_t mask = 0;
+  GArray *list = wide ? g_array_new(FALSE, FALSE, sizeof(int)) : NULL;
+  for (; i < n; i++) {
+    const TrvRecord *r = &recs[i];
+    if (!folded(r, n_comp)) continue;
+    if (r->kind != TRV_RECORD_STEP || r->step != step) break;
+    trv_posterior_add_probe(post, r->a_int, r->z, r->outcome);
+    if (wide) g_array_append_val(list, r->a_int);
+    else mask |= UINT64_C(1) << r->a_int;
+  }
+  /* then each once, in component order */
+  if (wide) {
+    settle_listed(post, (int *)list->data, list->len);
+    g_array_free(list, TRUE);
+  } else {
+    for (uint64_t m = mask; m; m &= m - 1) trv_posterior_settle(post, __builtin_ctzll(m));
+  }
+  if (settled) *settled = mask;
+  return i;
+}
+
 void trv_replay_episode(TrvPosterior *post, TrvRecord *recs, size_t n) {
   trv_records_sort_fold(recs, n);
   trv_posterior_episode_begin(post);
   int n_comp = trv_posterior_n_components(post);
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < n;) {
     const TrvRecord *r = &recs[i];
-    if (r->a_int < 0 || r->a_int >= n_comp) continue;
-    if (r->kind == TRV_RECORD_STEP)
-      trv_posterior_observe(post, r->a_int, r->z, r->outcome);
-    else if (r->kind == TRV_RECORD_RESET)
+    if (!folded(r, n_comp)) {
+      i++;
+    } else if (r->kind == TRV_RECORD_STEP) {
+      i = trv_fold_step(post, recs, i, n, NULL);
+    } else {
       trv_posterior_reset_component(post, r->a_int);
+      i++;
+    }
   }
 }

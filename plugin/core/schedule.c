@@ -14,18 +14,21 @@ int trv_budget(int episode, int window, double alpha, double m0, int steps) {
   return b > steps ? steps : (int)b;
 }
 
+#define IG_CHOICES_PER_COMPONENT 4
+
 static int ig_schedule(const TrvPosterior *post, const TrvCandidates *cand, const bool *eligible, int budget,
-                       double zabs, TrvEigMemo *memo, int *plan) {
+                       int unit, double zabs, TrvEigMemo *memo, int *plan) {
   int n = cand->n_components;
   int k[TRV_MAX_COMPONENTS] = {0};
   double eig[TRV_MAX_COMPONENTS], gain[TRV_MAX_COMPONENTS];
   int outdeg[TRV_MAX_COMPONENTS];
+  int size = MIN(unit, budget); /* the probes of the next choice */
   for (int j = 0; j < n; j++) {
     eig[j] = 0.0;
     outdeg[j] = trv_candidates_out_degree(cand, j);
-    gain[j] = eligible[j] ? trv_posterior_eig_bits_memo(post, j, 1, zabs, memo) : -1.0;
+    gain[j] = eligible[j] ? trv_posterior_eig_bits_memo(post, j, size, zabs, memo) : -1.0;
   }
-  for (int b = 0; b < budget; b++) {
+  for (int b = 0; b < budget;) {
     int best = -1;
     for (int j = 0; j < n; j++) {
       if (!eligible[j]) continue;
@@ -34,25 +37,35 @@ static int ig_schedule(const TrvPosterior *post, const TrvCandidates *cand, cons
         best = j;
     }
     if (best < 0) return b;
-    plan[b] = best;
+    for (int s = 0; s < size; s++) plan[b++] = best;
     eig[best] += gain[best];
-    k[best]++;
-    if (b + 1 < budget) /* the last probe's next gain is never compared */
-      gain[best] = trv_posterior_eig_bits_memo(post, best, k[best] + 1, zabs, memo) - eig[best];
+    k[best] += size;
+    if (b >= budget) break; /* the last choice's next gain is never compared */
+    if (budget - b < size) { /* a last, smaller choice: every gain for its size */
+      size = budget - b;
+      for (int j = 0; j < n; j++)
+        if (eligible[j]) gain[j] = trv_posterior_eig_bits_memo(post, j, k[j] + size, zabs, memo) - eig[j];
+    } else {
+      gain[best] = trv_posterior_eig_bits_memo(post, best, k[best] + size, zabs, memo) - eig[best];
+    }
   }
   return budget;
 }
 
 int trv_schedule_probes(TrvSchedulerKind kind, const TrvPosterior *post, const TrvCandidates *cand,
-                        const bool *eligible, int budget, double zabs, TrvEigMemo *memo, int *rr_cursor, TrvRng *rng,
-                        int *plan) {
+                        const bool *eligible, int budget, int unit, double zabs, TrvEigMemo *memo, int *rr_cursor,
+                        TrvRng *rng, int *plan) {
+  g_assert(unit >= 1);
   int n = cand->n_components, n_el = 0, el[TRV_MAX_COMPONENTS];
   for (int j = 0; j < n; j++)
     if (eligible[j]) el[n_el++] = j;
   if (n_el == 0 || budget <= 0) return 0;
   switch (kind) {
-    case TRV_SCHED_IG:
-      return ig_schedule(post, cand, eligible, budget, zabs, memo, plan);
+    case TRV_SCHED_IG: {
+      /* choices fine enough that every eligible component can have four */
+      int fine = budget / (IG_CHOICES_PER_COMPONENT * n_el);
+      return ig_schedule(post, cand, eligible, budget, MIN(unit, MAX(fine, 1)), zabs, memo, plan);
+    }
     case TRV_SCHED_ROUNDROBIN:
       for (int b = 0; b < budget; b++) {
         /* next eligible id at or after the cursor, cyclically */
@@ -93,6 +106,40 @@ static int chunk_cmp(const void *pa, const void *pb) {
   return (a->index > b->index) - (a->index < b->index);
 }
 
+/* A binary min-heap of positions i in order[], by (load[order[i]], i). */
+typedef struct {
+  int *pos;
+  const int *load, *order;
+  int n;
+} AgentHeap;
+
+static bool heap_less(const AgentHeap *h, int x, int y) {
+  int lx = h->load[h->order[x]], ly = h->load[h->order[y]];
+  return lx != ly ? lx < ly : x < y;
+}
+
+static void heap_push(AgentHeap *h, int x) {
+  int i = h->n++;
+  for (; i > 0 && heap_less(h, x, h->pos[(i - 1) / 2]); i = (i - 1) / 2) h->pos[i] = h->pos[(i - 1) / 2];
+  h->pos[i] = x;
+}
+
+/* The least position, or -1 when empty. */
+static int heap_pop(AgentHeap *h) {
+  if (h->n == 0) return -1;
+  int top = h->pos[0], x = h->pos[--h->n], i = 0;
+  for (;;) {
+    int c = 2 * i + 1;
+    if (c >= h->n) break;
+    if (c + 1 < h->n && heap_less(h, h->pos[c + 1], h->pos[c])) c++;
+    if (!heap_less(h, h->pos[c], x)) break;
+    h->pos[i] = h->pos[c];
+    i = c;
+  }
+  if (h->n > 0) h->pos[i] = x;
+  return top;
+}
+
 void trv_assign_probes(const int *probes, int n_probes, int n_components, int n_agents, int cap, const double *value,
                        int *agent_of) {
   g_assert(n_agents >= 1 && cap >= 1 && n_components <= TRV_MAX_COMPONENTS);
@@ -124,19 +171,27 @@ void trv_assign_probes(const int *probes, int n_probes, int n_components, int n_
   int *owner = g_new(int, n_chunks > 0 ? (size_t)n_chunks : 1); /* by (component, index) */
   int first[TRV_MAX_COMPONENTS + 1] = {0};
   for (int j = 0; j < n_components; j++) first[j + 1] = first[j] + size[j];
+  /* The least-loaded agent first in `order`: a min-heap of positions in
+   * order by (load, position); agents popped because they hold the chunk's
+   * component go back after the choice (at most size[j] - 1 of them). */
+  AgentHeap h = {g_new(int, n_agents), load, order, 0};
+  int *aside = g_new(int, n_agents);
+  for (int i = 0; i < n_agents; i++) heap_push(&h, i);
   for (int k = 0; k < n_chunks; k++) {
     const Chunk *ch = &chunks[k];
     uint64_t bit = UINT64_C(1) << ch->component;
-    int best = -1;
-    for (int i = 0; i < n_agents; i++) {
-      int a = order[i];
-      if (!(holds[a] & bit) && (best < 0 || load[a] < load[best])) best = a;
-    }
-    g_assert(best >= 0); /* size[j] <= n_agents */
+    int n_aside = 0, pos;
+    while ((pos = heap_pop(&h)) >= 0 && (holds[order[pos]] & bit)) aside[n_aside++] = pos;
+    g_assert(pos >= 0); /* size[j] <= n_agents */
+    int best = order[pos];
     holds[best] |= bit;
     load[best] += ch->size;
     owner[first[ch->component] + ch->index] = best;
+    heap_push(&h, pos);
+    for (int i = 0; i < n_aside; i++) heap_push(&h, aside[i]);
   }
+  g_free(aside);
+  g_free(h.pos);
   /* the probes of j, in plan order, fill its chunks in index order */
   int seen[TRV_MAX_COMPONENTS] = {0};
   for (int i = 0; i < n_probes; i++) {

@@ -4,10 +4,17 @@
  * Budget: B_e = ceil(alpha * m0 * ln(max(e, w_e) + 1)), capped at the
  * world's steps per episode.
  * Schedulers fill a plan of B_e probes (one component id per probe):
- *  - IGScore: greedy on the marginal expected information gain of one more
- *    probe of a component, given the probes already planned for it this
- *    episode: gain_j(k) = EIG_j(k+1) - EIG_j(k) (batch EIG, posterior.h).
- *    Ties go to the smaller out-degree, then the smaller id.
+ *  - IGScore: greedy on the marginal expected information gain of u more
+ *    probes of a component, given the k probes already planned for it
+ *    this episode: gain_j(k) = EIG_j(k+u) - EIG_j(k) (batch EIG,
+ *    posterior.h); a last choice smaller than u when u does not divide the
+ *    budget.  Ties go to the smaller out-degree, then the smaller id.  The
+ *    choice size u is `unit`, or less when the budget holds fewer than
+ *    four choices of unit per eligible component: u = min(unit,
+ *    max(1, floor(B / (4 n_eligible)))).  The controller's unit is its
+ *    number of teams (below): one probe per team, so that T teams' budgets
+ *    cost about the planning of one; with one team (unit 1) the greedy
+ *    goes probe by probe.
  *  - round-robin: front-loaded cycle over the eligible components in id
  *    order, continuing where the previous episode stopped.
  *  - random: uniform over the eligible components.
@@ -27,12 +34,13 @@ typedef enum { TRV_SCHED_IG = 0, TRV_SCHED_ROUNDROBIN = 1, TRV_SCHED_RANDOM = 2 
 int trv_budget(int episode, int window, double alpha, double m0, int steps);
 
 /* Fills plan[0..budget) and returns the number of probes planned (0 when no
- * component is eligible).  *rr_cursor carries round-robin state across
- * episodes; rng is used by the random scheduler only; memo (may be NULL)
- * speeds IGScore's EIG evaluations up without changing them. */
+ * component is eligible).  unit >= 1 is IGScore's largest choice (1:
+ * probe by probe); *rr_cursor carries round-robin state across episodes; rng is used
+ * by the random scheduler only; memo (may be NULL) speeds IGScore's EIG
+ * evaluations up without changing them. */
 int trv_schedule_probes(TrvSchedulerKind kind, const TrvPosterior *post, const TrvCandidates *cand,
-                        const bool *eligible, int budget, double zabs, TrvEigMemo *memo, int *rr_cursor, TrvRng *rng,
-                        int *plan);
+                        const bool *eligible, int budget, int unit, double zabs, TrvEigMemo *memo, int *rr_cursor,
+                        TrvRng *rng, int *plan);
 
 /* Budget teams: with coalitions (coalition != 1) every m0 agents, rounded
  * up, form a team that brings its own budget B_e; 1 with disjoint

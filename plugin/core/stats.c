@@ -197,7 +197,6 @@ double trv_student_t_quantile(double p, double df) {
 
 /* ---- Summaries -------------------------------------------------------- */
 
-static int cmp_double_asc(const void *a, const void *b);
 
 typedef struct {
   double value;
@@ -226,7 +225,7 @@ TrvMedianInterval trv_median_interval(const double *x, size_t n) {
   double *v = malloc(n * sizeof *v);
   if (!v) abort();
   for (size_t i = 0; i < n; i++) v[i] = isnan(x[i]) ? INFINITY : x[i];
-  qsort(v, n, sizeof *v, cmp_double_asc);
+  qsort(v, n, sizeof *v, trv_cmp_double);
   m.median = n % 2 ? v[n / 2] : (isinf(v[n / 2]) ? INFINITY : 0.5 * (v[n / 2 - 1] + v[n / 2]));
   /* F(j) = P(Bin(n, 1/2) <= j), the pmf by its recurrence in logs; k - 1
    * is the largest j with F(j) <= 0.025 and 2 (j + 1) <= n, else 0 */
@@ -419,7 +418,7 @@ TrvLinFit trv_basis_fit(const double *u, const double *v, const double *y, size_
   return f;
 }
 
-static int cmp_double_asc(const void *a, const void *b) {
+int trv_cmp_double(const void *a, const void *b) {
   double u = *(const double *)a, v = *(const double *)b;
   return (u > v) - (u < v);
 }
@@ -434,8 +433,8 @@ double trv_wasserstein1(const double *x, size_t n, const double *y, size_t m) {
   }
   memcpy(xs, x, sizeof(double) * n);
   memcpy(ys, y, sizeof(double) * m);
-  qsort(xs, n, sizeof(double), cmp_double_asc);
-  qsort(ys, m, sizeof(double), cmp_double_asc);
+  qsort(xs, n, sizeof(double), trv_cmp_double);
+  qsort(ys, m, sizeof(double), trv_cmp_double);
   double sum = 0;
   if (n == m) {
     for (size_t i = 0; i < n; i++) sum += fabs(xs[i] - ys[i]);

@@ -33,6 +33,9 @@ typedef struct {
 } TrvMedianInterval;
 TrvMedianInterval trv_median_interval(const double *x, size_t n);
 
+/* qsort comparator of doubles, ascending (NaN compares equal to all). */
+int trv_cmp_double(const void *a, const void *b);
+
 /* order[0..n) = 0..n-1 sorted by value, highest first, ties to the lower
  * index (a stable ranking; value[i] must not be NaN). */
 void trv_rank_desc(const double *value, int n, int *order);

@@ -67,7 +67,7 @@ static void dispatch_and_wait(Cell *cell, int e, TrvEpisodeCounts *counts) {
       if (!sent[a] && trv_msg_finish(comms[a], msgs[a], by - simgrid_get_clock())) sent[a] = true, waiting++;
     if (waiting < cell->n_agents && simgrid_get_clock() < deadline) sg_actor_sleep_for(fmin(1.0, deadline - simgrid_get_clock()));
   }
-  for (int a = 0; a < cell->n_agents; a++) trv_plan_free(parts[a]);
+  trv_session_parts_free(parts, cell->n_agents);
   g_free(sent);
   g_free(comms);
   g_free(msgs);
@@ -137,7 +137,7 @@ static void dispatch_shared(Cell *cell, int e, TrvEpisodeCounts *counts) {
       for (int a = 0; a < cell->n_agents; a++)
         if (trv_msg_finish(comms[a], msgs[a], fmax(0.0, by - simgrid_get_clock()))) R->member[a] = true, members++;
     }
-    for (int a = 0; a < cell->n_agents; a++) trv_plan_free(parts[a]);
+    trv_session_parts_free(parts, cell->n_agents);
     g_free(comms);
     g_free(msgs);
     g_free(parts);
