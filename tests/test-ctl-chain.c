@@ -126,8 +126,15 @@ static int ctl_exit(const char *a, const char *b, const char *c) {
 }
 
 typedef struct {
-  size_t refused, prefix, torn, unchanged;
+  size_t refused, prefix, torn, padded, unchanged;
 } Outcome;
+
+/* The log's preallocation pattern salt (its header's). */
+static uint64_t pad_salt(void) {
+  TrvCtlHeader h;
+  g_assert_true(trv_ctl_header_decode(log_.bytes, log_.len, "log", &h, NULL));
+  return trv_ctl_pad_salt(&h);
+}
 
 /* Checks one damaged image and counts its outcome.  The first
  * intact_prefix entries are known untouched: salvage must keep at least
@@ -171,14 +178,21 @@ static void check(const uint8_t *img, size_t len, size_t intact_prefix, bool cli
     return;
   }
   /* Accepted: whole entries of the intact log, then at most one frame that
-   * parses as incomplete; nothing else. */
+   * parses as incomplete, or a tail that is the log's preallocation pattern
+   * (the header's salt makes that a 1-in-256 chance per tail byte: a tail
+   * of a byte or two can be both, and either is what a crash leaves);
+   * nothing else. */
   int k = entries_ending_at(r.valid_bytes);
   g_assert_cmpint(k, >=, 0);
   g_assert_true(memcmp(img, log_.bytes, r.valid_bytes) == 0);
   g_assert_cmpuint(r.n_entries, ==, (uint64_t)k);
-  g_assert_cmpuint(r.padding_bytes, ==, 0);
-  g_assert_cmpuint(r.valid_bytes + r.torn_bytes, ==, len);
-  if (r.torn_bytes) {
+  g_assert_cmpuint(r.valid_bytes + r.torn_bytes + r.padding_bytes, ==, len);
+  if (r.padding_bytes) {
+    g_assert_cmpuint(r.torn_bytes, ==, 0); /* a torn frame before pattern needs TRV_CTL_PAD_GUARD of it */
+    g_assert_cmpuint(r.padding_bytes, <, TRV_CTL_PAD_GUARD);
+    g_assert_cmpuint(trv_ctl_pad_start(pad_salt(), img, r.valid_bytes, len), ==, r.valid_bytes);
+    out->padded++;
+  } else if (r.torn_bytes) {
     out->torn++;
     TrvCtlScan scan;
     g_assert_true(trv_ctl_scan(img, r.valid_bytes, "prefix", false, &scan, NULL));
@@ -262,15 +276,16 @@ static void every_truncation_is_refused_in_the_header_or_a_prefix_with_one_torn_
     check(log_.bytes, cut, intact, cli, &o);
     if (cut >= TRV_CTL_HEADER_SIZE) {
       g_assert_cmpuint(o.refused, ==, before.refused);
-      g_assert_cmpuint(o.torn - before.torn, ==, whole < 0 ? 1 : 0);
+      g_assert_cmpuint(o.torn + o.padded - before.torn - before.padded, ==, whole < 0 ? 1 : 0);
     }
   }
   g_test_message("%zu truncation points: %zu refused (inside the header), %zu at an entry boundary (a shorter "
-                 "valid log), %zu inside an entry (one torn frame, truncated by recovery)", log_.len, o.refused,
-                 o.prefix, o.torn);
+                 "valid log), %zu inside an entry (one torn frame, truncated by recovery; %zu of them a tail "
+                 "that is also the preallocation pattern)", log_.len, o.refused, o.prefix, o.torn + o.padded,
+                 o.padded);
   g_assert_cmpuint(o.refused, ==, TRV_CTL_HEADER_SIZE);
   g_assert_cmpuint(o.prefix, ==, log_.n_entries);
-  g_assert_cmpuint(o.torn, ==, log_.len - TRV_CTL_HEADER_SIZE - log_.n_entries);
+  g_assert_cmpuint(o.torn + o.padded, ==, log_.len - TRV_CTL_HEADER_SIZE - log_.n_entries);
 }
 
 static void every_zeroed_tail_is_refused(void) {
@@ -299,19 +314,19 @@ static void appended_garbage_is_refused_unless_it_could_start_the_next_frame(voi
   size_t longest_accepted = 0;
   for (size_t n = 1; n <= 600; n++) {
     for (size_t i = 0; i < n; i++) img[log_.len + i] = (uint8_t)g_rand_int_range(rand, 0, 256);
-    size_t torn_before = random.torn;
+    size_t accepted_before = random.torn + random.padded;
     check(img, log_.len + n, log_.n_entries, n % 101 == 0, &random);
-    if (random.torn > torn_before) longest_accepted = n;
+    if (random.torn + random.padded > accepted_before) longest_accepted = n;
     memset(img + log_.len, 0, n);
     check(img, log_.len + n, log_.n_entries, n % 101 == 0, &zeros);
   }
   g_test_message("garbage of 1..600 bytes after the last entry: random %zu refused, %zu taken for a torn "
-                 "append (the longest %zu bytes); zeros %zu refused", random.refused, random.torn,
-                 longest_accepted, zeros.refused);
+                 "append or the pattern (the longest %zu bytes); zeros %zu refused", random.refused,
+                 random.torn + random.padded, longest_accepted, zeros.refused);
   /* Random bytes pass as a torn frame only while they are too short to
    * carry the next sequence number whole (8 bytes). */
   g_assert_cmpuint(longest_accepted, <, 8);
-  g_assert_cmpuint(random.refused + random.torn, ==, 600);
+  g_assert_cmpuint(random.refused + random.torn + random.padded, ==, 600);
   g_assert_cmpuint(zeros.refused, ==, 600);
   g_rand_free(rand);
   g_free(img);
@@ -333,9 +348,7 @@ static bool accepts(const uint8_t *img, size_t len, TrvCtlRecovery *r) {
 }
 
 static void preallocation_is_accepted_only_as_a_writer_leaves_it(void) {
-  TrvCtlHeader h;
-  g_assert_true(trv_ctl_header_decode(log_.bytes, log_.len, "log", &h, NULL));
-  uint64_t salt = trv_ctl_pad_salt(&h);
+  uint64_t salt = pad_salt();
   size_t pad = 2 * TRV_CTL_PAD_GUARD, cut = entry(log_.n_entries - 2)->end + 50; /* inside the last entry */
   uint8_t *img = g_malloc(log_.len + pad);
   TrvCtlRecovery r;
@@ -352,6 +365,21 @@ static void preallocation_is_accepted_only_as_a_writer_leaves_it(void) {
   g_assert_cmpuint(r.torn_bytes + r.padding_bytes, ==, log_.len + pad - entry(log_.n_entries - 2)->end);
   g_assert_cmpuint(r.torn_bytes, <=, 50);
   g_assert_cmpuint(r.torn_bytes, >=, 48); /* its last byte or two may agree with the pattern */
+  /* A single byte after the whole entries: the pattern's byte there is
+   * accepted, as padding, or as a torn frame when it can also start the
+   * next one (a possible low byte of a length: the log's salt decides, and
+   * either is what a crash leaves); any other byte is refused, or a torn
+   * frame if it can start the next one, never padding. */
+  memcpy(img, log_.bytes, log_.len);
+  trv_ctl_pad_fill(salt, log_.len, img + log_.len, 1);
+  g_assert_true(accepts(img, log_.len + 1, &r));
+  g_assert_cmpuint(r.padding_bytes + r.torn_bytes, ==, 1);
+  g_assert_cmpuint(r.n_entries, ==, log_.n_entries);
+  img[log_.len] ^= 0x5a;
+  if (accepts(img, log_.len + 1, &r)) {
+    g_assert_cmpuint(r.padding_bytes, ==, 0);
+    g_assert_cmpuint(r.torn_bytes, ==, 1);
+  }
   /* The same with less pattern after it than a writer always keeps: a
    * complete last frame with a bad checksum, refused. */
   g_assert_false(accepts(img, entry(log_.n_entries - 1)->end + 100, &r));
