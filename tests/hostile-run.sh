@@ -96,8 +96,9 @@ n=$((n + 1))
 if [ "${TRIVIUM_SANITIZERS:-no}" = yes ]; then
   echo "ok $n # SKIP bench is not run under the sanitizers"
 elif echo "$o1" | grep -q '^bench: per episode [0-9.]* ms of CPU' &&
-     echo "$o1" | grep -q '^bench: skeleton ratio not measured: no skeleton'; then
-  echo "ok $n - bench reports CPU per episode, and says when there is no skeleton to compare with"
+     echo "$o1" | grep -q '^bench: skeleton ratio not measured: no skeleton' &&
+     echo "$o1" | awk '/^bench: controller / {found = 1; ok = $7 > 0 && $12 + 0 > 0 && $12 + 0 < 100} END {exit !(found && ok)}'; then
+  echo "ok $n - bench reports CPU per episode and the controller's share of it (timed: above 0), and says when there is no skeleton to compare with"
 else echo "not ok $n - bench output:"; echo "$o1" | sed 's/^/# /'; fi
 
 # a scenario's <ctl file> is inside the run's output directory, never through a link out of it

@@ -35,7 +35,8 @@ struct TrvSession {
   uint64_t seed;
   TrvBeliefs beliefs;
   GArray *own;   /* the controller's own records of an episode */
-  double plan_cpu; /* CPU seconds of the last plan */
+  bool time_controller; /* measure row->controller_cpu (trv_session_time_controller) */
+  double plan_cpu;      /* CPU seconds of the last plan */
   int *probes;     /* room for a plan's probes (TRV_PLAN_MAX_PROBES), kept across episodes */
   TrvPosterior *snapshot; /* the last plan's snapshot, which its shares point to */
   GArray *probes_of;      /* an episode's records of a known component, in fold order (TrvEpisodeRecords) */
@@ -59,6 +60,8 @@ TrvSession *trv_session_new(const TrvParams *params, const TrvWorldClass *wc, co
   s->probes = g_new(int, TRV_PLAN_MAX_PROBES);
   return s;
 }
+
+void trv_session_time_controller(TrvSession *s, bool on) { s->time_controller = on; }
 
 void trv_session_free(TrvSession *s) {
   if (!s) return;
@@ -121,7 +124,7 @@ void trv_session_plan(TrvSession *s, int e, int n_agents, TrvPlan **parts) {
     value = g_new(double, n_agents);
     for (int a = 0; a < n_agents; a++) value[a] = s->wc->probe_value(s->world, a);
   }
-  double t0 = cpu_seconds();
+  double t0 = s->time_controller ? cpu_seconds() : 0;
   TrvPlan plan;
   memset(&plan, 0, sizeof plan);
   plan.probes = s->probes;
@@ -134,7 +137,7 @@ void trv_session_plan(TrvSession *s, int e, int n_agents, TrvPlan **parts) {
   g_free(value);
   trv_posterior_free(s->snapshot); /* the previous plan's shares are gone */
   s->snapshot = plan.snapshot;
-  s->plan_cpu = cpu_seconds() - t0;
+  s->plan_cpu = s->time_controller ? cpu_seconds() - t0 : 0;
 }
 
 void trv_session_parts_free(TrvPlan **parts, int n_agents) {
@@ -159,9 +162,9 @@ void trv_session_close(TrvSession *s, int e, const TrvRecord *recs, size_t n, co
   trv_beliefs_clear(&s->beliefs);
   g_array_set_size(s->own, 0);
   TrvEpisodeRecords er = {recs, order, n, (const TrvRecord *)s->probes_of->data, s->probes_of->len};
-  double t0 = cpu_seconds();
+  double t0 = s->time_controller ? cpu_seconds() : 0;
   s->controller->klass->absorb(s->controller->self, e, &er, row, &s->beliefs, s->own);
-  row->controller_cpu = s->plan_cpu + cpu_seconds() - t0;
+  row->controller_cpu = s->time_controller ? s->plan_cpu + cpu_seconds() - t0 : 0;
   trv_referee_score_ordered(s->wc, s->world, &s->beliefs, recs, order, n, s->info.steps, row);
   g_free(order);
   row->gated_steps = counts->gated;

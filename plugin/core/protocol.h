@@ -36,6 +36,11 @@ typedef struct TrvSession TrvSession;
 TrvSession *trv_session_new(const TrvParams *params, const TrvWorldClass *wc, const char *controller, uint64_t seed,
                             GError **error);
 void trv_session_free(TrvSession *s);
+/* Whether trv_session_close measures row->controller_cpu (else 0): four
+ * reads of the process CPU clock an episode, each a system call of about
+ * 0.6 us, which is a few percent of a cheap episode, so only benchmarks
+ * ask for it.  Off by default. */
+void trv_session_time_controller(TrvSession *s, bool on);
 
 const TrvWorldInfo *trv_session_info(const TrvSession *s);
 const TrvWorldClass *trv_session_world_class(const TrvSession *s);
@@ -68,7 +73,8 @@ typedef struct {
  * fills *row (every readout), and appends the decided records (the
  * committed ones, the controller's own, the EPISODE_END marker) to
  * *decided.  row->controller_cpu is the CPU time the controller spent
- * on e (plan and absorb), for benchmarks. */
+ * on e (plan and absorb) when the session times it
+ * (trv_session_time_controller), else 0. */
 void trv_session_close(TrvSession *s, int e, const TrvRecord *recs, size_t n, const TrvEpisodeCounts *counts,
                        TrvEpisodeRow *row, GArray *decided);
 

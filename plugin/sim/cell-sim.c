@@ -295,6 +295,7 @@ bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {
   }
   if (ok) ok = (cell->session = trv_session_new(spec->params, cell->wc, spec->controller, spec->seed, error)) != NULL;
   if (ok) {
+    trv_session_time_controller(cell->session, opt->time_controller);
     cell->info = trv_session_info(cell->session);
     void *world = trv_session_world(cell->session);
     cell->controller_host = g_ptr_array_index(role_hosts[TRV_ROLE_CONTROLLER], 0);

@@ -51,6 +51,7 @@ typedef struct {
    * extension of tracing/filename, so that the cells of a run each write a
    * trace of their own ("-trivium-seed3"); NULL keeps the name. */
   const char *trace_suffix;
+  bool time_controller; /* measure each row's controller_cpu (benchmarks; else 0) */
 } TrvSimOptions;
 
 /* What the simulation measured beyond the rows. */

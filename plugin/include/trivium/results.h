@@ -52,7 +52,7 @@ typedef struct {
   double soft_score;   /* legacy 1 - acc with beliefs clipped to [0.01, 0.99] */
   int n_world_metrics; /* values of the referee's metric_names */
   double world_metrics[TRV_WORLD_METRICS_MAX];
-  double controller_cpu; /* CPU seconds in the controller's plan and absorb (benchmarks; never written) */
+  double controller_cpu; /* CPU seconds in the controller's plan and absorb when benchmarking, else 0; never written */
 } TrvEpisodeRow;
 
 /* The per-cell metrics of summary.csv, each one number per (seed,
