@@ -4,8 +4,10 @@
  * determinism of the request stream.  Uses the committed data/urs/sf.cal
  * (found through the source tree), so it needs no ../shared. */
 #include <math.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
+#include "core/datadir.h"
 #include "core/record.h"
 #include "urs/world-internal.h"
 #include "worlds.h"
@@ -375,6 +377,58 @@ static void test_every_city_loads_and_steps(void) {
   }
 }
 
+static UrsWorld *world_on_table(const char *table) {
+  TrvParams p;
+  trv_params_defaults(&p);
+  p.agents = 8;
+  p.steps = 30;
+  g_strlcpy(p.urs_table, table, sizeof p.urs_table);
+  GError *err = NULL;
+  UrsWorld *w = trv_world_urs.init(&p, 3, &err);
+  g_assert_no_error(err);
+  return w;
+}
+
+/* Worlds on the same table file share one parsed table (a run's cells
+ * inherit the parent's); a file replaced under the same name is read
+ * again, and a world keeps its own table alive after the cache has moved
+ * on (AddressSanitizer sees any use after free). */
+static void test_worlds_share_a_table_until_its_file_changes(void) {
+  char *sf = trv_find_data("data/urs", "sf.cal", NULL), *nyc = trv_find_data("data/urs", "nyc.cal", NULL);
+  g_assert_nonnull(sf);
+  g_assert_nonnull(nyc);
+  char *dir = g_dir_make_tmp("trv-urs-table-XXXXXX", NULL), *path = g_build_filename(dir, "city.cal", NULL);
+  char *text, *other;
+  gsize len, other_len;
+  g_assert_true(g_file_get_contents(sf, &text, &len, NULL));
+  g_assert_true(g_file_get_contents(nyc, &other, &other_len, NULL));
+  g_assert_true(g_file_set_contents(path, text, (gssize)len, NULL));
+  UrsWorld *a = world_on_table(path), *b = world_on_table(path);
+  g_assert_true(a->table == b->table);
+  g_assert_cmpstr(a->table->city, ==, "sf");
+  g_assert_true(g_file_set_contents(path, other, (gssize)other_len, NULL)); /* a new file under the name */
+  UrsWorld *c = world_on_table(path);
+  g_assert_true(c->table != a->table);
+  g_assert_cmpstr(c->table->city, ==, "nyc");
+  g_assert_cmpint(c->nzones, !=, a->nzones);
+  trv_world_urs.free(a); /* b still holds the first table */
+  void *h[8];
+  for (int d = 0; d < 8; d++) h[d] = trv_world_urs.agent->instance(b, d);
+  play_episode(b, h, 8, 0, true, NULL);
+  g_assert_cmpstr(b->table->city, ==, "sf");
+  for (int d = 0; d < 8; d++) trv_world_urs.agent->free(h[d]);
+  trv_world_urs.free(b);
+  trv_world_urs.free(c);
+  g_unlink(path);
+  g_rmdir(dir);
+  g_free(path);
+  g_free(dir);
+  g_free(text);
+  g_free(other);
+  g_free(sf);
+  g_free(nyc);
+}
+
 /* A table's grid box and cell size are data: a box of the whole world at
  * the smallest cell would be billions of cells; the world refuses it
  * before allocating anything per cell. */
@@ -515,5 +569,6 @@ int main(int argc, char **argv) {
   g_test_add_func("/urs-world/change_point_switches_the_informative_set", test_change_point_switches_the_informative_set);
   g_test_add_func("/urs-world/every_city_loads_and_steps", test_every_city_loads_and_steps);
   g_test_add_func("/urs-world/a_huge_grid_is_refused", test_a_huge_grid_is_refused);
+  g_test_add_func("/urs-world/worlds_share_a_table_until_its_file_changes", test_worlds_share_a_table_until_its_file_changes);
   return g_test_run();
 }

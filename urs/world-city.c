@@ -220,7 +220,7 @@ static void probe_reference(UrsWorld *w) {
 }
 
 bool urs_city_init(UrsWorld *w, GError **error) {
-  TrvCalTable *t = w->table;
+  const TrvCalTable *t = w->table;
   const TrvHexGrid *g = &t->grid;
   double lats[2] = {g->lat_min, g->lat_max}, lons[2] = {g->lon_min, g->lon_max};
   int qmin = INT32_MAX, qmax = INT32_MIN, rmin = INT32_MAX, rmax = INT32_MIN;

@@ -99,12 +99,15 @@ typedef struct {
   TrvRng probe_rng, obs_rng; /* probe outcomes, observation noise */
 } UrsDriverHandle;
 
+typedef struct UrsSharedTable UrsSharedTable; /* world.c */
+
 struct UrsWorld {
   uint32_t magic;
   TrvParams p;
   uint64_t seed;
   int n_drivers, episodes, steps;
-  TrvCalTable *table;
+  const TrvCalTable *table; /* read-only: shared with other worlds (world.c) */
+  UrsSharedTable *shared_table;
   char *table_path;  /* where the table was read from */
   /* dense cell index over the grid's box: idx = (q - qmin) * nr + (r - rmin) */
   int qmin, rmin, nq, nr, ncells;

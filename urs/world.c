@@ -53,6 +53,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/datadir.h"
 #include "urs/world-internal.h"
@@ -90,20 +91,85 @@ static void handle_init(UrsDriverHandle *h, UrsWorld *w, int driver) {
   trv_rng_init(&h->obs_rng, w->seed, TRV_STREAM_DISPATCH + 100 * (uint64_t)driver);
 }
 
+/* A calibration table shared by the worlds that read the same file: a run
+ * builds its world once to check it and again in every cell (a child
+ * process, which inherits the parent's copy), and parsing a table costs
+ * milliseconds per megabyte.  A parsed table is never modified.  The last
+ * table read stays cached for the next world and is used again only for
+ * the same path and the same file (device, inode, size and modification
+ * time as stat(2) gives them before the read); each world holds a
+ * reference. */
+struct UrsSharedTable {
+  TrvCalTable *table;
+  char *path;
+  struct stat st;
+  int refs; /* the worlds that hold it, plus one while it is the cache's */
+};
+
+G_LOCK_DEFINE_STATIC(table_cache);
+static UrsSharedTable *table_cache;
+
+static bool same_file(const struct stat *a, const struct stat *b) {
+  return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+         a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+/* Drops one reference (under the lock). */
+static void shared_table_unref_locked(UrsSharedTable *s) {
+  if (--s->refs > 0) return;
+  trv_cal_table_free(s->table);
+  g_free(s->path);
+  g_free(s);
+}
+
+static void shared_table_unref(UrsSharedTable *s) {
+  G_LOCK(table_cache);
+  shared_table_unref_locked(s);
+  G_UNLOCK(table_cache);
+}
+
+/* The table at path, from the cache when it holds that file, else read
+ * (and cached); NULL with *error when the reader refuses it. */
+static UrsSharedTable *shared_table_get(const char *path, GError **error) {
+  struct stat st;
+  bool known = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+  G_LOCK(table_cache);
+  UrsSharedTable *s = table_cache;
+  if (known && s && !strcmp(s->path, path) && same_file(&s->st, &st)) s->refs++;
+  else s = NULL;
+  G_UNLOCK(table_cache);
+  if (s) return s;
+  TrvCalTable *t = trv_cal_table_read(path, error);
+  if (!t) return NULL;
+  s = g_new0(UrsSharedTable, 1);
+  s->table = t;
+  s->path = g_strdup(path);
+  s->st = st;
+  s->refs = 1;
+  if (known) { /* a file that stat(2) could not describe is not cached */
+    s->refs++;
+    G_LOCK(table_cache);
+    if (table_cache) shared_table_unref_locked(table_cache);
+    table_cache = s;
+    G_UNLOCK(table_cache);
+  }
+  return s;
+}
+
 /* The calibration table: the file world.table names, else the city's
  * (core/datadir.h: $TRIVIUM_DATADIR, the installed data directory, the
  * source tree).  The reader refuses anything but a calibration table. */
-static TrvCalTable *load_table(const char *file, const char *city, char **found, GError **error) {
+static UrsSharedTable *load_table(const char *file, const char *city, char **found, GError **error) {
   if (file && *file) {
     *found = g_strdup(file);
-    return trv_cal_table_read(file, error);
+    return shared_table_get(file, error);
   }
   char *name = g_strdup_printf("%s.cal", city), *tried = NULL;
   char *path = trv_find_data("data/urs", name, &tried);
   *found = g_strdup(path);
-  TrvCalTable *t = NULL;
+  UrsSharedTable *t = NULL;
   if (path)
-    t = trv_cal_table_read(path, error);
+    t = shared_table_get(path, error);
   else
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                 "calibration table %s not found (tried %s); set TRIVIUM_DATADIR to the directory holding data/urs/ or "
@@ -126,7 +192,8 @@ static void *urs_init(const TrvParams *params, uint64_t seed, GError **error) {
   w->episodes = params->episodes;
   w->steps = params->steps;
   w->episode = -1;
-  w->table = load_table(params->urs_table, city_files[params->urs_city], &w->table_path, error);
+  w->shared_table = load_table(params->urs_table, city_files[params->urs_city], &w->table_path, error);
+  if (w->shared_table) w->table = w->shared_table->table;
   if (!w->table || !urs_city_init(w, error)) {
     urs_free(w);
     return NULL;
@@ -166,7 +233,7 @@ static void urs_free(void *p) {
   g_free(w->oracle_policy);
   g_free(w->oracle_slot);
   g_free(w->start_cells);
-  if (w->table) trv_cal_table_free(w->table);
+  if (w->shared_table) shared_table_unref(w->shared_table);
   g_free(w->table_path);
   g_free(w);
 }
