@@ -11,8 +11,6 @@
 
 #include "posterior-internal.h"
 
-static bool bernoulli(const TrvPosteriorParams *p) { return p->likelihood == TRV_POSTERIOR_BERNOULLI; }
-
 /* ---- snapshots ---------------------------------------------------------- */
 
 #define SNAP_MAGIC 0x50565254u /* "TRVP" little-endian */
