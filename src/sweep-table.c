@@ -14,18 +14,26 @@
 #include "figures.h"
 #include "run.h"
 
-static const char *const sweep_metrics[] = {"exposure_total", "exposure_stationary", "committed_exposure_total",
-                                            "r_out", "p_f", "probes", "e_id", "t_id", "e_task", "t_task",
-                                            "alarms", "detections", "false_alarms", "detection_delay",
-                                            "e_commit", "t_commit", "recovery_episodes", "commit_lag",
-                                            "lrcp_calls", "records_lost",
-                                            "sim_time", NULL}; /* sim_time last: the speedup's measure */
-#define N_METRICS 21
+/* The metrics of a point, in the order of sweep.csv's columns. */
+enum {
+  M_EXPOSURE_TOTAL, M_EXPOSURE_STATIONARY, M_COMMITTED_EXPOSURE_TOTAL, M_R_OUT, M_P_F, M_PROBES, M_E_ID,
+  M_T_ID, M_E_TASK, M_T_TASK, M_ALARMS, M_DETECTIONS, M_FALSE_ALARMS, M_DETECTION_DELAY, M_E_COMMIT,
+  M_T_COMMIT, M_RECOVERY_EPISODES, M_COMMIT_LAG, M_LRCP_CALLS, M_RECORDS_LOST,
+  M_SIM_TIME, /* the speedup's measure */
+  N_METRICS
+};
+static const char *const sweep_metrics[N_METRICS] = {
+    [M_EXPOSURE_TOTAL] = "exposure_total", [M_EXPOSURE_STATIONARY] = "exposure_stationary",
+    [M_COMMITTED_EXPOSURE_TOTAL] = "committed_exposure_total", [M_R_OUT] = "r_out", [M_P_F] = "p_f",
+    [M_PROBES] = "probes", [M_E_ID] = "e_id", [M_T_ID] = "t_id", [M_E_TASK] = "e_task",
+    [M_T_TASK] = "t_task", [M_ALARMS] = "alarms", [M_DETECTIONS] = "detections",
+    [M_FALSE_ALARMS] = "false_alarms", [M_DETECTION_DELAY] = "detection_delay", [M_E_COMMIT] = "e_commit",
+    [M_T_COMMIT] = "t_commit", [M_RECOVERY_EPISODES] = "recovery_episodes", [M_COMMIT_LAG] = "commit_lag",
+    [M_LRCP_CALLS] = "lrcp_calls", [M_RECORDS_LOST] = "records_lost", [M_SIM_TIME] = "sim_time"};
 /* drawn in the sweep figure, in this order: exposure_total, r_out, p_f
  * (when some point has commit failures), probes (when they differ between
  * points or controllers), t_id, and sim_time along an agents.count axis (the
  * speedup's measure) */
-enum { FIG_EXPOSURE = 0, FIG_R_OUT = 3, FIG_P_F = 4, FIG_PROBES = 5, FIG_T_ID = 7, FIG_SIM_TIME = N_METRICS - 1 };
 #define N_FIGURE_MAX 6
 
 void trv_sweep_table_init(TrvSweepTable *sw, char **keys, char **controllers, int n_controllers) {
@@ -134,7 +142,7 @@ static void md_num(GString *s, double v) {
  * sqrt(E) + rho log E).  sweep-fits.csv and a table for sweep.md.  False
  * (nothing written) for a grid, a key with a non-numeric value or fewer
  * than three points. */
-static const int fit_metrics[] = {0, 3, 14}; /* exposure_total, r_out, e_commit */
+static const int fit_metrics[] = {M_EXPOSURE_TOTAL, M_R_OUT, M_E_COMMIT};
 enum { FIT_LINE, FIT_INVERSE, FIT_BOUND, N_FITS };
 static const char *const fit_names[N_FITS] = {"a+b*x", "a+b/x", "a*sqrt(E)+b*x*ln(E)"};
 
@@ -177,7 +185,7 @@ static bool sweep_fits(const TrvSweepTable *sw, GString *csv, GString *md) {
         for (int p = 0; p < n; p++) y[p] = stat(sw, p, c, fit_metrics[m])[0];
         fit_row(sw, csv, md, c, fit_metrics[m], FIT_LINE, trv_linear_fit(x, y, (size_t)n), n);
         if (positive) fit_row(sw, csv, md, c, fit_metrics[m], FIT_INVERSE, trv_linear_fit(inv, y, (size_t)n), n);
-        if (fit_metrics[m] == 3) /* r_out */
+        if (fit_metrics[m] == M_R_OUT)
           fit_row(sw, csv, md, c, fit_metrics[m], FIT_BOUND, trv_basis_fit(root_e, x_log_e, y, (size_t)n), n);
       }
   }
@@ -224,7 +232,7 @@ bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table
         md_num(md, m[1]);
       }
       if (speedup) { /* sim_time at the smallest agent count over this one's */
-        double sp = stat(sw, base, c, N_METRICS - 1)[0] / stat(sw, p, c, N_METRICS - 1)[0];
+        double sp = stat(sw, base, c, M_SIM_TIME)[0] / stat(sw, p, c, M_SIM_TIME)[0];
         g_string_append_printf(csv, ",%.9g", sp);
         g_string_append(md, " | ");
         md_num(md, sp);
@@ -260,16 +268,16 @@ bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table
   bool any_failure = false, probes_vary = false;
   for (int p = 0; p < n_points; p++)
     for (int c = 0; c < sw->n_controllers; c++) {
-      any_failure = any_failure || stat(sw, p, c, FIG_P_F)[0] > 0;
-      probes_vary = probes_vary || stat(sw, p, c, FIG_PROBES)[0] != stat(sw, 0, 0, FIG_PROBES)[0];
+      any_failure = any_failure || stat(sw, p, c, M_P_F)[0] > 0;
+      probes_vary = probes_vary || stat(sw, p, c, M_PROBES)[0] != stat(sw, 0, 0, M_PROBES)[0];
     }
   int figure_metrics[N_FIGURE_MAX], n_figure = 0;
-  figure_metrics[n_figure++] = FIG_EXPOSURE;
-  figure_metrics[n_figure++] = FIG_R_OUT;
-  if (any_failure) figure_metrics[n_figure++] = FIG_P_F;
-  if (probes_vary) figure_metrics[n_figure++] = FIG_PROBES;
-  figure_metrics[n_figure++] = FIG_T_ID;
-  if (speedup) figure_metrics[n_figure++] = FIG_SIM_TIME;
+  figure_metrics[n_figure++] = M_EXPOSURE_TOTAL;
+  figure_metrics[n_figure++] = M_R_OUT;
+  if (any_failure) figure_metrics[n_figure++] = M_P_F;
+  if (probes_vary) figure_metrics[n_figure++] = M_PROBES;
+  figure_metrics[n_figure++] = M_T_ID;
+  if (speedup) figure_metrics[n_figure++] = M_SIM_TIME;
   const char *names[N_FIGURE_MAX];
   for (int m = 0; m < n_figure; m++) names[m] = sweep_metrics[figure_metrics[m]];
   double *rows = g_new(double, (size_t)MAX(n_points * sw->n_controllers * n_figure * 2, 1));
