@@ -43,31 +43,16 @@ bool trv_llm_table_applies(const TrvRunResult *r) {
 
 static const TrvCellSummary *cell(const TrvRunResult *r, int c, int s) { return &r->cells[c * r->n_seeds + s]; }
 
-/* mean(a)/mean(b) over seeds, and its paired bootstrap 95% interval. */
+/* mean(a)/mean(b) over seeds, and its paired bootstrap 95% interval
+ * (resamples without a capitulation of rlvr have no ratio). */
 static void ratio_interval(const double *a, const double *b, int n, double *ratio, double *lo, double *hi) {
-  double sa = 0, sb = 0;
-  for (int i = 0; i < n; i++) sa += a[i], sb += b[i];
+  double sa = trv_sum(a, (size_t)n), sb = trv_sum(b, (size_t)n);
   *ratio = sb > 0 ? sa / sb : NAN;
   *lo = *hi = NAN;
-  if (!(sb > 0) || n < 2) return;
+  if (!(sb > 0)) return;
   TrvRng rng;
   trv_rng_init(&rng, 1, UINT64_C(0x424f4f54)); /* "BOOT": the table's own fixed stream */
-  double *r = g_new(double, BOOTSTRAP);
-  int m = 0;
-  for (int k = 0; k < BOOTSTRAP; k++) {
-    double xa = 0, xb = 0;
-    for (int i = 0; i < n; i++) {
-      int j = (int)trv_rng_below(&rng, (uint64_t)n);
-      xa += a[j], xb += b[j];
-    }
-    if (xb > 0) r[m++] = xa / xb; /* a resample without a capitulation of rlvr has no ratio */
-  }
-  if (m > 0) {
-    qsort(r, (size_t)m, sizeof *r, trv_cmp_double);
-    *lo = r[(int)floor(0.025 * (m - 1))];
-    *hi = r[(int)ceil(0.975 * (m - 1))];
-  }
-  g_free(r);
+  trv_bootstrap_ratio_interval(a, b, (size_t)n, trv_sum, false, &rng, BOOTSTRAP, lo, hi);
 }
 
 typedef struct {

@@ -24,31 +24,16 @@ static TrvMedianInterval t_id_of(const TrvSweepTable *sw, int point, int c) {
 
 #define BOOTSTRAP 2000
 
+static double median_of(const double *x, size_t n) { return trv_median_interval(x, n).median; }
+
 /* The 95% percentile interval of median(base) / median(mine) over paired
  * resamples of the seeds (resamples whose ratio is undefined, both medians
  * never, are left out). */
 static void ratio_band(const GArray *base, const GArray *mine, double *lo, double *hi) {
-  *lo = *hi = NAN;
-  guint n = MIN(base->len, mine->len);
-  if (n < 2) return;
   TrvRng rng;
   trv_rng_init(&rng, 1, UINT64_C(0x53504544)); /* "SPED": the table's own fixed stream */
-  double *a = g_new(double, n), *b = g_new(double, n), *r = g_new(double, BOOTSTRAP);
-  int m = 0;
-  for (int k = 0; k < BOOTSTRAP; k++) {
-    for (guint i = 0; i < n; i++) {
-      guint j = (guint)trv_rng_below(&rng, n);
-      a[i] = g_array_index(base, double, j), b[i] = g_array_index(mine, double, j);
-    }
-    double q = trv_median_interval(a, n).median / trv_median_interval(b, n).median;
-    if (!isnan(q)) r[m++] = q;
-  }
-  if (m > 0) {
-    qsort(r, (size_t)m, sizeof *r, trv_cmp_double);
-    *lo = r[(int)floor(0.025 * (m - 1))];
-    *hi = r[(int)ceil(0.975 * (m - 1))];
-  }
-  g_free(a), g_free(b), g_free(r);
+  trv_bootstrap_ratio_interval((const double *)base->data, (const double *)mine->data, MIN(base->len, mine->len),
+                               median_of, true, &rng, BOOTSTRAP, lo, hi);
 }
 
 static void md_value(GString *s, double v) {

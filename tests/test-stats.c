@@ -426,6 +426,42 @@ static void normal_quantile_inverts_the_cdf(void) {
   }
 }
 
+/* The paired bootstrap of a ratio: b = 2a makes every resample's ratio of
+ * sums exactly 1/2; a ratio that can divide by zero is infinite in some
+ * resamples, kept only when asked; fewer than two units give no interval;
+ * on an ordinary sample the interval holds the whole sample's ratio, and
+ * the same stream gives the same interval. */
+static void bootstrap_ratio_interval_properties(void) {
+  double a[12], b[12], lo, hi, lo2, hi2;
+  TrvRng rng;
+  trv_rng_init(&rng, 5, 77);
+  for (int i = 0; i < 12; i++) a[i] = 1 + trv_rng_uniform(&rng) * 9, b[i] = 2 * a[i];
+  trv_bootstrap_ratio_interval(a, b, 12, trv_sum, false, &rng, 500, &lo, &hi);
+  g_assert_cmpfloat(lo, ==, 0.5);
+  g_assert_cmpfloat(hi, ==, 0.5);
+  /* b zero but for one unit: about (11/12)^12 = 35 % of resamples miss it */
+  for (int i = 0; i < 12; i++) b[i] = i == 4 ? 3 : 0;
+  trv_bootstrap_ratio_interval(a, b, 12, trv_sum, false, &rng, 2000, &lo, &hi);
+  g_assert_true(isfinite(lo) && isfinite(hi) && lo <= hi);
+  trv_bootstrap_ratio_interval(a, b, 12, trv_sum, true, &rng, 2000, &lo, &hi);
+  g_assert_true(isfinite(lo));
+  g_assert_true(isinf(hi));
+  trv_bootstrap_ratio_interval(a, b, 1, trv_sum, true, &rng, 2000, &lo, &hi);
+  g_assert_true(isnan(lo) && isnan(hi));
+  for (int i = 0; i < 12; i++) b[i] = a[i] + 2 * trv_rng_uniform(&rng);
+  double whole = trv_sum(a, 12) / trv_sum(b, 12);
+  TrvRng r1, r2;
+  trv_rng_init(&r1, 9, 1);
+  trv_rng_init(&r2, 9, 1);
+  trv_bootstrap_ratio_interval(a, b, 12, trv_sum, false, &r1, 2000, &lo, &hi);
+  trv_bootstrap_ratio_interval(a, b, 12, trv_sum, false, &r2, 2000, &lo2, &hi2);
+  g_assert_cmpfloat(lo, <, whole);
+  g_assert_cmpfloat(hi, >, whole);
+  g_assert_cmpfloat(hi, <, 1);
+  g_assert_cmpfloat(lo, ==, lo2);
+  g_assert_cmpfloat(hi, ==, hi2);
+}
+
 static void median_interval_is_the_order_statistics(void) {
   /* n = 10: P(Bin(10, 1/2) <= 1) = 11/1024 <= 0.025 < P(<= 2) = 56/1024, so
    * [x_(2), x_(9)] with coverage 1 - 22/1024 */
@@ -497,6 +533,7 @@ int main(int argc, char **argv) {
                   wasserstein1_matches_closed_forms_of_normals_and_uniforms);
   g_test_add_func("/stats/wasserstein1_bounds_the_mean_difference", wasserstein1_bounds_the_mean_difference);
   g_test_add_func("/stats/median_interval_is_the_order_statistics", median_interval_is_the_order_statistics);
+  g_test_add_func("/stats/bootstrap_ratio_interval_properties", bootstrap_ratio_interval_properties);
   g_test_add_func("/stats/normal_quantile_inverts_the_cdf", normal_quantile_inverts_the_cdf);
   g_test_add_func("/stats/rank_is_descending_and_stable", rank_is_descending_and_stable);
   return g_test_run();

@@ -423,6 +423,35 @@ int trv_cmp_double(const void *a, const void *b) {
   return (u > v) - (u < v);
 }
 
+double trv_sum(const double *x, size_t n) {
+  double s = 0;
+  for (size_t i = 0; i < n; i++) s += x[i];
+  return s;
+}
+
+void trv_bootstrap_ratio_interval(const double *a, const double *b, size_t n, double (*stat)(const double *x, size_t n),
+                                  bool keep_infinite, TrvRng *rng, int resamples, double *lo, double *hi) {
+  *lo = *hi = NAN;
+  if (n < 2 || resamples < 1) return;
+  double *ra = malloc(n * sizeof *ra), *rb = malloc(n * sizeof *rb), *r = malloc((size_t)resamples * sizeof *r);
+  if (!ra || !rb || !r) abort();
+  size_t m = 0;
+  for (int k = 0; k < resamples; k++) {
+    for (size_t i = 0; i < n; i++) {
+      size_t j = (size_t)trv_rng_below(rng, n);
+      ra[i] = a[j], rb[i] = b[j];
+    }
+    double q = stat(ra, n) / stat(rb, n);
+    if (!isnan(q) && (keep_infinite || isfinite(q))) r[m++] = q;
+  }
+  if (m > 0) {
+    qsort(r, m, sizeof *r, trv_cmp_double);
+    *lo = r[(size_t)floor(0.025 * (double)(m - 1))];
+    *hi = r[(size_t)ceil(0.975 * (double)(m - 1))];
+  }
+  free(ra), free(rb), free(r);
+}
+
 double trv_wasserstein1(const double *x, size_t n, const double *y, size_t m) {
   if (n == 0 || m == 0) return NAN;
   double *xs = malloc(sizeof(double) * n), *ys = malloc(sizeof(double) * m);

@@ -2,15 +2,19 @@
  *
  * Summaries with Student-t confidence intervals, the two-sided Mann-Whitney
  * U test (exact null distribution when it is cheap and valid, normal
- * approximation otherwise), the standard normal CDF, least-squares lines and
- * the Wasserstein-1 distance between two samples.
+ * approximation otherwise), the standard normal CDF, least-squares lines,
+ * the Wasserstein-1 distance between two samples and a paired bootstrap of
+ * ratios.
  * Plain C on libc and libm: no SimGrid, no GLib, no global state, no
  * allocation visible to the caller.  Every function is a pure function of
  * its arguments; inputs are read-only and must not contain NaN. */
 #ifndef TRV_STATS_H
 #define TRV_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+#include "rng.h"
 
 typedef struct {
   double mean, sd, lo, hi; /* lo, hi: 95% confidence interval of the mean */
@@ -35,6 +39,20 @@ TrvMedianInterval trv_median_interval(const double *x, size_t n);
 
 /* qsort comparator of doubles, ascending (NaN compares equal to all). */
 int trv_cmp_double(const void *a, const void *b);
+
+/* x[0] + x[1] + ... + x[n-1], in that order (0 for n == 0). */
+double trv_sum(const double *x, size_t n);
+
+/* The paired percentile bootstrap interval of the ratio of one statistic
+ * of two samples over the same n units (the seeds): `resamples` resamples
+ * of the units drawn from rng (the caller's own fixed stream, so the
+ * interval is reproducible), each giving stat(a*) / stat(b*), and the
+ * percentiles r_(floor(0.025 (m-1))) and r_(ceil(0.975 (m-1))) of the m
+ * ratios kept, sorted: never NaN, infinite ones only if keep_infinite.
+ * *lo = *hi = NAN when n < 2 or no ratio is kept.  (NaN inputs are allowed
+ * when stat takes them.) */
+void trv_bootstrap_ratio_interval(const double *a, const double *b, size_t n, double (*stat)(const double *x, size_t n),
+                                  bool keep_infinite, TrvRng *rng, int resamples, double *lo, double *hi);
 
 /* order[0..n) = 0..n-1 sorted by value, highest first, ties to the lower
  * index (a stable ranking; value[i] must not be NaN). */
