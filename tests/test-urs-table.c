@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/datadir.h"
 #include "core/posterior.h"
 #include "urs/import.h"
 #include "test-urs-util.h"
@@ -48,6 +49,65 @@ static void table_round_trips_exactly(void) {
   g_free(second);
   trv_cal_table_free(back);
   trv_cal_table_free(t);
+}
+
+/* Demand rates are rounded to six significant digits on reading, as the
+ * writer rounds them (trv_cal_round_rate); a field already that short is
+ * taken as it is.  Every rate of the committed San Francisco table, and
+ * rates written by hand in other forms (seven digits and more, signs,
+ * exponents, a hexadecimal float), read as trv_cal_round_rate(strtod) of
+ * their field, bit for bit. */
+static void demand_rates_read_as_rounded_fields(void) {
+  char *path = trv_find_data("data/urs", "sf.cal", NULL), *text;
+  gsize len;
+  g_assert_nonnull(path);
+  g_assert_true(g_file_get_contents(path, &text, &len, NULL));
+  static const char *const forms[] = {"1.234567",   "0.000123456", "1.5e2",       "+2.5",      "1234560",
+                                      "0x1.0001p0", "7.0000049",   "9.99999951",  "3.14159e-3", "100000.5",
+                                      "2.50000",    "0.1000004",   "12345.65",    "1E1",       "6.02214076e5"};
+  /* the first rows of [demand] get the forms above, in place */
+  GString *t = g_string_new(NULL);
+  char **lines = g_strsplit(text, "\n", -1);
+  bool demand = false;
+  size_t next = 0, rows = 0;
+  for (char **l = lines; *l; l++) {
+    if (**l == '[') demand = !strcmp(*l, "[demand]");
+    else if (demand && next < G_N_ELEMENTS(forms)) {
+      char **f = g_strsplit(*l, "\t", 3);
+      g_string_append_printf(t, "%s\t%s\t%s\n", f[0], f[1], forms[next++]);
+      g_strfreev(f);
+      continue;
+    }
+    g_string_append(t, *l);
+    if (l[1]) g_string_append_c(t, '\n');
+  }
+  g_assert_cmpuint(next, ==, G_N_ELEMENTS(forms));
+  GError *err = NULL;
+  TrvCalTable *table = trv_cal_table_parse(t->str, t->len, "sf.cal", &err);
+  g_assert_no_error(err);
+  demand = false;
+  for (char **l = lines; *l; l++) {
+    if (**l == '[') {
+      demand = !strcmp(*l, "[demand]");
+      continue;
+    }
+    if (!demand) continue;
+    char **f = g_strsplit(*l, "\t", 3);
+    const char *field = rows < G_N_ELEMENTS(forms) ? forms[rows] : f[2];
+    double want = trv_cal_round_rate(strtod(field, NULL));
+    double got = g_array_index(table->zones, TrvZoneDemand, atoi(f[0])).rate[atoi(f[1])];
+    if (got != want) g_error("demand row %zu: '%s' read as %.17g, rounded %.17g", rows, field, got, want);
+    g_strfreev(f);
+    rows++;
+  }
+  g_test_message("%zu demand rates, %zu of them written by hand", rows, G_N_ELEMENTS(forms));
+  g_assert_cmpuint(rows, >, 70000);
+  g_assert_cmpfloat(trv_cal_round_rate(1.234567), ==, 1.23457); /* the rounding the forms go through */
+  trv_cal_table_free(table);
+  g_strfreev(lines);
+  g_string_free(t, TRUE);
+  g_free(text);
+  g_free(path);
 }
 
 /* Replaces the first occurrence of `from` in a written table by `to`, reads
@@ -292,6 +352,7 @@ static void table_file_over_its_limit_or_a_device_is_refused_before_reading(void
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/urs/table/round_trips_exactly", table_round_trips_exactly);
+  g_test_add_func("/urs/table/demand_rates_read_as_rounded_fields", demand_rates_read_as_rounded_fields);
   g_test_add_func("/urs/table/reader_refuses_damaged_tables_with_file_and_line",
                   reader_refuses_damaged_tables_with_file_and_line);
   g_test_add_func("/urs/table/text_that_is_not_utf8_is_refused_on_write_and_read",

@@ -22,6 +22,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,36 @@ static bool get_double(Ctx *c, const char *s, bool na_ok, double lo, double hi, 
   if (v < lo || v > hi) return fail(c, Q " is outside [%g, %g]", clip(s), s, lo, hi);
   *out = v;
   return true;
+}
+
+/* Whether s is a plain decimal ([+-]digits[.digits][e[+-]digits]) of at
+ * most six significant digits.  Such a field needs no trv_cal_round_rate
+ * (the writer prints rates with %.6g): the nearest double to it prints back
+ * to the same six digits, 1e-6 apart where doubles are 1e-16 apart, so
+ * rounding gives that double again.  A normal double only: a subnormal has
+ * fewer digits than that. */
+static bool six_digit_decimal(const char *s, double v) {
+  if (!(v >= DBL_MIN)) return false;
+  if (*s == '+' || *s == '-') s++;
+  int digits = 0, dots = 0;
+  bool leading = true;
+  for (; *s && *s != 'e' && *s != 'E'; s++) {
+    if (*s == '.') {
+      if (++dots > 1) return false;
+    } else if (g_ascii_isdigit(*s)) {
+      if (*s != '0' || !leading) leading = false, digits++;
+    } else {
+      return false;
+    }
+  }
+  if (*s) { /* the exponent */
+    s++;
+    if (*s == '+' || *s == '-') s++;
+    if (!*s) return false;
+    for (; *s; s++)
+      if (!g_ascii_isdigit(*s)) return false;
+  }
+  return digits <= 6;
 }
 
 static bool get_u64(Ctx *c, const char *s, uint64_t *out) {
@@ -393,7 +424,7 @@ static bool data_line(Reader *r, char *line) {
       return false;
     /* The writer leaves zero rates out: a row of 0 (or -0) would not be
      * written back. */
-    rate = trv_cal_round_rate(rate);
+    if (!six_digit_decimal(f[2], rate)) rate = trv_cal_round_rate(rate);
     if (!(rate > 0)) return fail(c, "rate " Q "; expected a rate > 0 (zero rates are not written)", clip(f[2]), f[2]);
     int64_t key = (int64_t)z * TRV_SLOTS_PER_WEEK + s;
     if (key <= r->last_key) return fail(c, "demand row out of order or repeated");
