@@ -64,10 +64,13 @@ static void add_member_string(JsonBuilder *b, const char *name, const char *s) {
 }
 
 /* {"path": ..., "sha256": ...} of a file (sha256 null when it cannot be read). */
-static void add_file(JsonBuilder *b, const char *path) {
+static void add_file(JsonBuilder *b, const char *path, GHashTable *known) {
   json_builder_begin_object(b);
   add_member_string(b, "path", path);
-  char *sum = trv_file_sha256(path);
+  /* the digest the run's fingerprints were made with, when it has one (a
+   * calibration table is megabytes: hashing it again costs tens of ms) */
+  const char *have = known ? g_hash_table_lookup(known, path) : NULL;
+  char *sum = have ? (strcmp(have, "-") ? g_strdup(have) : NULL) : trv_file_sha256(path);
   add_member_string(b, "sha256", sum);
   g_free(sum);
   json_builder_end_object(b);
@@ -137,13 +140,13 @@ bool trv_write_run_json(const TrvRunResult *r, const char *path, const char *sta
   add_member_string(b, "world", r->world_class->name);
   add_member_string(b, "platform", r->platform);
   json_builder_set_member_name(b, "platform_file");
-  add_file(b, r->platform);
+  add_file(b, r->platform, r->file_sha256);
   json_builder_set_member_name(b, "scenario_file");
-  if (r->scenario_file) add_file(b, r->scenario_file);
+  if (r->scenario_file) add_file(b, r->scenario_file, r->file_sha256);
   else json_builder_add_null_value(b);
   json_builder_set_member_name(b, "inputs");
   json_builder_begin_array(b);
-  for (int i = 0; r->inputs && r->inputs[i]; i++) add_file(b, r->inputs[i]);
+  for (int i = 0; r->inputs && r->inputs[i]; i++) add_file(b, r->inputs[i], r->file_sha256);
   json_builder_end_array(b);
   json_builder_set_member_name(b, "roles");
   json_builder_begin_object(b);

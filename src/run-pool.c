@@ -629,7 +629,7 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
                       .faults = ctx->faults ? (const TrvFaultSpec *)(void *)ctx->faults->data : NULL,
                       .n_faults = ctx->faults ? ctx->faults->len : 0,
                       .simgrid_args = (const char *const *)ctx->simgrid_args->pdata,
-                      .n_simgrid_args = ctx->simgrid_args->len};
+                      .n_simgrid_args = ctx->simgrid_args->len, .file_sha256 = ctx->sha_cache};
   char *json = g_build_filename(ctx->out, "run.json", NULL);
   if (code == 0 && ctx->mode == TRV_RUN_ALL) /* nothing measured yet */
     code = trv_write_run_json(&res, json, "running", error) ? 0 : 1;
