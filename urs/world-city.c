@@ -208,9 +208,13 @@ static void probe_reference(UrsWorld *w) {
   qsort(sorted, n, sizeof(double), compare_double);
   double target = URS_PROBE_QUIET * (double)n * TRV_SLOTS_PER_WEEK;
   double lo = log(1e-300), hi = log(sorted[n - 1] * 1e3); /* n >= 1: the week has demand */
+  bool lo_tested = false;
   for (int i = 0; i < 200; i++) { /* bisection on log r */
     double mid = (lo + hi) / 2;
-    if (pairs_below(sorted, n, w->slot_profile, exp(mid)) < target) lo = mid;
+    /* once lo and hi are adjacent doubles, mid is one of them: testing a
+     * tested end again changes nothing, so the bisection has its answer */
+    if (mid == hi || (mid == lo && lo_tested)) break;
+    if (pairs_below(sorted, n, w->slot_profile, exp(mid)) < target) lo = mid, lo_tested = true;
     else hi = mid;
   }
   w->probe_ref_rate = exp(hi);
