@@ -2,6 +2,8 @@
  * Adding a subcommand: write its function (commands.h) and add a row here. */
 #include <config.h>
 
+#include "src/git-revision.h"
+
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>

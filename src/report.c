@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include <config.h>
+
+#include "src/git-revision.h"
 #include <json-glib/json-glib.h>
 #include <simgrid/forward.h>
 #include <simgrid/version.h>

@@ -13,6 +13,8 @@
  */
 #include <config.h>
 
+#include "src/git-revision.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
