@@ -138,6 +138,9 @@ bool trv_check_out_dir(const char *out, GError **error);
 bool trv_run_parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **error);
 int trv_run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals *totals, long *count, GError **error);
 void trv_run_ctx_free(RunCtx *ctx);
+/* Prints "trivium: MESSAGE", frees err, returns the exit code (2 for bad
+ * input, else 1). */
+int trv_run_fail(GError *err);
 
 /* cmd-jobs.c: `trivium run --emit parallel|slurm`: the run as a job list
  * in ctx->out instead of running it.  Returns the exit code. */
