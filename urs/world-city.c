@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/stats.h"
 #include "urs/world-internal.h"
 
 typedef enum { FIELD_NONE, FIELD_SMOOTH, FIELD_EVENT, FIELD_CLOSURE, FIELD_IID, FIELD_AIRPORT } FieldKind;
@@ -151,11 +152,6 @@ double urs_probe_reading(TrvRng *rng, double kappa, double z, double m) {
   return m < URS_PROBE_VOLUME ? w * sqrt(m / URS_PROBE_VOLUME) : w;
 }
 
-static int compare_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* How many (zone, slot) pairs have a smoothed rate below r: sorted_zone
  * and sorted_slot ascending. */
 static double pairs_below(const double *sorted_zone, int nz, const double *slot, double r) {
@@ -205,7 +201,7 @@ static void probe_reference(UrsWorld *w) {
     double r = disc_rate(w, w->zone_cell[z]);
     if (r > 0) sorted[n++] = r;
   }
-  qsort(sorted, n, sizeof(double), compare_double);
+  qsort(sorted, n, sizeof(double), trv_cmp_double);
   double target = URS_PROBE_QUIET * (double)n * TRV_SLOTS_PER_WEEK;
   double lo = log(1e-300), hi = log(sorted[n - 1] * 1e3); /* n >= 1: the week has demand */
   bool lo_tested = false;

@@ -94,40 +94,29 @@ static bool folded(const TrvRecord *r, int n_comp) {
   return r->a_int >= 0 && r->a_int < n_comp && (r->kind == TRV_RECORD_STEP || r->kind == TRV_RECORD_RESET);
 }
 
-static int cmp_int(const void *pa, const void *pb) {
-  int a = *(const int *)pa, b = *(const int *)pb;
-  return (a > b) - (a < b);
-}
-
-/* Settles each component of comp[0..k) once, in component order. */
-static void settle_listed(TrvPosterior *post, int *comp, size_t k) {
-  qsort(comp, k, sizeof *comp, cmp_int);
-  for (size_t q = 0; q < k; q++)
-    if (q == 0 || comp[q] != comp[q - 1]) trv_posterior_settle(post, comp[q]);
-}
-
 size_t trv_fold_step(TrvPosterior *post, const TrvRecord *recs, size_t i, size_t n, uint64_t *settled) {
   int n_comp = trv_posterior_n_components(post);
   g_assert(i < n && recs[i].kind == TRV_RECORD_STEP && folded(&recs[i], n_comp));
   g_assert(!settled || n_comp <= 64);
   uint32_t step = recs[i].step;
   /* the components the step probes: a bit mask when they fit in one,
-   * otherwise a list (as often as probed) */
+   * otherwise a flag per component */
   bool wide = n_comp > 64;
   uint64_t mask = 0;
-  GArray *list = wide ? g_array_new(FALSE, FALSE, sizeof(int)) : NULL;
+  bool *probed = wide ? g_new0(bool, (size_t)n_comp) : NULL;
   for (; i < n; i++) {
     const TrvRecord *r = &recs[i];
     if (!folded(r, n_comp)) continue;
     if (r->kind != TRV_RECORD_STEP || r->step != step) break;
     trv_posterior_add_probe(post, r->a_int, r->z, r->outcome);
-    if (wide) g_array_append_val(list, r->a_int);
+    if (wide) probed[r->a_int] = true;
     else mask |= UINT64_C(1) << r->a_int;
   }
   /* then each once, in component order */
   if (wide) {
-    settle_listed(post, (int *)list->data, list->len);
-    g_array_free(list, TRUE);
+    for (int j = 0; j < n_comp; j++)
+      if (probed[j]) trv_posterior_settle(post, j);
+    g_free(probed);
   } else {
     for (uint64_t m = mask; m; m &= m - 1) trv_posterior_settle(post, __builtin_ctzll(m));
   }
