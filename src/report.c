@@ -71,8 +71,8 @@ static void add_file(JsonBuilder *b, const char *path, GHashTable *known) {
   add_member_string(b, "path", path);
   /* the digest the run's fingerprints were made with, when it has one (a
    * calibration table is megabytes: hashing it again costs tens of ms) */
-  const char *have = known ? g_hash_table_lookup(known, path) : NULL;
-  char *sum = have ? (strcmp(have, "-") ? g_strdup(have) : NULL) : trv_file_sha256(path);
+  gpointer have;
+  char *sum = known && g_hash_table_lookup_extended(known, path, NULL, &have) ? g_strdup(have) : trv_file_sha256(path);
   add_member_string(b, "sha256", sum);
   g_free(sum);
   json_builder_end_object(b);

@@ -37,7 +37,8 @@ typedef struct {
   const char *const *simgrid_args;  /* --cfg=... / --log=... */
   size_t n_simgrid_args;
   const char *const *inputs;        /* data files the world reads (NULL-terminated) */
-  GHashTable *file_sha256;          /* path -> SHA-256 of the files the run has hashed already (may be NULL) */
+  GHashTable *file_sha256;          /* path -> SHA-256 of the files the run has hashed already, NULL
+                                     * for one it could not read (the table may be NULL) */
 } TrvRunResult;
 
 /* run.json: status "running" while the point runs, "complete" at its end.

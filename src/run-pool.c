@@ -488,16 +488,16 @@ bool trv_check_out_dir(const char *out, GError **error) {
 
 /* ---- one point ---------------------------------------------------------- */
 
-/* The SHA-256 of a file, computed once per run ("-" when it cannot be read). */
+/* The SHA-256 of a file, computed once per run ("-" when it cannot be
+ * read; the cache holds NULL then). */
 static const char *sha_of(RunCtx *ctx, const char *path) {
   if (!ctx->sha_cache) ctx->sha_cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-  const char *sum = g_hash_table_lookup(ctx->sha_cache, path);
-  if (!sum) {
-    char *s = trv_file_sha256(path);
-    g_hash_table_insert(ctx->sha_cache, g_strdup(path), s ? s : g_strdup("-"));
-    sum = g_hash_table_lookup(ctx->sha_cache, path);
+  gpointer sum;
+  if (!g_hash_table_lookup_extended(ctx->sha_cache, path, NULL, &sum)) {
+    sum = trv_file_sha256(path);
+    g_hash_table_insert(ctx->sha_cache, g_strdup(path), sum);
   }
-  return sum;
+  return sum ? sum : "-";
 }
 
 /* The text that fixes what a point's cells compute: the program's version,
