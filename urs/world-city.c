@@ -53,9 +53,25 @@ static const int ring_dq[URS_DISC] = {0, 1, 1, 0, -1, -1, 0, 2, 2, 2, 1, 0, -1, 
 static const int ring_dr[URS_DISC] = {0, 0, -1, -1, 0, 1, 1, 0, -1, -2, -2, -2, -1, 0, 1, 2, 2, 2, 1};
 const int urs_ring_end[URS_RINGS + 1] = {1, 7, 19};
 
-static double rho_of(int j) { return conf[j].busy ? URS_CONF_LOADING : 0.0; }
-static double s_of(int j) { return sqrt(1.0 - rho_of(j) * rho_of(j)); }
-static double b_of(int j) { return sqrt(1.0 - conf[j].a * conf[j].a); }
+/* rho_j, s_j and b_j of the model above, computed once (they sit in the
+ * per-driver, per-step confounder readout). */
+static double conf_rho[URS_NCONF], conf_s[URS_NCONF], conf_b[URS_NCONF];
+
+static void conf_init(void) {
+  static gsize done = 0;
+  if (g_once_init_enter(&done)) {
+    for (int j = 0; j < URS_NCONF; j++) {
+      conf_rho[j] = conf[j].busy ? URS_CONF_LOADING : 0.0;
+      conf_s[j] = sqrt(1.0 - conf_rho[j] * conf_rho[j]);
+      conf_b[j] = sqrt(1.0 - conf[j].a * conf[j].a);
+    }
+    g_once_init_leave(&done, 1);
+  }
+}
+
+static double rho_of(int j) { return conf_rho[j]; }
+static double s_of(int j) { return conf_s[j]; }
+static double b_of(int j) { return conf_b[j]; }
 
 bool urs_confounder_spatial(int j) { return conf[j].a > 0; }
 
@@ -220,6 +236,7 @@ static void probe_reference(UrsWorld *w) {
 }
 
 bool urs_city_init(UrsWorld *w, GError **error) {
+  conf_init();
   const TrvCalTable *t = w->table;
   const TrvHexGrid *g = &t->grid;
   double lats[2] = {g->lat_min, g->lat_max}, lons[2] = {g->lon_min, g->lon_max};
@@ -322,6 +339,9 @@ bool urs_city_init(UrsWorld *w, GError **error) {
   w->zone_field = g_new0(double, (size_t)w->nzones * URS_NCONF);
   w->true_exp_a = g_new(double, w->nzones);
   w->cum = g_new(double, w->nzones);
+  w->zone_rate = g_new(double, w->nzones);
+  w->cell_field = g_new(double, (size_t)w->ncells * URS_NCONF);
+  w->cell_field_serial = g_new0(uint64_t, w->ncells);
   w->series = g_new0(double, (size_t)w->steps * URS_NCONF);
   w->cell_count = g_new0(int, w->ncells);
   w->cell_count_step = g_new(int, w->ncells);
@@ -347,6 +367,9 @@ void urs_city_free(UrsWorld *w) {
   g_free(w->zone_field);
   g_free(w->true_exp_a);
   g_free(w->cum);
+  g_free(w->zone_rate);
+  g_free(w->cell_field);
+  g_free(w->cell_field_serial);
   g_free(w->series);
   g_free(w->cell_count);
   g_free(w->cell_count_step);
@@ -392,13 +415,22 @@ static double field_raw(const UrsWorld *w, int j, int cell, double x, double y) 
   g_assert_not_reached();
 }
 
-static double field_std(const UrsWorld *w, int j, int cell) {
+/* The standardized fields X_j of a cell: its zone's, or, outside the zones,
+ * computed from the episode's bumps when the cell is first read in the
+ * episode (drivers read their cell's every minute). */
+static const double *cell_fields(const UrsWorld *w, int cell) {
   int z = w->zone_of_cell[cell];
-  if (z >= 0) return w->zone_field[(size_t)z * URS_NCONF + j];
-  if (conf[j].field == FIELD_NONE || w->field_sd[j] <= 0) return 0;
+  if (z >= 0) return &w->zone_field[(size_t)z * URS_NCONF];
+  double *out = &w->cell_field[(size_t)cell * URS_NCONF];
+  if (w->cell_field_serial[cell] == w->serial) return out;
   double x, y;
   cell_xy(w, cell, &x, &y);
-  return (field_raw(w, j, cell, x, y) - w->field_mean[j]) / w->field_sd[j];
+  for (int j = 0; j < URS_NCONF; j++)
+    out[j] = conf[j].field == FIELD_NONE || w->field_sd[j] <= 0
+                 ? 0
+                 : (field_raw(w, j, cell, x, y) - w->field_mean[j]) / w->field_sd[j];
+  w->cell_field_serial[cell] = w->serial;
+  return out;
 }
 
 void urs_city_episode(UrsWorld *w) {
@@ -457,9 +489,8 @@ void urs_city_episode(UrsWorld *w) {
 }
 
 void urs_confounders(const UrsWorld *w, int cell, int t, double z[URS_NCONF]) {
-  for (int j = 0; j < URS_NCONF; j++)
-    z[j] = rho_of(j) * w->busy +
-           s_of(j) * (conf[j].a * field_std(w, j, cell) + b_of(j) * w->series[(size_t)t * URS_NCONF + j]);
+  const double *x = cell_fields(w, cell), *y = &w->series[(size_t)t * URS_NCONF];
+  for (int j = 0; j < URS_NCONF; j++) z[j] = rho_of(j) * w->busy + s_of(j) * (conf[j].a * x[j] + b_of(j) * y[j]);
 }
 
 double urs_log_multiplier(const UrsWorld *w, const double z[URS_NCONF]) {
@@ -469,7 +500,8 @@ double urs_log_multiplier(const UrsWorld *w, const double z[URS_NCONF]) {
 }
 
 double urs_zone_base(const UrsWorld *w, int zone) {
-  return g_array_index(w->table->zones, TrvZoneDemand, zone).rate[w->slot] * w->rate_scale;
+  g_assert(w->slot >= 0);
+  return w->zone_rate[zone];
 }
 
 /* log of the city-wide time factor of minute t under the true graph. */
@@ -498,6 +530,8 @@ void urs_city_generate(UrsWorld *w, int t) {
   if (slot != w->slot) {
     w->slot = slot;
     w->era++;
+    for (int z = 0; z < w->nzones; z++)
+      w->zone_rate[z] = g_array_index(w->table->zones, TrvZoneDemand, z).rate[slot] * w->rate_scale;
     double acc = 0;
     for (int z = 0; z < w->nzones; z++) w->cum[z] = acc += urs_zone_base(w, z) * w->true_exp_a[z];
     w->cum_total = acc;

@@ -152,6 +152,11 @@ struct UrsWorld {
   double *series;      /* steps * URS_NCONF standardized time parts */
   double *true_exp_a;  /* per zone, true graph */
   double *cum;         /* per zone: cumulative base * exp(true cell part), this slot */
+  double *zone_rate;   /* per zone: base requests per minute of this slot (urs_zone_base) */
+  /* per cell outside the zones: its standardized fields X_j this episode
+   * (field_std), valid when cell_field_serial[cell] is the episode's serial */
+  double *cell_field;
+  uint64_t *cell_field_serial;
   double cum_total;
   TrvRng rng;          /* the request stream of the episode */
   GArray *requests;    /* UrsRequest */
