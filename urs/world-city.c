@@ -93,10 +93,6 @@ static void disc_compute(const UrsWorld *w, int idx, int out[URS_DISC]) {
   for (int i = 0; i < URS_DISC; i++) out[i] = urs_cell_index(w, q + ring_dq[i], r + ring_dr[i]);
 }
 
-void urs_disc(const UrsWorld *w, int idx, int out[URS_DISC]) {
-  memcpy(out, &w->disc_of_cell[(size_t)idx * URS_DISC], sizeof(int) * URS_DISC);
-}
-
 static void cell_xy(const UrsWorld *w, int idx, double *x, double *y) {
   int q, r;
   urs_cell_qr(w, idx, &q, &r);
@@ -124,7 +120,7 @@ uint64_t urs_poisson(TrvRng *rng, double mean) {
  * what a probe's A/B slice, the driver's matching disc, draws from. */
 static double disc_rate(const UrsWorld *w, int cell) {
   double r = 0;
-  const int *disc = &w->disc_of_cell[(size_t)cell * URS_DISC];
+  const int *disc = urs_disc(w, cell);
   for (int i = 0; i < URS_DISC; i++)
     if (disc[i] >= 0 && w->zone_of_cell[disc[i]] >= 0) r += w->zone_mean_rate[w->zone_of_cell[disc[i]]];
   return r;
@@ -488,14 +484,13 @@ void urs_city_episode(UrsWorld *w) {
   w->created = 0;
 }
 
-void urs_confounders(const UrsWorld *w, int cell, int t, double z[URS_NCONF]) {
+double urs_confounders(const UrsWorld *w, int cell, int t, double z[URS_NCONF]) {
   const double *x = cell_fields(w, cell), *y = &w->series[(size_t)t * URS_NCONF];
-  for (int j = 0; j < URS_NCONF; j++) z[j] = rho_of(j) * w->busy + s_of(j) * (conf[j].a * x[j] + b_of(j) * y[j]);
-}
-
-double urs_log_multiplier(const UrsWorld *w, const double z[URS_NCONF]) {
   double v = w->p.urs_busyness * w->busy;
-  for (int j = 0; j < URS_NCONF; j++) v += w->kappa[j] * z[j];
+  for (int j = 0; j < URS_NCONF; j++) {
+    z[j] = rho_of(j) * w->busy + s_of(j) * (conf[j].a * x[j] + b_of(j) * y[j]);
+    v += w->kappa[j] * z[j];
+  }
   return v;
 }
 
@@ -591,8 +586,7 @@ int urs_graph_slot(UrsWorld *w, const double weight[URS_NCONF]) {
 double urs_predict_score(UrsWorld *w, int slot, int cell) {
   UrsGraphSlot *g = &w->gslot[slot];
   if (g->disc_stamp[cell] == w->era) return g->disc[cell];
-  int disc[URS_DISC];
-  urs_disc(w, cell, disc);
+  const int *disc = urs_disc(w, cell);
   double sum = 0;
   for (int i = 0; i < URS_DISC; i++) {
     int z = disc[i] < 0 ? -1 : w->zone_of_cell[disc[i]];

@@ -106,8 +106,8 @@ void urs_fleet_reset(UrsFleet *f, const int *cells) {
 /* The idle driver nearest to cell (ring by ring, smaller index on ties), or
  * -1; *ring is its distance. */
 static int nearest_idle(const UrsWorld *w, const UrsFleet *f, int cell, int *ring) {
-  int disc[URS_DISC], i = 0;
-  urs_disc(w, cell, disc);
+  const int *disc = urs_disc(w, cell);
+  int i = 0;
   /* drivers decline offers beyond world.accept_rings */
   for (int d = 0; d <= URS_RINGS && d <= w->p.urs_accept_rings; d++) {
     int best = -1;
@@ -158,9 +158,9 @@ static double driver_uniform(const UrsWorld *w, int d, int t) {
 
 static void reposition(UrsWorld *w, UrsFleet *f, int t, int d, int slot) {
   UrsDriver *v = &f->drivers[d];
-  int disc[URS_DISC], cand[URS_DISC];
+  const int *disc = urs_disc(w, v->cell);
+  int cand[URS_DISC];
   double score[URS_DISC];
-  urs_disc(w, v->cell, disc);
   int best = v->cell, n = 0;
   double best_score = urs_predict_score(w, slot, v->cell) / (f->idle_count[v->cell] + arriving(f, v->cell, t));
   cand[n] = v->cell, score[n++] = best_score;

@@ -182,19 +182,18 @@ bool urs_city_init(UrsWorld *w, GError **error);
 void urs_city_free(UrsWorld *w);
 int urs_cell_index(const UrsWorld *w, int q, int r); /* -1 outside */
 void urs_cell_qr(const UrsWorld *w, int idx, int *q, int *r);
-/* Fills out[URS_DISC] with the cells within URS_RINGS of idx, nearest
- * first (ring 0, ring 1, ring 2), -1 for cells outside; ring_end[d] is the
- * end of ring d in out. */
-void urs_disc(const UrsWorld *w, int idx, int out[URS_DISC]);
+/* The URS_DISC cells within URS_RINGS of idx, nearest first (ring 0,
+ * ring 1, ring 2), -1 for cells outside; ring_end[d] is the end of ring d.
+ * Computed once per cell at init; the array belongs to the world. */
+static inline const int *urs_disc(const UrsWorld *w, int idx) { return &w->disc_of_cell[(size_t)idx * URS_DISC]; }
 extern const int urs_ring_end[URS_RINGS + 1];
 /* Draws the episode (start minute, B_e, weather, fields, series). */
 void urs_city_episode(UrsWorld *w);
-/* Confounder values Z_j(cell, t) of the current episode, all 12. */
-void urs_confounders(const UrsWorld *w, int cell, int t, double z[URS_NCONF]);
-/* Log demand multiplier sum_j kappa_j Z_j + gamma B_e at (cell, t). */
+/* Confounder values Z_j(cell, t) of the current episode, all 12, into z;
+ * returns the log demand multiplier gamma B_e + sum_j kappa_j Z_j there. */
+double urs_confounders(const UrsWorld *w, int cell, int t, double z[URS_NCONF]);
 /* true for confounders with a cell field (they change where to go). */
 bool urs_confounder_spatial(int j);
-double urs_log_multiplier(const UrsWorld *w, const double z[URS_NCONF]);
 /* Base rate of a zone now (expected requests per minute, no confounders). */
 double urs_zone_base(const UrsWorld *w, int zone);
 /* Appends minute t's requests to w->requests (the shared stream). */

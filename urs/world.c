@@ -289,9 +289,9 @@ static int urs_observe(void *world, int t, double *ctx) {
   g_assert(w->started);
   int cell = w->fleet[URS_FLEET_ACTUAL].drivers[h->driver].cell, k = 4 * ((t + h->driver) % 3);
   double z[URS_NCONF];
-  urs_confounders(w, cell, t, z);
+  double log_mult = urs_confounders(w, cell, t, z);
   ctx[0] = w->cell_count_step[cell] == t - 1 ? w->cell_count[cell] : 0;
-  ctx[1] = urs_log_multiplier(w, z) + URS_OBS_NOISE * trv_rng_normal(&h->obs_rng);
+  ctx[1] = log_mult + URS_OBS_NOISE * trv_rng_normal(&h->obs_rng);
   ctx[2] = k;
   for (int i = 0; i < 4; i++) ctx[3 + i] = z[k + i];
   return 7;
