@@ -1,8 +1,9 @@
 /* world-internal.h - the URS world's internal types, shared by world.c (the world
  * table: parameters, handles, probes, observations, readouts),
  * world-city.c (the city: dense cell index, the 12 confounders, the request
- * stream, demand predictions) and world-fleet.c (fleets: matching, trips,
- * repositioning).  Nothing outside urs/world*.c includes it; the rest
+ * stream, demand predictions), world-probe.c (the probes' volumes and
+ * readings) and world-fleet.c (fleets: matching, trips, repositioning).
+ * Nothing outside urs/world*.c includes it; the rest
  * of Trivium sees only `trv_world_urs` (plugin/world.h).
  *
  * Invariants, checked after every step by the tests:
@@ -205,7 +206,13 @@ int urs_graph_slot(UrsWorld *w, const double weight[URS_NCONF]);
  * its matching disc (up to the city-wide time factor, which does not change
  * where a driver should go). */
 double urs_predict_score(UrsWorld *w, int slot, int cell);
+
+/* world-probe.c */
+/* A Poisson(mean) count drawn from rng. */
 uint64_t urs_poisson(TrvRng *rng, double mean);
+/* Fills zone_mean_rate, slot_profile, probe_ref_rate and an empty
+ * cell_probe_rate (at init, once the zones are known). */
+void urs_probe_reference(UrsWorld *w);
 /* Expected requests per arm of a probe in a cell at step t of the episode:
  * URS_PROBE_VOLUME x the mean rate of the zones of its matching disc x the
  * city's profile in the slot over probe_ref_rate (the nearest zone's rate
