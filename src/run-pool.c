@@ -32,181 +32,6 @@
 #include "run.h"
 #include "sim/child.h"
 
-/* OUT/cells/<controller>-seed<N>.EXT: a cell's own files (EXT csv, sum,
- * started, err, csv.tmp, sum.tmp). */
-static char *cell_path(const RunCtx *ctx, int cell, const char *ext) {
-  int n_seeds = ctx->params.seeds;
-  char *name = g_strdup_printf("%s-seed%d.%s", ctx->controllers[cell / n_seeds], ctx->params.seed_base + cell % n_seeds,
-                               ext);
-  char *path = g_build_filename(ctx->out, "cells", name, NULL);
-  g_free(name);
-  return path;
-}
-
-/* The CTL file of a cell: --ctl DIR/<controller>-seed<N>.ctl (in a sweep
- * DIR/<point>/<controller>-seed<N>.ctl); a scenario's
- * <ctl file="F.ctl"> (a relative path the loader confined) inside the
- * point's output directory: as is for a single cell, else
- * F-<controller>-seed<N>.ctl. */
-static char *ctl_file_for(const RunCtx *ctx, const char *controller, uint64_t seed) {
-  if (ctx->ctl) { /* a point of a sweep: DIR/<point>/... */
-    char *name = g_strdup_printf("%s-seed%llu.ctl", controller, (unsigned long long)seed);
-    char *path = g_build_filename(ctx->ctl, ctx->point_dir ? ctx->point_dir : name, ctx->point_dir ? name : NULL, NULL);
-    g_free(name);
-    return path;
-  }
-  const char *f = ctx->scenario ? ctx->scenario->ctl_file : NULL;
-  if (!f) return NULL;
-  g_assert(!g_path_is_absolute(f)); /* the loader keeps outputs inside the run */
-  char *rel;
-  if (ctx->n_controllers * ctx->params.seeds == 1) {
-    rel = g_strdup(f);
-  } else {
-    char *stem = g_str_has_suffix(f, ".ctl") ? g_strndup(f, strlen(f) - 4) : g_strdup(f);
-    rel = g_strdup_printf("%s-%s-seed%llu.ctl", stem, controller, (unsigned long long)seed);
-    g_free(stem);
-  }
-  char *path = g_build_filename(ctx->out, rel, NULL);
-  g_free(rel);
-  return path;
-}
-
-/* true when a component of path below base (base excluded) is a symbolic
- * link: an output the scenario names must not lead out of the run. */
-static bool leaves_through_a_link(const char *base, const char *path) {
-  size_t n = strlen(base);
-  if (strncmp(path, base, n) || (path[n] != '/' && path[n] != 0)) return false; /* not below base */
-  char *p = g_strdup(path);
-  bool link = false;
-  for (char *s = p + n + 1; !link && s && *s; s = strchr(s + 1, '/')) {
-    char keep = *s;
-    *s = 0;
-    struct stat st;
-    if (s > p + n + 1 && lstat(p, &st) == 0 && S_ISLNK(st.st_mode)) link = true;
-    *s = keep;
-  }
-  struct stat st;
-  if (!link && lstat(p, &st) == 0 && S_ISLNK(st.st_mode)) link = true;
-  g_free(p);
-  return link;
-}
-
-/* The child's row sink: the episodes.csv line, its checksum and the
- * reduction. */
-typedef struct {
-  const TrvCellLayout *layout;
-  TrvCellSummarizer z;
-  FILE *csv;
-  GString *line;
-  GChecksum *sha;
-  uint64_t bytes;
-  double controller_cpu;
-} CellSink;
-
-static void cell_row(void *ctx, const TrvEpisodeRow *row) {
-  CellSink *k = ctx;
-  g_string_truncate(k->line, 0);
-  trv_results_csv_row(k->line, k->layout, row);
-  fwrite(k->line->str, 1, k->line->len, k->csv); /* errors surface at fclose */
-  g_checksum_update(k->sha, (const guchar *)k->line->str, (gssize)k->line->len);
-  k->bytes += k->line->len;
-  trv_cell_summarizer_add(&k->z, k->layout, row);
-  k->controller_cpu += row->controller_cpu;
-}
-
-static bool write_cell_error(const char *path, const char *what, GError **error) {
-  g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: %s (%s)", path, what, g_strerror(errno));
-  return false;
-}
-
-/* In the child: run one cell, write its lines and then its cell file (the
- * cell is complete once that is in place), return the cell's exit code. */
-typedef struct {
-  RunCtx *ctx;
-  const TrvCellLayout *layout;
-  int cell;
-  const char *fingerprint;
-} CellJob;
-
-static int run_cell_child(void *data, int report_fd) {
-  (void)report_fd; /* a cell reports through its files in OUT/cells */
-  CellJob *job = data;
-  RunCtx *ctx = job->ctx;
-  const TrvCellLayout *base = job->layout;
-  int cell = job->cell;
-  int n_seeds = ctx->params.seeds;
-  /* the cell is ours while this process lives: a lock on its .started file
-   * (released by the kernel however the process ends) */
-  char *started = cell_path(ctx, cell, "started");
-  int lock = open(started, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0) {
-    char *msg = g_strdup_printf("%s: %s", started,
-                                lock < 0 ? g_strerror(errno) : "the cell is being run by another process");
-    char *ep = cell_path(ctx, cell, "err");
-    g_file_set_contents(ep, msg, -1, NULL);
-    g_free(ep);
-    g_free(msg);
-    g_free(started);
-    return 1;
-  }
-  TrvSimCellSpec spec = {.params = &ctx->params, .world_class = ctx->world_class,
-                         .controller = ctx->controllers[cell / n_seeds],
-                         .seed = (uint64_t)(ctx->params.seed_base + cell % n_seeds)};
-  TrvCellLayout layout = *base;
-  layout.controller = spec.controller;
-  GError *err = NULL;
-  int code = 0;
-  char *csv_tmp = cell_path(ctx, cell, "csv.tmp"), *csv = cell_path(ctx, cell, "csv");
-  CellSink sink = {.layout = &layout, .line = g_string_new(NULL), .sha = g_checksum_new(G_CHECKSUM_SHA256)};
-  trv_cell_summarizer_init(&sink.z, &layout);
-  sink.csv = fopen(csv_tmp, "w");
-  TrvSimOptions opt = ctx->sim;
-  char *ctl_file = ctl_file_for(ctx, spec.controller, spec.seed);
-  opt.ctl_path = ctl_file;
-  /* with SimGrid tracing on, each cell writes a trace of its own */
-  char *trace_suffix = ctx->n_controllers * ctx->params.seeds > 1
-                           ? g_strdup_printf("-%s-seed%llu", spec.controller, (unsigned long long)spec.seed)
-                           : NULL;
-  opt.trace_suffix = trace_suffix;
-  opt.sink = (TrvRowSink){cell_row, &sink};
-  if (!sink.csv) {
-    write_cell_error(csv_tmp, "cannot write", &err);
-  } else if (trv_sim_run_cell(&spec, &opt, NULL, NULL, NULL, &err)) {
-    TrvCellFile cf;
-    memset(&cf, 0, sizeof cf);
-    memcpy(cf.magic, TRV_CELL_MAGIC, sizeof cf.magic);
-    cf.size = sizeof cf;
-    g_strlcpy(cf.fingerprint, job->fingerprint, sizeof cf.fingerprint);
-    g_strlcpy(cf.csv_sha256, g_checksum_get_string(sink.sha), sizeof cf.csv_sha256);
-    cf.csv_bytes = sink.bytes;
-    cf.controller_cpu = sink.controller_cpu;
-    trv_cell_summarizer_finish(&sink.z, &layout, &cf.sum);
-    char *sum_tmp = cell_path(ctx, cell, "sum.tmp"), *sum = cell_path(ctx, cell, "sum");
-    int fd = -1;
-    if (fflush(sink.csv) != 0 || fsync(fileno(sink.csv)) != 0 || fclose(sink.csv) != 0)
-      write_cell_error(csv, "cannot write", &err);
-    else if (rename(csv_tmp, csv) != 0)
-      write_cell_error(csv, "cannot rename into place", &err);
-    else if ((fd = open(sum_tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0 || !trv_write_all(fd, &cf, sizeof cf) ||
-             fsync(fd) != 0 || close(fd) != 0 || rename(sum_tmp, sum) != 0)
-      write_cell_error(sum, "cannot write", &err);
-    sink.csv = NULL;
-    g_free(sum_tmp);
-    g_free(sum);
-  }
-  if (err) {
-    char *ep = cell_path(ctx, cell, "err");
-    if (!g_file_set_contents(ep, err->message, -1, NULL)) /* a full disk: say it here, once */
-      fprintf(stderr, "trivium: cell %d (%s, seed %llu): %s\n", cell, spec.controller, (unsigned long long)spec.seed,
-              err->message);
-    code = err->code == TRV_ERROR_INPUT ? 2 : 1;
-  } else {
-    unlink(started); /* complete: its log is a finished one */
-  }
-  g_free(started);
-  return code; /* the lock goes with the process */
-}
-
 static void progress(const RunCtx *ctx, int done, int total, gint64 t0) {
   if (ctx->quiet || !isatty(STDERR_FILENO)) return;
   double el = (g_get_monotonic_time() - t0) / 1e6, rate = done / (el > 0 ? el : 1e-9);
@@ -215,60 +40,6 @@ static void progress(const RunCtx *ctx, int done, int total, gint64 t0) {
   if (done == total) fprintf(stderr, "\n");
 }
 
-/* Logs are never overwritten or deleted.  A cell's log file that exists
- * already stops the run before it starts, unless this run's directory says
- * the cell was started here and never finished (its .started file: an
- * interrupted run being resumed): that log is moved aside to
- * F.interrupted (F.interrupted-2, ...) and the cell runs again from its
- * first episode. */
-static bool check_ctl_files(const RunCtx *ctx, const bool *to_run, GError **error) {
-  int n_seeds = ctx->params.seeds;
-  bool ok = true;
-  for (int c = 0; ok && c < ctx->n_controllers * n_seeds; c++) {
-    if (!to_run[c]) continue;
-    char *path = ctl_file_for(ctx, ctx->controllers[c / n_seeds], (uint64_t)(ctx->params.seed_base + c % n_seeds));
-    if (!path) break;
-    char *started = cell_path(ctx, c, "started");
-    struct stat st;
-    if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && lstat(started, &st) == 0 && S_ISREG(st.st_mode)) {
-      char *aside = g_strconcat(path, ".interrupted", NULL);
-      for (int i = 2; lstat(aside, &st) == 0; i++) {
-        g_free(aside);
-        aside = g_strdup_printf("%s.interrupted-%d", path, i);
-      }
-      if (rename(path, aside) != 0) {
-        g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot move the interrupted cell's log aside (%s)", path,
-                    g_strerror(errno));
-        ok = false;
-      } else if (!ctx->quiet) {
-        fprintf(stderr, "trivium: %s: an interrupted cell's log, moved to %s; the cell runs again\n", path, aside);
-      }
-      g_free(aside);
-    }
-    if (!ok) {
-    } else if (lstat(path, &st) == 0) {
-      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-                  "%s exists: Trivium never overwrites or deletes a log; move it away or choose another --ctl directory",
-                  path);
-      ok = false;
-    } else if (!ctx->ctl && leaves_through_a_link(ctx->out, path)) {
-      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-                  "%s: the scenario's <ctl file> goes through a symbolic link below %s; a scenario's outputs stay in "
-                  "the run's directory", path, ctx->out);
-      ok = false;
-    } else {
-      char *dir = g_path_get_dirname(path);
-      if (g_mkdir_with_parents(dir, 0755) != 0) {
-        g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: cannot create (%s)", dir, g_strerror(errno));
-        ok = false;
-      }
-      g_free(dir);
-    }
-    g_free(started);
-    g_free(path);
-  }
-  return ok;
-}
 
 static int layout_world_metrics(const TrvCellLayout *l) {
   int n = 0;
@@ -295,7 +66,7 @@ static void summary_keep(TrvCellSummary *dst, const TrvCellSummary *src) {
  * why, the reason it is not. */
 static bool cell_complete(const RunCtx *ctx, const TrvCellLayout *layout, int c, const char *fingerprint,
                           TrvCellFile *cf, GError **why) {
-  char *sum = cell_path(ctx, c, "sum"), *csv = cell_path(ctx, c, "csv");
+  char *sum = trv_run_cell_path(ctx, c, "sum"), *csv = trv_run_cell_path(ctx, c, "csv");
   char *data = NULL;
   gsize len = 0;
   struct stat st;
@@ -328,7 +99,7 @@ static bool cell_complete(const RunCtx *ctx, const TrvCellLayout *layout, int c,
 
 /* true when another process holds cell c (a job still running it). */
 static bool cell_busy(const RunCtx *ctx, int c) {
-  char *started = cell_path(ctx, c, "started");
+  char *started = trv_run_cell_path(ctx, c, "started");
   int fd = open(started, O_RDONLY | O_CLOEXEC);
   bool busy = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
   if (fd >= 0) close(fd);
@@ -351,7 +122,7 @@ static int run_cells(RunCtx *ctx, const TrvCellLayout *layout, char **fingerprin
         next++;
         continue;
       }
-      char *started = cell_path(ctx, next, "started"), *sum = cell_path(ctx, next, "sum");
+      char *started = trv_run_cell_path(ctx, next, "started"), *sum = trv_run_cell_path(ctx, next, "sum");
       unlink(sum); /* whatever an earlier configuration left: the cell is not complete until it says so */
       int fd = open(started, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
       bool marked = fd >= 0 && close(fd) == 0;
@@ -363,7 +134,7 @@ static int run_cells(RunCtx *ctx, const TrvCellLayout *layout, char **fingerprin
         code = 1;
         break;
       }
-      if (!(children[next] = trv_child_start(run_cell_child, &job, false, error))) {
+      if (!(children[next] = trv_child_start(trv_run_cell_child, &job, false, error))) {
         code = 1;
         break;
       }
@@ -383,12 +154,12 @@ static int run_cells(RunCtx *ctx, const TrvCellLayout *layout, char **fingerprin
     done++;
     int cc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
     for (int k = 0; k < 2; k++) { /* what a failed cell left half written */
-      char *tmp = cell_path(ctx, cell, k ? "sum.tmp" : "csv.tmp");
+      char *tmp = trv_run_cell_path(ctx, cell, k ? "sum.tmp" : "csv.tmp");
       unlink(tmp);
       g_free(tmp);
     }
     if (cc != 0 && code == 0) {
-      char *ep = cell_path(ctx, cell, "err"), *msg = NULL;
+      char *ep = trv_run_cell_path(ctx, cell, "err"), *msg = NULL;
       if (!g_file_get_contents(ep, &msg, NULL, NULL)) {
         char *how = trv_child_status_text(status);
         msg = g_strdup_printf("cell %d (%s, seed %d) %s", cell, ctx->controllers[cell / n_seeds],
@@ -428,7 +199,7 @@ static int merge_cells(RunCtx *ctx, const TrvCellLayout *layout, const TrvCellFi
   }
   char buf[1 << 16];
   for (int c = 0; c < total && code == 0; c++) {
-    char *path = cell_path(ctx, c, "csv");
+    char *path = trv_run_cell_path(ctx, c, "csv");
     FILE *in = fopen(path, "r");
     GChecksum *sha = g_checksum_new(G_CHECKSUM_SHA256);
     size_t n;
@@ -605,7 +376,7 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
   g_string_free(why, TRUE);
   for (int c = 0; c < total && code == 0; c++) /* a cell another process is running is not run twice */
     if (to_run[c] && cell_busy(ctx, c)) {
-      char *started = cell_path(ctx, c, "started");
+      char *started = trv_run_cell_path(ctx, c, "started");
       if (ctx->mode == TRV_RUN_CELLS) { /* another job's: the merge will tell whether it finished */
         to_run[c] = false;
         fprintf(stderr, "trivium: %s: the cell is being run by another process; left to it\n", started);
@@ -616,7 +387,7 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
       }
       g_free(started);
     }
-  if (code == 0 && !check_ctl_files(ctx, to_run, error)) code = 2;
+  if (code == 0 && !trv_run_check_ctl_files(ctx, to_run, error)) code = 2;
   int seeds_n = ctx->params.seeds;
   int *seeds = g_new(int, seeds_n);
   for (int s = 0; s < seeds_n; s++) seeds[s] = ctx->params.seed_base + s;

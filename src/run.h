@@ -132,6 +132,24 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
 
 bool trv_check_out_dir(const char *out, GError **error);
 
+/* run-cell.c: one cell of a point.  OUT/cells/<controller>-seed<N>.EXT, a
+ * cell's own files (EXT csv, sum, started, err, csv.tmp, sum.tmp). */
+char *trv_run_cell_path(const RunCtx *ctx, int cell, const char *ext);
+/* Moves aside the logs of interrupted cells and refuses any other existing
+ * log, or one the scenario would reach through a symbolic link, of the
+ * cells to_run; creates their directories. */
+bool trv_run_check_ctl_files(const RunCtx *ctx, const bool *to_run, GError **error);
+/* What the child of a cell is given (trv_run_cell_child's data). */
+typedef struct {
+  RunCtx *ctx;
+  const TrvCellLayout *layout;
+  int cell;
+  const char *fingerprint;
+} CellJob;
+/* In the child: runs one cell, writes its lines and then its cell file (the
+ * cell is complete once that is in place); returns the cell's exit code. */
+int trv_run_cell_child(void *data, int report_fd);
+
 /* cmd-run.c: the command line of `trivium run` / `bench` into a context
  * (false with *error on bad input); every point of the run (count: only
  * the number of its cells); the context freed. */
