@@ -55,7 +55,7 @@ else echo "not ok 7 - a scenario's table"; sed 's/^/# /' "$tmp/log"; fi
 . "$top/tests/err-lines.sh"
 ok=1
 "$T" run "$top/scenarios/urs-smoke.xml" -o "$tmp/x" -q --set world.table="$tmp/none.cal" >/dev/null 2>"$tmp/e1"
-[ $? -eq 2 ] && [ "$(err_lines "$tmp/e1")" -eq 1 ] && grep -q "$tmp/none.cal: cannot open the calibration table" "$tmp/e1" || ok=0
+[ $? -eq 2 ] && [ "$(err_lines "$tmp/e1")" -eq 1 ] && grep -q "$tmp/none.cal: cannot read the calibration table" "$tmp/e1" || ok=0
 "$T" run "$top/scenarios/urs-smoke.xml" -o "$tmp/y" -q --set world.table="$top/scenarios/default.xml" >/dev/null 2>"$tmp/e2"
 [ $? -eq 2 ] && [ "$(err_lines "$tmp/e2")" -eq 1 ] && grep -q "not a Trivium URS calibration table" "$tmp/e2" || ok=0
 if [ $ok = 1 ]; then echo "ok 8 - a missing table and a file that is not one: one line each, exit 2"

@@ -259,11 +259,11 @@ static void oversized_files_and_devices_are_refused_before_reading(void) {
   g_ptr_array_add(files, big);
   TrvImportOptions o = options("sf");
   g_assert_null(trv_import_cabspotting(&o, files, &err));
-  assert_input_error(&err, big, "a cabspotting trace file may have at most 1073741824");
+  assert_input_error(&err, big, "the cabspotting trace file is 3221225472 bytes; expected at most 1073741824 bytes");
   g_assert_cmpint(g_get_monotonic_time() - t0, <, G_USEC_PER_SEC); /* nothing was read */
   TrvCalTable *t = sf_table_with_weather();
   g_assert_false(trv_weather_attach(t, "/dev/zero", &err));
-  assert_input_error(&err, "/dev/zero: is a device", "expected a weather file");
+  assert_input_error(&err, "/dev/zero: the weather file is a character device", "expected a regular file or a pipe");
   char *argv[] = {"/dev/urandom"};
   g_assert_null(trv_import_list_inputs("cabspotting", argv, 1, &err));
   assert_input_error(&err, "/dev/urandom: not a file or directory", "expected a trace file");

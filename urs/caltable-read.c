@@ -21,15 +21,13 @@
 #include <config.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "core/input.h"
 #include "core/posterior.h"
 #include "urs/caltable.h"
 
@@ -586,72 +584,9 @@ TrvCalTable *trv_cal_table_parse(const char *text, size_t len, const char *name,
 TrvCalTable *trv_cal_table_read(const char *path, GError **error) {
   char *text;
   size_t len;
-  if (!trv_read_file_limited(path, TRV_CAL_MAX_FILE_BYTES, "calibration table file", &text, &len, error))
+  if (!trv_input_read(path, TRV_CAL_MAX_FILE_BYTES, "calibration table", TRV_INPUT_PIPE_OK, &text, &len, error))
     return NULL;
   TrvCalTable *t = trv_cal_table_parse(text, len, path, error);
   g_free(text);
   return t;
-}
-
-/* ---- the size-limited file reader --------------------------------------- */
-
-bool trv_read_file_limited(const char *path, size_t max_bytes, const char *what, char **data, size_t *len,
-                           GError **error) {
-  *data = NULL;
-  *len = 0;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    int e = errno;
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: cannot open the %s: %s", path, what, g_strerror(e));
-    return false;
-  }
-  struct stat st;
-  const char *refuse = fstat(fd, &st) != 0 ? "cannot be examined"
-                       : S_ISDIR(st.st_mode) ? "is a directory"
-                       : !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) ? "is a device or socket (it may never end)"
-                                                                        : NULL;
-  if (refuse) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: %s; expected a %s", path, refuse, what);
-    close(fd);
-    return false;
-  }
-  /* A regular file's size is known: refuse before reading a byte. */
-  if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > (uint64_t)max_bytes) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: %" G_GUINT64_FORMAT " bytes; a %s may have at most %zu",
-                path, (guint64)st.st_size, what, max_bytes);
-    close(fd);
-    return false;
-  }
-  size_t cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 65536, n = 0;
-  char *buf = g_malloc(cap + 1);
-  for (;;) {
-    if (n == cap) {
-      /* A pipe, or a file that grew: read on up to max_bytes + 1. */
-      if (cap > max_bytes) break;
-      cap = MIN(cap * 2, max_bytes + 1);
-      buf = g_realloc(buf, cap + 1);
-    }
-    ssize_t got = read(fd, buf + n, cap - n);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) {
-      int e = errno;
-      g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: reading the %s failed: %s", path, what, g_strerror(e));
-      g_free(buf);
-      close(fd);
-      return false;
-    }
-    if (got == 0) break;
-    n += (size_t)got;
-  }
-  close(fd);
-  if (n > max_bytes) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: more than %zu bytes; a %s may have at most %zu", path,
-                max_bytes, what, max_bytes);
-    g_free(buf);
-    return false;
-  }
-  buf[n] = '\0';
-  *data = buf;
-  *len = n;
-  return true;
 }

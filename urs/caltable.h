@@ -227,15 +227,6 @@ TrvCalTable *trv_cal_table_parse(const char *text, size_t len, const char *name,
  * within the TRV_CAL_MAX_* bounds.  The message names the field. */
 bool trv_cal_table_check(const TrvCalTable *table, GError **error);
 
-/* Reads a whole file of at most max_bytes (`what` names it in messages)
- * into a NUL-terminated buffer (free with g_free).  A regular file's size
- * is checked before a byte is read; a pipe is read until max_bytes + 1 at
- * most; a device (/dev/urandom never ends), a directory or a socket is
- * refused.  TRV_ERROR_INPUT when the file cannot be opened or is too big,
- * TRV_ERROR_IO when reading fails.  Shared by the table reader and the
- * trace importers. */
-bool trv_read_file_limited(const char *path, size_t max_bytes, const char *what, char **data,
-                           size_t *len, GError **error);
 /* ---- shared by the effect estimates and the URS world (caleffects.c) ---- */
 
 /* The time-of-day band index of an hour of the day (night, morning peak,

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/input.h"
 #include "core/posterior.h"
 
 static const TrvCity CITIES[] = {
@@ -143,15 +144,15 @@ bool trv_line_reader_open(TrvLineReader *r, const TrvImportInput *in, size_t max
   memset(r, 0, sizeof *r);
   if (in->data) {
     if (in->len > max_bytes) {
-      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: %zu bytes; a %s may have at most %zu", in->name,
-                  in->len, what, max_bytes);
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: the %s is %zu bytes; expected at most %zu bytes", in->name,
+                  what, in->len, max_bytes);
       return false;
     }
     r->data = g_malloc(in->len + 1);
     memcpy(r->data, in->data, in->len);
     r->data[in->len] = '\0';
     r->len = in->len;
-  } else if (!trv_read_file_limited(in->name, max_bytes, what, &r->data, &r->len, error)) {
+  } else if (!trv_input_read(in->name, max_bytes, what, TRV_INPUT_PIPE_OK, &r->data, &r->len, error)) {
     return false;
   }
   if (r->len > 0 && r->data[r->len - 1] != '\n') {

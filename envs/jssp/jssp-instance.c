@@ -22,15 +22,12 @@
  * of n_machines ints. */
 #include "jssp.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "core/input.h"
 #include "core/rng.h"
 
 /* A token's value, saturated: anything beyond the limits only needs to be
@@ -282,58 +279,10 @@ TrvJsspInstance *trv_jssp_instance_parse(const char *text, gssize len, const cha
   return inst;
 }
 
-/* Reads at most `limit` bytes of path into *text (NUL-terminated, g_free).
- * The size is checked before reading when the file says it, and while
- * reading in any case (a device or a pipe has no size). */
-static gboolean read_limited(const char *path, size_t limit, char **text, size_t *len, GError **error) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  struct stat st;
-  if (fd < 0 || fstat(fd, &st) != 0) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: cannot read the instance (%s)", path, g_strerror(errno));
-    if (fd >= 0) close(fd);
-    return FALSE;
-  }
-  if (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && (guint64)st.st_size > limit)) {
-    if (S_ISDIR(st.st_mode))
-      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: is a directory; expected an instance file", path);
-    else
-      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: %lld bytes; expected an instance of at most %zu bytes",
-                  path, (long long)st.st_size, limit);
-    close(fd);
-    return FALSE;
-  }
-  GByteArray *buf = g_byte_array_new();
-  guint8 chunk[65536];
-  gboolean ok = TRUE;
-  for (;;) {
-    ssize_t got = read(fd, chunk, sizeof chunk);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) {
-      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: cannot read the instance (%s)", path, g_strerror(errno));
-      ok = FALSE;
-      break;
-    }
-    if (got == 0) break;
-    if (buf->len + (size_t)got > limit) {
-      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: more than %zu bytes; expected an instance of at most %zu "
-                  "bytes", path, limit, limit);
-      ok = FALSE;
-      break;
-    }
-    g_byte_array_append(buf, chunk, (guint)got);
-  }
-  close(fd);
-  *len = buf->len;
-  g_byte_array_append(buf, (const guint8 *)"", 1);
-  *text = (char *)g_byte_array_free(buf, FALSE);
-  if (!ok) g_clear_pointer(text, g_free);
-  return ok;
-}
-
 TrvJsspInstance *trv_jssp_instance_load(const char *path, GError **error) {
   char *text;
   size_t len;
-  if (!read_limited(path, TRV_JSSP_MAX_FILE_BYTES, &text, &len, error)) return NULL;
+  if (!trv_input_read(path, TRV_JSSP_MAX_FILE_BYTES, "instance", TRV_INPUT_PIPE_OK, &text, &len, error)) return NULL;
   TrvJsspInstance *inst = trv_jssp_instance_parse(text, (gssize)len, path, error);
   g_free(text);
   return inst;

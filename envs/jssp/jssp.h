@@ -70,10 +70,11 @@ typedef struct {
  * operations before the header has passed these checks.
  * Returns a new instance (trv_jssp_instance_free) or NULL. */
 TrvJsspInstance *trv_jssp_instance_parse(const char *text, gssize len, const char *file, GError **error);
-/* Reads and parses the file at path: a directory, an unreadable file or
- * one larger than TRV_JSSP_MAX_FILE_BYTES (checked while reading, so a
- * device or pipe that never ends is refused too) is a TRV_ERROR_INPUT
- * naming the path.  The instance's name is the file's base name. */
+/* Reads (core/input.h: a regular file or a pipe) and parses the file at
+ * path: a directory, a device, an unreadable file or one larger than
+ * TRV_JSSP_MAX_FILE_BYTES (checked while reading too, so a pipe that never
+ * ends is refused) is a TRV_ERROR_INPUT naming the path.  The instance's
+ * name is the file's base name. */
 TrvJsspInstance *trv_jssp_instance_load(const char *path, GError **error);
 void trv_jssp_instance_free(TrvJsspInstance *inst);
 /* Total work of the instance (sum of durations). */

@@ -16,12 +16,12 @@
  * is read, a line's before it is parsed; the episodes kept (one seed's)
  * grow with the lines that hold them, so memory is bounded by the file. */
 #include <errno.h>
-#include <glib/gstdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <trivium/error.h>
 
+#include "core/input.h"
 #include "core/params.h"
 #include "llm/llm.h"
 
@@ -352,28 +352,12 @@ bool trv_llm_replay_parse(const char *text, size_t len, const char *path, uint64
 
 bool trv_llm_replay_load(const char *path, uint64_t seed, const TrvLlmCoverage *need, TrvLlmReplay *out,
                          GError **error) {
-  GStatBuf st;
-  if (g_stat(path, &st) != 0) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: %s; expected a replay file (world.replay, docs/llm.md)", path,
-                g_strerror(errno));
-    return false;
-  }
-  if (!S_ISREG(st.st_mode) || (guint64)st.st_size > TRV_LLM_REPLAY_MAX_BYTES) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: %s; expected a regular file of at most %u MiB", path,
-                S_ISREG(st.st_mode) ? "too large" : "not a regular file", TRV_LLM_REPLAY_MAX_BYTES >> 20);
-    return false;
-  }
   char *text;
-  gsize len;
-  GError *io = NULL;
-  if (!g_file_get_contents(path, &text, &len, &io)) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s", io->message);
-    g_error_free(io);
+  size_t len;
+  if (!trv_input_read(path, TRV_LLM_REPLAY_MAX_BYTES, "replay file", TRV_INPUT_REGULAR,
+                      &text, &len, error))
     return false;
-  }
-  bool ok = len <= TRV_LLM_REPLAY_MAX_BYTES && trv_llm_replay_parse(text, len, path, seed, need, out, error);
-  if (len > TRV_LLM_REPLAY_MAX_BYTES)
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: grew while read; expected a file that stays put", path);
+  bool ok = trv_llm_replay_parse(text, len, path, seed, need, out, error);
   g_free(text);
   return ok;
 }
