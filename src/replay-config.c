@@ -15,8 +15,8 @@
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "core/input.h"
 #include "json-file.h"
 #include "replay-config.h"
 
@@ -65,12 +65,10 @@ static bool fault_law(JsonObject *o, const char *side, TrvFaultLaw *law, double 
 }
 
 char *trv_file_sha256(const char *path) {
-  struct stat st; /* a regular file of a sane size: never a device or FIFO that reads forever */
-  gchar *data = NULL;
-  gsize len = 0;
+  char *data = NULL; /* a regular file of a sane size: never a device or FIFO that reads forever */
+  size_t len = 0;
   char *sum = NULL;
-  if (path && stat(path, &st) == 0 && S_ISREG(st.st_mode) && (guint64)st.st_size <= INPUT_MAX_BYTES &&
-      g_file_get_contents(path, &data, &len, NULL))
+  if (path && trv_input_read(path, INPUT_MAX_BYTES, "input", TRV_INPUT_REGULAR, &data, &len, NULL))
     sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)data, len);
   g_free(data);
   return sum;
