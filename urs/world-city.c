@@ -146,6 +146,9 @@ bool urs_city_init(UrsWorld *w, GError **error) {
     trv_hex_cell_center_xy(g, zd->cell, &w->zone_x[z], &w->zone_y[z]);
     for (int s = 0; s < TRV_SLOTS_PER_WEEK; s++) week += zd->rate[s];
   }
+  w->disc_zone_of_cell = g_new(int, (size_t)w->ncells * URS_DISC);
+  for (size_t i = 0; i < (size_t)w->ncells * URS_DISC; i++)
+    w->disc_zone_of_cell[i] = w->disc_of_cell[i] < 0 ? -1 : w->zone_of_cell[w->disc_of_cell[i]];
   week /= TRV_SLOTS_PER_WEEK; /* city-wide requests per hour, mean over the week */
   if (!(week > 0)) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "calibration table of %s has no demand", t->city);
@@ -217,6 +220,7 @@ bool urs_city_init(UrsWorld *w, GError **error) {
 void urs_city_free(UrsWorld *w) {
   g_free(w->zone_of_cell);
   g_free(w->disc_of_cell);
+  g_free(w->disc_zone_of_cell);
   g_free(w->zone_cell);
   g_free(w->zone_x);
   g_free(w->zone_mean_rate);
@@ -454,10 +458,10 @@ int urs_graph_slot(UrsWorld *w, const double weight[URS_NCONF]) {
 double urs_predict_score(UrsWorld *w, int slot, int cell) {
   UrsGraphSlot *g = &w->gslot[slot];
   if (g->disc_stamp[cell] == w->era) return g->disc[cell];
-  const int *disc = urs_disc(w, cell);
+  const int *zones = &w->disc_zone_of_cell[(size_t)cell * URS_DISC];
   double sum = 0;
   for (int i = 0; i < URS_DISC; i++) {
-    int z = disc[i] < 0 ? -1 : w->zone_of_cell[disc[i]];
+    int z = zones[i];
     if (z < 0) continue;
     if (g->exp_stamp[z] != w->serial) {
       double a = 0;

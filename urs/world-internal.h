@@ -114,6 +114,7 @@ struct UrsWorld {
   int qmin, rmin, nq, nr, ncells;
   int *zone_of_cell;  /* -1 outside the table's zones */
   int *disc_of_cell;  /* per cell: its URS_DISC disc cells (urs_disc), computed once */
+  int *disc_zone_of_cell; /* per cell: the zones of its disc cells, in disc order (-1: none) */
   int nzones;
   int *zone_cell;
   double *zone_x, *zone_y; /* zone centres, km */

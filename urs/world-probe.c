@@ -30,9 +30,9 @@ uint64_t urs_poisson(TrvRng *rng, double mean) {
  * what a probe's A/B slice, the driver's matching disc, draws from. */
 static double disc_rate(const UrsWorld *w, int cell) {
   double r = 0;
-  const int *disc = urs_disc(w, cell);
+  const int *zones = &w->disc_zone_of_cell[(size_t)cell * URS_DISC];
   for (int i = 0; i < URS_DISC; i++)
-    if (disc[i] >= 0 && w->zone_of_cell[disc[i]] >= 0) r += w->zone_mean_rate[w->zone_of_cell[disc[i]]];
+    if (zones[i] >= 0) r += w->zone_mean_rate[zones[i]];
   return r;
 }
 
