@@ -10,12 +10,9 @@
  * value (&#10;, an escape sequence) or a path can never split the one-line
  * message or reach a terminal raw. */
 #include <string.h>
-#include <sys/stat.h>
 
 #include "core/input.h"
 #include "scenario-internal.h"
-
-const char *trv_scn_stat_kind(const struct stat *st) { return trv_input_file_kind(st); }
 
 bool trv_scn_input_read(const char *path, size_t max_bytes, const char *what, TrvScnInput *in, GError **error) {
   char *data;

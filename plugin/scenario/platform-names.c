@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/input.h"
 #include "scenario-internal.h"
 
 /* Prefixes of the SimGrid settings a platform's <config> may set: the
@@ -183,7 +184,7 @@ static void check_profile_file(PlatformReader *R, const char *el, const char *na
   if (!value[0]) found = g_strdup("is empty");
   else if (!path) found = g_strdup_printf("is %zu bytes long (at most %d)", strlen(value), TRV_SCENARIO_MAX_PATH);
   else if (stat(path, &st) != 0) found = g_strdup_printf("(resolved to %s) cannot be read (%s)", path, g_strerror(errno));
-  else if ((kind = trv_scn_stat_kind(&st))) found = g_strdup_printf("(resolved to %s) is %s", path, kind);
+  else if ((kind = trv_input_file_kind(&st))) found = g_strdup_printf("(resolved to %s) is %s", path, kind);
   else if ((unsigned long long)st.st_size > TRV_PLATFORM_MAX_BYTES)
     found = g_strdup_printf("(resolved to %s) is %lld bytes", path, (long long)st.st_size);
   char *shown = trv_scn_shorten(value, TRV_PLATFORM_MAX_NAME);

@@ -78,8 +78,6 @@ typedef struct {
  * "platform"). */
 bool trv_scn_input_read(const char *path, size_t max_bytes, const char *what, TrvScnInput *in, GError **error);
 void trv_scn_input_free(TrvScnInput *in);
-/* NULL for a regular file, else what it is ("a directory", "a FIFO", ...). */
-const char *trv_scn_stat_kind(const struct stat *st);
 /* `msg` with every control character written as \xNN (caller frees). */
 char *trv_scn_printable(const char *msg);
 /* `s` cut to at most `max` bytes on a character boundary, "..." added when
