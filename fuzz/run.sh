@@ -35,18 +35,10 @@ fi
 base="-std=gnu11 -g -O1 -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -fsanitize=fuzzer,address,undefined \
 -fno-sanitize-recover=undefined -I$top/plugin -I$top/plugin/include -I$top/envs -I$top -I$out \
 -DTRV_SRCDIR=\"$top\" -DTRV_DATADIR=\"$top\""
+. "$here/sources.sh"
 status=0
 for name in $names; do
-  srcs="" mods="glib-2.0"
-  while read -r line; do
-    case "$line" in
-      ''|'#'*) ;;
-      pkg:*) mods="$mods ${line#pkg:}" ;;
-      *) srcs="$srcs $top/$line" ;;
-    esac
-  done < "$here/$name.sources"
-  dirs=""
-  for s in $srcs; do dirs="$dirs -I$(dirname "$s")"; done
+  fuzz_sources "$top" "$here/$name.sources"
   # shellcheck disable=SC2046,SC2086
   if ! $cc $base $dirs $(pkg-config --cflags $mods) -o "$out/$name-fuzz" "$here/$name-fuzz.c" $srcs \
     $(pkg-config --libs $mods) -lm > "$out/$name.build.log" 2>&1; then

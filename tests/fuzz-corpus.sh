@@ -15,6 +15,7 @@ if [ ! -f "$fuzz/replay.c" ]; then
   echo "1..0 # SKIP no fuzz/ in this tree"
   exit 0
 fi
+. "$fuzz/sources.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 names=""
@@ -24,14 +25,7 @@ echo "1..$#"
 n=0
 for name in $names; do
   n=$((n + 1))
-  srcs="" mods="glib-2.0" dirs=""
-  while read -r line; do
-    case "$line" in
-      ''|'#'*) ;;
-      pkg:*) mods="$mods ${line#pkg:}" ;;
-      *) srcs="$srcs $srcdir/$line" dirs="$dirs -I$srcdir/$(dirname "$line")" ;;
-    esac
-  done < "$fuzz/$name.sources"
+  fuzz_sources "$srcdir" "$fuzz/$name.sources"
   # shellcheck disable=SC2086
   if ! $CC $TRV_FUZZ_CFLAGS -I"$srcdir/plugin" -I"$srcdir/plugin/include" -I"$srcdir/envs" -I"$srcdir" \
     -I"${TRV_BUILDDIR:-.}" $dirs -DTRV_SRCDIR="\"$srcdir\"" -DTRV_DATADIR="\"$srcdir\"" $(pkg-config --cflags $mods) \

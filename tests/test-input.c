@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <glib.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -34,7 +35,15 @@ static void fixture_tear_down(Fixture *f, gconstpointer data) {
   g_free(f->dir);
 }
 
-static void assert_refused(const char *path, size_t max, unsigned flags, gint code, const char *want) {
+/* trv_input_read refuses path with code and the message fmt says, and
+ * leaves nothing behind. */
+static void assert_refused(const char *path, size_t max, unsigned flags, gint code, const char *fmt, ...)
+    G_GNUC_PRINTF(5, 6);
+static void assert_refused(const char *path, size_t max, unsigned flags, gint code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *want = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
   char *data = (char *)"untouched";
   size_t len = 99;
   GError *err = NULL;
@@ -44,6 +53,7 @@ static void assert_refused(const char *path, size_t max, unsigned flags, gint co
   g_assert_null(data);
   g_assert_cmpuint(len, ==, 0);
   g_error_free(err);
+  g_free(want);
 }
 
 /* A file of exactly the limit is read whole, NUL-terminated, embedded NULs
@@ -62,9 +72,7 @@ static void regular_file_read_whole_up_to_the_limit(Fixture *f, gconstpointer da
   g_assert_cmpmem(text, len, bytes, sizeof bytes);
   g_assert_cmpint(text[len], ==, 0);
   g_free(text);
-  char *want = g_strdup_printf("%s: the thing is 5 bytes; expected at most 4 bytes", p);
-  assert_refused(p, 4, TRV_INPUT_REGULAR, TRV_ERROR_INPUT, want);
-  g_free(want);
+  assert_refused(p, 4, TRV_INPUT_REGULAR, TRV_ERROR_INPUT, "%s: the thing is 5 bytes; expected at most 4 bytes", p);
   g_free(p);
 }
 
@@ -77,25 +85,22 @@ static void oversized_file_refused_before_reading(Fixture *f, gconstpointer data
   g_assert_cmpint(ftruncate(fd, (off_t)3 << 30), ==, 0);
   close(fd);
   gint64 t0 = g_get_monotonic_time();
-  char *want = g_strdup_printf("%s: the thing is 3221225472 bytes; expected at most 1048576 bytes", p);
-  assert_refused(p, 1 << 20, TRV_INPUT_PIPE_OK, TRV_ERROR_INPUT, want);
+  assert_refused(p, 1 << 20, TRV_INPUT_PIPE_OK, TRV_ERROR_INPUT,
+                 "%s: the thing is 3221225472 bytes; expected at most 1048576 bytes", p);
   g_assert_cmpint(g_get_monotonic_time() - t0, <, G_USEC_PER_SEC);
-  g_free(want);
   g_free(p);
 }
 
 static void directories_devices_and_missing_files_refused(Fixture *f, gconstpointer data) {
   (void)data;
-  char *want = g_strdup_printf("%s: the thing is a directory; expected a regular file", f->dir);
-  assert_refused(f->dir, 100, TRV_INPUT_REGULAR, TRV_ERROR_INPUT, want);
-  g_free(want);
+  assert_refused(f->dir, 100, TRV_INPUT_REGULAR, TRV_ERROR_INPUT,
+                 "%s: the thing is a directory; expected a regular file", f->dir);
   if (g_file_test("/dev/zero", G_FILE_TEST_EXISTS)) /* a device may never end: refused even where pipes are not */
     assert_refused("/dev/zero", 100, TRV_INPUT_PIPE_OK, TRV_ERROR_INPUT,
                    "/dev/zero: the thing is a character device; expected a regular file or a pipe");
   char *none = g_build_filename(f->dir, "none", NULL);
-  want = g_strdup_printf("%s: cannot read the thing (%s); expected a readable file", none, g_strerror(ENOENT));
-  assert_refused(none, 100, TRV_INPUT_REGULAR, TRV_ERROR_INPUT, want);
-  g_free(want);
+  assert_refused(none, 100, TRV_INPUT_REGULAR, TRV_ERROR_INPUT,
+                 "%s: cannot read the thing (%s); expected a readable file", none, g_strerror(ENOENT));
   g_free(none);
 }
 
@@ -105,9 +110,7 @@ static void fifo_refused_without_blocking_when_not_taken(Fixture *f, gconstpoint
   (void)data;
   char *p = g_build_filename(f->dir, "fifo", NULL);
   g_assert_cmpint(mkfifo(p, 0600), ==, 0);
-  char *want = g_strdup_printf("%s: the thing is a FIFO; expected a regular file", p);
-  assert_refused(p, 100, TRV_INPUT_REGULAR, TRV_ERROR_INPUT, want);
-  g_free(want);
+  assert_refused(p, 100, TRV_INPUT_REGULAR, TRV_ERROR_INPUT, "%s: the thing is a FIFO; expected a regular file", p);
   g_free(p);
 }
 
