@@ -48,6 +48,13 @@ static bool shell(const char *cmd, GString *why) {
   return ok;
 }
 
+/* Removes a scratch directory this command made (NULL: none). */
+static void remove_tmp(const char *tmp) {
+  if (!tmp) return;
+  char *cmd[] = {"rm", "-rf", (char *)tmp, NULL};
+  g_spawn_sync(NULL, cmd, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+}
+
 /* Components of the run's world: the p_ columns of episodes.csv's header. */
 static int csv_components(const char *csv) {
   FILE *f = fopen(csv, "r");
@@ -107,10 +114,7 @@ static double skeleton_cpu(RunCtx *ctx, const char *out, char **why) {
     g_free(q_tmp);
     g_free(q_csv);
   }
-  if (tmp) {
-    char *cmd[] = {"rm", "-rf", tmp, NULL};
-    g_spawn_sync(NULL, cmd, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
-  }
+  remove_tmp(tmp);
   *why = cpu < 0 ? g_string_free(w, FALSE) : (g_string_free(w, TRUE), NULL);
   g_free(dir);
   g_free(tmp);
@@ -160,10 +164,7 @@ int trv_cmd_bench(int argc, char **argv) {
       printf("bench: skeleton ratio not measured: %s\n", why ? why : "the skeleton took no CPU time");
     g_free(why);
   }
-  if (tmp) {
-    char *cmd[] = {"rm", "-rf", tmp, NULL};
-    g_spawn_sync(NULL, cmd, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
-  }
+  remove_tmp(tmp);
   trv_run_ctx_free(&ctx);
   return code ? trv_run_fail(err) : 0;
 }
