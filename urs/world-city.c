@@ -286,7 +286,7 @@ static double field_raw(const UrsWorld *w, int j, int cell, double x, double y) 
 /* The standardized fields X_j of a cell: its zone's, or, outside the zones,
  * computed from the episode's bumps when the cell is first read in the
  * episode (drivers read their cell's every minute). */
-static const double *cell_fields(const UrsWorld *w, int cell) {
+static const double *cell_fields(UrsWorld *w, int cell) {
   int z = w->zone_of_cell[cell];
   if (z >= 0) return &w->zone_field[(size_t)z * URS_NCONF];
   double *out = &w->cell_field[(size_t)cell * URS_NCONF];
@@ -356,7 +356,7 @@ void urs_city_episode(UrsWorld *w) {
   w->created = 0;
 }
 
-double urs_confounders(const UrsWorld *w, int cell, int t, double z[URS_NCONF]) {
+double urs_confounders(UrsWorld *w, int cell, int t, double z[URS_NCONF]) {
   const double *x = cell_fields(w, cell), *y = &w->series[(size_t)t * URS_NCONF];
   double v = w->p.urs_busyness * w->busy;
   for (int j = 0; j < URS_NCONF; j++) {

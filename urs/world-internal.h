@@ -192,8 +192,10 @@ extern const int urs_ring_end[URS_RINGS + 1];
 /* Draws the episode (start minute, B_e, weather, fields, series). */
 void urs_city_episode(UrsWorld *w);
 /* Confounder values Z_j(cell, t) of the current episode, all 12, into z;
- * returns the log demand multiplier gamma B_e + sum_j kappa_j Z_j there. */
-double urs_confounders(const UrsWorld *w, int cell, int t, double z[URS_NCONF]);
+ * returns the log demand multiplier gamma B_e + sum_j kappa_j Z_j there.
+ * Fills the world's cache of the cell's fields (cell_field) when the cell
+ * lies outside the zones. */
+double urs_confounders(UrsWorld *w, int cell, int t, double z[URS_NCONF]);
 /* true for confounders with a cell field (they change where to go). */
 bool urs_confounder_spatial(int j);
 /* Base rate of a zone now (expected requests per minute, no confounders). */
