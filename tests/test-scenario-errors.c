@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "scenario/scenario-internal.h"
 #include "test-scenario-util.h"
 #include "worlds.h"
 
@@ -263,6 +264,17 @@ static void undeclared_entity_is_refused(void) {
                       "character references");
   assert_string_fails(HEAD "  <run out=\"&x;\"/>\n" TAIL,
                       "mem.xml:4:3: malformed XML (undefined entity); expected a well-formed XML document");
+}
+
+/* Every message passes through trv_scn_printable: control characters and
+ * bytes that are not UTF-8 (a name quoted from the raw text before Expat
+ * has checked the encoding) are escaped, valid UTF-8 is kept, so a message
+ * is one line of valid UTF-8 (fuzz/corpus/scenario/regress-entity-not-utf8). */
+static void messages_escape_control_characters_and_bytes_that_are_not_utf8(void) {
+  char *p = trv_scn_printable("a\xda\xd9\xe3&\nb \xc3\xa9 \xc3 \xf4\x90\x80\x80");
+  g_assert_cmpstr(p, ==, "a\\xda\\xd9\\xe3&\\x0ab \xc3\xa9 \\xc3 \\xf4\\x90\\x80\\x80");
+  g_assert_true(g_utf8_validate(p, -1, NULL));
+  g_free(p);
 }
 
 static void columns_count_characters_not_bytes(void) {
@@ -531,6 +543,8 @@ int main(int argc, char **argv) {
   g_test_add_func("/scenario/errors/flap_laws_are_checked", flap_laws_are_checked);
   g_test_add_func("/scenario/errors/sweeps_are_checked", sweeps_are_checked);
   g_test_add_func("/scenario/errors/undeclared_entity_is_refused", undeclared_entity_is_refused);
+  g_test_add_func("/scenario/errors/messages_escape_control_characters_and_bytes_that_are_not_utf8",
+                  messages_escape_control_characters_and_bytes_that_are_not_utf8);
   g_test_add_func("/scenario/errors/columns_count_characters_not_bytes", columns_count_characters_not_bytes);
   g_test_add_func("/scenario/errors/unreadable_scenario_names_the_file", unreadable_scenario_names_the_file);
   g_test_add_func("/scenario/errors/scenario_that_is_not_a_regular_file_is_refused_unread",

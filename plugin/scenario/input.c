@@ -8,7 +8,8 @@
  *
  * Messages go through trv_scn_printable() so that a control character in a
  * value (&#10;, an escape sequence) or a path can never split the one-line
- * message or reach a terminal raw. */
+ * message or reach a terminal raw, and a byte that is not UTF-8 is shown
+ * escaped. */
 #include <string.h>
 
 #include "core/input.h"
@@ -38,10 +39,26 @@ void trv_scn_input_free(TrvScnInput *in) {
 
 char *trv_scn_printable(const char *msg) {
   GString *s = g_string_sized_new(strlen(msg));
-  for (const char *p = msg; *p; p++) {
+  for (const char *p = msg; *p;) {
     unsigned char c = (unsigned char)*p;
-    if (c < 0x20 || c == 0x7f) g_string_append_printf(s, "\\x%02x", c);
-    else g_string_append_c(s, (char)c);
+    if (c < 0x80) {
+      if (c < 0x20 || c == 0x7f) g_string_append_printf(s, "\\x%02x", c);
+      else g_string_append_c(s, (char)c);
+      p++;
+      continue;
+    }
+    /* a byte that does not start a valid UTF-8 sequence (a raw name the
+     * reader quotes before Expat has checked the encoding) is escaped too:
+     * the message is always valid UTF-8 */
+    gunichar u = g_utf8_get_char_validated(p, -1); /* (gunichar)-1 or -2 when invalid */
+    if (u < 0x110000) {
+      const char *next = g_utf8_next_char(p);
+      g_string_append_len(s, p, next - p);
+      p = next;
+    } else {
+      g_string_append_printf(s, "\\x%02x", c);
+      p++;
+    }
   }
   return g_string_free(s, FALSE);
 }
