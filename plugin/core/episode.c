@@ -188,7 +188,7 @@ bool trivium_episode_close(TrvEpisode *ep, GError **error) {
     g_array_append_val(records, r);
   }
   bool ok = ep->sink.close(ep->sink.ctx, ep, records, error);
-  g_array_free(records, TRUE);
+  g_array_unref(records); /* messages still in flight may hold it */
   episode_free(ep);
   return ok;
 }

@@ -96,7 +96,9 @@ void trv_referee_score_ordered(const TrvWorldClass *wc, void *world, const TrvBe
 
 /* What a transport does when an agent closes its episode: commit the
  * records (TrvRecord, in step order, seq already assigned) and report;
- * returns whether they were committed. */
+ * returns whether they were committed.  The records are read-only: a
+ * transport that sends them on takes a reference (g_array_ref) instead of
+ * a copy. */
 typedef struct {
   bool (*close)(void *ctx, TrvEpisode *ep, GArray *records, GError **error);
   void *ctx;

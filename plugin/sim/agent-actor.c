@@ -37,8 +37,7 @@ static bool commit_atomic(Cell *cell, AgentState *a, int e, GArray *recs, int *a
       Msg *m = msgs[r] = trv_msg_new(MSG_COMMIT, e);
       m->agent = a->index;
       m->tag = attempt;
-      m->records = g_array_sized_new(FALSE, FALSE, sizeof(TrvRecord), recs->len);
-      g_array_append_vals(m->records, recs->data, recs->len);
+      m->records = g_array_ref(recs); /* one read-only array for every replica and attempt */
       m->reply = a->mb_ack;
       comms[r] = trv_msg_post(cell->replicas[r].mb, m);
     }
@@ -77,8 +76,7 @@ static void send_telemetry(Cell *cell, AgentState *a, int e, GArray *recs) {
   for (guint i = 0; i < recs->len; i++) intents->n_intents += g_array_index(recs, TrvRecord, i).a_int >= 0;
   Msg *outcomes = trv_msg_new(MSG_TELEMETRY, e);
   outcomes->agent = a->index;
-  outcomes->records = g_array_sized_new(FALSE, FALSE, sizeof(TrvRecord), recs->len);
-  g_array_append_vals(outcomes->records, recs->data, recs->len);
+  outcomes->records = g_array_ref(recs);
   rep->telemetry_sent += recs->len;
   trv_msg_send(cell->replicas[0].mb, intents, cell->opt->commit_timeout);
   trv_msg_send(cell->replicas[0].mb, outcomes, cell->opt->commit_timeout);

@@ -57,7 +57,7 @@ Msg *trv_msg_new(MsgKind kind, int episode) {
 
 void trv_msg_free(Msg *m) {
   if (!m) return;
-  if (m->records) g_array_free(m->records, TRUE);
+  if (m->records) g_array_unref(m->records); /* shared by reference between messages (sim-internal.h) */
   trv_plan_free(m->plan);
   g_free(m);
 }

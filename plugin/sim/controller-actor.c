@@ -164,17 +164,57 @@ static void dispatch_shared(Cell *cell, int e, TrvEpisodeCounts *counts) {
   g_free(done);
 }
 
+/* Whether b's records have a's identities, in a's order: then every record
+ * of b is one of a's. */
+static bool same_ids(const GArray *a, const GArray *b) {
+  if (a->len != b->len) return false;
+  const TrvRecord *x = (const TrvRecord *)a->data, *y = (const TrvRecord *)b->data;
+  for (guint i = 0; i < a->len; i++)
+    if (x[i].agent != y[i].agent || x[i].seq != y[i].seq) return false;
+  return true;
+}
+
+/* Joins one CLOSED reply's records to the union *all.  The first reply's
+ * array is taken as it is (a replica's, by reference: read-only); it is
+ * copied only when another reply brings a record it lacks.  A replica's
+ * records are distinct (it dropped repeated ids), and best effort keeps
+ * repeats: only atomic mode (dedup) joining more than one reply needs the
+ * ids, and not when the reply repeats the union record for record (the
+ * usual case: every replica got every commit, in the same order). */
+static void join_reply(GArray **all, bool *own, TrvKeySet **ids, bool dedup, GArray *records) {
+  if (!*all) {
+    *all = g_array_ref(records);
+    return;
+  }
+  if (dedup && same_ids(*all, records)) return;
+  if (!*own) {
+    GArray *copy = g_array_sized_new(FALSE, FALSE, sizeof(TrvRecord), (*all)->len + records->len);
+    g_array_append_vals(copy, (*all)->data, (*all)->len);
+    g_array_unref(*all);
+    *all = copy;
+    *own = true;
+  }
+  if (dedup && !*ids) {
+    *ids = trv_key_set_new();
+    for (guint i = 0; i < (*all)->len; i++) trv_record_id_add(*ids, &g_array_index(*all, TrvRecord, i));
+  }
+  for (guint i = 0; i < records->len; i++) {
+    const TrvRecord *rec = &g_array_index(records, TrvRecord, i);
+    if (dedup && !trv_record_id_add(*ids, rec)) continue;
+    g_array_append_val(*all, *rec);
+  }
+}
+
 /* CLOSE e until a majority of replicas answered; returns the union of their
- * records (deduplicated), or NULL when no majority answered for
- * LOG_OUTAGE_MAX simulated seconds (the log is unreachable). */
+ * records (deduplicated; read-only, release with g_array_unref), or NULL
+ * when no majority answered for LOG_OUTAGE_MAX simulated seconds (the log
+ * is unreachable). */
 static GArray *close_episode(Cell *cell, int e, int *intents) {
   int n = cell->n_replicas, need = n / 2 + 1, answered = 0;
   bool *got = g_new0(bool, n);
-  GArray *all = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
-  /* A replica's records are distinct (it dropped repeated ids), and best
-   * effort keeps repeats: only atomic mode joining more than one reply
-   * needs the ids. */
-  TrvKeySet *ids = need > 1 && !cell->opt->best_effort ? trv_key_set_new() : NULL;
+  GArray *all = NULL;
+  bool own = false, dedup = need > 1 && !cell->opt->best_effort;
+  TrvKeySet *ids = NULL;
   *intents = 0;
   double deadline = simgrid_get_clock() + LOG_OUTAGE_MAX;
   while (answered < need && simgrid_get_clock() < deadline) {
@@ -190,16 +230,7 @@ static GArray *close_episode(Cell *cell, int e, int *intents) {
         got[r] = true;
         answered++;
         *intents = MAX(*intents, rep->n_intents);
-        if (!ids && all->len == 0) { /* the first reply, nothing to join: take its records */
-          g_array_free(all, TRUE);
-          all = rep->records;
-          rep->records = NULL;
-        }
-        for (guint i = 0; rep->records && i < rep->records->len; i++) {
-          TrvRecord *rec = &g_array_index(rep->records, TrvRecord, i);
-          if (ids && !trv_record_id_add(ids, rec)) continue;
-          g_array_append_val(all, *rec);
-        }
+        if (rep->records) join_reply(&all, &own, &ids, dedup, rep->records);
       }
       trv_msg_free(rep);
     }
@@ -208,10 +239,10 @@ static GArray *close_episode(Cell *cell, int e, int *intents) {
   trv_key_set_free(ids);
   g_free(got);
   if (answered < need) {
-    g_array_free(all, TRUE);
+    if (all) g_array_unref(all);
     return NULL;
   }
-  return all;
+  return all ? all : g_array_new(FALSE, FALSE, sizeof(TrvRecord));
 }
 
 /* One DECIDE round: every replica behind `upto` gets its backlog. Returns
@@ -334,7 +365,7 @@ void trv_sim_controller_actor(int argc, char **argv) {
         break;
       }
       absorb(cell, e, recs, intents, &counts);
-      g_array_free(recs, TRUE);
+      g_array_unref(recs);
       cell->closing = false;
     }
     decide_round(cell, e);

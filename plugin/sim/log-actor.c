@@ -103,13 +103,17 @@ static void on_telemetry(ReplicaState *r, Msg *m) {
   g_array_index(r->intents, int, m->episode - r->base) += m->n_intents;
 }
 
-static void on_close(ReplicaState *r, Msg *m) {
+static void on_close(Cell *cell, ReplicaState *r, Msg *m) {
   if (r->closed_upto < m->episode + 1) r->closed_upto = m->episode + 1;
   GArray *ep = episode_pending(r, m->episode);
   Msg *reply = trv_msg_new(MSG_CLOSED, m->episode);
   reply->agent = r->index;
-  reply->records = g_array_sized_new(FALSE, FALSE, sizeof(TrvRecord), ep ? ep->len : 0);
-  if (ep) g_array_append_vals(reply->records, ep->data, ep->len);
+  if (ep && !cell->opt->best_effort) {
+    reply->records = g_array_ref(ep); /* closed: no commit joins it any more (on_commit) */
+  } else { /* best effort takes telemetry after the close: the reply is a copy */
+    reply->records = g_array_sized_new(FALSE, FALSE, sizeof(TrvRecord), ep ? ep->len : 0);
+    if (ep) g_array_append_vals(reply->records, ep->data, ep->len);
+  }
   reply->n_intents = ep ? g_array_index(r->intents, int, m->episode - r->base) : 0;
   trv_msg_reply(m->reply, reply);
 }
@@ -157,7 +161,7 @@ void trv_sim_replica_actor(int argc, char **argv) {
     switch (k) {
       case MSG_COMMIT: on_commit(cell, r, m); break;
       case MSG_TELEMETRY: on_telemetry(r, m); break;
-      case MSG_CLOSE: on_close(r, m); break;
+      case MSG_CLOSE: on_close(cell, r, m); break;
       case MSG_DECIDE: on_decide(cell, r, m); break;
       default: break;
     }

@@ -45,7 +45,11 @@ typedef struct {
   int first;       /* DECIDE: the first episode carried */
   int agent;       /* sender agent, or replica index for replies */
   int tag;         /* PLAN/DONE: controller incarnation; COMMIT/ACK: attempt */
-  GArray *records; /* TrvRecord; DECIDE: all records of episodes first..episode */
+  /* TrvRecord, read-only and held by reference: one array goes to every
+   * replica (COMMIT) and a replica's closed episode to the controller
+   * (CLOSED), so nobody appends to a message's records; DECIDE: all records
+   * of episodes first..episode */
+  GArray *records;
   int n_intents;   /* TELEMETRY/CLOSED: intent-only records (best effort) */
   TrvPlan *plan;
   sg_mailbox_t reply;
