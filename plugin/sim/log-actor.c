@@ -139,35 +139,54 @@ static void on_decide(Cell *cell, ReplicaState *r, Msg *m) {
   trv_msg_reply(m->reply, reply);
 }
 
+/* Handles one message; false after STOP. */
+static bool handle(Cell *cell, ReplicaState *r, Msg *m) {
+  MsgKind k = m->kind;
+  switch (k) {
+    case MSG_COMMIT: on_commit(cell, r, m); break;
+    case MSG_TELEMETRY: on_telemetry(r, m); break;
+    case MSG_CLOSE: on_close(cell, r, m); break;
+    case MSG_DECIDE: on_decide(cell, r, m); break;
+    default: break;
+  }
+  trv_msg_free(m);
+  return k != MSG_STOP;
+}
+
 void trv_sim_replica_actor(int argc, char **argv) {
   g_assert(argc == 2);
   Cell *cell = trv_sim_cell;
   ReplicaState *r = &cell->replicas[atoi(argv[1])];
   sg_actor_daemonize(sg_actor_self());
-  /* A ring of outstanding receives: transfers proceed at once (a server
-   * accepting connections in parallel), and messages are handled in the
-   * order they matched, oldest receive first.  The ring holds ACCEPT_RING
-   * receives, or two per agent when more agents share the log, so that
-   * every agent's commit (and a retry) is accepted at once. */
-  int ring_n = MAX(ACCEPT_RING, 2 * cell->n_agents);
-  void **data = g_new0(void *, ring_n);
-  sg_comm_t *ring = g_new(sg_comm_t, ring_n);
-  for (int i = 0; i < ring_n; i++) ring[i] = sg_mailbox_get_async(r->mb, &data[i]);
-  for (int head = 0;; head = (head + 1) % ring_n) {
-    Msg *m = sg_comm_wait(ring[head]) == SG_OK ? data[head] : NULL; /* a failed transfer delivered nothing */
-    ring[head] = sg_mailbox_get_async(r->mb, &data[head]);
-    if (!m) continue;
-    MsgKind k = m->kind;
-    switch (k) {
-      case MSG_COMMIT: on_commit(cell, r, m); break;
-      case MSG_TELEMETRY: on_telemetry(r, m); break;
-      case MSG_CLOSE: on_close(cell, r, m); break;
-      case MSG_DECIDE: on_decide(cell, r, m); break;
-      default: break;
+  /* A server accepting connections in parallel: every transfer to the
+   * replica proceeds at once, and messages are handled in the order they
+   * were sent.  What was sent while no replica ran (it is starting again
+   * after its host came back) waits in the mailbox: those transfers start
+   * together now, up to two per agent the log serves (ACCEPT_RING at
+   * least); then the replica is the mailbox's permanent receiver, so later
+   * transfers need no receive posted (SimGrid's cost of a mailbox with a
+   * receive posted per agent grows with the agents).  A failed transfer
+   * delivers nothing. */
+  int backlog = (int)MIN(trv_sim_mailbox_queued(r->mb), (size_t)MAX(ACCEPT_RING, 2 * cell->n_agents));
+  bool running = true;
+  if (backlog > 0) {
+    void **data = g_new0(void *, backlog);
+    sg_comm_t *comms = g_new(sg_comm_t, backlog);
+    for (int i = 0; i < backlog; i++) comms[i] = sg_mailbox_get_async(r->mb, &data[i]);
+    trv_sim_mailbox_receive_eagerly(r->mb);
+    for (int i = 0; i < backlog; i++) {
+      Msg *m = sg_comm_wait(comms[i]) == SG_OK ? data[i] : NULL;
+      if (m && running) running = handle(cell, r, m);
+      else if (m) trv_msg_free(m);
     }
-    trv_msg_free(m);
-    if (k == MSG_STOP) break;
+    g_free(data);
+    g_free(comms);
+  } else {
+    trv_sim_mailbox_receive_eagerly(r->mb);
   }
-  /* The ring's receives stay posted (SimGrid's C API cannot cancel them), so
-   * their buffers stay allocated until the process ends with the run. */
+  while (running) {
+    void *data = NULL;
+    Msg *m = sg_comm_wait(sg_mailbox_get_async(r->mb, &data)) == SG_OK ? data : NULL;
+    if (m) running = handle(cell, r, m);
+  }
 }

@@ -7,6 +7,8 @@
  *    deployment's properties are set, so plugin.c scans the actors at time
  *    0 instead;
  *  - running a function when the platform is created (the plugin's boot);
+ *  - a mailbox's permanent receiver, given up when its host turns off, and
+ *    the number of transfers queued on a mailbox;
  *  - tracing: a cell's own trace file name, and Trivium's events as Paje
  *    marks (the C calls for marks are deprecated in SimGrid);
  *  - the settings as SimGrid configuration flags: every key of the
@@ -21,6 +23,7 @@
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
+#include <simgrid/s4u/Mailbox.hpp>
 #include <simgrid/instr.h>
 #include <set>
 #include <string>
@@ -38,6 +41,8 @@ void trv_sim_actor_ext_init(void);
 void trv_sim_actor_set_agent(sg_actor_t actor, int index);
 int trv_sim_actor_agent(const_sg_actor_t actor);
 void trv_sim_on_platform_created(void (*fn)(void));
+void trv_sim_mailbox_receive_eagerly(sg_mailbox_t mb);
+size_t trv_sim_mailbox_queued(const_sg_mailbox_t mb);
 void trv_sim_trace_setup(const char* suffix);
 void trv_sim_trace_discard(void);
 void trv_sim_trace_mark(const char* type, const char* value);
@@ -126,6 +131,43 @@ int trv_sim_actor_agent(const_sg_actor_t actor)
 void trv_sim_on_platform_created(void (*fn)(void))
 {
   simgrid::s4u::Engine::on_platform_created_cb([fn]() { fn(); });
+}
+
+/* ---- permanent receivers ------------------------------------------------ */
+
+/* The mailboxes an actor of this process receives eagerly on, with that
+ * actor's host.  SimGrid 3.32 starts a transfer to a permanent receiver
+ * without looking whether its host is on (CommImpl::start asserts it is):
+ * the mailbox is given up in the host's own turn-off, before any other
+ * actor can send to it. */
+static std::vector<std::pair<simgrid::s4u::Mailbox*, const simgrid::s4u::Host*>> eager_mailboxes;
+
+void trv_sim_mailbox_receive_eagerly(sg_mailbox_t mb)
+{
+  static bool watching = false;
+  if (not watching) {
+    simgrid::s4u::Host::on_state_change_cb([](simgrid::s4u::Host const& host) {
+      if (host.is_on())
+        return;
+      for (auto const& [m, h] : eager_mailboxes)
+        if (h == &host)
+          m->set_receiver(nullptr);
+    });
+    watching = true;
+  }
+  const simgrid::s4u::Host* host = simgrid::s4u::Host::current();
+  mb->set_receiver(simgrid::s4u::Actor::self());
+  for (auto& e : eager_mailboxes)
+    if (e.first == mb) {
+      e.second = host;
+      return;
+    }
+  eager_mailboxes.emplace_back(mb, host);
+}
+
+size_t trv_sim_mailbox_queued(const_sg_mailbox_t mb)
+{
+  return mb->size();
 }
 
 /* ---- tracing ------------------------------------------------------------ */

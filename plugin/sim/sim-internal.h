@@ -215,6 +215,12 @@ TrvEpisode *trv_sim_agent_next(AgentState *a);
 bool trv_sim_install_faults(Cell *cell, GError **error);
 size_t trv_sim_route_links(sg_host_t from, sg_host_t to, sg_link_t *out, size_t max);
 void trv_sim_link_set_on(sg_link_t link, int on);
+/* The calling actor becomes mb's permanent receiver: what is sent to mb is
+ * transferred at once, whether a receive is posted or not (a server's
+ * network stack), until the actor's host turns off. */
+void trv_sim_mailbox_receive_eagerly(sg_mailbox_t mb);
+/* Transfers queued on mb that no receive matched yet. */
+size_t trv_sim_mailbox_queued(const_sg_mailbox_t mb);
 void trv_sim_actor_ext_init(void);
 void trv_sim_actor_set_agent(sg_actor_t actor, int index);
 int trv_sim_actor_agent(const_sg_actor_t actor); /* -1: not an agent */
