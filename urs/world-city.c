@@ -366,11 +366,6 @@ double urs_confounders(UrsWorld *w, int cell, int t, double z[URS_NCONF]) {
   return v;
 }
 
-double urs_zone_base(const UrsWorld *w, int zone) {
-  g_assert(w->slot >= 0);
-  return w->zone_rate[zone];
-}
-
 /* log of the city-wide time factor of minute t under the true graph. */
 static double true_time_part(const UrsWorld *w, int t) {
   double gamma = w->p.urs_busyness, load = gamma, var = 0, c = gamma * w->busy;

@@ -198,8 +198,12 @@ void urs_city_episode(UrsWorld *w);
 double urs_confounders(UrsWorld *w, int cell, int t, double z[URS_NCONF]);
 /* true for confounders with a cell field (they change where to go). */
 bool urs_confounder_spatial(int j);
-/* Base rate of a zone now (expected requests per minute, no confounders). */
-double urs_zone_base(const UrsWorld *w, int zone);
+/* Base rate of a zone now (expected requests per minute, no confounders);
+ * inline: the repositioning scores read it for every zone of a disc. */
+static inline double urs_zone_base(const UrsWorld *w, int zone) {
+  g_assert(w->slot >= 0);
+  return w->zone_rate[zone];
+}
 /* Appends minute t's requests to w->requests (the shared stream). */
 void urs_city_generate(UrsWorld *w, int t);
 /* The graph slot predicting with weights, created (or recycled) if needed. */
