@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/decimal.h"
 #include "core/input.h"
 #include "core/posterior.h"
 #include "urs/caltable.h"
@@ -70,11 +71,14 @@ static bool get_double(Ctx *c, const char *s, bool na_ok, double lo, double hi, 
     *out = NAN;
     return true;
   }
-  char *end;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (!*s || *end || errno == ERANGE || !isfinite(v))
-    return fail(c, "'" Q "' is not a finite number%s", clip(s), s, na_ok ? " or NA" : "");
+  double v;
+  if (!trv_decimal_double(s, &v)) { /* not plain: the C library reads it, and refuses what it refuses */
+    char *end;
+    errno = 0;
+    v = strtod(s, &end);
+    if (!*s || *end || errno == ERANGE || !isfinite(v))
+      return fail(c, "'" Q "' is not a finite number%s", clip(s), s, na_ok ? " or NA" : "");
+  }
   if (v < lo && lo == 0) return fail(c, "'" Q "' is negative; expected a number >= 0", clip(s), s);
   if (v < lo || v > hi) return fail(c, Q " is outside [%g, %g]", clip(s), s, lo, hi);
   *out = v;
@@ -122,10 +126,13 @@ static bool get_u64(Ctx *c, const char *s, uint64_t *out) {
 }
 
 static bool get_int(Ctx *c, const char *s, int lo, int hi, int *out) {
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (!*s || *end || errno == ERANGE) return fail(c, "'" Q "' is not an integer", clip(s), s);
+  long v;
+  if (!trv_decimal_int(s, &v)) { /* not plain digits: the C library reads it, and refuses what it refuses */
+    char *end;
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (!*s || *end || errno == ERANGE) return fail(c, "'" Q "' is not an integer", clip(s), s);
+  }
   if (v < lo || v > hi) return fail(c, "%ld is outside [%d, %d]", v, lo, hi);
   *out = (int)v;
   return true;
