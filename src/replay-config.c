@@ -27,10 +27,9 @@
 #define RUN_JSON_MAX_BYTES ((gsize)16 << 20)
 /* The largest input a run reads: the largest of its readers' limits, so
  * that every input it recorded can be hashed again. */
-#define MAX2(a, b) ((size_t)(a) > (size_t)(b) ? (size_t)(a) : (size_t)(b))
 #define INPUT_MAX_BYTES                                                                                                \
-  MAX2(MAX2(TRV_SCENARIO_MAX_BYTES, TRV_PLATFORM_MAX_BYTES),                                                           \
-       MAX2(TRV_CAL_MAX_FILE_BYTES, MAX2(TRV_JSSP_MAX_FILE_BYTES, TRV_LLM_REPLAY_MAX_BYTES)))
+  MAX(MAX((size_t)TRV_SCENARIO_MAX_BYTES, (size_t)TRV_PLATFORM_MAX_BYTES),                                             \
+      MAX((size_t)TRV_CAL_MAX_FILE_BYTES, MAX((size_t)TRV_JSSP_MAX_FILE_BYTES, (size_t)TRV_LLM_REPLAY_MAX_BYTES)))
 
 static bool bad(GError **error, const char *file, const char *what) {
   g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: %s", file, what);

@@ -170,7 +170,7 @@ static bool same_ids(const GArray *a, const GArray *b) {
   if (a->len != b->len) return false;
   const TrvRecord *x = (const TrvRecord *)a->data, *y = (const TrvRecord *)b->data;
   for (guint i = 0; i < a->len; i++)
-    if (x[i].agent != y[i].agent || x[i].seq != y[i].seq) return false;
+    if (trv_record_id(&x[i]) != trv_record_id(&y[i])) return false;
   return true;
 }
 

@@ -168,22 +168,18 @@ void trv_sim_replica_actor(int argc, char **argv) {
    * receive posted per agent grows with the agents).  A failed transfer
    * delivers nothing. */
   int backlog = (int)MIN(trv_sim_mailbox_queued(r->mb), (size_t)MAX(ACCEPT_RING, 2 * cell->n_agents));
+  void **data = g_new0(void *, backlog);
+  sg_comm_t *comms = g_new(sg_comm_t, backlog);
+  for (int i = 0; i < backlog; i++) comms[i] = sg_mailbox_get_async(r->mb, &data[i]);
+  trv_sim_mailbox_receive_eagerly(r->mb);
   bool running = true;
-  if (backlog > 0) {
-    void **data = g_new0(void *, backlog);
-    sg_comm_t *comms = g_new(sg_comm_t, backlog);
-    for (int i = 0; i < backlog; i++) comms[i] = sg_mailbox_get_async(r->mb, &data[i]);
-    trv_sim_mailbox_receive_eagerly(r->mb);
-    for (int i = 0; i < backlog; i++) {
-      Msg *m = sg_comm_wait(comms[i]) == SG_OK ? data[i] : NULL;
-      if (m && running) running = handle(cell, r, m);
-      else if (m) trv_msg_free(m);
-    }
-    g_free(data);
-    g_free(comms);
-  } else {
-    trv_sim_mailbox_receive_eagerly(r->mb);
+  for (int i = 0; i < backlog; i++) {
+    Msg *m = sg_comm_wait(comms[i]) == SG_OK ? data[i] : NULL;
+    if (m && running) running = handle(cell, r, m);
+    else if (m) trv_msg_free(m);
   }
+  g_free(data);
+  g_free(comms);
   while (running) {
     void *data = NULL;
     Msg *m = sg_comm_wait(sg_mailbox_get_async(r->mb, &data)) == SG_OK ? data : NULL;

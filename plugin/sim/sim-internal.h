@@ -181,11 +181,14 @@ static inline DecidedEpisode *trv_sim_decided(const Cell *cell, int e) {
   return g_ptr_array_index(cell->decided, e - cell->decided_base);
 }
 
-/* Adds record r's identity (agent, seq) to a set of them (core/keyset.h:
- * the replicas' and the controller's deduplication of commits and
- * retries); false when it was in the set already. */
+/* Record r's identity, from (agent, seq): what the replicas' and the
+ * controller's deduplication of commits and retries compare. */
+static inline uint64_t trv_record_id(const TrvRecord *r) { return ((uint64_t)r->agent << 40) ^ r->seq; }
+
+/* Adds record r's identity to a set of them (core/keyset.h); false when it
+ * was in the set already. */
 static inline bool trv_record_id_add(TrvKeySet *set, const TrvRecord *r) {
-  return trv_key_set_add(set, ((uint64_t)r->agent << 40) ^ r->seq);
+  return trv_key_set_add(set, trv_record_id(r));
 }
 
 /* messages */
