@@ -44,7 +44,6 @@ void urs_fleet_init(UrsFleet *f, int n, int ncells) {
   for (int c = 0; c < ncells; c++) f->incoming_step[c] = -1;
   f->status = g_array_sized_new(FALSE, FALSE, sizeof(guint8), 4096);
   f->waiting = g_array_sized_new(FALSE, FALSE, sizeof(int), 1024);
-  f->waits = g_array_sized_new(FALSE, FALSE, sizeof(double), 4096);
   f->payoff = g_new0(double, n);
 }
 
@@ -56,7 +55,6 @@ void urs_fleet_free(UrsFleet *f) {
   g_free(f->incoming_step);
   if (f->status) g_array_free(f->status, TRUE);
   if (f->waiting) g_array_free(f->waiting, TRUE);
-  if (f->waits) g_array_free(f->waits, TRUE);
   g_free(f->payoff);
 }
 
@@ -98,7 +96,7 @@ void urs_fleet_reset(UrsFleet *f, const int *cells) {
   f->placed = true;
   g_array_set_size(f->status, 0);
   g_array_set_size(f->waiting, 0);
-  g_array_set_size(f->waits, 0);
+  memset(f->waits, 0, sizeof f->waits);
   f->served = f->expired = 0;
   f->empty_km = f->wait_sum = 0;
 }
@@ -130,9 +128,10 @@ static void serve(UrsWorld *w, UrsFleet *f, int t, int ri, int d, int ring) {
   idle_remove(f, d);
   g_array_index(f->status, guint8, ri) = URS_SERVED;
   f->served++;
-  double wait = (double)(t - r->created + ring);
+  int wait = t - r->created + ring; /* 0 <= t - created < URS_MAX_WAIT, ring <= URS_RINGS */
+  g_assert(wait >= 0 && wait < URS_WAIT_BINS);
   f->wait_sum += wait;
-  g_array_append_val(f->waits, wait);
+  f->waits[wait]++;
   f->payoff[d] += 1;
   f->empty_km += ring * w->spacing_km;
   v->pickup = r->origin;
@@ -265,16 +264,20 @@ bool urs_fleet_check(const UrsWorld *w, const UrsFleet *f, const char **why) {
     return *why = "request statuses differ from the counters", false;
   if (w->created != f->served + f->expired + (int64_t)f->waiting->len)
     return *why = "created != served + expired + waiting", false;
+  int64_t by_wait = 0;
+  double minutes = 0;
+  for (int m = 0; m < URS_WAIT_BINS; m++) by_wait += f->waits[m], minutes += (double)m * (double)f->waits[m];
+  if (by_wait != f->served || minutes != f->wait_sum)
+    return *why = "the waits by minute differ from the served requests' waits", false;
   return true;
 }
 
+/* The k-th smallest wait, k = ceil(0.95 served): waits are whole minutes,
+ * so the counts by minute give it exactly. */
 double urs_fleet_wait_p95(const UrsFleet *f) {
-  guint n = f->waits->len;
-  if (!n) return 0;
-  double *v = g_memdup2(f->waits->data, sizeof(double) * n);
-  qsort(v, n, sizeof *v, trv_cmp_double);
-  guint k = (guint)((n * 95 + 99) / 100); /* ceil(0.95 n) */
-  double p = v[k ? k - 1 : 0];
-  g_free(v);
-  return p;
+  if (!f->served) return 0;
+  int64_t k = (f->served * 95 + 99) / 100, below = 0;
+  for (int m = 0; m < URS_WAIT_BINS; m++)
+    if ((below += f->waits[m]) >= k) return m;
+  g_assert_not_reached();
 }

@@ -33,6 +33,7 @@
 #define URS_DISC 19          /* cells within URS_RINGS of a cell */
 #define URS_MAX_CELLS 4000000 /* cells of the world's grid box (about 100 bytes each) */
 #define URS_MAX_WAIT 10      /* minutes a request waits for a driver */
+#define URS_WAIT_BINS (URS_MAX_WAIT + URS_RINGS) /* served waits: 0 .. URS_MAX_WAIT - 1 plus the pickup rings */
 #define URS_PROBE_VOLUME 20.0 /* expected requests per arm of a probe's A/B slice at the reference rate */
 #define URS_PROBE_QUIET 0.005 /* share of the zones and slots whose probes have less than URS_PROBE_VOLUME */
 #define URS_GRAPH_SLOTS 8    /* distinct graphs whose predictions are cached */
@@ -72,7 +73,7 @@ typedef struct {
   int *idle_head, *idle_count; /* per cell */
   GArray *status;              /* guint8 per request of the episode */
   GArray *waiting;             /* int request indexes, oldest first */
-  GArray *waits;               /* double wait minutes of served requests */
+  int64_t waits[URS_WAIT_BINS]; /* served requests by wait in whole minutes */
   int64_t served, expired;
   double empty_km, wait_sum;
   int state_count[URS_NSTATES];
