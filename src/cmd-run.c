@@ -149,13 +149,17 @@ static char *default_out_dir(void) {
  * any cell runs: SimGrid aborts on a bad --cfg, --log or platform, and
  * that must be one line and exit 2, not a dump per cell. */
 static int try_simgrid(void *data, int report_fd) {
-  (void)report_fd;
   const RunCtx *ctx = data;
   int argc = 1 + (int)ctx->simgrid_args->len;
   char **argv = g_new0(char *, argc + 1);
   argv[0] = g_strdup("trivium");
   for (guint i = 0; i < ctx->simgrid_args->len; i++) argv[i + 1] = g_strdup(ctx->simgrid_args->pdata[i]);
   simgrid_init(&argc, argv);
+  GError *err = NULL; /* an option SimGrid takes but a cell refuses: its reason is the report */
+  if (!trv_sim_check_contexts(&err)) {
+    trv_write_all(report_fd, err->message, strlen(err->message));
+    return 2;
+  }
   trv_sim_trace_discard();
   simgrid_load_platform(ctx->platform);
   return 0;
@@ -164,9 +168,12 @@ static int try_simgrid(void *data, int report_fd) {
 static bool check_simgrid(RunCtx *ctx, GError **error) {
   TrvChild *child = trv_child_start(try_simgrid, ctx, true, NULL);
   if (!child) return true; /* cannot check here: the cells will tell */
-  int status = trv_child_wait(child, NULL);
+  GByteArray *report = g_byte_array_new();
+  int status = trv_child_wait(child, report);
   bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  if (!ok) {
+  if (!ok && report->len > 0) { /* the options SimGrid took, refused by a cell */
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "SimGrid's options: %.*s", (int)report->len, (const char *)report->data);
+  } else if (!ok) {
     char *log = trv_child_log_head(child, 65536), *why = trv_simgrid_reason(log);
     GString *args = g_string_new(NULL);
     for (guint i = 0; i < ctx->simgrid_args->len; i++) g_string_append_printf(args, " %s", (char *)ctx->simgrid_args->pdata[i]);
@@ -176,6 +183,7 @@ static bool check_simgrid(RunCtx *ctx, GError **error) {
     g_free(why);
     g_free(log);
   }
+  g_byte_array_free(report, TRUE);
   trv_child_free(child);
   return ok;
 }

@@ -12,7 +12,7 @@ T=${TRIVIUM:-./trivium}
 api=${API_RUN:-tests/api-run}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..7"
+echo "1..8"
 
 # $1 name, $2 platform, $3 scenario, $4 controllers, $5 seeds, then --cfg settings
 compare() {
@@ -88,6 +88,13 @@ else echo "not ok 5 - commits per episode: '$commits'"; sed 's/^/# /' "$tmp/p3.e
 rc=$?
 if [ $rc -eq 2 ] && grep -q 'run.episodes' "$tmp/bad.err"; then echo "ok 6 - a bad --cfg=trivium value: exit 2 naming the key"
 else echo "not ok 6 - exit $rc"; sed 's/^/# /' "$tmp/bad.err" | tail -3; fi
+
+# parallel actors are refused by the plugin too: one clear line, exit 2, no rows
+"$api" "$top/platforms/causalbench.xml" --cfg=contexts/nthreads:2 --cfg=trivium/run.episodes:5 > "$tmp/par.csv" 2>"$tmp/par.err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q '^api-run: contexts/nthreads is 2' "$tmp/par.err" && [ ! -s "$tmp/par.csv" ]; then
+  echo "ok 8 - --cfg=contexts/nthreads:2: the plugin refuses parallel actors (exit 2, no rows)"
+else echo "not ok 8 - exit $rc"; sed 's/^/# /' "$tmp/par.err" | tail -3; fi
 
 # --log=trivium.thres:info prints the changes of G_hat and the alarms (the
 # headline schedule changes at 150 and 300); quiet by default

@@ -11,7 +11,7 @@ T=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/json-compact.sh"
-echo "1..17"
+echo "1..19"
 n=0
 # $1 description, then the command; passes when it exits 2 with one line on stderr
 exit2() {
@@ -33,6 +33,13 @@ exit2 "a link-flap faster than a millisecond" "$T" run $small --fault 'link-flap
 exit2 "an unknown SimGrid --cfg" "$T" run $small --cfg=bogus/key:1 -o "$tmp/c"
 # shellcheck disable=SC2086
 exit2 "an invalid SimGrid model" "$T" run $small --cfg=network/model:Foo -o "$tmp/d"
+# SimGrid takes parallel actors; a cell refuses them (its actors share the world and the log)
+# shellcheck disable=SC2086
+exit2 "actors on two threads (--cfg=contexts/nthreads:2)" "$T" run $small --cfg=contexts/nthreads:2 -o "$tmp/d2"
+n=$((n + 1))
+if grep -q 'contexts/nthreads is 2' "$tmp/err" && [ ! -e "$tmp/d2/episodes.csv" ]; then
+  echo "ok $n - the refusal names contexts/nthreads, before any cell runs"
+else echo "not ok $n - the refusal: $(head -c 200 "$tmp/err")"; fi
 # shellcheck disable=SC2086
 exit2 "a platform SimGrid cannot read" "$T" run $small --platform "$top/README.md" -o "$tmp/e"
 

@@ -267,7 +267,17 @@ static void free_cell(Cell *cell) {
  * replicas placed by role (agents on agent_hosts when given: the plugin's
  * registered actors), the CTL file, the fault driver.  On error the cell
  * is freed. */
+bool trv_sim_check_contexts(GError **error) {
+  int threads = trv_sim_context_threads();
+  if (threads <= 1) return true;
+  g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+              "contexts/nthreads is %d: a Trivium cell's actors share its world, log and rounds and run one at a "
+              "time; expected contexts/nthreads:1 (SimGrid's default)", threads);
+  return false;
+}
+
 bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {
+  if (!trv_sim_check_contexts(error)) return false;
   const TrvSimCellSpec *spec = cell->spec;
   const TrvSimOptions *opt = cell->opt;
   GPtrArray *role_hosts[TRV_N_ROLES];

@@ -98,4 +98,10 @@ double trv_sim_flap_period(TrvFaultLaw law, double mean, double shape, TrvRng *r
  * the run's traces). */
 void trv_sim_trace_discard(void);
 
+/* After simgrid_init: false with *error (TRV_ERROR_INPUT) when SimGrid
+ * runs actors on more than one thread (contexts/nthreads > 1).  A cell's
+ * actors share its world, log and rounds, so they run one at a time; a
+ * cell refuses to start otherwise. */
+bool trv_sim_check_contexts(GError **error);
+
 #endif
