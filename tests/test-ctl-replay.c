@@ -92,14 +92,16 @@ static void replay_from_zero_equals_replay_from_every_snapshot(void) {
     trv_posterior_free(from);
   }
   /* The fold carries the stream's structure: X->Y present at the end of its
-   * active span, absent at the end; C->X and C->Y present throughout. */
+   * active span, absent at the end; C->X and C->Y present throughout (far
+   * from the prior's 0.5 either way: one stream's presences, so the bounds
+   * leave room for another stream's draws). */
   TrvPosterior *mid = trv_ctl_view_replay(v, -1, 299, &err);
   g_assert_no_error(err);
-  g_assert_cmpfloat(trv_posterior_presence(mid, 2), >, 0.9);
+  g_assert_cmpfloat(trv_posterior_presence(mid, 2), >, 0.8);
   trv_posterior_free(mid);
-  g_assert_cmpfloat(trv_posterior_presence(zero, 0), >, 0.9);
-  g_assert_cmpfloat(trv_posterior_presence(zero, 1), >, 0.9);
-  g_assert_cmpfloat(trv_posterior_presence(zero, 2), <, 0.1);
+  g_assert_cmpfloat(trv_posterior_presence(zero, 0), >, 0.8);
+  g_assert_cmpfloat(trv_posterior_presence(zero, 1), >, 0.8);
+  g_assert_cmpfloat(trv_posterior_presence(zero, 2), <, 0.2);
   /* And verify checks every snapshot against the fold from zero. */
   g_assert_true(trv_ctl_verify(s.path, NULL, &err));
   g_assert_no_error(err);

@@ -331,28 +331,42 @@ static void estimated_noise_is_the_floored_inverse_gamma_mean(void) {
 }
 
 /* A process four times louder than declared: s2_e finds it; a process as
- * loud as declared: s2_e stays near s2. */
+ * loud as declared: s2_e stays near s2.  Over 40 seeds (one seed's s2_e
+ * spreads: 400 seeds gave sd 0.34 around 3.80 loud, the prior pulling it
+ * down, and 1.05 +- 0.06 quiet), so the bounds hold for any stream: the
+ * means are within 0.4 and 0.15 (more than 3.5 of their standard errors
+ * from what 400 seeds gave), and the MAP graph is right in most seeds
+ * (87 % loud, 97 % quiet over 400). */
 static void estimated_noise_recovers_the_process_variance(void) {
+  enum { SEEDS = 40 };
   for (int loud = 0; loud < 2; loud++) {
-    TrvPosteriorParams p = params(TRV_SLAB_SEPARATED, TRV_TRACK_HAZARD);
-    p.noise = TRV_NOISE_ESTIMATED, p.noise_df = 10, p.persist = 0.9;
-    TrvPosterior *post = trv_posterior_new(3, &p);
-    TrvRng rng;
-    trv_rng_init(&rng, 17, TRV_STREAM_WORLD);
-    const double beta[3] = {1.0, 0.0, -0.7}, sd = loud ? 2.0 : 1.0;
-    for (int e = 0; e < 60; e++) {
-      trv_posterior_episode_begin(post);
-      for (int i = 0; i < 12; i++) {
-        int j = i % 3;
-        double z = trv_rng_sign(&rng);
-        trv_posterior_observe(post, j, z, beta[j] * z + sd * trv_rng_normal(&rng));
+    double sum = 0;
+    int right = 0;
+    for (int seed = 1; seed <= SEEDS; seed++) {
+      TrvPosteriorParams p = params(TRV_SLAB_SEPARATED, TRV_TRACK_HAZARD);
+      p.noise = TRV_NOISE_ESTIMATED, p.noise_df = 10, p.persist = 0.9;
+      TrvPosterior *post = trv_posterior_new(3, &p);
+      TrvRng rng;
+      trv_rng_init(&rng, (uint64_t)seed, TRV_STREAM_WORLD);
+      const double beta[3] = {1.0, 0.0, -0.7}, sd = loud ? 2.0 : 1.0;
+      for (int e = 0; e < 60; e++) {
+        trv_posterior_episode_begin(post);
+        for (int i = 0; i < 12; i++) {
+          int j = i % 3;
+          double z = trv_rng_sign(&rng);
+          trv_posterior_observe(post, j, z, beta[j] * z + sd * trv_rng_normal(&rng));
+        }
       }
+      double v = trv_posterior_noise_var(post);
+      g_assert_cmpfloat(v, >=, 1.0); /* floored at the declared s2 */
+      sum += v;
+      right += trv_posterior_map(post, 0) && !trv_posterior_map(post, 1) && trv_posterior_map(post, 2);
+      trv_posterior_free(post);
     }
-    double v = trv_posterior_noise_var(post);
-    if (loud) g_assert_cmpfloat(fabs(v - 4.0), <, 0.6);
-    else g_assert_cmpfloat(v, <, 1.15);
-    g_assert_true(trv_posterior_map(post, 0) && !trv_posterior_map(post, 1) && trv_posterior_map(post, 2));
-    trv_posterior_free(post);
+    double mean = sum / SEEDS;
+    if (loud) g_assert_cmpfloat(fabs(mean - 4.0), <, 0.4);
+    else g_assert_cmpfloat(mean, <, 1.15);
+    g_assert_cmpint(right, >=, loud ? 28 : 34);
   }
 }
 
