@@ -42,14 +42,16 @@ static void special_keys_are_ordinary_members(void) {
 }
 
 /* Random keys from a range small enough for many duplicates, then from the
- * whole 64-bit range, through many doublings of the table; every key tried
- * is then looked up in both, members and non-members. */
+ * whole 64-bit range, through many doublings of the table (and into a set
+ * sized beforehand, which grows past its size too); every key tried is then
+ * looked up in both, members and non-members. */
 static void random_keys_agree_with_a_hash_table(void) {
   TrvRng rng;
   trv_rng_init(&rng, 11, TRV_STREAM_WORLD);
-  const uint64_t ranges[] = {50, 5000, 0};
+  const uint64_t ranges[] = {50, 5000, 0, 5000, 0};
+  const size_t sized[] = {0, 0, 0, 3000, 30000};
   for (size_t r = 0; r < G_N_ELEMENTS(ranges); r++) {
-    TrvKeySet *s = trv_key_set_new();
+    TrvKeySet *s = sized[r] ? trv_key_set_sized(sized[r]) : trv_key_set_new();
     GHashTable *ref = ref_new();
     GArray *tried = g_array_new(FALSE, FALSE, sizeof(uint64_t));
     for (int i = 0; i < 100000; i++) {

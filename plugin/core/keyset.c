@@ -13,12 +13,17 @@ struct TrvKeySet {
 
 static size_t key_slot(uint64_t x, size_t cap) { return (size_t)trv_mix64(x) & (cap - 1); }
 
-TrvKeySet *trv_key_set_new(void) {
+#define KEY_SET_MIN_CAP 128 /* an episode's records of one agent (50 steps) without growing */
+
+TrvKeySet *trv_key_set_sized(size_t expected) {
   TrvKeySet *s = g_new0(TrvKeySet, 1);
-  s->cap = 128; /* an episode's records of one agent (50 steps) without growing */
+  s->cap = KEY_SET_MIN_CAP;
+  while (s->cap / 2 < expected && s->cap < (SIZE_MAX / sizeof(uint64_t)) / 4) s->cap *= 2;
   s->keys = g_new0(uint64_t, s->cap);
   return s;
 }
+
+TrvKeySet *trv_key_set_new(void) { return trv_key_set_sized(0); }
 
 void trv_key_set_free(TrvKeySet *s) {
   if (!s) return;

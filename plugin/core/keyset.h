@@ -12,6 +12,9 @@
 typedef struct TrvKeySet TrvKeySet;
 
 TrvKeySet *trv_key_set_new(void);
+/* A set whose table holds `expected` keys without growing (a hint: more may
+ * be added, the table then grows as usual). */
+TrvKeySet *trv_key_set_sized(size_t expected);
 void trv_key_set_free(TrvKeySet *set); /* NULL is fine */
 /* Adds key; true when it was not in the set. Any 64-bit value is a key. */
 bool trv_key_set_add(TrvKeySet *set, uint64_t key);

@@ -195,7 +195,7 @@ static void join_reply(GArray **all, bool *own, TrvKeySet **ids, bool dedup, GAr
     *own = true;
   }
   if (dedup && !*ids) {
-    *ids = trv_key_set_new();
+    *ids = trv_key_set_sized((*all)->len + records->len);
     for (guint i = 0; i < (*all)->len; i++) trv_record_id_add(*ids, &g_array_index(*all, TrvRecord, i));
   }
   for (guint i = 0; i < records->len; i++) {

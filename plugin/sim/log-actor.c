@@ -28,15 +28,16 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(trivium_log, trivium, "Trivium: the log replicas
 static GArray *episode_pending(ReplicaState *r, int e) {
   if (e < r->base) return NULL;
   int i = e - r->base;
-  while ((int)r->pending->len <= i) {
-    g_ptr_array_add(r->pending, g_array_new(FALSE, FALSE, sizeof(TrvRecord)));
-    g_ptr_array_add(r->seen, trv_key_set_new());
+  while ((int)r->pending->len <= i) { /* the episodes before e (none, as a rule) start empty */
+    guint size = (int)r->pending->len == i ? r->expect : 0;
+    g_ptr_array_add(r->pending, g_array_sized_new(FALSE, FALSE, sizeof(TrvRecord), size));
+    g_ptr_array_add(r->seen, trv_key_set_sized(size));
     int zero = 0;
     g_array_append_val(r->intents, zero);
   }
   if (!g_ptr_array_index(r->pending, i)) {
-    r->pending->pdata[i] = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
-    r->seen->pdata[i] = trv_key_set_new();
+    r->pending->pdata[i] = g_array_sized_new(FALSE, FALSE, sizeof(TrvRecord), r->expect);
+    r->seen->pdata[i] = trv_key_set_sized(r->expect);
   }
   return g_ptr_array_index(r->pending, i);
 }
@@ -108,6 +109,7 @@ static void on_close(Cell *cell, ReplicaState *r, Msg *m) {
   GArray *ep = episode_pending(r, m->episode);
   Msg *reply = trv_msg_new(MSG_CLOSED, m->episode);
   reply->agent = r->index;
+  if (ep) r->expect = ep->len;
   if (ep && !cell->opt->best_effort) {
     reply->records = g_array_ref(ep); /* closed: no commit joins it any more (on_commit) */
   } else { /* best effort takes telemetry after the close: the reply is a copy */

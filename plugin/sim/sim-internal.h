@@ -81,6 +81,7 @@ typedef struct {
   GPtrArray *seen;    /* the record ids stored (atomic mode), NULL once decided */
   GPtrArray *pending; /* GArray of records received, NULL once decided */
   GArray *intents;    /* intent-only telemetry count (int) */
+  guint expect;       /* records of the latest episode closed: a new episode's arrays are sized for as many */
   int closed_upto;    /* episodes < closed_upto take no more commits */
   int decided_upto;   /* episodes < decided_upto are in the decided log */
   uint64_t n_decided; /* records in the decided log */
