@@ -233,6 +233,9 @@ static void simgrid_refusals_are_input_errors(void) {
   expect_refusal(bad_model, "Model 'nonexist' is invalid");
   const char *bad_log[] = {"jssp", "run", inst, "--log=no-such-control", NULL};
   expect_refusal(bad_log, "SimGrid refused the options --log=no-such-control: ");
+  /* an option SimGrid takes but the shop refuses: its machines share counters */
+  const char *parallel[] = {"jssp", "run", inst, "--cfg=contexts/nthreads:2", NULL};
+  expect_refusal(parallel, "contexts/nthreads is 2: ");
   /* A platform directory whose platform.xml is not XML. */
   char *dir = g_build_filename(tmp_root, "broken-platform", NULL), *px = g_build_filename(dir, "platform.xml", NULL);
   const char *pargs[] = {"jssp", "platform", inst, "--out", tmp_root, NULL};

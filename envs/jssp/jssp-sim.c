@@ -36,6 +36,7 @@
 #include "jssp-sim.h"
 
 #include "sim/child.h"
+#include "sim/sim.h"
 
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
@@ -248,6 +249,11 @@ static gboolean sim_run(const TrvJsspInstance *inst, const char *platform, TrvJs
   char **owned = g_memdup2(argv, sizeof(char *) * (size_t)(argc + 1));
   simgrid_init(&argc, argv);
   if (loaded_fd >= 0 && write(loaded_fd, "I", 1) != 1) {} /* a lost byte only blurs the parent's message */
+  if (!trv_sim_check_contexts(error)) { /* the machines share the shop's counters */
+    g_free(argv);
+    g_strfreev(owned);
+    return FALSE;
+  }
   simgrid_load_platform(platform);
 
   gboolean ok = TRUE;
@@ -414,6 +420,7 @@ gboolean trv_jssp_sim_run_forked(const TrvJsspInstance *inst, const char *platfo
     char *msg = g_strndup((const char *)buf->data + sizeof head, buf->len - sizeof head);
     g_set_error_literal(error, TRV_ERROR, head[1], msg);
     g_free(msg);
+    pass_log = head[1] != TRV_ERROR_INPUT; /* a refusal is its one line, without SimGrid's notes */
   } else if (buf->len != sizeof head + 2 * nd + sizeof(double) + sizeof(TrvJsspSimStats)) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "simulation of %s: short report from the child (%u bytes)",
                 inst->name, buf->len);

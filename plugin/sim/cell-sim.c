@@ -271,8 +271,8 @@ bool trv_sim_check_contexts(GError **error) {
   int threads = trv_sim_context_threads();
   if (threads <= 1) return true;
   g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-              "contexts/nthreads is %d: a Trivium cell's actors share its world, log and rounds and run one at a "
-              "time; expected contexts/nthreads:1 (SimGrid's default)", threads);
+              "contexts/nthreads is %d: Trivium's actors share their state (the world, the log, the rounds) and "
+              "run one at a time; expected contexts/nthreads:1 (SimGrid's default)", threads);
   return false;
 }
 

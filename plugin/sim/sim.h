@@ -100,8 +100,9 @@ void trv_sim_trace_discard(void);
 
 /* After simgrid_init: false with *error (TRV_ERROR_INPUT) when SimGrid
  * runs actors on more than one thread (contexts/nthreads > 1).  A cell's
- * actors share its world, log and rounds, so they run one at a time; a
- * cell refuses to start otherwise. */
+ * actors share its world, log and rounds (a job shop's machines its
+ * counters), so they run one at a time; a cell, or a shop, refuses to start
+ * otherwise. */
 bool trv_sim_check_contexts(GError **error);
 
 #endif
