@@ -11,7 +11,7 @@ T=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/json-compact.sh"
-echo "1..19"
+echo "1..20"
 n=0
 # $1 description, then the command; passes when it exits 2 with one line on stderr
 exit2() {
@@ -36,6 +36,10 @@ exit2 "an invalid SimGrid model" "$T" run $small --cfg=network/model:Foo -o "$tm
 # SimGrid takes parallel actors; a cell refuses them (its actors share the world and the log)
 # shellcheck disable=SC2086
 exit2 "actors on two threads (--cfg=contexts/nthreads:2)" "$T" run $small --cfg=contexts/nthreads:2 -o "$tmp/d2"
+# shellcheck disable=SC2086
+exit2 "actor stacks of 4 KiB (--cfg=contexts/stack-size:4)" "$T" run $small --cfg=contexts/stack-size:4 -o "$tmp/d3"
+# shellcheck disable=SC2086
+"$T" run $small --cfg=contexts/nthreads:2 -o "$tmp/d2" >/dev/null 2>"$tmp/err"
 n=$((n + 1))
 if grep -q 'contexts/nthreads is 2' "$tmp/err" && [ ! -e "$tmp/d2/episodes.csv" ]; then
   echo "ok $n - the refusal names contexts/nthreads, before any cell runs"

@@ -268,12 +268,21 @@ static void free_cell(Cell *cell) {
  * registered actors), the CTL file, the fault driver.  On error the cell
  * is freed. */
 bool trv_sim_check_contexts(GError **error) {
-  int threads = trv_sim_context_threads();
-  if (threads <= 1) return true;
-  g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-              "contexts/nthreads is %d: Trivium's actors share their state (the world, the log, the rounds) and "
-              "run one at a time; expected contexts/nthreads:1 (SimGrid's default)", threads);
-  return false;
+  int threads, stack_kib;
+  trv_sim_context_settings(&threads, &stack_kib);
+  if (threads > 1) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                "contexts/nthreads is %d: Trivium's actors share their state (the world, the log, the rounds) and "
+                "run one at a time; expected contexts/nthreads:1 (SimGrid's default)", threads);
+    return false;
+  }
+  if (stack_kib < TRV_SIM_MIN_STACK_KIB) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                "contexts/stack-size is %d KiB: Trivium's actors need a larger stack; "
+                "expected at least %d KiB (SimGrid's default: 8192)", stack_kib, TRV_SIM_MIN_STACK_KIB);
+    return false;
+  }
+  return true;
 }
 
 bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {

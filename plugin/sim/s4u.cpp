@@ -9,7 +9,8 @@
  *  - running a function when the platform is created (the plugin's boot);
  *  - a mailbox's permanent receiver, given up when its host turns off, and
  *    the number of transfers queued on a mailbox;
- *  - the number of threads SimGrid runs actors on (contexts/nthreads);
+ *  - the number of threads SimGrid runs actors on and their stack size
+ *    (contexts/nthreads, contexts/stack-size);
  *  - tracing: a cell's own trace file name, and Trivium's events as Paje
  *    marks (the C calls for marks are deprecated in SimGrid);
  *  - the settings as SimGrid configuration flags: every key of the
@@ -44,7 +45,7 @@ int trv_sim_actor_agent(const_sg_actor_t actor);
 void trv_sim_on_platform_created(void (*fn)(void));
 void trv_sim_mailbox_receive_eagerly(sg_mailbox_t mb);
 size_t trv_sim_mailbox_queued(const_sg_mailbox_t mb);
-int trv_sim_context_threads(void);
+void trv_sim_context_settings(int* threads, int* stack_kib);
 void trv_sim_trace_setup(const char* suffix);
 void trv_sim_trace_discard(void);
 void trv_sim_trace_mark(const char* type, const char* value);
@@ -172,9 +173,10 @@ size_t trv_sim_mailbox_queued(const_sg_mailbox_t mb)
   return mb->size();
 }
 
-int trv_sim_context_threads(void)
+void trv_sim_context_settings(int* threads, int* stack_kib)
 {
-  return simgrid::config::get_value<int>("contexts/nthreads");
+  *threads   = simgrid::config::get_value<int>("contexts/nthreads");
+  *stack_kib = simgrid::config::get_value<int>("contexts/stack-size");
 }
 
 /* ---- tracing ------------------------------------------------------------ */

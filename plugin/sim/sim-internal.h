@@ -225,9 +225,9 @@ void trv_sim_link_set_on(sg_link_t link, int on);
 void trv_sim_mailbox_receive_eagerly(sg_mailbox_t mb);
 /* Transfers queued on mb that no receive matched yet. */
 size_t trv_sim_mailbox_queued(const_sg_mailbox_t mb);
-/* SimGrid's contexts/nthreads: more than 1 runs actors in parallel, which a
- * cell refuses (its actors share the world, the log and the round). */
-int trv_sim_context_threads(void);
+/* SimGrid's contexts/nthreads (more than 1 runs actors in parallel) and
+ * contexts/stack-size (KiB of each actor's stack). */
+void trv_sim_context_settings(int *threads, int *stack_kib);
 void trv_sim_actor_ext_init(void);
 void trv_sim_actor_set_agent(sg_actor_t actor, int index);
 int trv_sim_actor_agent(const_sg_actor_t actor); /* -1: not an agent */

@@ -99,10 +99,12 @@ double trv_sim_flap_period(TrvFaultLaw law, double mean, double shape, TrvRng *r
 void trv_sim_trace_discard(void);
 
 /* After simgrid_init: false with *error (TRV_ERROR_INPUT) when SimGrid
- * runs actors on more than one thread (contexts/nthreads > 1).  A cell's
- * actors share its world, log and rounds (a job shop's machines its
+ * runs actors on more than one thread (contexts/nthreads > 1), or gives
+ * them stacks smaller than TRV_SIM_MIN_STACK_KIB (contexts/stack-size).  A
+ * cell's actors share its world, log and rounds (a job shop's machines its
  * counters), so they run one at a time; a cell, or a shop, refuses to start
  * otherwise. */
+#define TRV_SIM_MIN_STACK_KIB 64
 bool trv_sim_check_contexts(GError **error);
 
 #endif
