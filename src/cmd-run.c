@@ -158,6 +158,7 @@ static int try_simgrid(void *data, int report_fd) {
   GError *err = NULL; /* an option SimGrid takes but a cell refuses: its reason is the report */
   if (!trv_sim_check_contexts(&err)) {
     trv_write_all(report_fd, err->message, strlen(err->message));
+    g_error_free(err);
     return 2;
   }
   trv_sim_trace_discard();

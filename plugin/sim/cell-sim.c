@@ -263,10 +263,6 @@ static void free_cell(Cell *cell) {
   cell->session = NULL;
 }
 
-/* Builds the cell on the loaded platform: world, controller, agents and
- * replicas placed by role (agents on agent_hosts when given: the plugin's
- * registered actors), the CTL file, the fault driver.  On error the cell
- * is freed. */
 bool trv_sim_check_contexts(GError **error) {
   int threads, stack_kib;
   trv_sim_context_settings(&threads, &stack_kib);
@@ -285,6 +281,10 @@ bool trv_sim_check_contexts(GError **error) {
   return true;
 }
 
+/* Builds the cell on the loaded platform: world, controller, agents and
+ * replicas placed by role (agents on agent_hosts when given: the plugin's
+ * registered actors), the CTL file, the fault driver.  On error the cell
+ * is freed. */
 bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {
   if (!trv_sim_check_contexts(error)) return false;
   const TrvSimCellSpec *spec = cell->spec;
