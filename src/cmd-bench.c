@@ -9,7 +9,9 @@
  * run and Trivium's ratio to it (docs/outputs.md). */
 #include <config.h>
 
+#include <fnmatch.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/resource.h>
 
 #include "commands.h"
@@ -35,6 +37,28 @@ static char *skeleton_dir(void) {
   g_free(py);
   if (!ok) g_clear_pointer(&dir, g_free);
   return dir;
+}
+
+/* Whether the run's host patterns pick, for every role they name, exactly
+ * the hosts that the platform's trivium.role properties give that role:
+ * the skeleton places by the properties, and a cell places a role on the
+ * hosts it picks in the platform's host order, so both place alike. */
+static bool roles_are_the_properties(const RunCtx *ctx, const char *platform) {
+  TrvPlatformNames *pn = trv_platform_names_read(platform, NULL);
+  bool same = pn != NULL;
+  for (int r = 0; r < TRV_N_ROLES && same; r++) {
+    if (!ctx->role_hosts[r]) continue;
+    char **globs = g_strsplit(ctx->role_hosts[r], ",", -1);
+    for (guint k = 0; k < pn->hosts->len && same; k++) {
+      const char *host = pn->hosts->pdata[k], *role = pn->roles->pdata[k];
+      bool picked = false;
+      for (int i = 0; globs[i] && !picked; i++) picked = fnmatch(g_strstrip(globs[i]), host, 0) == 0;
+      same = picked == (role && !strcmp(role, trv_role_names[r]));
+    }
+    g_strfreev(globs);
+  }
+  trv_platform_names_free(pn);
+  return same;
 }
 
 static bool shell(const char *cmd, GString *why) {
@@ -87,7 +111,9 @@ static double skeleton_cpu(RunCtx *ctx, const char *out, char **why) {
   else if (ncomp < 1) g_string_append(w, "no episodes.csv in the output (a sweep)");
   else if (ctx->faults && ctx->faults->len) g_string_append(w, "the run has faults, the skeleton none");
   else if (ctx->sim.best_effort) g_string_append(w, "best effort: the skeleton commits atomically");
-  else if (roles || !platform) g_string_append(w, "roles by host name: the skeleton places by trivium.role");
+  else if (!platform || (roles && !roles_are_the_properties(ctx, platform)))
+    g_string_append(w, "roles by host name that the platform's trivium.role properties do not give: the skeleton "
+                       "places by trivium.role");
   else if (!(tmp = g_dir_make_tmp("trivium-skeleton-XXXXXX", NULL))) g_string_append(w, "no temporary directory");
   if (w->len == 0) {
     char *q_dir = g_shell_quote(dir), *q_tmp = g_shell_quote(tmp), *q_csv = g_shell_quote(csv);

@@ -11,7 +11,7 @@ T=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/json-compact.sh"
-echo "1..20"
+echo "1..21"
 n=0
 # $1 description, then the command; passes when it exits 2 with one line on stderr
 exit2() {
@@ -111,6 +111,24 @@ elif echo "$o1" | grep -q '^bench: per episode [0-9.]* ms of CPU' &&
      echo "$o1" | awk '/^bench: controller / {found = 1; ok = $7 > 0 && $12 + 0 > 0 && $12 + 0 < 100} END {exit !(found && ok)}'; then
   echo "ok $n - bench reports CPU per episode and the controller's share of it (timed: above 0), and says when there is no skeleton to compare with"
 else echo "not ok $n - bench output:"; echo "$o1" | sed 's/^/# /'; fi
+
+# with the skeleton there, bench compares a city run whose agent hosts are
+# named by pattern: the pattern picks the hosts the platform's properties
+# give the role, so the skeleton places alike; a pattern that picks others
+# is said not to be comparable
+n=$((n + 1))
+if [ "${TRIVIUM_SANITIZERS:-no}" = yes ]; then
+  echo "ok $n # SKIP bench is not run under the sanitizers"
+elif [ ! -f "$top/../shared/bench/skeleton.c" ] || ! pkg-config --exists simgrid; then
+  echo "ok $n # SKIP no ../shared/bench/skeleton.c next to the source tree"
+else
+  o2=$("$T" bench -e urs-smoke -c trivium --set run.seeds=1 --set run.episodes=4 -j1 2>&1)
+  o3=$("$T" bench -e urs-smoke -c trivium --set run.seeds=1 --set run.episodes=4 -j1 --role agent=tower-1,tower-2 2>&1)
+  if echo "$o2" | awk '/^bench: skeleton \(/ {found = 1; ok = $0 ~ /Trivium [0-9.]+x of it$/} END {exit !(found && ok)}' &&
+     echo "$o3" | grep -q '^bench: skeleton ratio not measured: roles by host name that the platform'; then
+    echo "ok $n - bench gives the skeleton ratio of a run whose agent pattern is the platform's roles, and not of one whose pattern is not"
+  else echo "not ok $n - bench outputs:"; echo "$o2" "$o3" | grep skeleton | sed 's/^/# /'; fi
+fi
 
 # a scenario's <ctl file> is inside the run's output directory, never through a link out of it
 cat > "$tmp/ctl.xml" <<XML
