@@ -415,6 +415,30 @@ static void rank_is_descending_and_stable(void) {
   for (int i = 0; i < 7; i++) g_assert_cmpint(order[i], ==, want[i]);
 }
 
+/* trv_top_desc against the full ranking: the same first k indices in the
+ * same order, for every k, on values with many ties (drawn from a few
+ * levels) and on distinct ones. */
+static void top_is_the_head_of_the_ranking(void) {
+  TrvRng rng;
+  trv_rng_init(&rng, 11, 3);
+  for (int trial = 0; trial < 400; trial++) {
+    int n = 1 + (int)trv_rng_below(&rng, 130), levels = trial % 2 ? 4 : 1000000;
+    double *v = g_new(double, n);
+    int *order = g_new(int, n), *top = g_new(int, n);
+    for (int i = 0; i < n; i++) v[i] = (double)trv_rng_below(&rng, (uint64_t)levels) - levels / 2;
+    trv_rank_desc(v, n, order);
+    for (int k = 0; k <= n; k++) {
+      for (int i = 0; i < n; i++) top[i] = -1;
+      trv_top_desc(v, n, k, top);
+      for (int i = 0; i < k; i++) g_assert_cmpint(top[i], ==, order[i]);
+      for (int i = k; i < n; i++) g_assert_cmpint(top[i], ==, -1); /* nothing written past k */
+    }
+    g_free(v);
+    g_free(order);
+    g_free(top);
+  }
+}
+
 static void normal_quantile_inverts_the_cdf(void) {
   /* closed values: Phi^-1(0.975) = 1.959963984540054, Phi^-1(0.5) = 0, odd symmetry */
   g_assert_cmpfloat(fabs(trv_normal_quantile(0.975) - 1.959963984540054), <, 1e-14);
@@ -536,5 +560,6 @@ int main(int argc, char **argv) {
   g_test_add_func("/stats/bootstrap_ratio_interval_properties", bootstrap_ratio_interval_properties);
   g_test_add_func("/stats/normal_quantile_inverts_the_cdf", normal_quantile_inverts_the_cdf);
   g_test_add_func("/stats/rank_is_descending_and_stable", rank_is_descending_and_stable);
+  g_test_add_func("/stats/top_is_the_head_of_the_ranking", top_is_the_head_of_the_ranking);
   return g_test_run();
 }

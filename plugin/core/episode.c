@@ -168,24 +168,26 @@ bool trivium_episode_close(TrvEpisode *ep, GError **error) {
   g_return_val_if_fail(ep != NULL, false);
   gate_advance(ep, ep->steps - 1);
   GArray *records = g_array_sized_new(FALSE, FALSE, sizeof(TrvRecord), (guint)ep->steps);
+  g_array_set_size(records, (guint)ep->steps);
+  /* the step records, bytes and all (the block is zeroed: so is padding) */
+  memcpy(records->data, ep->recs, sizeof(TrvRecord) * (size_t)ep->steps);
   for (int t = 0; t < ep->steps; t++) {
-    TrvRecord r = ep->recs[t];
-    r.seq = (*ep->seq)++;
-    r.agent = (uint32_t)ep->agent;
-    r.episode = (uint32_t)ep->plan->episode;
-    r.step = (uint32_t)t;
-    r.snapshot_ref = (uint32_t)ep->plan->episode;
-    r.kind = TRV_RECORD_STEP;
-    r.commit_status = TRV_COMMIT_PENDING;
-    if (!(ep->has[t] & HAS_STEP)) r.a_disp = ep->safe_action, r.reward = 0, r.n_context = 0;
-    r.a_int = -1;
+    TrvRecord *r = &g_array_index(records, TrvRecord, t);
+    r->seq = (*ep->seq)++;
+    r->agent = (uint32_t)ep->agent;
+    r->episode = (uint32_t)ep->plan->episode;
+    r->step = (uint32_t)t;
+    r->snapshot_ref = (uint32_t)ep->plan->episode;
+    r->kind = TRV_RECORD_STEP;
+    r->commit_status = TRV_COMMIT_PENDING;
+    if (!(ep->has[t] & HAS_STEP)) r->a_disp = ep->safe_action, r->reward = 0, r->n_context = 0;
+    r->a_int = -1;
     if (ep->probe_at[t] >= 0 && (ep->has[t] & HAS_OUTCOME)) { /* a probe never run gives no measurement */
-      r.a_int = ep->probe_at[t];
-      r.z = ep->z[t];
+      r->a_int = ep->probe_at[t];
+      r->z = ep->z[t];
     } else {
-      r.z = r.outcome = 0;
+      r->z = r->outcome = 0;
     }
-    g_array_append_val(records, r);
   }
   bool ok = ep->sink.close(ep->sink.ctx, ep, records, error);
   g_array_unref(records); /* messages still in flight may hold it */
@@ -202,8 +204,8 @@ static int cmp_int(const void *pa, const void *pb) {
 }
 
 static void place_probes(TrvEpisode *ep, const double *value) {
-  int n = ep->plan->n_probes, T = MAX(ep->steps, 1), *order = g_new(int, (size_t)T);
-  trv_rank_desc(value, T, order);
+  int n = ep->plan->n_probes, T = MAX(ep->steps, 1), *order = g_new(int, (size_t)MAX(n, 1));
+  trv_top_desc(value, T, n, order);
   qsort(order, (size_t)n, sizeof *order, cmp_int);
   double *z = g_new(double, (size_t)T);
   memcpy(z, ep->z, sizeof(double) * (size_t)T);

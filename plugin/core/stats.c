@@ -219,6 +219,19 @@ void trv_rank_desc(const double *value, int n, int *order) {
   free(r);
 }
 
+void trv_top_desc(const double *value, int n, int k, int *top) {
+  if (k < 0 || k > n) abort();
+  /* top[0..m) holds the m best seen so far, best first; an index is
+   * visited in increasing order, so an equal value ranks after those kept */
+  int m = 0;
+  for (int i = 0; i < n && k > 0; i++) {
+    if (m == k && !(value[i] > value[top[k - 1]])) continue;
+    int j = m < k ? m++ : k - 1;
+    for (; j > 0 && value[i] > value[top[j - 1]]; j--) top[j] = top[j - 1];
+    top[j] = i;
+  }
+}
+
 TrvMedianInterval trv_median_interval(const double *x, size_t n) {
   TrvMedianInterval m = {NAN, NAN, NAN, 0};
   if (n == 0) return m;

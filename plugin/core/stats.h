@@ -58,6 +58,11 @@ void trv_bootstrap_ratio_interval(const double *a, const double *b, size_t n, do
  * index (a stable ranking; value[i] must not be NaN). */
 void trv_rank_desc(const double *value, int n, int *order);
 
+/* top[0..k) = the first k of trv_rank_desc's order (the k highest values,
+ * ties to the lower index), in that order, without sorting the rest:
+ * O(n k).  Requires 0 <= k <= n; value[i] must not be NaN. */
+void trv_top_desc(const double *value, int n, int k, int *top);
+
 /* The p-quantile of Student's t with df degrees of freedom: the t with
  * P(T <= t) = p.  Requires df >= 1 (need not be an integer) and 0 < p < 1;
  * returns NAN otherwise.  Relative error below 1e-12 against 50-digit

@@ -80,15 +80,20 @@ static void on_commit(Cell *cell, ReplicaState *r, Msg *m) {
   } else {
     GArray *ep = episode_pending(r, m->episode); /* episode >= closed_upto >= base: not NULL */
     TrvKeySet *seen = g_ptr_array_index(r->seen, m->episode - r->base);
+    /* room for every record, then the new ones copied in and the rest cut */
+    guint kept = ep->len;
+    g_array_set_size(ep, ep->len + m->records->len);
     for (guint i = 0; i < m->records->len; i++) {
-      TrvRecord rec = g_array_index(m->records, TrvRecord, i);
-      if (!trv_record_id_add(seen, &rec)) {
+      const TrvRecord *rec = &g_array_index(m->records, TrvRecord, i);
+      if (!trv_record_id_add(seen, rec)) {
         cell->report->duplicates_dropped++;
         continue;
       }
-      rec.commit_status = TRV_COMMIT_COMMITTED;
-      g_array_append_val(ep, rec);
+      TrvRecord *to = &g_array_index(ep, TrvRecord, kept++);
+      memcpy(to, rec, sizeof *rec);
+      to->commit_status = TRV_COMMIT_COMMITTED;
     }
+    g_array_set_size(ep, kept);
     reply = trv_msg_new(MSG_ACK, m->episode);
   }
   reply->agent = r->index;
