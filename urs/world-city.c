@@ -450,9 +450,8 @@ int urs_graph_slot(UrsWorld *w, const double weight[URS_NCONF]) {
   return pick;
 }
 
-double urs_predict_score(UrsWorld *w, int slot, int cell) {
+double urs_predict_score_compute(UrsWorld *w, int slot, int cell) {
   UrsGraphSlot *g = &w->gslot[slot];
-  if (g->disc_stamp[cell] == w->era) return g->disc[cell];
   const int *zones = &w->disc_zone_of_cell[(size_t)cell * URS_DISC];
   double sum = 0;
   for (int i = 0; i < URS_DISC; i++) {

@@ -22,8 +22,11 @@
  *      distribution P(c) ~ exp((s_c / s_max - 1) / tau) over those 7
  *      cells instead, with a uniform per driver and minute that every
  *      fleet shares (tau -> 0: the best cell).
- * Cost per minute: O(drivers + waiting requests x 19 cells + idle drivers
- * met), no allocation once the per-episode arrays have grown.
+ * Cost per minute: O(drivers + waiting requests + 19 cells x (waiting
+ * requests with an idle driver in their disc + drivers becoming or ceasing
+ * to be idle) + idle drivers met), no allocation once the per-episode
+ * arrays have grown: each cell counts the idle drivers of its disc, so a
+ * request with none near it is passed over without a search.
  * Invariants: see world-internal.h; urs_fleet_check verifies them. */
 #include <math.h>
 #include <stdlib.h>
@@ -39,6 +42,7 @@ void urs_fleet_init(UrsFleet *f, int n, int ncells) {
   f->idle_head = g_new(int, ncells);
   for (int c = 0; c < ncells; c++) f->idle_head[c] = -1;
   f->idle_count = g_new0(int, ncells);
+  f->disc_idle = g_new0(int, ncells);
   f->incoming = g_new0(int, ncells);
   f->incoming_step = g_new(int, ncells);
   for (int c = 0; c < ncells; c++) f->incoming_step[c] = -1;
@@ -51,6 +55,7 @@ void urs_fleet_free(UrsFleet *f) {
   g_free(f->drivers);
   g_free(f->idle_head);
   g_free(f->idle_count);
+  g_free(f->disc_idle);
   g_free(f->incoming);
   g_free(f->incoming_step);
   if (f->status) g_array_free(f->status, TRUE);
@@ -58,8 +63,17 @@ void urs_fleet_free(UrsFleet *f) {
   g_free(f->payoff);
 }
 
-static void idle_push(UrsFleet *f, int d) {
+/* Adds k to the idle count of every disc that holds cell (the cells of its
+ * own disc: a disc is the cells within URS_RINGS, a symmetric relation). */
+static void disc_idle_add(const UrsWorld *w, UrsFleet *f, int cell, int k) {
+  const int *disc = urs_disc(w, cell);
+  for (int i = 0; i < URS_DISC; i++)
+    if (disc[i] >= 0) f->disc_idle[disc[i]] += k;
+}
+
+static void idle_push(const UrsWorld *w, UrsFleet *f, int d) {
   UrsDriver *v = &f->drivers[d];
+  disc_idle_add(w, f, v->cell, 1);
   v->prev = -1;
   v->next = f->idle_head[v->cell];
   if (v->next >= 0) f->drivers[v->next].prev = d;
@@ -67,8 +81,9 @@ static void idle_push(UrsFleet *f, int d) {
   f->idle_count[v->cell]++;
 }
 
-static void idle_remove(UrsFleet *f, int d) {
+static void idle_remove(const UrsWorld *w, UrsFleet *f, int d) {
   UrsDriver *v = &f->drivers[d];
+  disc_idle_add(w, f, v->cell, -1);
   if (v->prev >= 0) f->drivers[v->prev].next = v->next;
   else f->idle_head[v->cell] = v->next;
   if (v->next >= 0) f->drivers[v->next].prev = v->prev;
@@ -82,15 +97,15 @@ static void set_state(UrsFleet *f, int d, int state) {
   f->drivers[d].state = state;
 }
 
-void urs_fleet_reset(UrsFleet *f, const int *cells) {
+void urs_fleet_reset(const UrsWorld *w, UrsFleet *f, const int *cells) {
   if (f->placed)
     for (int d = 0; d < f->n; d++)
-      if (f->drivers[d].state == URS_IDLE) idle_remove(f, d);
+      if (f->drivers[d].state == URS_IDLE) idle_remove(w, f, d);
   memset(f->state_count, 0, sizeof f->state_count);
   f->state_count[URS_IDLE] = f->n;
   for (int d = 0; d < f->n; d++) {
     f->drivers[d] = (UrsDriver){.state = URS_IDLE, .cell = cells[d], .next = -1, .prev = -1};
-    idle_push(f, d);
+    idle_push(w, f, d);
     f->payoff[d] = 0;
   }
   f->placed = true;
@@ -104,6 +119,7 @@ void urs_fleet_reset(UrsFleet *f, const int *cells) {
 /* The idle driver nearest to cell (ring by ring, smaller index on ties), or
  * -1; *ring is its distance. */
 static int nearest_idle(const UrsWorld *w, const UrsFleet *f, int cell, int *ring) {
+  if (f->disc_idle[cell] == 0) return -1; /* nobody idle in the whole disc */
   const int *disc = urs_disc(w, cell);
   int i = 0;
   /* drivers decline offers beyond world.accept_rings */
@@ -125,7 +141,7 @@ static int nearest_idle(const UrsWorld *w, const UrsFleet *f, int cell, int *rin
 static void serve(UrsWorld *w, UrsFleet *f, int t, int ri, int d, int ring) {
   const UrsRequest *r = &g_array_index(w->requests, UrsRequest, ri);
   UrsDriver *v = &f->drivers[d];
-  idle_remove(f, d);
+  idle_remove(w, f, d);
   g_array_index(f->status, guint8, ri) = URS_SERVED;
   f->served++;
   int wait = t - r->created + ring; /* 0 <= t - created < URS_MAX_WAIT, ring <= URS_RINGS */
@@ -183,7 +199,7 @@ static void reposition(UrsWorld *w, UrsFleet *f, int t, int d, int slot) {
       }
   }
   if (best == v->cell) return;
-  idle_remove(f, d);
+  idle_remove(w, f, d);
   v->cell = best;
   set_state(f, d, URS_REPOSITIONING);
   v->busy_until = t + 1;
@@ -206,11 +222,11 @@ void urs_fleet_step(UrsWorld *w, UrsFleet *f, int t, const int *policy, const in
       case URS_ON_TRIP:
         v->cell = v->dest;
         set_state(f, d, URS_IDLE);
-        idle_push(f, d);
+        idle_push(w, f, d);
         break;
       case URS_REPOSITIONING:
         set_state(f, d, URS_IDLE);
-        idle_push(f, d);
+        idle_push(w, f, d);
         break;
     }
   }
@@ -257,6 +273,13 @@ bool urs_fleet_check(const UrsWorld *w, const UrsFleet *f, const char **why) {
     listed += n;
   }
   if (listed != count[URS_IDLE]) return *why = "an idle driver is in no idle list", false;
+  for (int c = 0; c < w->ncells; c++) {
+    const int *disc = urs_disc(w, c);
+    int n = 0;
+    for (int i = 0; i < URS_DISC; i++)
+      if (disc[i] >= 0) n += f->idle_count[disc[i]];
+    if (n != f->disc_idle[c]) return *why = "a disc's idle count differs from its cells' idle counts", false;
+  }
   int64_t st[3] = {0};
   for (guint i = 0; i < f->status->len; i++) st[g_array_index(f->status, guint8, i)]++;
   if ((int64_t)f->status->len != w->created) return *why = "the fleet has not seen every request", false;

@@ -11,6 +11,7 @@
  *    expired), so created = served + expired + waiting in every fleet;
  *  - a driver is in exactly one state (idle, to-pickup, on-trip,
  *    repositioning); a driver is in its cell's idle list iff it is idle;
+ *  - a cell's disc idle count is the sum of the idle counts of its disc;
  *  - the request stream (cells, destinations, durations) is a function of
  *    (seed, episode) alone: no fleet, action or probe draws from it.
  * Three fleets of D drivers play on the same stream: the actual one (the
@@ -71,6 +72,7 @@ typedef struct {
   int n;
   UrsDriver *drivers;
   int *idle_head, *idle_count; /* per cell */
+  int *disc_idle;              /* per cell: idle drivers within its disc (URS_RINGS) */
   GArray *status;              /* guint8 per request of the episode */
   GArray *waiting;             /* int request indexes, oldest first */
   int64_t waits[URS_WAIT_BINS]; /* served requests by wait in whole minutes */
@@ -213,7 +215,11 @@ int urs_graph_slot(UrsWorld *w, const double weight[URS_NCONF]);
  * minute in the cell plus URS_DISC_WEIGHT times those of the other cells of
  * its matching disc (up to the city-wide time factor, which does not change
  * where a driver should go). */
-double urs_predict_score(UrsWorld *w, int slot, int cell);
+double urs_predict_score_compute(UrsWorld *w, int slot, int cell);
+static inline double urs_predict_score(UrsWorld *w, int slot, int cell) {
+  const UrsGraphSlot *g = &w->gslot[slot]; /* computed once per era (slot of the week) */
+  return g->disc_stamp[cell] == w->era ? g->disc[cell] : urs_predict_score_compute(w, slot, cell);
+}
 
 /* world-probe.c */
 /* A Poisson(mean) count drawn from rng. */
@@ -237,7 +243,7 @@ double urs_probe_reading(TrvRng *rng, double kappa, double z, double m);
 void urs_fleet_init(UrsFleet *f, int n, int ncells);
 void urs_fleet_free(UrsFleet *f);
 /* Places the drivers at cells[] and clears the episode's counters. */
-void urs_fleet_reset(UrsFleet *f, const int *cells);
+void urs_fleet_reset(const UrsWorld *w, UrsFleet *f, const int *cells);
 /* One minute of a fleet: finished trips, matching of waiting and new
  * requests, then repositioning of idle drivers: policy 0 stays, 1 uses the
  * driver's graph slot (slots[d]). */

@@ -280,7 +280,7 @@ static void urs_episode_begin(void *world, int e) {
     w->start_cells[d] = w->zone_cell[trv_rng_below(&w->rng, w->nzones)];
     w->action[d] = 0;
   }
-  for (int f = 0; f < URS_NFLEETS; f++) urs_fleet_reset(&w->fleet[f], w->start_cells);
+  for (int f = 0; f < URS_NFLEETS; f++) urs_fleet_reset(w, &w->fleet[f], w->start_cells);
 }
 
 static int urs_observe(void *world, int t, double *ctx) {
