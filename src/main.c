@@ -2,8 +2,6 @@
  * Adding a subcommand: write its function (commands.h) and add a row here. */
 #include <config.h>
 
-#include "src/git-revision.h"
-
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +10,7 @@
 #endif
 
 #include "commands.h"
+#include "report.h"
 #include "worlds.h"
 
 static const TrvCommand commands[] = {
@@ -31,7 +30,7 @@ static const TrvCommand commands[] = {
 int trv_cmd_version(int argc, char **argv) {
   (void)argc;
   (void)argv;
-  printf("trivium %s (git %s)\n", PACKAGE_VERSION, TRV_GIT_REVISION);
+  printf("trivium %s (git %s)\n", PACKAGE_VERSION, trv_git_revision);
   return 0;
 }
 

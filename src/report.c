@@ -13,10 +13,13 @@
 
 #include <config.h>
 
-#include "src/git-revision.h"
 #include <json-glib/json-glib.h>
 #include <simgrid/forward.h>
 #include <simgrid/version.h>
+
+/* the one object that includes the generated header (src/cli.am) */
+#include "src/git-revision.h"
+const char trv_git_revision[] = TRV_GIT_REVISION;
 
 static const TrvCellSummary *cell_of(const TrvRunResult *r, int c, int s) { return &r->cells[c * r->n_seeds + s]; }
 
@@ -212,7 +215,7 @@ bool trv_write_run_json(const TrvRunResult *r, const char *path, const char *sta
   json_builder_set_member_name(b, "versions");
   json_builder_begin_object(b);
   add_member_string(b, "trivium", PACKAGE_VERSION);
-  add_member_string(b, "git", TRV_GIT_REVISION);
+  add_member_string(b, "git", trv_git_revision);
   char *glib = g_strdup_printf("%u.%u.%u", glib_major_version, glib_minor_version, glib_micro_version);
   add_member_string(b, "glib", glib);
   g_free(glib);

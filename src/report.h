@@ -13,6 +13,10 @@
 #include "scenario/scenario.h"
 #include "sim/sim.h"
 
+/* The git revision the program was built from (src/git-revision.h, made at
+ * every build): run.json's, the cells' fingerprints' and --version's. */
+extern const char trv_git_revision[];
+
 /* A run's point: its cells reduced (cells[c * n_seeds + s] for controller
  * c and seed s), and what its outputs say about it. */
 typedef struct {

@@ -13,7 +13,6 @@
  */
 #include <config.h>
 
-#include "src/git-revision.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -279,7 +278,7 @@ static const char *sha_of(RunCtx *ctx, const char *path) {
  * jobs run them and the log files are not part of it. */
 static char *point_identity(RunCtx *ctx, const char *const *inputs) {
   GString *t = g_string_new(NULL);
-  g_string_append_printf(t, "trivium %s git %s\nworld %s\n", PACKAGE_VERSION, TRV_GIT_REVISION, ctx->world_class->name);
+  g_string_append_printf(t, "trivium %s git %s\nworld %s\n", PACKAGE_VERSION, trv_git_revision, ctx->world_class->name);
   if (ctx->scenario && ctx->scenario->file) g_string_append_printf(t, "scenario %s\n", sha_of(ctx, ctx->scenario->file));
   g_string_append_printf(t, "platform %s\n", sha_of(ctx, ctx->platform));
   for (int i = 0; inputs && inputs[i]; i++) g_string_append_printf(t, "input %s\n", sha_of(ctx, inputs[i]));
