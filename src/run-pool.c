@@ -179,11 +179,13 @@ static int run_cells(RunCtx *ctx, const TrvCellLayout *layout, char **fingerprin
 }
 
 /* The merge: episodes.csv is the header, then every cell's lines in
- * (controller, seed) order, each checked against the checksum its cell file
- * records, written under a temporary name and renamed when whole; cells[]
- * and totals get the cells' reductions. */
-static int merge_cells(RunCtx *ctx, const TrvCellLayout *layout, const TrvCellFile *files, TrvCellSummary *cells,
-                       TrvRunTotals *totals, GError **error) {
+ * (controller, seed) order, written under a temporary name and renamed when
+ * whole; cells[] and totals get the cells' reductions.  A cell found on disk
+ * is checked against the checksum its cell file records; one this process
+ * has just run (fresh[c]) is not read twice: its process computed that
+ * checksum from the very lines it wrote. */
+static int merge_cells(RunCtx *ctx, const TrvCellLayout *layout, const TrvCellFile *files, const bool *fresh,
+                       TrvCellSummary *cells, TrvRunTotals *totals, GError **error) {
   int total = ctx->n_controllers * ctx->params.seeds, code = 0;
   char *csv = g_build_filename(ctx->out, "episodes.csv", NULL), *csv_tmp = g_strconcat(csv, ".tmp", NULL);
   FILE *out = fopen(csv_tmp, "w");
@@ -200,16 +202,16 @@ static int merge_cells(RunCtx *ctx, const TrvCellLayout *layout, const TrvCellFi
   for (int c = 0; c < total && code == 0; c++) {
     char *path = trv_run_cell_path(ctx, c, "csv");
     FILE *in = fopen(path, "r");
-    GChecksum *sha = g_checksum_new(G_CHECKSUM_SHA256);
+    GChecksum *sha = fresh[c] ? NULL : g_checksum_new(G_CHECKSUM_SHA256);
     size_t n;
     while (in && (n = fread(buf, 1, sizeof buf, in)) > 0) {
       fwrite(buf, 1, n, out);
-      g_checksum_update(sha, (const guchar *)buf, (gssize)n);
+      if (sha) g_checksum_update(sha, (const guchar *)buf, (gssize)n);
     }
     if (!in || ferror(in)) {
       g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot read (%s)", path, g_strerror(errno));
       code = 1;
-    } else if (strcmp(g_checksum_get_string(sha), files[c].csv_sha256) != 0) {
+    } else if (sha && strcmp(g_checksum_get_string(sha), files[c].csv_sha256) != 0) {
       g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                   "%s: damaged (its SHA-256 is not the one its cell file records); delete it and run again: "
                   "the cell runs anew", path);
@@ -220,7 +222,7 @@ static int merge_cells(RunCtx *ctx, const TrvCellLayout *layout, const TrvCellFi
       totals->probes += (gint64)files[c].sum.metric[TRV_METRIC_PROBES];
       totals->agent_steps += (double)ctx->params.agents * layout->episodes * ctx->world_steps;
     }
-    g_checksum_free(sha);
+    if (sha) g_checksum_free(sha);
     if (in) fclose(in);
     g_free(path);
   }
@@ -410,7 +412,7 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
   for (int c = 0; c < total && code == 0; c++)
     if (to_run[c] && !cell_complete(ctx, &layout, c, fingerprints[c], &files[c], error)) code = 1;
   if (code == 0 && ctx->mode != TRV_RUN_CELLS) {
-    code = merge_cells(ctx, &layout, files, cells, totals, error);
+    code = merge_cells(ctx, &layout, files, to_run, cells, totals, error);
     res.cells = cells;
     if (code == 0 && (!trv_write_summary(&res, ctx->out, table, error) || !trv_write_figures(&res, ctx->out, error) ||
                       !trv_grounding_point(&res, ctx->out, sweep ? (int)sweep->values->len : 0,
