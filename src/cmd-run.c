@@ -194,6 +194,42 @@ static bool input_error(GError **error, const char *fmt, const char *a) {
   return false;
 }
 
+/* A --set is applied at every point after the point's own values, so a
+ * --set of a swept parameter would run every point with the --set value
+ * under the point's label: refused, naming the sweep. */
+static bool sets_not_swept(const RunCtx *ctx, GError **error) {
+  bool ok = true;
+  for (int i = 0; ok && ctx->sets && ctx->sets[i]; i++) {
+    const char *eq = strchr(ctx->sets[i], '=');
+    char *key = eq ? g_strndup(ctx->sets[i], eq - ctx->sets[i]) : NULL;
+    const TrvParamSpec *spec = key ? trv_param_lookup(key) : NULL; /* an unknown or malformed one is said later */
+    if (spec && ctx->cli_sweep) {
+      const char *ceq = strchr(ctx->cli_sweep, '=');
+      char *swept = ceq ? g_strndup(ctx->cli_sweep, ceq - ctx->cli_sweep) : NULL;
+      if (swept && trv_param_lookup(swept) == spec) {
+        g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                    "--set %s and --sweep %s: the parameter is swept; give its values to --sweep only", ctx->sets[i],
+                    ctx->cli_sweep);
+        ok = false;
+      }
+      g_free(swept);
+    } else if (spec) {
+      for (guint k = 0; ok && k < ctx->scenario->sweeps->len; k++) {
+        const TrvSweepSpec *sw = &g_array_index(ctx->scenario->sweeps, TrvSweepSpec, k);
+        if (trv_param_lookup(sw->param) != spec) continue;
+        char *values = g_strjoinv(",", sw->values);
+        g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                    "--set %s: the scenario sweeps %s over %s; to run other values, give them to --sweep=%s=V1,V2,... "
+                    "(it replaces the scenario's sweep)", ctx->sets[i], sw->param, values, sw->param);
+        g_free(values);
+        ok = false;
+      }
+    }
+    g_free(key);
+  }
+  return ok;
+}
+
 /* --cells A-B (or A): a range of the run's cells, counted from 0. */
 static bool parse_cells(RunCtx *ctx, const char *text, GError **error) {
   char *end;
@@ -370,6 +406,7 @@ bool trv_run_parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError *
   }
   ctx->jobs = jobs > 0 ? jobs : (int)g_get_num_processors();
   ctx->quiet = quiet || bench;
+  if (ok) ok = sets_not_swept(ctx, error);
   if (ok && !ctx->quiet && ctx->cli_sweep && ctx->scenario->sweeps->len > 0 && !ctx->replay) { /* said (unless -q) */
     GString *was = g_string_new(NULL);
     for (guint i = 0; i < ctx->scenario->sweeps->len; i++)

@@ -11,7 +11,7 @@ T=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/json-compact.sh"
-echo "1..21"
+echo "1..23"
 n=0
 # $1 description, then the command; passes when it exits 2 with one line on stderr
 exit2() {
@@ -38,6 +38,10 @@ exit2 "an invalid SimGrid model" "$T" run $small --cfg=network/model:Foo -o "$tm
 exit2 "actors on two threads (--cfg=contexts/nthreads:2)" "$T" run $small --cfg=contexts/nthreads:2 -o "$tmp/d2"
 # shellcheck disable=SC2086
 exit2 "actor stacks of 4 KiB (--cfg=contexts/stack-size:4)" "$T" run $small --cfg=contexts/stack-size:4 -o "$tmp/d3"
+# a --set of a swept parameter would run every point with one value under the points' labels
+exit2 "--set of the scenario's swept parameter" "$T" run "$top/scenarios/multi-agent.xml" --set agents.count=4 -q -o "$tmp/d4"
+exit2 "--set and --sweep of one parameter" "$T" run "$top/scenarios/multi-agent.xml" --set agents.count=4 \
+  --sweep=agents.count=2,3 -q -o "$tmp/d5"
 # shellcheck disable=SC2086
 "$T" run $small --cfg=contexts/nthreads:2 -o "$tmp/d2" >/dev/null 2>"$tmp/err"
 n=$((n + 1))

@@ -59,9 +59,9 @@ if [ "$(tail -n +2 "$tmp/flap/grounding.csv" | wc -l)" -eq 2 ] && [ -n "$(col fl
 else echo "not ok 5 - grounding outputs"; ls -R "$tmp/flap" | sed 's/^/# /'; fi
 
 # 6, 7: hostile values
-"$T" run -e warehouse-w1 --set world.eps=0.2 -q -o "$tmp/bad" >/dev/null 2>"$tmp/bad.err"
+"$T" run -e warehouse-w1 --sweep world.eps=0.2 -q -o "$tmp/bad" >/dev/null 2>"$tmp/bad.err"
 rc=$?
-if [ $rc -eq 2 ] && grep -q 'world.eps' "$tmp/bad.err"; then echo "ok 6 - world.eps out of [0, 0.15]: exit 2, named"
+if [ $rc -eq 2 ] && grep -q 'world.eps: 0.2 is out of range \[0, 0.15\]' "$tmp/bad.err"; then echo "ok 6 - world.eps out of [0, 0.15]: exit 2, named"
 else echo "not ok 6 - world.eps=0.2: exit $rc"; sed 's/^/# /' "$tmp/bad.err"; fi
 "$T" run -e warehouse-w1 --set agents.count=65 --set run.episodes=2 -q -o "$tmp/bad2" >/dev/null 2>"$tmp/bad2.err"
 rc=$?
