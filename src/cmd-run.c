@@ -194,40 +194,44 @@ static bool input_error(GError **error, const char *fmt, const char *a) {
   return false;
 }
 
+/* The parameter that "KEY=VALUE" names, NULL for an unknown or malformed
+ * one (said where it is applied). */
+static const TrvParamSpec *assigned_param(const char *assignment) {
+  const char *eq = strchr(assignment, '=');
+  if (!eq) return NULL;
+  char *key = g_strndup(assignment, eq - assignment);
+  const TrvParamSpec *spec = trv_param_lookup(key);
+  g_free(key);
+  return spec;
+}
+
 /* A --set is applied at every point after the point's own values, so a
  * --set of a swept parameter would run every point with the --set value
- * under the point's label: refused, naming the sweep. */
+ * under the point's label: refused, naming the sweep.  --sweep replaces the
+ * scenario's sweeps, so then only its own key is swept. */
 static bool sets_not_swept(const RunCtx *ctx, GError **error) {
-  bool ok = true;
-  for (int i = 0; ok && ctx->sets && ctx->sets[i]; i++) {
-    const char *eq = strchr(ctx->sets[i], '=');
-    char *key = eq ? g_strndup(ctx->sets[i], eq - ctx->sets[i]) : NULL;
-    const TrvParamSpec *spec = key ? trv_param_lookup(key) : NULL; /* an unknown or malformed one is said later */
-    if (spec && ctx->cli_sweep) {
-      const char *ceq = strchr(ctx->cli_sweep, '=');
-      char *swept = ceq ? g_strndup(ctx->cli_sweep, ceq - ctx->cli_sweep) : NULL;
-      if (swept && trv_param_lookup(swept) == spec) {
-        g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-                    "--set %s and --sweep %s: the parameter is swept; give its values to --sweep only", ctx->sets[i],
-                    ctx->cli_sweep);
-        ok = false;
-      }
-      g_free(swept);
-    } else if (spec) {
-      for (guint k = 0; ok && k < ctx->scenario->sweeps->len; k++) {
-        const TrvSweepSpec *sw = &g_array_index(ctx->scenario->sweeps, TrvSweepSpec, k);
-        if (trv_param_lookup(sw->param) != spec) continue;
-        char *values = g_strjoinv(",", sw->values);
-        g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-                    "--set %s: the scenario sweeps %s over %s; to run other values, give them to --sweep=%s=V1,V2,... "
-                    "(it replaces the scenario's sweep)", ctx->sets[i], sw->param, values, sw->param);
-        g_free(values);
-        ok = false;
-      }
+  for (int i = 0; ctx->sets && ctx->sets[i]; i++) {
+    const TrvParamSpec *spec = assigned_param(ctx->sets[i]);
+    if (!spec) continue;
+    if (ctx->cli_sweep) {
+      if (assigned_param(ctx->cli_sweep) != spec) continue;
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                  "--set %s and --sweep %s: the parameter is swept; give its values to --sweep only", ctx->sets[i],
+                  ctx->cli_sweep);
+      return false;
     }
-    g_free(key);
+    for (guint k = 0; k < ctx->scenario->sweeps->len; k++) {
+      const TrvSweepSpec *sw = &g_array_index(ctx->scenario->sweeps, TrvSweepSpec, k);
+      if (trv_param_lookup(sw->param) != spec) continue;
+      char *values = g_strjoinv(",", sw->values);
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                  "--set %s: the scenario sweeps %s over %s; to run other values, give them to --sweep=%s=V1,V2,... "
+                  "(it replaces the scenario's sweep)", ctx->sets[i], sw->param, values, sw->param);
+      g_free(values);
+      return false;
+    }
   }
-  return ok;
+  return true;
 }
 
 /* --cells A-B (or A): a range of the run's cells, counted from 0. */

@@ -13,7 +13,6 @@
  */
 #include <config.h>
 
-
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
