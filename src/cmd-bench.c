@@ -4,15 +4,17 @@
  * directory unless --out), with the controllers' own calls timed, and
  * prints wall and CPU time (the cells' and the parent's), probes, episodes
  * and agent steps per second, CPU per episode, the controllers' share of
- * the cells' CPU time, the largest max RSS, and, when the SimGrid skeleton
- * of ../shared/bench is there, the CPU time of the skeleton given the same
- * run and Trivium's ratio to it (docs/outputs.md). */
+ * the cells' CPU time, the largest max RSS, and, when $TRIVIUM_SKELETON_DIR
+ * names the SimGrid skeleton (../shared/bench), the CPU time of the
+ * skeleton given the same run and Trivium's ratio to it (docs/outputs.md). */
 #include <config.h>
 
 #include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "run.h"
@@ -25,18 +27,30 @@ static double children_cpu(void) {
   return tv_seconds(&ru.ru_utime) + tv_seconds(&ru.ru_stime);
 }
 
-/* The directory of the SimGrid skeleton (skeleton.c, probes-from-episodes.py):
- * $TRIVIUM_SKELETON_DIR, else ../shared/bench next to the source tree (where
- * ../shared/bench/skeleton-ratio.sh is run from); NULL when absent. */
-static char *skeleton_dir(void) {
-  const char *env = g_getenv("TRIVIUM_SKELETON_DIR");
-  char *dir = env && *env ? g_strdup(env) : g_build_filename(TRV_SRCDIR, "..", "shared", "bench", NULL);
-  char *src = g_build_filename(dir, "skeleton.c", NULL), *py = g_build_filename(dir, "probes-from-episodes.py", NULL);
-  bool ok = g_file_test(src, G_FILE_TEST_IS_REGULAR) && g_file_test(py, G_FILE_TEST_IS_REGULAR);
-  g_free(src);
-  g_free(py);
-  if (!ok) g_clear_pointer(&dir, g_free);
-  return dir;
+/* The directory of the SimGrid skeleton (skeleton.c,
+ * probes-from-episodes.py): $TRIVIUM_SKELETON_DIR only, never a path fixed
+ * when the program was built (bench compiles and runs what it finds
+ * there).  NULL with *why when it is not set, lacks either file, or a file
+ * or the directory is not owned by this user (or root) or is writable by
+ * others: code another user could change is not run. */
+static char *skeleton_dir(GString *why) {
+  const char *dir = g_getenv("TRIVIUM_SKELETON_DIR");
+  if (!dir || !*dir) {
+    g_string_append(why, "no skeleton (set TRIVIUM_SKELETON_DIR to the directory of skeleton.c)");
+    return NULL;
+  }
+  static const char *const names[] = {"", "skeleton.c", "probes-from-episodes.py"};
+  for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+    char *path = g_build_filename(dir, names[i], NULL);
+    struct stat st;
+    if (stat(path, &st) != 0 || (i ? !S_ISREG(st.st_mode) : !S_ISDIR(st.st_mode)))
+      g_string_append_printf(why, "no skeleton (%s is not a %s)", path, i ? "file" : "directory");
+    else if ((st.st_uid != getuid() && st.st_uid != 0) || (st.st_mode & (S_IWGRP | S_IWOTH)))
+      g_string_append_printf(why, "%s is writable by others than its owner, or owned by another user: not run", path);
+    g_free(path);
+    if (why->len) return NULL;
+  }
+  return g_strdup(dir);
 }
 
 /* Whether the run's host patterns pick, for every role they name, exactly
@@ -101,14 +115,14 @@ static int csv_components(const char *csv) {
  * A negative value with *why when it cannot stand for the run. */
 static double skeleton_cpu(RunCtx *ctx, const char *out, char **why) {
   GString *w = g_string_new(NULL);
-  char *dir = skeleton_dir(), *tmp = NULL, *csv = g_build_filename(out, "episodes.csv", NULL);
+  char *dir = skeleton_dir(w), *tmp = NULL, *csv = g_build_filename(out, "episodes.csv", NULL);
   double cpu = -1;
   bool roles = false;
   for (int r = 0; r < TRV_N_ROLES; r++) roles = roles || ctx->role_hosts[r];
   const char *platform = ctx->sim.platform ? ctx->sim.platform : ctx->platform;
   int ncomp = csv_components(csv);
-  if (!dir) g_string_append(w, "no skeleton (set TRIVIUM_SKELETON_DIR to the directory of skeleton.c)");
-  else if (ncomp < 1) g_string_append(w, "no episodes.csv in the output (a sweep)");
+  if (!dir) {
+  } else if (ncomp < 1) g_string_append(w, "no episodes.csv in the output (a sweep)");
   else if (ctx->faults && ctx->faults->len) g_string_append(w, "the run has faults, the skeleton none");
   else if (ctx->sim.best_effort) g_string_append(w, "best effort: the skeleton commits atomically");
   else if (!platform || (roles && !roles_are_the_properties(ctx, platform)))

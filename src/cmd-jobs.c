@@ -95,14 +95,14 @@ static char *quoted_command(const char *program, char **command) {
   return g_string_free(s, FALSE);
 }
 
-static bool write_script(const char *path, const char *text, GError **error) {
-  GError *err = NULL;
-  if (!g_file_set_contents(path, text, -1, &err) || g_chmod(path, 0755) != 0) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: %s", path, err ? err->message : g_strerror(errno));
-    g_clear_error(&err);
-    return false;
-  }
-  return true;
+/* A Slurm job name: the experiment's letters, digits, '.', '-' and '_',
+ * anything else as '_' (an #SBATCH line ends at a newline, and the name
+ * reaches Slurm's own parsing). */
+static char *job_name(const char *experiment) {
+  char *name = g_strdup_printf("trivium-%s", experiment);
+  for (char *p = name; *p; p++)
+    if (!g_ascii_isalnum(*p) && *p != '.' && *p != '-' && *p != '_') *p = '_';
+  return name;
 }
 
 bool trv_write_run_manifest(RunCtx *ctx, int argc, char **argv, GError **error) {
@@ -135,17 +135,11 @@ int trv_emit_jobs(RunCtx *ctx, int argc, char **argv, GError **error) {
     g_string_append_printf(list, "cd %s && %s -o %s -j 1 -q --cells %ld-%ld\n", qcwd, cmdline, qout, first, last);
   }
   char *txt = g_build_filename(out, "jobs.txt", NULL), *json = g_build_filename(out, "jobs.json", NULL);
-  GError *err = NULL;
-  bool ok = g_file_set_contents(txt, list->str, (gssize)list->len, &err);
-  if (!ok) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: %s", txt, err->message);
-    g_error_free(err);
-  }
-  ok = ok && trv_jobs_file_write(json, cwd, program, command, cells, (int)chunk, jobs, error);
+  bool ok = trv_write_file_atomic(txt, list->str, (gssize)list->len, error) && trv_jobs_file_write(json, cwd, program, command, cells, (int)chunk, jobs, error);
   char *slurm = g_build_filename(out, "slurm", NULL);
   if (ok && !strcmp(ctx->emit, "slurm")) {
     char *qprog = g_shell_quote(program), *qtxt = g_shell_quote(txt), *qslurm = g_shell_quote(slurm);
-    char *name = g_strdelimit(g_strdup_printf("trivium-%s", ctx->experiment), " \t\n'\"\\$`", '_');
+    char *name = job_name(ctx->experiment);
     char *array = g_strdup_printf(
         "#!/bin/sh\n"
         "# The cells of a Trivium run as a Slurm job array: task i runs line i+1\n"
@@ -158,9 +152,9 @@ int trv_emit_jobs(RunCtx *ctx, int argc, char **argv, GError **error) {
         "#SBATCH --output=cells-%%A_%%a.out\n"
         "set -eu\n"
         "line=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" %s)\n"
-        "[ -n \"$line\" ] || { echo \"array.sbatch: no line $((SLURM_ARRAY_TASK_ID + 1)) in %s\" >&2; exit 2; }\n"
+        "[ -n \"$line\" ] || { echo \"array.sbatch: no line $((SLURM_ARRAY_TASK_ID + 1)) in \"%s >&2; exit 2; }\n"
         "exec sh -c \"$line\"\n",
-        chunk, chunk == 1 ? "" : "s", name, jobs - 1, qtxt, txt);
+        chunk, chunk == 1 ? "" : "s", name, jobs - 1, qtxt, qtxt);
     char *merge = g_strdup_printf(
         "#!/bin/sh\n"
         "# Joins the cells of the run once every task of the array has succeeded.\n"
@@ -181,11 +175,8 @@ int trv_emit_jobs(RunCtx *ctx, int argc, char **argv, GError **error) {
         qslurm);
     char *pa = g_build_filename(slurm, "array.sbatch", NULL), *pm = g_build_filename(slurm, "merge.sbatch", NULL),
          *ps = g_build_filename(slurm, "submit.sh", NULL);
-    if (g_mkdir_with_parents(slurm, 0755) != 0) {
-      g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot create (%s)", slurm, g_strerror(errno));
-      ok = false;
-    }
-    ok = ok && write_script(pa, array, error) && write_script(pm, merge, error) && write_script(ps, submit, error);
+    ok = trv_out_dir(slurm, false, error) && trv_out_write(pa, array, -1, 0755, error) &&
+         trv_out_write(pm, merge, -1, 0755, error) && trv_out_write(ps, submit, -1, 0755, error);
     g_free(pa), g_free(pm), g_free(ps), g_free(array), g_free(merge), g_free(submit), g_free(name);
     g_free(qprog), g_free(qtxt), g_free(qslurm);
   }

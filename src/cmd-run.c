@@ -530,7 +530,7 @@ int trv_run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals
       ctx->out = g_build_filename(base_out, dir, NULL);
       ctx->point_dir = dir;
       if (!ctx->quiet) fprintf(stderr, "trivium: point %zu/%zu: %s -> %s\n", k + 1, n, label, ctx->out);
-      if (code == 0 && !trv_check_out_dir(ctx->out, error)) code = 2;
+      if (code == 0 && !trv_check_out_dir(ctx->out, false, error)) code = 2;
       ctx->point_values = point_values;
       if (code == 0) code = trv_run_point(ctx, argc, argv, NULL, totals, &sw, label, error);
       ctx->point_dir = NULL;
@@ -543,7 +543,7 @@ int trv_run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals
     ctx->out = base_out;
     if (code == 0 && !count && ctx->mode != TRV_RUN_CELLS &&
         !trv_sweep_table_write(&sw, base_out, table, ctx->experiment, ctx->params.seeds, error))
-      code = 1;
+      code = (*error)->code == TRV_ERROR_INPUT ? 2 : 1;
     trv_sweep_table_free(&sw);
   }
   if (count) *count = cells;
@@ -560,7 +560,7 @@ int trv_cmd_run(int argc, char **argv) {
     return trv_run_fail(err);
   }
   if (!ctx.out) ctx.out = default_out_dir();
-  if (!trv_check_out_dir(ctx.out, &err)) {
+  if (!trv_check_out_dir(ctx.out, true, &err)) {
     trv_run_ctx_free(&ctx);
     return trv_run_fail(err);
   }

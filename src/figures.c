@@ -68,15 +68,6 @@ static void num(GString *s, double v) {
   else g_string_append(s, " NaN");
 }
 
-/* A string as a gnuplot string literal (single quotes; '' is a quote). */
-static void gp_quote(GString *s, const char *text) {
-  g_string_append_c(s, '\'');
-  for (const char *p = text; *p; p++) {
-    if (*p == '\'') g_string_append(s, "''");
-    else if ((unsigned char)*p >= 0x20) g_string_append_c(s, *p);
-  }
-  g_string_append_c(s, '\'');
-}
 
 /* Twelve distinct line colours (gnuplot's default set has eight, so a
  * ninth controller would repeat the first one's colour). */
@@ -104,7 +95,7 @@ static void plot_controllers(GString *plot, const char *dat, const char *how, co
     g_string_append_printf(plot, "%s'%s' ", c ? ", " : "", dat);
     g_string_append_printf(plot, how, c + 2);
     g_string_append(plot, " title ");
-    gp_quote(plot, controllers[c]);
+    trv_gp_quote(plot, controllers[c]);
   }
   g_string_append_c(plot, '\n');
 }
@@ -118,11 +109,16 @@ static bool write_pair(const char *dir, const char *name, const GString *dat, co
   GString *text = g_string_new_len(gp->str, (gssize)head);
   g_string_append(text, "reset\n");
   g_string_append(text, gp->str + head);
+  /* gnuplot writes the drawings itself: never through a planted link */
+  char *svg = g_strdup_printf("%s/%s.svg", dir, name), *png = g_strdup_printf("%s/%s.png", dir, name);
   bool ok = trv_write_file_atomic(d, dat->str, (gssize)dat->len, error) &&
-            trv_write_file_atomic(g, text->str, (gssize)text->len, error);
+            trv_write_file_atomic(g, text->str, (gssize)text->len, error) && trv_out_writable(svg, error) &&
+            trv_out_writable(png, error);
   g_string_free(text, TRUE);
   g_free(d);
   g_free(g);
+  g_free(svg);
+  g_free(png);
   if (ok && batch) g_ptr_array_add(batch, g_strdup(name));
   else if (ok) draw_all(dir, (char **)&name, 1);
   return ok;
@@ -131,8 +127,7 @@ static bool write_pair(const char *dir, const char *name, const GString *dat, co
 /* OUT/figures, created; NULL with *error. */
 static char *figures_dir(const char *out, GError **error) {
   char *dir = g_build_filename(out, "figures", NULL);
-  if (g_mkdir_with_parents(dir, 0755) == 0) return dir;
-  g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot create (%s)", dir, g_strerror(errno));
+  if (trv_out_dir(dir, false, error)) return dir;
   g_free(dir);
   return NULL;
 }
@@ -146,7 +141,10 @@ bool trv_write_figures(const TrvRunResult *r, const char *out, GError **error) {
   int nc = r->n_controllers, ns = r->n_seeds;
   /* cumulative outcome regret: the cells share their curve's episodes */
   GString *dat = g_string_new("# episode, then per controller the cumulative outcome regret (mean over seeds):");
-  for (int c = 0; c < nc; c++) g_string_append_printf(dat, " %s", r->controllers[c]);
+  for (int c = 0; c < nc; c++) {
+    g_string_append_c(dat, ' ');
+    trv_gp_quote(dat, r->controllers[c]);
+  }
   g_string_append_c(dat, '\n');
   int points = ns > 0 ? r->cells[0].n_curve : 0;
   for (int c = 0; c < nc; c++)
@@ -161,7 +159,9 @@ bool trv_write_figures(const TrvRunResult *r, const char *out, GError **error) {
     g_string_append_c(dat, '\n');
   }
   GString *gp = g_string_new(NULL), *plot = g_string_new(NULL);
-  g_string_append_printf(gp, "# Cumulative outcome regret of %s (mean over %d seeds); data: regret.dat\n", r->experiment, ns);
+  g_string_append(gp, "# Cumulative outcome regret of ");
+  trv_gp_quote(gp, r->experiment);
+  g_string_append_printf(gp, " (mean over %d seeds); data: regret.dat\n", ns);
   g_string_append(gp, "set xlabel 'episode'\nset ylabel 'cumulative outcome regret'\nset key left top\nset grid\n");
   plot_controllers(plot, "regret.dat", "using 1:%d with lines lw 2", r->controllers, nc);
   gp_outputs(gp, "regret", plot->str);
@@ -181,15 +181,16 @@ bool trv_write_figures(const TrvRunResult *r, const char *out, GError **error) {
     }
     g_string_append_c(dat, '\n');
   }
-  g_string_append_printf(gp, "# Final presence probabilities of %s (mean over %d seeds); data: presence.dat\n",
-                         r->experiment, ns);
+  g_string_append(gp, "# Final presence probabilities of ");
+  trv_gp_quote(gp, r->experiment);
+  g_string_append_printf(gp, " (mean over %d seeds); data: presence.dat\n", ns);
   g_string_append(gp, "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
                       "set yrange [0:1]\nset ylabel 'P(component present)'\nset key outside right top\nset grid ytics\n"
                       "set xtics rotate by -45 scale 0\n");
   g_string_append(gp, "set xtics (");
   for (int j = 0; j < cand->n_components; j++) {
     g_string_append(gp, j ? ", " : "");
-    gp_quote(gp, cand->components[j].name);
+    trv_gp_quote(gp, cand->components[j].name);
     g_string_append_printf(gp, " %d", j);
   }
   g_string_append(gp, ")\n");
@@ -212,9 +213,15 @@ static bool panel_figure(const char *dir, const char *name, const char *key, cha
                          const char *const *controllers, int n_controllers, const char *const *metrics, int n_metrics,
                          const double *rows, bool wide, GError **error) {
   GString *dat = g_string_new("# point index, then per controller and metric: mean, sd (over seeds); metrics:");
-  for (int m = 0; m < n_metrics; m++) g_string_append_printf(dat, " %s", metrics[m]);
+  for (int m = 0; m < n_metrics; m++) {
+    g_string_append_c(dat, ' ');
+    trv_gp_quote(dat, metrics[m]);
+  }
   g_string_append(dat, "; controllers:");
-  for (int c = 0; c < n_controllers; c++) g_string_append_printf(dat, " %s", controllers[c]);
+  for (int c = 0; c < n_controllers; c++) {
+    g_string_append_c(dat, ' ');
+    trv_gp_quote(dat, controllers[c]);
+  }
   g_string_append_c(dat, '\n');
   for (int k = 0; k < n_points; k++) {
     g_string_append_printf(dat, "%d", k);
@@ -228,17 +235,17 @@ static bool panel_figure(const char *dir, const char *name, const char *key, cha
   }
   GString *gp = g_string_new(NULL), *plot = g_string_new(NULL);
   g_string_append_printf(gp, "# %s: each metric against ", name);
-  gp_quote(gp, key);
+  trv_gp_quote(gp, key);
   g_string_append_printf(gp, " (mean and sd over seeds); data: %s.dat\n", name);
   g_string_append(gp, "set xtics (");
   for (int k = 0; k < n_points; k++) {
     g_string_append(gp, k ? ", " : "");
-    gp_quote(gp, labels[k]);
+    trv_gp_quote(gp, labels[k]);
     g_string_append_printf(gp, " %d", k);
   }
   g_string_append_printf(gp, ")\nset xrange [-0.5:%d.5]\n%s\nset grid\nset xlabel ", n_points - 1,
                          wide ? "set xtics rotate by 60 right\nset key inside left top" : "set key outside right top");
-  gp_quote(gp, key);
+  trv_gp_quote(gp, key);
   g_string_append_c(gp, '\n');
   g_string_append_printf(plot, "set multiplot layout %d,1\n", n_metrics);
   for (int m = 0; m < n_metrics; m++) {
@@ -248,13 +255,13 @@ static bool panel_figure(const char *dir, const char *name, const char *key, cha
     for (int k = 0; k < n_points && !any; k++)
       for (int c = 0; c < n_controllers && !any; c++) any = isfinite(rows[((size_t)(k * n_controllers + c) * n_metrics + m) * 2]);
     g_string_append(plot, any ? "set autoscale y\nset ylabel " : "set yrange [0:1]\nset ylabel ");
-    gp_quote(plot, metrics[m]);
+    trv_gp_quote(plot, metrics[m]);
     g_string_append(plot, "\nplot ");
     for (int c = 0; c < n_controllers; c++) {
       int col = 2 + 2 * (c * n_metrics + m);
       g_string_append_printf(plot, "%s'%s.dat' using 1:%d:%d with yerrorlines lw 2 title ", c ? ", " : "", name, col,
                              col + 1);
-      gp_quote(plot, controllers[c]);
+      trv_gp_quote(plot, controllers[c]);
     }
     g_string_append_c(plot, '\n');
   }
@@ -337,7 +344,7 @@ bool trv_write_speedup_figure(const char *out, char **series, int n_series, cons
     for (int i = 0; i < n_series; i++) {
       g_string_append_printf(plot, "%s'speedup.dat' index %d using 1:%d:%d:%d with yerrorlines lw 2 title ",
                              i ? ", " : "", i, 2 + 3 * panel, 3 + 3 * panel, 4 + 3 * panel);
-      gp_quote(plot, series[i]);
+      trv_gp_quote(plot, series[i]);
     }
     g_string_append_c(plot, '\n');
   }

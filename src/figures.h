@@ -9,6 +9,8 @@
 
 #include "report.h"
 
+#include "gp-quote.h"
+
 /* One point: regret.{dat,gp,svg,png} (cumulative outcome regret against
  * episodes, mean over seeds, one line per controller) and
  * presence.{dat,gp,svg,png} (the final presence probability of every

@@ -9,6 +9,7 @@
 #include <trivium/error.h>
 #include "jobs-file.h"
 #include "json-file.h"
+#include "out-file.h"
 
 #define JOBS_FILE_MAX_BYTES ((gsize)1 << 20)
 #define JOBS_MAX_ARGS 4096
@@ -21,12 +22,12 @@ bool trv_jobs_file_write(const char *path, const char *directory, const char *pr
   json_builder_set_member_name(b, "format");
   json_builder_add_string_value(b, TRV_JOBS_FORMAT);
   json_builder_set_member_name(b, "directory");
-  json_builder_add_string_value(b, directory);
+  trv_json_add_bytes(b, directory);
   json_builder_set_member_name(b, "program");
-  json_builder_add_string_value(b, program);
+  trv_json_add_bytes(b, program);
   json_builder_set_member_name(b, "command");
   json_builder_begin_array(b);
-  for (int i = 0; command[i]; i++) json_builder_add_string_value(b, command[i]);
+  for (int i = 0; command[i]; i++) trv_json_add_bytes(b, command[i]);
   json_builder_end_array(b);
   json_builder_set_member_name(b, "cells");
   json_builder_add_int_value(b, cells);
@@ -43,12 +44,7 @@ bool trv_jobs_file_write(const char *path, const char *directory, const char *pr
   char *text = json_generator_to_data(g, &len);
   GString *t = g_string_new_len(text, (gssize)len);
   g_string_append_c(t, '\n');
-  GError *err = NULL;
-  bool ok = g_file_set_contents(path, t->str, (gssize)t->len, &err);
-  if (!ok) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: %s", path, err->message);
-    g_error_free(err);
-  }
+  bool ok = trv_write_file_atomic(path, t->str, (gssize)t->len, error);
   g_string_free(t, TRUE);
   g_free(text);
   json_node_unref(root);
@@ -71,12 +67,12 @@ bool trv_jobs_file_load(const char *path, TrvJobsFile *jf, GError **error) {
   if (!root) return false;
   bool ok = true;
   const char *format = trv_json_member_string(root, "format");
-  const char *dir = trv_json_member_string(root, "directory");
+  char *dir = trv_json_node_bytes(json_object_get_member(root, "directory"), 4096);
   JsonNode *cmd = json_object_get_member(root, "command");
   JsonNode *cells = json_object_get_member(root, "cells");
   if (!format || strcmp(format, TRV_JOBS_FORMAT))
     ok = bad(error, path, "\"format\" is not \"" TRV_JOBS_FORMAT "\"; expected a jobs.json written by trivium run --emit");
-  else if (!dir || !g_path_is_absolute(dir) || strlen(dir) > 4096)
+  else if (!dir || !g_path_is_absolute(dir))
     ok = bad(error, path, "\"directory\" is not an absolute path of at most 4096 bytes");
   else if (!cmd || !JSON_NODE_HOLDS_ARRAY(cmd) || json_array_get_length(json_node_get_array(cmd)) < 1 ||
            json_array_get_length(json_node_get_array(cmd)) > JOBS_MAX_ARGS)
@@ -89,16 +85,15 @@ bool trv_jobs_file_load(const char *path, TrvJobsFile *jf, GError **error) {
     guint n = json_array_get_length(a);
     jf->command = g_new0(char *, n + 1);
     for (guint i = 0; ok && i < n; i++) {
-      JsonNode *e = json_array_get_element(a, i);
-      const char *s = JSON_NODE_HOLDS_VALUE(e) && json_node_get_value_type(e) == G_TYPE_STRING ? json_node_get_string(e) : NULL;
-      if (!s || strlen(s) > 65536) ok = bad(error, path, "\"command\" holds something other than a string of at most 64 KiB");
-      else jf->command[i] = g_strdup(s);
+      jf->command[i] = trv_json_node_bytes(json_array_get_element(a, i), 65536);
+      if (!jf->command[i]) ok = bad(error, path, "\"command\" holds something other than a string of at most 64 KiB");
     }
     if (ok && strcmp(jf->command[0], "run"))
       ok = bad(error, path, "\"command\" does not start with \"run\"; expected the command line of a trivium run");
-    jf->directory = g_strdup(dir);
+    jf->directory = g_steal_pointer(&dir);
     jf->cells = (long)json_node_get_int(cells);
   }
+  g_free(dir);
   g_object_unref(parser);
   if (!ok) trv_jobs_file_clear(jf);
   return ok;

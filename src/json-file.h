@@ -14,4 +14,11 @@ JsonObject *trv_json_object_load(const char *path, gsize max_bytes, const char *
 /* A member that is a string, or NULL. */
 const char *trv_json_member_string(JsonObject *o, const char *name);
 
+/* A string that may not be UTF-8 (a file name, a command-line argument):
+ * as a JSON string when it is valid UTF-8, else as {"bytes": BASE64}. */
+void trv_json_add_bytes(JsonBuilder *b, const char *s);
+/* Such a string read back (newly allocated), or NULL when n is neither
+ * form, decodes to more than max_len bytes or holds a NUL. */
+char *trv_json_node_bytes(JsonNode *n, gsize max_len);
+
 #endif

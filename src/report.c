@@ -46,17 +46,6 @@ static bool close_out(Out *o, const char *path, GError **error) {
   return ok;
 }
 
-bool trv_write_file_atomic(const char *path, const char *text, gssize len, GError **error) {
-  /* g_file_set_contents writes a temporary file in the same directory,
-   * fsyncs it and renames it over path: a reader sees the old file or the
-   * new one, never half of one */
-  GError *err = NULL;
-  if (g_file_set_contents(path, text, len, &err)) return true;
-  g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: %s", path, err->message);
-  g_error_free(err);
-  return false;
-}
-
 /* ---- run.json ----------------------------------------------------------------
  * Built as a tree with JsonBuilder and printed by JsonGenerator (pretty, an
  * indent of 2; json-glib escapes every string), then written whole by

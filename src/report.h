@@ -7,6 +7,8 @@
 #include <glib.h>
 #include <stdio.h>
 
+#include "out-file.h"
+
 #include "core/controller.h"
 #include "core/results.h"
 #include "core/stats.h"
@@ -85,7 +87,5 @@ const char *trv_llm_table_md_header(void);
 void trv_llm_table_row(const TrvRunResult *r, const char *model, GString *csv, GString *md);
 void trv_llm_table_md(const TrvRunResult *r, FILE *f);
 
-/* Writes `text` to path through a temporary file renamed into place. */
-bool trv_write_file_atomic(const char *path, const char *text, gssize len, GError **error);
 
 #endif

@@ -118,12 +118,12 @@ int trv_run_cell_child(void *data, int report_fd) {
   /* the cell is ours while this process lives: a lock on its .started file
    * (released by the kernel however the process ends) */
   char *started = trv_run_cell_path(ctx, cell, "started");
-  int lock = open(started, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  int lock = open(started, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666); /* never through a link */
   if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0) {
     char *msg = g_strdup_printf("%s: %s", started,
                                 lock < 0 ? g_strerror(errno) : "the cell is being run by another process");
     char *ep = trv_run_cell_path(ctx, cell, "err");
-    g_file_set_contents(ep, msg, -1, NULL);
+    trv_write_file_atomic(ep, msg, -1, NULL);
     g_free(ep);
     g_free(msg);
     g_free(started);
@@ -139,7 +139,9 @@ int trv_run_cell_child(void *data, int report_fd) {
   char *csv_tmp = trv_run_cell_path(ctx, cell, "csv.tmp"), *csv = trv_run_cell_path(ctx, cell, "csv");
   CellSink sink = {.layout = &layout, .line = g_string_new(NULL), .sha = g_checksum_new(G_CHECKSUM_SHA256)};
   trv_cell_summarizer_init(&sink.z, &layout);
-  sink.csv = fopen(csv_tmp, "w");
+  int csv_fd = trv_out_create(csv_tmp, &err);
+  sink.csv = csv_fd >= 0 ? fdopen(csv_fd, "w") : NULL;
+  if (csv_fd >= 0 && !sink.csv) close(csv_fd);
   TrvSimOptions opt = ctx->sim;
   char *ctl_file = ctl_file_for(ctx, spec.controller, spec.seed);
   opt.ctl_path = ctl_file;
@@ -150,7 +152,7 @@ int trv_run_cell_child(void *data, int report_fd) {
   opt.trace_suffix = trace_suffix;
   opt.sink = (TrvRowSink){cell_row, &sink};
   if (!sink.csv) {
-    write_cell_error(csv_tmp, "cannot write", &err);
+    if (!err) write_cell_error(csv_tmp, "cannot write", &err);
   } else if (trv_sim_run_cell(&spec, &opt, NULL, NULL, NULL, &err)) {
     TrvCellFile cf;
     memset(&cf, 0, sizeof cf);
@@ -165,18 +167,18 @@ int trv_run_cell_child(void *data, int report_fd) {
     int fd = -1;
     if (fflush(sink.csv) != 0 || fsync(fileno(sink.csv)) != 0 || fclose(sink.csv) != 0)
       write_cell_error(csv, "cannot write", &err);
-    else if (rename(csv_tmp, csv) != 0)
-      write_cell_error(csv, "cannot rename into place", &err);
-    else if ((fd = open(sum_tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0 || !trv_write_all(fd, &cf, sizeof cf) ||
-             fsync(fd) != 0 || close(fd) != 0 || rename(sum_tmp, sum) != 0)
+    else if (!trv_out_commit(csv_tmp, csv, &err) || (fd = trv_out_create(sum_tmp, &err)) < 0) {
+    } else if (!trv_write_all(fd, &cf, sizeof cf) || fsync(fd) != 0 || close(fd) != 0)
       write_cell_error(sum, "cannot write", &err);
+    else
+      trv_out_commit(sum_tmp, sum, &err);
     sink.csv = NULL;
     g_free(sum_tmp);
     g_free(sum);
   }
   if (err) {
     char *ep = trv_run_cell_path(ctx, cell, "err");
-    if (!g_file_set_contents(ep, err->message, -1, NULL)) /* a full disk: say it here, once */
+    if (!trv_write_file_atomic(ep, err->message, -1, NULL)) /* a full disk or a link: say it here, once */
       fprintf(stderr, "trivium: cell %d (%s, seed %llu): %s\n", cell, spec.controller, (unsigned long long)spec.seed,
               err->message);
     code = err->code == TRV_ERROR_INPUT ? 2 : 1;
@@ -223,10 +225,10 @@ bool trv_run_check_ctl_files(const RunCtx *ctx, const bool *to_run, GError **err
                   "%s exists: Trivium never overwrites or deletes a log; move it away or choose another --ctl directory",
                   path);
       ok = false;
-    } else if (!ctx->ctl && leaves_through_a_link(ctx->out, path)) {
-      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-                  "%s: the scenario's <ctl file> goes through a symbolic link below %s; a scenario's outputs stay in "
-                  "the run's directory", path, ctx->out);
+    } else if (leaves_through_a_link(ctx->ctl ? ctx->ctl : ctx->out, path)) {
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: %s goes through a symbolic link below %s; %s", path,
+                  ctx->ctl ? "the log" : "the scenario's <ctl file>", ctx->ctl ? ctx->ctl : ctx->out,
+                  ctx->ctl ? "logs stay in the --ctl directory" : "a scenario's outputs stay in the run's directory");
       ok = false;
     } else {
       char *dir = g_path_get_dirname(path);

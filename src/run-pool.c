@@ -98,7 +98,7 @@ static bool cell_complete(const RunCtx *ctx, const TrvCellLayout *layout, int c,
 /* true when another process holds cell c (a job still running it). */
 static bool cell_busy(const RunCtx *ctx, int c) {
   char *started = trv_run_cell_path(ctx, c, "started");
-  int fd = open(started, O_RDONLY | O_CLOEXEC);
+  int fd = open(started, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   bool busy = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
   if (fd >= 0) close(fd);
   g_free(started);
@@ -122,16 +122,21 @@ static int run_cells(RunCtx *ctx, const TrvCellLayout *layout, char **fingerprin
       }
       char *started = trv_run_cell_path(ctx, next, "started"), *sum = trv_run_cell_path(ctx, next, "sum");
       unlink(sum); /* whatever an earlier configuration left: the cell is not complete until it says so */
-      int fd = open(started, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+      int fd = open(started, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666); /* never through a link */
       bool marked = fd >= 0 && close(fd) == 0;
-      g_free(sum);
-      g_free(started);
       CellJob job = {ctx, layout, next, fingerprints[next]};
       if (!marked) {
-        g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s/cells: cannot write (%s)", ctx->out, g_strerror(errno));
-        code = 1;
-        break;
+        struct stat st;
+        bool link = lstat(started, &st) == 0 && S_ISLNK(st.st_mode);
+        g_set_error(error, TRV_ERROR, link ? TRV_ERROR_INPUT : TRV_ERROR_IO, "%s: %s", started,
+                    link ? "a symbolic link where the run writes; a run writes only inside its directory and never "
+                           "through a link (remove it and run again)"
+                         : g_strerror(errno));
+        code = link ? 2 : 1;
       }
+      g_free(sum);
+      g_free(started);
+      if (!marked) break;
       if (!(children[next] = trv_child_start(trv_run_cell_child, &job, false, error))) {
         code = 1;
         break;
@@ -187,10 +192,14 @@ static int merge_cells(RunCtx *ctx, const TrvCellLayout *layout, const TrvCellFi
                        TrvCellSummary *cells, TrvRunTotals *totals, GError **error) {
   int total = ctx->n_controllers * ctx->params.seeds, code = 0;
   char *csv = g_build_filename(ctx->out, "episodes.csv", NULL), *csv_tmp = g_strconcat(csv, ".tmp", NULL);
-  FILE *out = fopen(csv_tmp, "w");
+  int fd = trv_out_create(csv_tmp, error);
+  FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
   if (!out) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot write (%s)", csv_tmp, g_strerror(errno));
-    code = 1;
+    if (fd >= 0) {
+      g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot write (%s)", csv_tmp, g_strerror(errno));
+      close(fd);
+    }
+    code = error && *error && (*error)->code == TRV_ERROR_INPUT ? 2 : 1;
   } else {
     GString *h = g_string_new(NULL);
     trv_results_csv_header(h, layout);
@@ -228,9 +237,11 @@ static int merge_cells(RunCtx *ctx, const TrvCellLayout *layout, const TrvCellFi
   if (out) {
     bool ok = fflush(out) == 0 && fsync(fileno(out)) == 0;
     ok = (fclose(out) == 0) && ok;
-    if (code == 0 && (!ok || rename(csv_tmp, csv) != 0)) {
+    if (code == 0 && !ok) {
       g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot write (%s)", csv, g_strerror(errno));
       code = 1;
+    } else if (code == 0 && !trv_out_commit(csv_tmp, csv, error)) {
+      code = (*error)->code == TRV_ERROR_INPUT ? 2 : 1;
     }
     if (code != 0) unlink(csv_tmp);
   }
@@ -239,22 +250,23 @@ static int merge_cells(RunCtx *ctx, const TrvCellLayout *layout, const TrvCellFi
   return code;
 }
 
-bool trv_check_out_dir(const char *out, GError **error) {
-  if (g_mkdir_with_parents(out, 0755) != 0) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "output directory %s: cannot create (%s)", out, g_strerror(errno));
-    return false;
-  }
+bool trv_check_out_dir(const char *out, bool top, GError **error) {
+  if (!trv_out_dir(out, top, error)) return false;
+  /* a file made and removed: the directory takes new files */
   char *probe = g_build_filename(out, ".write-test", NULL);
-  int fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  bool ok = fd >= 0;
-  if (ok) {
+  GError *e = NULL;
+  int fd = trv_out_create(probe, &e);
+  if (fd >= 0) {
     close(fd);
     unlink(probe);
+  } else if (e->code == TRV_ERROR_INPUT) {
+    g_propagate_error(error, e);
   } else {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "output directory %s: not writable (%s)", out, g_strerror(errno));
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "output directory %s: not writable (%s)", out, e->message);
+    g_error_free(e);
   }
   g_free(probe);
-  return ok;
+  return fd >= 0;
 }
 
 /* ---- one point ---------------------------------------------------------- */
@@ -349,10 +361,7 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
   int missing = 0, code = 0;
   GString *why = g_string_new(NULL);
   char *cells_dir = g_build_filename(ctx->out, "cells", NULL);
-  if (g_mkdir_with_parents(cells_dir, 0755) != 0) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: cannot create (%s)", cells_dir, g_strerror(errno));
-    code = 2;
-  }
+  if (!trv_out_dir(cells_dir, false, error)) code = 2;
   for (int c = 0; c < total && code == 0; c++) {
     int n_seeds = ctx->params.seeds;
     fingerprints[c] = trv_cell_fingerprint(identity, ctx->controllers[c / n_seeds], (uint64_t)(ctx->params.seed_base + c % n_seeds));
@@ -404,8 +413,8 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
                       .simgrid_args = (const char *const *)ctx->simgrid_args->pdata,
                       .n_simgrid_args = ctx->simgrid_args->len, .file_sha256 = ctx->sha_cache};
   char *json = g_build_filename(ctx->out, "run.json", NULL);
-  if (code == 0 && ctx->mode == TRV_RUN_ALL) /* nothing measured yet */
-    code = trv_write_run_json(&res, json, "running", error) ? 0 : 1;
+  if (code == 0 && ctx->mode == TRV_RUN_ALL && !trv_write_run_json(&res, json, "running", error)) /* nothing measured yet */
+    code = (*error)->code == TRV_ERROR_INPUT ? 2 : 1;
   if (code == 0) code = run_cells(ctx, &layout, fingerprints, to_run, error);
   /* the cells just run are complete now, or the run stops */
   for (int c = 0; c < total && code == 0; c++)
@@ -417,7 +426,7 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
                       !trv_grounding_point(&res, ctx->out, sweep ? (int)sweep->values->len : 0,
                                            sweep ? sweep->grounding : NULL, error) ||
                       !trv_write_run_json(&res, json, "complete", error)))
-      code = 1;
+      code = (*error)->code == TRV_ERROR_INPUT ? 2 : 1; /* a link where it writes: refused */
     for (int i = 0; code == 0 && i < total; i++) /* lost work is never silent */
       if (cells[i].metric[TRV_METRIC_UNCOMMITTED_EPISODES] > 0)
         fprintf(stderr, "trivium: warning: %s, seed %d: in %.0f of %d episodes no agent's records were committed\n",

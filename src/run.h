@@ -130,7 +130,10 @@ bool trv_grounding_sweep_write(const TrvSweepTable *sw, const char *dir, FILE *t
 int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals *totals, TrvSweepTable *sweep,
                   const char *label, GError **error);
 
-bool trv_check_out_dir(const char *out, GError **error);
+/* Creates out (top: the directory the user named, with its parents; else a
+ * directory of the run below it, never a link: out-file.h) and checks that
+ * it takes new files.  False with *error (TRV_ERROR_INPUT). */
+bool trv_check_out_dir(const char *out, bool top, GError **error);
 
 /* run-cell.c: one cell of a point.  OUT/cells/<controller>-seed<N>.EXT, a
  * cell's own files (EXT csv, sum, started, err, csv.tmp, sum.tmp). */

@@ -21,7 +21,7 @@ for p in link-flap.mtbf=1 link-flap.mtbf=20; do
   d="$tmp/r/$p"
   for c in trivium rlvr; do
     want=$(awk -F, -v c="$c" '$1 == c && $2 == "r_out" {print $3}' "$d/summary.csv")
-    col=$(sed -n '1s/.*: //p' "$d/figures/regret.dat" | tr ' ' '\n' | grep -nx "$c" | cut -d: -f1)
+    col=$(sed -n '1s/.*: //p' "$d/figures/regret.dat" | tr ' ' '\n' | tr -d "'" | grep -nx "$c" | cut -d: -f1)
     got=$(tail -1 "$d/figures/regret.dat" | awk -v k="$col" '{print $(k + 1)}')
     awk -v a="$want" -v b="$got" 'BEGIN {d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= 1e-6 * (1 + (a < 0 ? -a : a)))}' ||
       { ok=0; echo "# $p $c: summary r_out $want, regret.dat $got"; }
