@@ -135,7 +135,8 @@ int trv_emit_jobs(RunCtx *ctx, int argc, char **argv, GError **error) {
     g_string_append_printf(list, "cd %s && %s -o %s -j 1 -q --cells %ld-%ld\n", qcwd, cmdline, qout, first, last);
   }
   char *txt = g_build_filename(out, "jobs.txt", NULL), *json = g_build_filename(out, "jobs.json", NULL);
-  bool ok = trv_write_file_atomic(txt, list->str, (gssize)list->len, error) && trv_jobs_file_write(json, cwd, program, command, cells, (int)chunk, jobs, error);
+  bool ok = trv_write_file_atomic(txt, list->str, (gssize)list->len, error) &&
+            trv_jobs_file_write(json, cwd, program, command, cells, (int)chunk, jobs, error);
   char *slurm = g_build_filename(out, "slurm", NULL);
   if (ok && !strcmp(ctx->emit, "slurm")) {
     char *qprog = g_shell_quote(program), *qtxt = g_shell_quote(txt), *qslurm = g_shell_quote(slurm);

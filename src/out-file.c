@@ -91,6 +91,14 @@ int trv_out_create(const char *path, GError **error) {
   return fd;
 }
 
+int trv_out_open(const char *path, int flags, GError **error) {
+  int fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, 0666);
+  struct stat st;
+  if (fd < 0 && errno == ELOOP && lstat(path, &st) == 0) refuse(error, path, &st);
+  else if (fd < 0) io_error(error, path, "cannot open", errno);
+  return fd;
+}
+
 bool trv_out_writable(const char *path, GError **error) {
   struct stat st;
   if (lstat(path, &st) != 0) return errno == ENOENT || io_error(error, path, "cannot read", errno);

@@ -22,6 +22,11 @@ bool trv_out_dir(const char *path, bool top, GError **error);
  * with *error (TRV_ERROR_INPUT for a refusal, TRV_ERROR_IO otherwise). */
 int trv_out_create(const char *path, GError **error);
 
+/* open(path, flags) that never follows a symbolic link at path (a lock
+ * file a run creates in place): -1 with *error, TRV_ERROR_INPUT for a
+ * link. */
+int trv_out_open(const char *path, int flags, GError **error);
+
 /* Renames tmp over path, unless path is a symbolic link or not a regular
  * file (refused: TRV_ERROR_INPUT); false with *error. */
 bool trv_out_commit(const char *tmp, const char *path, GError **error);

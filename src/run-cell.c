@@ -118,23 +118,25 @@ int trv_run_cell_child(void *data, int report_fd) {
   /* the cell is ours while this process lives: a lock on its .started file
    * (released by the kernel however the process ends) */
   char *started = trv_run_cell_path(ctx, cell, "started");
-  int lock = open(started, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666); /* never through a link */
+  GError *err = NULL;
+  int lock = trv_out_open(started, O_RDWR | O_CREAT, &err);
   if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0) {
-    char *msg = g_strdup_printf("%s: %s", started,
-                                lock < 0 ? g_strerror(errno) : "the cell is being run by another process");
+    char *msg = lock < 0 ? g_strdup(err->message)
+                         : g_strdup_printf("%s: the cell is being run by another process", started);
+    int code = lock < 0 && err->code == TRV_ERROR_INPUT ? 2 : 1;
+    g_clear_error(&err);
     char *ep = trv_run_cell_path(ctx, cell, "err");
     trv_write_file_atomic(ep, msg, -1, NULL);
     g_free(ep);
     g_free(msg);
     g_free(started);
-    return 1;
+    return code;
   }
   TrvSimCellSpec spec = {.params = &ctx->params, .world_class = ctx->world_class,
                          .controller = ctx->controllers[cell / n_seeds],
                          .seed = (uint64_t)(ctx->params.seed_base + cell % n_seeds)};
   TrvCellLayout layout = *base;
   layout.controller = spec.controller;
-  GError *err = NULL;
   int code = 0;
   char *csv_tmp = trv_run_cell_path(ctx, cell, "csv.tmp"), *csv = trv_run_cell_path(ctx, cell, "csv");
   CellSink sink = {.layout = &layout, .line = g_string_new(NULL), .sha = g_checksum_new(G_CHECKSUM_SHA256)};

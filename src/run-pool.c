@@ -98,7 +98,7 @@ static bool cell_complete(const RunCtx *ctx, const TrvCellLayout *layout, int c,
 /* true when another process holds cell c (a job still running it). */
 static bool cell_busy(const RunCtx *ctx, int c) {
   char *started = trv_run_cell_path(ctx, c, "started");
-  int fd = open(started, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  int fd = trv_out_open(started, O_RDONLY, NULL);
   bool busy = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
   if (fd >= 0) close(fd);
   g_free(started);
@@ -122,18 +122,10 @@ static int run_cells(RunCtx *ctx, const TrvCellLayout *layout, char **fingerprin
       }
       char *started = trv_run_cell_path(ctx, next, "started"), *sum = trv_run_cell_path(ctx, next, "sum");
       unlink(sum); /* whatever an earlier configuration left: the cell is not complete until it says so */
-      int fd = open(started, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666); /* never through a link */
+      int fd = trv_out_open(started, O_WRONLY | O_CREAT, error);
       bool marked = fd >= 0 && close(fd) == 0;
       CellJob job = {ctx, layout, next, fingerprints[next]};
-      if (!marked) {
-        struct stat st;
-        bool link = lstat(started, &st) == 0 && S_ISLNK(st.st_mode);
-        g_set_error(error, TRV_ERROR, link ? TRV_ERROR_INPUT : TRV_ERROR_IO, "%s: %s", started,
-                    link ? "a symbolic link where the run writes; a run writes only inside its directory and never "
-                           "through a link (remove it and run again)"
-                         : g_strerror(errno));
-        code = link ? 2 : 1;
-      }
+      if (!marked) code = (*error)->code == TRV_ERROR_INPUT ? 2 : 1;
       g_free(sum);
       g_free(started);
       if (!marked) break;
@@ -199,7 +191,7 @@ static int merge_cells(RunCtx *ctx, const TrvCellLayout *layout, const TrvCellFi
       g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot write (%s)", csv_tmp, g_strerror(errno));
       close(fd);
     }
-    code = error && *error && (*error)->code == TRV_ERROR_INPUT ? 2 : 1;
+    code = (*error)->code == TRV_ERROR_INPUT ? 2 : 1;
   } else {
     GString *h = g_string_new(NULL);
     trv_results_csv_header(h, layout);
