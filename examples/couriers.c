@@ -106,8 +106,8 @@ static void town_episode_begin(void *w, int e) {
   t->k_td = e >= t->episodes / 2 ? effect[TRAFFIC_DELAY] : 0.0; /* the roadworks start */
 }
 /* An observation is (traffic, load, delay): delay on traffic and on load. */
-static int town_pairs(const double *ctx, int n, int *j, double *z, double *w) {
-  if (n < 3) return 0;
+static int town_pairs(const double *ctx, int n, int *j, double *z, double *w, int max) {
+  if (n < 3 || max < 2) return 0; /* the arrays hold max pairs */
   j[0] = TRAFFIC_DELAY, z[0] = ctx[0], w[0] = ctx[2];
   j[1] = LOAD_DELAY, z[1] = ctx[1], w[1] = ctx[2];
   return 2;

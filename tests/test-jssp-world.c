@@ -85,7 +85,7 @@ static void stream_agent_zero_faces_the_reference_draws(void) {
     double ctx[TRV_RECORD_CONTEXT_MAX], x[5], c = trv_rng_normal(&rng), mx = -INFINITY;
     for (int i = 0; i < 5; i++) mx = fmax(mx, x[i] = alpha[i] + 0.7 * c + 0.4 * trv_rng_normal(&rng));
     double y = mx + 0.1 * trv_rng_normal(&rng);
-    g_assert_cmpint(ac->observe(a, t, ctx), ==, 2);
+    g_assert_cmpint(ac->observe(a, t, ctx, TRV_RECORD_CONTEXT_MAX), ==, 2);
     g_assert_cmpfloat(ctx[1], ==, y - 1.0);
     g_assert_cmpfloat(ac->probe(a, t % 5, -1.0), ==, -(x[t % 5] - 1.0));
     g_assert_cmpfloat(ac->act(a, 0), ==, -y); /* the outcome does not depend on the machine */

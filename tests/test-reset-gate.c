@@ -91,7 +91,10 @@ static void gate_plays_safe_exactly_while_the_tally_exceeds_rho(void) {
 static const double fake_value[10] = {0.1, 0.9, 0.2, 1, 1, 0.3, 0.5, 0.9, 0, 0.95};
 static double fake_value_at(void *agent, int t) { (void)agent; return fake_value[t]; }
 static int fake_plan(void *agent, const TrvGraph *g) { (void)agent, (void)g; return 0; }
-static int fake_observe(void *agent, int t, double *ctx) { (void)agent, (void)t, (void)ctx; return 0; }
+static int fake_observe(void *agent, int t, double *ctx, int max) {
+  (void)agent, (void)t, (void)ctx, (void)max;
+  return 0;
+}
 static double fake_probe(void *agent, int j, double z) { (void)agent; return 10 * j + z; }
 static double fake_act(void *agent, int a) { (void)agent, (void)a; return 0; }
 

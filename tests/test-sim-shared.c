@@ -76,8 +76,8 @@ static void c_begin(void *w, int e) {
   City *c = city_of(w);
   if (c->episode != e) c->episode = e, c->acted = 0;
 }
-static int c_observe(void *w, int t, double *ctx) {
-  (void)w, (void)t;
+static int c_observe(void *w, int t, double *ctx, int max) {
+  (void)w, (void)t, (void)max;
   ctx[0] = ctx[1] = 0;
   return 2;
 }

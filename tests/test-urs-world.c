@@ -53,7 +53,7 @@ static double play_episode(UrsWorld *w, void **h, int m, int e, bool check, GArr
   double total = 0, ctx[TRV_RECORD_CONTEXT_MAX];
   for (int t = 0; t < wc->steps(w); t++) {
     for (int d = 0; d < m; d++) {
-      g_assert_cmpint(wc->agent->observe(h[d], t, ctx), ==, 7);
+      g_assert_cmpint(wc->agent->observe(h[d], t, ctx, TRV_RECORD_CONTEXT_MAX), ==, 7);
       g_assert_cmpfloat(wc->agent->act(h[d], (d + t) % 3 != 0), ==, 0);
     }
     wc->agent->step_end(w, t);
@@ -265,7 +265,8 @@ static void observational_slope(int j, double *slope, double *se) {
     for (int t = 0; t < 120; t++) {
       double ctx[TRV_RECORD_CONTEXT_MAX], z[4], wv[4];
       int js[4];
-      int n = trv_world_urs.agent->observe(w, t, ctx), m = trv_world_urs.observational_pairs(ctx, n, js, z, wv);
+      int n = trv_world_urs.agent->observe(w, t, ctx, TRV_RECORD_CONTEXT_MAX),
+          m = trv_world_urs.observational_pairs(ctx, n, js, z, wv, 4);
       g_assert_cmpint(m, ==, 4);
       for (int i = 0; i < m; i++)
         if (js[i] == j) g_array_append_val(zs, z[i]), g_array_append_val(ws, wv[i]), g_array_append_val(ep, e);
@@ -541,7 +542,7 @@ static void test_driver_actions(void) {
   double ctx[TRV_RECORD_CONTEXT_MAX];
   for (int t = 0; t < wc->steps(w); t++) {
     for (int d = 0; d < M; d++) {
-      wc->agent->observe(h[d], t, ctx);
+      wc->agent->observe(h[d], t, ctx, TRV_RECORD_CONTEXT_MAX);
       wc->agent->act(h[d], 1);
     }
     wc->agent->step_end(w, t);

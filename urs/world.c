@@ -283,10 +283,11 @@ static void urs_episode_begin(void *world, int e) {
   for (int f = 0; f < URS_NFLEETS; f++) urs_fleet_reset(w, &w->fleet[f], w->start_cells);
 }
 
-static int urs_observe(void *world, int t, double *ctx) {
+static int urs_observe(void *world, int t, double *ctx, int max) {
   UrsDriverHandle *h = handle_of(world);
   UrsWorld *w = h->w;
   g_assert(w->started);
+  if (max < 7) return 0; /* no room for the driver's reading */
   int cell = w->fleet[URS_FLEET_ACTUAL].drivers[h->driver].cell, k = 4 * ((t + h->driver) % 3);
   double z[URS_NCONF];
   double log_mult = urs_confounders(w, cell, t, z);
@@ -297,8 +298,8 @@ static int urs_observe(void *world, int t, double *ctx) {
   return 7;
 }
 
-static int urs_observational_pairs(const double *ctx, int n, int *j, double *z, double *wv) {
-  if (n < 7) return 0;
+static int urs_observational_pairs(const double *ctx, int n, int *j, double *z, double *wv, int max) {
+  if (n < 7 || max < 4) return 0;
   int k = (int)ctx[2];
   if (k != 0 && k != 4 && k != 8) return 0;
   for (int i = 0; i < 4; i++) {

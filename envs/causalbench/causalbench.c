@@ -201,9 +201,10 @@ static void cb_episode_begin(void *world, int e) {
   if (w->p.variant == TRV_VARIANT_VARIANCE && w->n_cps == 2 && e >= w->cps[0] && e < w->cps[1]) w->s = w->p.s_high;
 }
 
-static int cb_observe(void *world, int t, double *ctx) {
+static int cb_observe(void *world, int t, double *ctx, int max) {
   CausalBench *w = world;
   (void)t;
+  if (max < 2) return 0; /* no room for (X, Y) */
   double x = 0, y = 0;
   for (int k = 0; k < w->n_conf; k++) {
     double c = g_link(w, trv_rng_normal(&w->obs_rng));
@@ -267,8 +268,8 @@ static int cb_oracle(void *world) {
   return w->k > 0.5 * w->p.kappa;
 }
 
-static int cb_observational_pairs(const double *ctx, int n, int *j, double *z, double *wv) {
-  if (n < 2) return 0;
+static int cb_observational_pairs(const double *ctx, int n, int *j, double *z, double *wv, int max) {
+  if (n < 2 || max < 1) return 0;
   j[0] = COMP_XY;
   z[0] = ctx[0];
   wv[0] = ctx[1];

@@ -243,8 +243,8 @@ static void jssp_episode_begin(void *world, int e) {
 }
 
 /* Outcome-only learners: the timing log shows machine c[0]'s reading c[1]. */
-static int jssp_observational_pairs(const double *ctx, int n, int *j, double *z, double *wv) {
-  if (n < 2 || !isfinite(ctx[1]) || ctx[0] < 0 || ctx[0] >= MAX_M) return 0;
+static int jssp_observational_pairs(const double *ctx, int n, int *j, double *z, double *wv, int max) {
+  if (n < 2 || max < 1 || !isfinite(ctx[1]) || ctx[0] < 0 || ctx[0] >= MAX_M) return 0;
   j[0] = (int)ctx[0];
   z[0] = 1.0;
   wv[0] = ctx[1];
@@ -272,10 +272,11 @@ static void jssp_agent_episode_begin(void *agent, int e) {
   a->step = 0;
 }
 
-static int jssp_observe(void *agent, int t, double *ctx) {
+static int jssp_observe(void *agent, int t, double *ctx, int max) {
   JsspAgent *a = agent;
   Jssp *w = a->w;
   a->step = t;
+  if (max < 2) return 0; /* no room for (machine, reading) */
   if (w->stream) {
     const TrvMachineStreamParams *sp = &w->sp;
     double c = trv_rng_normal(&a->obs_rng), mx = -INFINITY;

@@ -182,8 +182,8 @@ static void llm_episode_begin(void *world, int e) {
   }
 }
 
-static int llm_observe(void *world, int t, double *ctx) {
-  (void)world, (void)t, (void)ctx;
+static int llm_observe(void *world, int t, double *ctx, int max) {
+  (void)world, (void)t, (void)ctx, (void)max;
   return 0; /* the question and its hint say nothing by themselves about the user */
 }
 

@@ -163,11 +163,12 @@ static void wh_episode_begin(void *world, int e) {
   for (int r = 0; r < w->n_robots; r++) w->action[r] = 0;
 }
 
-static int wh_observe(void *world, int t, double *ctx) {
+static int wh_observe(void *world, int t, double *ctx, int max) {
   Robot *h = robot_of(world);
   Warehouse *w = h->w;
   (void)t;
   g_assert(w->started);
+  if (max < 7) return 0; /* no room for the robot's reading */
   const WhRobot *b = &w->fleet[FLEET_DEPLOYED].robots[h->robot];
   ctx[0] = b->seen.x;
   ctx[1] = b->seen.y;
@@ -179,8 +180,8 @@ static int wh_observe(void *world, int t, double *ctx) {
   return 7;
 }
 
-static int wh_observational_pairs(const double *ctx, int n, int *j, double *z, double *wv) {
-  if (n < 7 || ctx[2] != 1.0) return 0;
+static int wh_observational_pairs(const double *ctx, int n, int *j, double *z, double *wv, int max) {
+  if (n < 7 || ctx[2] != 1.0 || max < 3) return 0;
   for (int i = 0; i < 3; i++) {
     j[i] = WH_HEIGHT + i;
     z[i] = ctx[3 + i];

@@ -1,4 +1,4 @@
-/* ctrl-outcome.c - the outcome-only controllers (SPEC 3.9).
+/* controller-outcome.c - the outcome-only controllers (SPEC 3.9).
  *
  * They never probe.  Their causal model is the spike-and-slab regression on
  * the observational stream (the world's observational pairs, e.g. Y on X),
@@ -20,6 +20,9 @@
 #include "replay.h"
 
 enum { V_RLVR, V_MEMORY, V_REACTIVE };
+
+/* Room for the observational pairs of one observation: one per component. */
+#define PAIRS_MAX TRV_MAX_COMPONENTS
 
 typedef struct {
   TrvParams p;
@@ -122,10 +125,12 @@ static void oc_absorb(void *self, int e, const TrvEpisodeRecords *er, TrvEpisode
   for (size_t i = 0; i < er->n; i++) {
     const TrvRecord *r = &er->recs[er->order[i]];
     if (r->kind != TRV_RECORD_STEP) continue;
-    int js[4];
-    double z[4], w[4];
-    int m = c->world->observational_pairs ? c->world->observational_pairs(r->context, r->n_context, js, z, w) : 0;
-    g_assert(m >= 0 && m <= 4);
+    int js[PAIRS_MAX];
+    double z[PAIRS_MAX], w[PAIRS_MAX];
+    int m = c->world->observational_pairs
+                ? c->world->observational_pairs(r->context, r->n_context, js, z, w, PAIRS_MAX)
+                : 0;
+    g_assert(m >= 0 && m <= PAIRS_MAX);
     for (int k = 0; k < m; k++) trv_posterior_observe(c->post, js[k], z[k], w[k]);
     /* one point per record: the belief changes with each observation */
     uint64_t map = 0;

@@ -225,7 +225,7 @@ void trv_agent_play(const TrvAgentClass *ac, void *aw, TrvEpisode *ep, const Trv
   }
   for (int t = 0; t < ep->steps; t++) {
     double context[TRV_RECORD_CONTEXT_MAX];
-    int n = ac->observe(aw, t, context);
+    int n = ac->observe(aw, t, context, TRV_RECORD_CONTEXT_MAX);
     g_assert(n >= 0 && n <= TRV_RECORD_CONTEXT_MAX);
     int j;
     double z;

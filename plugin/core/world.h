@@ -27,7 +27,7 @@ typedef struct {
   int steps, episodes;
   int safe_action;
   /* NULL when the world declares no observational channel */
-  int (*observational_pairs)(const double *context, int n_context, int *component, double *z, double *w);
+  int (*observational_pairs)(const double *context, int n_context, int *component, double *z, double *w, int max);
 } TrvWorldInfo;
 
 /* The declaration of an initialised world; false with *error when it is

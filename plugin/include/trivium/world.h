@@ -22,7 +22,10 @@
  * then selected by name, like the built-in ones (causalbench, urs, jssp, llm), with
  * the setting `world` (trivium_plugin_set, --cfg=trivium/world:NAME, or a
  * scenario's <world name=...>).  Everything here is plain data and
- * function pointers: no SimGrid type, so a world can be tested alone. */
+ * function pointers: no SimGrid type, so a world can be tested alone.
+ *
+ * A function that fills an array is told the array's capacity (`max`) and
+ * returns how many entries it filled, at most max. */
 #ifndef TRIVIUM_WORLD_H
 #define TRIVIUM_WORLD_H
 
@@ -109,9 +112,10 @@ typedef struct {
    * itself (the instance the referee reads). */
   void (*episode_begin)(void *world, int episode);
   /* Optional, for outcome-only learners: the (component, z, w) pairs one
-   * observation (a step's recorded context) shows; returns how many
-   * (at most 4).  A pure function of the context. */
-  int (*observational_pairs)(const double *context, int n_context, int *component, double *z, double *w);
+   * observation (a step's recorded context) shows, written to
+   * component[i], z[i] and w[i] for i < the count; returns how many, at
+   * most max (the room in each array).  A pure function of the context. */
+  int (*observational_pairs)(const double *context, int n_context, int *component, double *z, double *w, int max);
   const TrvAgentClass *agent;     /* NULL: the program's own actors are the agents */
   const TrvRefereeClass *referee; /* required */
   /* Optional, for a run's provenance (run.json): the data files the world
@@ -137,8 +141,9 @@ struct TrvAgentClass {
   void *(*instance)(void *world, int agent);
   void (*free)(void *agent);
   void (*episode_begin)(void *agent, int episode);
-  /* Fills context (at most TRV_RECORD_CONTEXT_MAX values), returns how many. */
-  int (*observe)(void *agent, int step, double *context);
+  /* What the agent sees at step t: fills context with at most max values
+   * (max is TRV_RECORD_CONTEXT_MAX), returns how many. */
+  int (*observe)(void *agent, int step, double *context, int max);
   /* The intervention do(Z_component = z); returns the outcome w. */
   double (*probe)(void *agent, int component, double z);
   /* The dispatch head: the action planned with the committed graph. */
