@@ -11,7 +11,7 @@
 
 #include "commands.h"
 #include "core/controller.h"
-#include "core/world.h"
+#include "core/world-call.h"
 #include "scenario/scenario.h"
 
 static void usage(FILE *f) {
@@ -75,7 +75,7 @@ int trv_cmd_validate(int argc, char **argv) {
     }
     /* the world takes the parameters (e.g. a JSSP instance file parses) */
     const TrvWorldClass *wc = trivium_world_lookup(sc->world);
-    void *world = wc ? wc->init(&sc->params, (uint64_t)sc->params.seed_base, &err) : NULL;
+    void *world = wc ? trv_world_new(wc, &sc->params, (uint64_t)sc->params.seed_base, &err) : NULL;
     TrvWorldInfo info;
     if (!world || !trv_world_info(wc, world, &info, &err)) {
       if (world) wc->free(world);

@@ -28,6 +28,7 @@
 #include "figures.h"
 #include "replay-config.h"
 #include "run.h"
+#include "core/world-call.h"
 #include "sim/child.h"
 
 static void progress(const RunCtx *ctx, int done, int total, gint64 t0) {
@@ -333,19 +334,20 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
     g_strfreev(warn);
   }
   /* the layout every cell shares: a world of seed 0 declares it */
-  void *world = wc->init(&ctx->params, 0, error);
+  void *world = trv_world_new(wc, &ctx->params, 0, error);
   TrvWorldInfo info;
   if (!world) return 2;
-  if (!trv_world_info(wc, world, &info, error)) {
+  TrvCellLayout layout = {.metric_names = wc->referee->metric_names};
+  const char *inputs[9] = {NULL};
+  if (!trv_world_info(wc, world, &info, error) ||
+      (layout.n_change_points = trv_world_change_points(wc, world, layout.change_points, TRV_MAX_CHANGE_POINTS, error)) < 0 ||
+      trv_world_inputs(wc, world, inputs, 8, error) < 0) {
     wc->free(world);
     return 2;
   }
-  TrvCellLayout layout = {.cand = info.cand, .metric_names = wc->referee->metric_names, .episodes = info.episodes};
-  layout.n_change_points =
-      wc->referee->change_points ? wc->referee->change_points(world, layout.change_points, TRV_MAX_CHANGE_POINTS) : 0;
+  layout.cand = info.cand;
+  layout.episodes = info.episodes;
   ctx->world_steps = info.steps;
-  const char *inputs[9] = {NULL};
-  if (wc->inputs) wc->inputs(world, inputs, 8);
   char *identity = point_identity(ctx, inputs);
   char **fingerprints = g_new0(char *, total + 1);
   TrvCellFile *files = g_new0(TrvCellFile, total);

@@ -70,7 +70,7 @@ static void gate_plays_safe_exactly_while_the_tally_exceeds_rho(void) {
     TrvEpisodeSink sink = {keep_records, recs};
     TrvEpisode *ep = trv_episode_new(plan, 0, p.steps, 0, &seq, &rng, &sink);
     void *agent = trv_world_causalbench.agent->instance(world, 0);
-    trv_agent_play(trv_world_causalbench.agent, agent, ep, NULL);
+    g_assert_true(trv_agent_play(&trv_world_causalbench, agent, ep, NULL, NULL));
     int gated = trv_episode_gated(ep);
     g_assert_true(trivium_episode_close(ep, NULL));
     trv_world_causalbench.agent->free(agent);
@@ -101,6 +101,7 @@ static double fake_act(void *agent, int a) { (void)agent, (void)a; return 0; }
 static void probes_run_at_the_steps_of_highest_value(void) {
   TrvAgentClass ac = {.plan = fake_plan, .observe = fake_observe, .probe = fake_probe, .act = fake_act,
                       .probe_value_at = fake_value_at};
+  TrvWorldClass wc = {.name = "fake", .agent = &ac};
   int comps[3] = {2, 0, 1};
   const int at[2][3] = {{0, 1, 2}, {3, 4, 9}};
   double z0[3];
@@ -113,7 +114,7 @@ static void probes_run_at_the_steps_of_highest_value(void) {
     trv_rng_init(&rng, 7, TRV_STREAM_PROBE);
     TrvEpisodeSink sink = {keep_records, recs};
     TrvEpisode *ep = trv_episode_new(&plan, 0, 10, 0, &seq, &rng, &sink);
-    trv_agent_play(&ac, NULL, ep, NULL);
+    g_assert_true(trv_agent_play(&wc, NULL, ep, NULL, NULL));
     g_assert_true(trivium_episode_close(ep, NULL));
     g_assert_cmpint(recs->len, ==, 10);
     int k = 0;

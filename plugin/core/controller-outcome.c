@@ -18,6 +18,7 @@
 #include "controller.h"
 #include "regret.h"
 #include "replay.h"
+#include "world-call.h"
 
 enum { V_RLVR, V_MEMORY, V_REACTIVE };
 
@@ -115,8 +116,8 @@ static void oc_plan(void *self, int e, TrvPlan *plan) {
   plan->snapshot = NULL; /* no gate: the agents need no belief */
 }
 
-static void oc_absorb(void *self, int e, const TrvEpisodeRecords *er, TrvEpisodeRow *row, TrvBeliefs *beliefs,
-                      GArray *out) {
+static bool oc_absorb(void *self, int e, const TrvEpisodeRecords *er, TrvEpisodeRow *row, TrvBeliefs *beliefs,
+                      GArray *out, GError **error) {
   Outcome *c = self;
   (void)e;
   (void)out;
@@ -127,10 +128,8 @@ static void oc_absorb(void *self, int e, const TrvEpisodeRecords *er, TrvEpisode
     if (r->kind != TRV_RECORD_STEP) continue;
     int js[PAIRS_MAX];
     double z[PAIRS_MAX], w[PAIRS_MAX];
-    int m = c->world->observational_pairs
-                ? c->world->observational_pairs(r->context, r->n_context, js, z, w, PAIRS_MAX)
-                : 0;
-    g_assert(m >= 0 && m <= PAIRS_MAX);
+    int m = trv_world_observational_pairs(c->world, r->context, r->n_context, js, z, w, PAIRS_MAX, error);
+    if (m < 0) return false; /* the world's answer, checked: count, components, finite z and w */
     for (int k = 0; k < m; k++) trv_posterior_observe(c->post, js[k], z[k], w[k]);
     /* one point per record: the belief changes with each observation */
     uint64_t map = 0;
@@ -167,6 +166,7 @@ static void oc_absorb(void *self, int e, const TrvEpisodeRecords *er, TrvEpisode
       c->m2_ep += d * (m - c->mean_ep);
     }
   }
+  return true;
 }
 
 const TrvControllerClass trv_controller_outcome = {

@@ -154,8 +154,9 @@ static int partial_reset(Trivium *c, int e, const TrvGraph *ghat_e, GArray *out)
   return resets;
 }
 
-static void tr_absorb(void *self, int e, const TrvEpisodeRecords *er, TrvEpisodeRow *row, TrvBeliefs *beliefs,
-                      GArray *out) {
+static bool tr_absorb(void *self, int e, const TrvEpisodeRecords *er, TrvEpisodeRow *row, TrvBeliefs *beliefs,
+                      GArray *out, GError **error) {
+  (void)error; /* it reads committed records only: nothing of the world's to check */
   Trivium *c = self;
   int nc = c->cand->n_components;
   TrvGraph ghat_e = c->ghat;
@@ -275,6 +276,7 @@ static void tr_absorb(void *self, int e, const TrvEpisodeRecords *er, TrvEpisode
   }
   if (c->variant == V_EPI_RESET)
     for (int j = 0; j < nc; j++) append_reset(c, e, j, out);
+  return true;
 }
 
 const TrvControllerClass trv_controller_trivium = {

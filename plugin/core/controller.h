@@ -105,9 +105,10 @@ typedef struct {
    * order); row->reward is already filled.  Fills its own readouts of the
    * row (entropy, budget, probes, r_hat_epi, commit, LRCP, detector),
    * *beliefs (given with an empty trajectory), and appends the
-   * controller's own records to *out (TrvRecord). */
-  void (*absorb)(void *self, int episode, const TrvEpisodeRecords *recs, TrvEpisodeRow *row, TrvBeliefs *beliefs,
-                 GArray *out);
+   * controller's own records to *out (TrvRecord).  False with *error when
+   * what the world gave it is out of bounds (world-call.h). */
+  bool (*absorb)(void *self, int episode, const TrvEpisodeRecords *recs, TrvEpisodeRow *row, TrvBeliefs *beliefs,
+                 GArray *out, GError **error);
   /* The posterior (NULL for controllers without one). */
   const TrvPosterior *(*posterior)(void *self);
   /* true when the posterior is the fold (replay.h) of the committed records,

@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "world-call.h"
+
 typedef struct {
   const TrvWorldClass *wc;
   void *world;
@@ -39,7 +41,11 @@ bool trv_cell_run_direct(const TrvCellSpec *spec, GArray *rows, GArray *log, GEr
   if (!s) return false;
   const TrvWorldInfo *info = trv_session_info(s);
   void *world = trv_session_world(s);
-  void *agent_world = wc->agent->instance(world, 0);
+  void *agent_world = trv_world_agent_new(wc, world, 0, error);
+  if (!agent_world) {
+    trv_session_free(s);
+    return false;
+  }
   TrvRng probe_rng;
   trv_rng_init(&probe_rng, spec->seed, TRV_STREAM_PROBE);
   DirectSync ds = {wc, world};
@@ -48,23 +54,28 @@ bool trv_cell_run_direct(const TrvCellSpec *spec, GArray *rows, GArray *log, GEr
   GArray *decided = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
   TrvEpisodeSink sink = {direct_close, committed};
   uint64_t seq = 0;
+  bool ok = true;
   for (int e = 0; e < info->episodes; e++) {
     TrvPlan *share;
-    trv_session_plan(s, e, 1, &share);
+    if (!(ok = trv_session_plan(s, e, 1, &share, error))) break;
     wc->agent->episode_begin(agent_world, e);
     g_array_set_size(committed, 0);
     TrvEpisode *ep = trv_episode_new(share, 0, info->steps, info->safe_action, &seq, &probe_rng, &sink);
     trv_session_parts_free(&share, 1);
-    trv_agent_play(wc->agent, agent_world, ep, wc->agent->step_end ? &sync : NULL);
+    if (!(ok = trv_agent_play(wc, agent_world, ep, wc->agent->step_end ? &sync : NULL, error))) {
+      trv_episode_discard(ep); /* the world answered out of bounds: the cell stops */
+      break;
+    }
     TrvEpisodeCounts counts = {.commits = 1, .attempts = 1, .gated = trv_episode_gated(ep)};
     trivium_episode_close(ep, NULL);
     TrvEpisodeRow row;
     g_array_set_size(decided, 0);
-    trv_session_close(s, e, (TrvRecord *)committed->data, committed->len, &counts, &row, decided);
+    if (!(ok = trv_session_close(s, e, (TrvRecord *)committed->data, committed->len, &counts, &row, decided, error)))
+      break;
     if (log) g_array_append_vals(log, decided->data, decided->len);
     g_array_append_val(rows, row);
   }
-  if (spec->final_posterior) {
+  if (ok && spec->final_posterior) {
     const TrvController *c = trv_session_controller(s);
     const TrvPosterior *post = c->klass->posterior(c->self);
     *spec->final_posterior = post ? trv_posterior_copy(post) : NULL;
@@ -73,5 +84,5 @@ bool trv_cell_run_direct(const TrvCellSpec *spec, GArray *rows, GArray *log, GEr
   g_array_free(decided, TRUE);
   wc->agent->free(agent_world);
   trv_session_free(s);
-  return true;
+  return ok;
 }

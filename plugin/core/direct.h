@@ -20,7 +20,8 @@ typedef struct {
 
 /* Rows are appended to `rows` (TrvEpisodeRow); the decided records, if
  * `log` is not NULL, to `log` (TrvRecord, in the order the log stores
- * them).  False with *error on bad parameters or a world without agents. */
+ * them).  False with *error on bad parameters, a world without agents or
+ * a world that answered out of bounds (world-call.h). */
 bool trv_cell_run_direct(const TrvCellSpec *spec, GArray *rows, GArray *log, GError **error);
 
 #endif

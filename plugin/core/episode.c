@@ -18,6 +18,7 @@
 
 #include "protocol.h"
 #include "stats.h"
+#include "world-call.h"
 
 enum { HAS_STEP = 1, HAS_OUTCOME = 2 };
 
@@ -215,27 +216,45 @@ static void place_probes(TrvEpisode *ep, const double *value) {
   g_free(order);
 }
 
-void trv_agent_play(const TrvAgentClass *ac, void *aw, TrvEpisode *ep, const TrvStepSync *sync) {
-  int planned = ac->plan(aw, &ep->plan->ghat);
-  if (ep->plan->place_probes && ac->probe_value_at && ep->plan->n_probes > 0) {
-    double *value = g_new(double, (size_t)MAX(ep->steps, 1));
-    for (int t = 0; t < ep->steps; t++) value[t] = ac->probe_value_at(aw, t);
-    place_probes(ep, value);
-    g_free(value);
+/* The probe values of the episode's steps, checked in [0, 1], placed. */
+static bool place_by_value(const TrvWorldClass *wc, void *aw, TrvEpisode *ep, GError **error) {
+  double *value = g_new(double, (size_t)MAX(ep->steps, 1));
+  bool ok = true;
+  for (int t = 0; t < ep->steps && ok; t++) {
+    value[t] = wc->agent->probe_value_at(aw, t);
+    ok = trv_world_check_number(wc->name, "agent.probe_value_at", value[t], 0, 1, error);
   }
+  if (ok) place_probes(ep, value);
+  g_free(value);
+  return ok;
+}
+
+bool trv_agent_play(const TrvWorldClass *wc, void *aw, TrvEpisode *ep, const TrvStepSync *sync, GError **error) {
+  const TrvAgentClass *ac = wc->agent;
+  const char *world = wc->name;
+  int planned = ac->plan(aw, &ep->plan->ghat);
+  if (ep->plan->place_probes && ac->probe_value_at && ep->plan->n_probes > 0 && !place_by_value(wc, aw, ep, error))
+    return false;
   for (int t = 0; t < ep->steps; t++) {
     double context[TRV_RECORD_CONTEXT_MAX];
     int n = ac->observe(aw, t, context, TRV_RECORD_CONTEXT_MAX);
-    g_assert(n >= 0 && n <= TRV_RECORD_CONTEXT_MAX);
+    if (!trv_world_check_count(world, "agent.observe", n, TRV_RECORD_CONTEXT_MAX, error)) return false;
     int j;
     double z;
-    if (trivium_episode_probe(ep, t, &j, &z)) trivium_episode_record_probe(ep, t, ac->probe(aw, j, z));
+    if (trivium_episode_probe(ep, t, &j, &z)) {
+      double outcome = ac->probe(aw, j, z);
+      if (!trv_world_check_number(world, "agent.probe", outcome, -INFINITY, INFINITY, error)) return false;
+      trivium_episode_record_probe(ep, t, outcome);
+    }
     int a = trivium_episode_gate(ep, t) ? ep->safe_action : planned;
     double reward = ac->act(aw, a);
+    if (!trv_world_check_number(world, "agent.act", reward, -INFINITY, INFINITY, error)) return false;
     if (sync) { /* a shared city moves once every agent acted */
       sync->wait(sync->ctx, t);
       reward = ac->step_payoff(aw);
+      if (!trv_world_check_number(world, "agent.step_payoff", reward, -INFINITY, INFINITY, error)) return false;
     }
     trivium_episode_record_step(ep, t, a, reward, context, n);
   }
+  return true;
 }

@@ -16,7 +16,9 @@
 
 #include "protocol.h"
 #include "replay.h"
+#include "results.h"
 #include "schedule.h"
+#include "world-call.h"
 
 /* CPU seconds of this process (a cell is one thread: SimGrid's actors are
  * contexts of it), for the benchmarks' controller share. */
@@ -40,6 +42,8 @@ struct TrvSession {
   int *probes;     /* room for a plan's probes (TRV_PLAN_MAX_PROBES), kept across episodes */
   TrvPosterior *snapshot; /* the last plan's snapshot, which its shares point to */
   GArray *probes_of;      /* an episode's records of a known component, in fold order (TrvEpisodeRecords) */
+  int *change_points;     /* the referee's, checked (TRV_MAX_CHANGE_POINTS of room) */
+  int n_change_points;
 };
 
 TrvSession *trv_session_new(const TrvParams *params, const TrvWorldClass *wc, const char *controller, uint64_t seed,
@@ -48,8 +52,10 @@ TrvSession *trv_session_new(const TrvParams *params, const TrvWorldClass *wc, co
   s->params = *params;
   s->wc = wc;
   s->seed = seed;
-  s->world = wc->init(&s->params, seed, error);
+  s->world = trv_world_new(wc, &s->params, seed, error);
+  s->change_points = g_new(int, TRV_MAX_CHANGE_POINTS);
   if (!s->world || !trv_world_info(wc, s->world, &s->info, error) ||
+      (s->n_change_points = trv_world_change_points(wc, s->world, s->change_points, TRV_MAX_CHANGE_POINTS, error)) < 0 ||
       !(s->controller = trv_controller_new(controller, &s->params, &s->info, seed, error))) {
     trv_session_free(s);
     return NULL;
@@ -73,6 +79,7 @@ void trv_session_free(TrvSession *s) {
   }
   if (s->probes_of) g_array_free(s->probes_of, TRUE);
   g_free(s->probes);
+  g_free(s->change_points);
   trv_posterior_free(s->snapshot);
   g_free(s);
 }
@@ -87,9 +94,9 @@ const TrvPosterior *trv_session_replayable_posterior(const TrvSession *s) {
   return k->event_sourced ? k->posterior(s->controller->self) : NULL;
 }
 
-int trv_session_change_points(TrvSession *s, int *out, int max) {
-  const TrvRefereeClass *ref = s->wc->referee;
-  return ref->change_points ? ref->change_points(s->world, out, max) : 0;
+int trv_session_change_points(const TrvSession *s, const int **out) {
+  *out = s->change_points;
+  return s->n_change_points;
 }
 
 /* Splits plan into per-agent shares (schedule.h: trv_assign_probes), each
@@ -116,13 +123,17 @@ static void split_plan(const TrvPlan *plan, int n_agents, int cap, const double 
   g_free(agent_of);
 }
 
-void trv_session_plan(TrvSession *s, int e, int n_agents, TrvPlan **parts) {
+bool trv_session_plan(TrvSession *s, int e, int n_agents, TrvPlan **parts, GError **error) {
   g_assert(n_agents >= 1);
   s->wc->episode_begin(s->world, e); /* the world's own work: not the controller's */
   double *value = NULL; /* the agents' probe values, when the world declares them and the split uses them */
   if (s->params.probe_value && s->wc->probe_value) {
     value = g_new(double, n_agents);
-    for (int a = 0; a < n_agents; a++) value[a] = s->wc->probe_value(s->world, a);
+    for (int a = 0; a < n_agents; a++)
+      if (!trv_world_probe_value(s->wc, s->world, a, &value[a], error)) {
+        g_free(value);
+        return false;
+      }
   }
   double t0 = s->time_controller ? cpu_seconds() : 0;
   TrvPlan plan;
@@ -138,6 +149,7 @@ void trv_session_plan(TrvSession *s, int e, int n_agents, TrvPlan **parts) {
   trv_posterior_free(s->snapshot); /* the previous plan's shares are gone */
   s->snapshot = plan.snapshot;
   s->plan_cpu = s->time_controller ? cpu_seconds() - t0 : 0;
+  return true;
 }
 
 void trv_session_parts_free(TrvPlan **parts, int n_agents) {
@@ -146,8 +158,8 @@ void trv_session_parts_free(TrvPlan **parts, int n_agents) {
   if (n_agents > 0) g_free(parts[0]);
 }
 
-void trv_session_close(TrvSession *s, int e, const TrvRecord *recs, size_t n, const TrvEpisodeCounts *counts,
-                       TrvEpisodeRow *row, GArray *decided) {
+bool trv_session_close(TrvSession *s, int e, const TrvRecord *recs, size_t n, const TrvEpisodeCounts *counts,
+                       TrvEpisodeRow *row, GArray *decided, GError **error) {
   memset(row, 0, sizeof *row);
   row->seed = (int)s->seed;
   row->episode = e;
@@ -163,10 +175,11 @@ void trv_session_close(TrvSession *s, int e, const TrvRecord *recs, size_t n, co
   g_array_set_size(s->own, 0);
   TrvEpisodeRecords er = {recs, order, n, (const TrvRecord *)s->probes_of->data, s->probes_of->len};
   double t0 = s->time_controller ? cpu_seconds() : 0;
-  s->controller->klass->absorb(s->controller->self, e, &er, row, &s->beliefs, s->own);
+  bool ok = s->controller->klass->absorb(s->controller->self, e, &er, row, &s->beliefs, s->own, error);
   row->controller_cpu = s->time_controller ? s->plan_cpu + cpu_seconds() - t0 : 0;
-  trv_referee_score_ordered(s->wc, s->world, &s->beliefs, recs, order, n, s->info.steps, row);
+  ok = ok && trv_referee_score_ordered(s->wc, s->world, &s->beliefs, recs, order, n, s->info.steps, row, error);
   g_free(order);
+  if (!ok) return false;
   row->gated_steps = counts->gated;
   row->commits = counts->commits;
   row->commit_attempts = counts->attempts;
@@ -177,4 +190,5 @@ void trv_session_close(TrvSession *s, int e, const TrvRecord *recs, size_t n, co
   g_array_append_vals(decided, s->own->data, s->own->len);
   TrvRecord end = trv_episode_end_record(e);
   g_array_append_val(decided, end);
+  return true;
 }

@@ -31,8 +31,10 @@
 
 typedef struct TrvSession TrvSession;
 
-/* The world for `seed`, checked, and the controller called `controller`
- * on it.  NULL with *error (TRV_ERROR_INPUT) on bad parameters. */
+/* The world for `seed`, checked (its declaration and its referee's
+ * change-points), and the controller called `controller` on it.  NULL with
+ * *error (TRV_ERROR_INPUT) on bad parameters or a bad answer of the world
+ * (world-call.h). */
 TrvSession *trv_session_new(const TrvParams *params, const TrvWorldClass *wc, const char *controller, uint64_t seed,
                             GError **error);
 void trv_session_free(TrvSession *s);
@@ -50,15 +52,18 @@ const TrvController *trv_session_controller(const TrvSession *s);
 /* The controller's posterior when the log can replay it (event-sourced),
  * else NULL. */
 const TrvPosterior *trv_session_replayable_posterior(const TrvSession *s);
-/* The referee's change-points (at most max). */
-int trv_session_change_points(TrvSession *s, int *out, int max);
+/* The referee's change-points, checked when the session was made (at
+ * most TRV_MAX_CHANGE_POINTS): sets *out to them (owned by the session)
+ * and returns how many. */
+int trv_session_change_points(const TrvSession *s, const int **out);
 
 /* Begins episode e and plans it: fills parts[0..n_agents-1] with each
  * agent's share.  The shares point to one snapshot, the session's, which
  * lives until the next trv_session_plan: an agent takes a copy of its share
  * (trv_plan_copy, as trv_episode_new does), and the caller frees the
- * shares with trv_session_parts_free. */
-void trv_session_plan(TrvSession *s, int e, int n_agents, TrvPlan **parts);
+ * shares with trv_session_parts_free.  False with *error (nothing to
+ * free) when the world's probe_value answers out of bounds. */
+bool trv_session_plan(TrvSession *s, int e, int n_agents, TrvPlan **parts, GError **error);
 void trv_session_parts_free(TrvPlan **parts, int n_agents);
 
 /* What the transport measured of an episode's commits. */
@@ -74,9 +79,11 @@ typedef struct {
  * committed ones, the controller's own, the EPISODE_END marker) to
  * *decided.  row->controller_cpu is the CPU time the controller spent
  * on e (plan and absorb) when the session times it
- * (trv_session_time_controller), else 0. */
-void trv_session_close(TrvSession *s, int e, const TrvRecord *recs, size_t n, const TrvEpisodeCounts *counts,
-                       TrvEpisodeRow *row, GArray *decided);
+ * (trv_session_time_controller), else 0.  False with *error when the
+ * world answered out of bounds (its observational pairs, its referee):
+ * the episode is not decided and the cell stops. */
+bool trv_session_close(TrvSession *s, int e, const TrvRecord *recs, size_t n, const TrvEpisodeCounts *counts,
+                       TrvEpisodeRow *row, GArray *decided, GError **error);
 
 /* The record closing episode e (written by the controller once every
  * record of e is in; its seq never collides with the controller's
@@ -85,12 +92,13 @@ TrvRecord trv_episode_end_record(int episode);
 
 /* The referee's scoring of a closed episode: truth, R_out, the world's
  * metrics, exposures, soft score, R_epi, tau and R_temp from the
- * controller's beliefs (referee.c). */
-void trv_referee_score(const TrvWorldClass *wc, void *world, const TrvBeliefs *beliefs, const TrvRecord *recs,
-                       size_t n, int steps, TrvEpisodeRow *row);
+ * controller's beliefs (referee.c).  False with *error when the referee
+ * answered out of bounds (world-call.h). */
+bool trv_referee_score(const TrvWorldClass *wc, void *world, const TrvBeliefs *beliefs, const TrvRecord *recs,
+                       size_t n, int steps, TrvEpisodeRow *row, GError **error);
 /* The same with the records' fold order already computed (replay.h). */
-void trv_referee_score_ordered(const TrvWorldClass *wc, void *world, const TrvBeliefs *beliefs, const TrvRecord *recs,
-                               const size_t *order, size_t n, int steps, TrvEpisodeRow *row);
+bool trv_referee_score_ordered(const TrvWorldClass *wc, void *world, const TrvBeliefs *beliefs, const TrvRecord *recs,
+                               const size_t *order, size_t n, int steps, TrvEpisodeRow *row, GError **error);
 
 /* ---- agent side ---------------------------------------------------------- */
 
@@ -119,13 +127,16 @@ void trv_episode_discard(TrvEpisode *ep);
 /* Steps the gate held closed so far (the gate is brought up to date
  * through the last step when the episode closes). */
 int trv_episode_gated(const TrvEpisode *ep);
-/* Plays the built-in agent class through the episode: per step observe,
+/* Plays the world's agent class through the episode: per step observe,
  * probe, gate, act (and, for a shared city, sync then read the payoff).
- * The episode stays open: the caller closes it. */
+ * The episode stays open: the caller closes it.  False with *error when
+ * the agent answered out of bounds (world-call.h): the episode stops at
+ * that step. */
 typedef struct {
   void (*wait)(void *ctx, int step); /* returns once step_end(step) ran */
   void *ctx;
 } TrvStepSync;
-void trv_agent_play(const TrvAgentClass *ac, void *agent_world, TrvEpisode *ep, const TrvStepSync *sync);
+bool trv_agent_play(const TrvWorldClass *wc, void *agent_world, TrvEpisode *ep, const TrvStepSync *sync,
+                    GError **error);
 
 #endif

@@ -9,12 +9,14 @@
  *   first point whose MAP is right on the task-relevant components while
  *   the belief is sure enough to commit) and R_temp.
  * Sums run in the order the controller produced its trajectory, so a
- * replay of the same records gives the same bits. */
+ * replay of the same records gives the same bits.  Every answer of the
+ * referee is checked (world-call.h) before it is used. */
 #include <math.h>
 
 #include "protocol.h"
 #include "regret.h"
 #include "replay.h"
+#include "world-call.h"
 
 void trv_beliefs_init(TrvBeliefs *b, int n) {
   memset(b, 0, sizeof *b);
@@ -69,28 +71,56 @@ static bool relevant(const TrvRefereeClass *ref, void *world, int j) {
   return !ref->task_relevant || ref->task_relevant(world, j);
 }
 
-void trv_referee_score_ordered(const TrvWorldClass *wc, void *world, const TrvBeliefs *b, const TrvRecord *recs,
-                               const size_t *order, size_t n, int steps, TrvEpisodeRow *row) {
+/* G_true_e into *truth, checked: over G_inf (n unchanged), finite effects. */
+static bool referee_truth(const TrvWorldClass *wc, void *world, int n, TrvGraph *truth, GError **error) {
+  trv_graph_clear(truth, n);
+  wc->referee->truth(world, truth);
+  if (truth->n != n)
+    return trv_world_refuse(error, wc->name, "referee.truth", "set the graph's n to %d; expected it left at %d (the "
+                            "candidate components)", truth->n, n);
+  for (int j = 0; j < n; j++)
+    if (!isfinite(truth->kappa[j]))
+      return trv_world_refuse(error, wc->name, "referee.truth", "returned kappa = %g for component %d; expected a "
+                              "finite effect", truth->kappa[j], j);
+  return true;
+}
+
+/* R_out: the world's own episode total, or per step against the oracle's
+ * expected payoff (in fold order); every payoff checked finite. */
+static bool outcome_regret(const TrvWorldClass *wc, void *world, const TrvRecord *recs, const size_t *order, size_t n,
+                           double *r_out, GError **error) {
+  const TrvRefereeClass *ref = wc->referee;
+  *r_out = 0;
+  if (ref->episode_outcome_regret) {
+    *r_out = ref->episode_outcome_regret(world);
+    return trv_world_check_number(wc->name, "referee.episode_outcome_regret", *r_out, -INFINITY, INFINITY, error);
+  }
+  if (!ref->oracle || !ref->expected_payoff) return true;
+  const char *fn = "referee.expected_payoff";
+  double best = ref->expected_payoff(world, ref->oracle(world));
+  if (!trv_world_check_number(wc->name, fn, best, -INFINITY, INFINITY, error)) return false;
+  for (size_t i = 0; i < n; i++) {
+    const TrvRecord *r = &recs[order[i]];
+    if (r->kind != TRV_RECORD_STEP) continue;
+    double payoff = ref->expected_payoff(world, r->a_disp);
+    if (!trv_world_check_number(wc->name, fn, payoff, -INFINITY, INFINITY, error)) return false;
+    *r_out += trv_regret_outcome_step(best, payoff);
+  }
+  return true;
+}
+
+bool trv_referee_score_ordered(const TrvWorldClass *wc, void *world, const TrvBeliefs *b, const TrvRecord *recs,
+                               const size_t *order, size_t n, int steps, TrvEpisodeRow *row, GError **error) {
   const TrvRefereeClass *ref = wc->referee;
   TrvGraph truth;
-  trv_graph_clear(&truth, b->n);
-  ref->truth(world, &truth);
-  g_assert(truth.n == b->n); /* the referee answers over G_inf */
+  if (!referee_truth(wc, world, b->n, &truth, error)) return false;
   int nc = truth.n;
   row->n_components = nc;
   row->truth = trv_graph_mask(&truth);
-
-  row->r_out = 0;
-  if (ref->episode_outcome_regret) {
-    row->r_out = ref->episode_outcome_regret(world);
-  } else if (ref->oracle && ref->expected_payoff) {
-    double best = ref->expected_payoff(world, ref->oracle(world));
-    for (size_t i = 0; i < n; i++) {
-      const TrvRecord *r = &recs[order[i]];
-      if (r->kind == TRV_RECORD_STEP) row->r_out += trv_regret_outcome_step(best, ref->expected_payoff(world, r->a_disp));
-    }
-  }
+  if (!outcome_regret(wc, world, recs, order, n, &row->r_out, error)) return false;
   row->n_world_metrics = ref->episode_metrics ? ref->episode_metrics(world, row->world_metrics, TRV_WORLD_METRICS_MAX) : 0;
+  if (!trv_world_check_count(wc->name, "referee.episode_metrics", row->n_world_metrics, TRV_WORLD_METRICS_MAX, error))
+    return false;
 
   /* beliefs at the boundary: committed and MAP graphs, soft score, exposures */
   g_assert(b->ghat.n == nc);
@@ -125,13 +155,16 @@ void trv_referee_score_ordered(const TrvWorldClass *wc, void *world, const TrvBe
   }
   row->r_epi = r_epi;
   row->tau = tau < 0 ? steps : tau;
-  row->r_temp = trv_regret_temporal(trv_graph_wrong_on_task(wc, world, &b->ghat, &truth),
-                                    ref->gap ? ref->gap(world) : 0.0, row->tau, steps);
+  double gap = ref->gap ? ref->gap(world) : 0.0;
+  if (!trv_world_check_number(wc->name, "referee.gap", gap, 0, INFINITY, error)) return false;
+  row->r_temp = trv_regret_temporal(trv_graph_wrong_on_task(wc, world, &b->ghat, &truth), gap, row->tau, steps);
+  return true;
 }
 
-void trv_referee_score(const TrvWorldClass *wc, void *world, const TrvBeliefs *beliefs, const TrvRecord *recs,
-                       size_t n, int steps, TrvEpisodeRow *row) {
+bool trv_referee_score(const TrvWorldClass *wc, void *world, const TrvBeliefs *beliefs, const TrvRecord *recs,
+                       size_t n, int steps, TrvEpisodeRow *row, GError **error) {
   size_t *order = trv_records_fold_order(recs, n);
-  trv_referee_score_ordered(wc, world, beliefs, recs, order, n, steps, row);
+  bool ok = trv_referee_score_ordered(wc, world, beliefs, recs, order, n, steps, row, error);
   g_free(order);
+  return ok;
 }

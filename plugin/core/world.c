@@ -1,5 +1,6 @@
 /* world.c - the registry of worlds (trivium_world_register) and the checks
- * a world's declaration must pass before a run uses it.
+ * a world's declaration must pass before a run uses it (its answers while
+ * it runs are checked through world-call.h).
  *
  * The registry is a short array in registration order; lookups are by
  * name.  A class is kept by pointer: the caller keeps it alive for the
@@ -8,6 +9,8 @@
 
 #include <math.h>
 #include <string.h>
+
+#include "world-call.h"
 
 #define MAX_WORLDS 64
 
@@ -78,8 +81,25 @@ const TrvWorldClass *trivium_world_lookup(const char *name) {
 
 const char *const *trv_world_names(void) { return names; }
 
+/* What the candidate graph c lacks to be within bounds, or NULL. */
+static const char *candidates_lack(const TrvCandidates *c) {
+  if (!c) return "a candidate graph, not NULL";
+  if (c->n_components < 1 || c->n_components > TRV_MAX_COMPONENTS) return "1 to 48 candidate components";
+  if (!c->components || c->n_vars < 1 || !c->var_names) return "variables and components";
+  if (c->n_vars > 2 * TRV_MAX_COMPONENTS) return "at most 96 variables";
+  for (int v = 0; v < c->n_vars; v++)
+    if (!c->var_names[v]) return "every variable named";
+  for (int j = 0; j < c->n_components; j++) {
+    const TrvComponent *k = &c->components[j];
+    if (!k->name || k->source < 0 || k->source >= c->n_vars || k->target < 0 || k->target >= c->n_vars)
+      return "components named and between declared variables";
+  }
+  return NULL;
+}
+
 bool trv_world_info(const TrvWorldClass *wc, void *world, TrvWorldInfo *info, GError **error) {
   memset(info, 0, sizeof *info);
+  info->name = wc->name;
   info->cand = wc->candidates(world);
   info->noise_var = wc->noise_var(world);
   info->steps = wc->steps(world);
@@ -88,25 +108,22 @@ bool trv_world_info(const TrvWorldClass *wc, void *world, TrvWorldInfo *info, GE
   info->observational_pairs = wc->observational_pairs;
   info->likelihood = wc->likelihood;
   info->theta0 = wc->likelihood == TRV_LIKELIHOOD_BERNOULLI ? wc->baseline_rate(world) : 0.0;
-  const TrvCandidates *c = info->cand;
-  const char *bad = !c                                                              ? "no candidate graph"
-                    : c->n_components < 1 || c->n_components > TRV_MAX_COMPONENTS ? "1 to 48 candidate components"
-                    : !c->components || c->n_vars < 1 || !c->var_names             ? "variables and components"
-                    : !(info->noise_var > 0) || !isfinite(info->noise_var)       ? "a positive, finite noise variance"
-                    : info->likelihood == TRV_LIKELIHOOD_BERNOULLI && !(info->theta0 > 0 && info->theta0 < 1)
-                        ? "a baseline rate strictly between 0 and 1"
-                    : info->steps < 1                                              ? "at least one step per episode"
-                    : info->episodes < 1                                           ? "at least one episode"
-                                                                                   : NULL;
-  for (int j = 0; !bad && j < c->n_components; j++) {
-    const TrvComponent *k = &c->components[j];
-    if (!k->name || k->source < 0 || k->source >= c->n_vars || k->target < 0 || k->target >= c->n_vars)
-      bad = "components named and between declared variables";
-  }
-  if (bad) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "world %s: its declaration needs %s", wc->name, bad);
-    return false;
-  }
+  const char *lack = candidates_lack(info->cand);
+  if (lack) return trv_world_refuse(error, wc->name, "candidates", "returned a graph out of bounds; expected %s", lack);
+  if (!(info->noise_var > 0) || !isfinite(info->noise_var))
+    return trv_world_refuse(error, wc->name, "noise_var", "returned %g; expected a positive, finite noise variance",
+                            info->noise_var);
+  if (info->likelihood == TRV_LIKELIHOOD_BERNOULLI && !(info->theta0 > 0 && info->theta0 < 1))
+    return trv_world_refuse(error, wc->name, "baseline_rate", "returned %g; expected a baseline rate strictly "
+                            "between 0 and 1", info->theta0);
+  /* the bounds of the run's own settings (the parameter table) */
+  int max_steps = (int)trv_param_lookup("run.steps")->max, max_episodes = (int)trv_param_lookup("run.episodes")->max;
+  if (info->steps < 1 || info->steps > max_steps)
+    return trv_world_refuse(error, wc->name, "steps", "returned %d; expected 1 to %d (run.steps' bounds)", info->steps,
+                            max_steps);
+  if (info->episodes < 1 || info->episodes > max_episodes)
+    return trv_world_refuse(error, wc->name, "episodes", "returned %d; expected 1 to %d (run.episodes' bounds)",
+                            info->episodes, max_episodes);
   return true;
 }
 

@@ -20,19 +20,23 @@
 
 /* What a controller may know of a world: its declaration. */
 typedef struct {
+  const char *name; /* the world's, for messages */
   const TrvCandidates *cand;
   double noise_var; /* s^2 of a probe outcome */
   TrvLikelihood likelihood;
   double theta0; /* Bernoulli: the baseline rate of a probe outcome 1 */
   int steps, episodes;
   int safe_action;
-  /* NULL when the world declares no observational channel */
+  /* NULL when the world declares no observational channel; called
+   * through trv_world_observational_pairs (world-call.h), which checks it */
   int (*observational_pairs)(const double *context, int n_context, int *component, double *z, double *w, int max);
 } TrvWorldInfo;
 
 /* The declaration of an initialised world; false with *error when it is
- * out of bounds (no candidates, more than TRV_MAX_COMPONENTS, a noise
- * variance that is not positive and finite, no episode or step). */
+ * out of bounds (no candidates, more than TRV_MAX_COMPONENTS, variables
+ * unnamed or more than twice as many as components, a noise variance that
+ * is not positive and finite, episodes or steps outside the bounds of
+ * run.episodes and run.steps). */
 bool trv_world_info(const TrvWorldClass *wc, void *world, TrvWorldInfo *info, GError **error);
 
 /* Names of the registered worlds, NULL-terminated, in registration order

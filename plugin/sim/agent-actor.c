@@ -5,7 +5,11 @@
  * Per plan: the agent gets a TrvEpisode; a built-in agent plays it in its
  * own world instance (trv_agent_play) and costs the compute on its host
  * (one execution: T steps plus its probes); a program's own actor does
- * what it likes.  Closing the episode then
+ * what it likes.  What the world answers while an agent plays (its steps,
+ * its work, its operations) is checked (core/world-call.h): a bad answer
+ * stops the cell (trv_sim_cell_fail), and the agent still closes the
+ * episode, so that the controller is not left waiting.  Closing the
+ * episode then
  *  - atomic mode: commit the episode's records in one message to every
  *    replica and wait for acknowledgements; committed once a majority
  *    acknowledged; otherwise retry (same record ids: replicas drop repeats)
@@ -21,6 +25,7 @@
 #include <stdlib.h>
 
 #include "sim-internal.h"
+#include "core/world-call.h"
 
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(trivium_commit, trivium, "Trivium: the agents' commits to the log");
 
@@ -292,14 +297,11 @@ static sg_host_t machine_host(Cell *cell, int machine) {
 
 static void fail_cell(Cell *cell, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 static void fail_cell(Cell *cell, int code, const char *fmt, ...) {
-  if (cell->error) return;
   va_list ap;
   va_start(ap, fmt);
-  char *msg = g_strdup_vprintf(fmt, ap);
+  GError *err = g_error_new_valist(TRV_ERROR, code, fmt, ap);
   va_end(ap);
-  XBT_INFO("%s", msg); /* the run reports it once, at its end */
-  g_set_error_literal(&cell->error, TRV_ERROR, code, msg);
-  g_free(msg);
+  trv_sim_cell_fail(cell, err);
 }
 
 /* Runs the agent's operations, one actor per machine, and checks their times. */
@@ -354,23 +356,59 @@ static void run_operations(Cell *cell, AgentState *a, int episode, const TrvOper
   g_hash_table_destroy(by_machine);
 }
 
+/* The agent's operations of the episode just played, checked: a count
+ * >= 0, an array, and each operation on a machine >= 0 from a start to a
+ * duration both finite and >= 0.  -1 with *error. */
+static int checked_operations(const TrvWorldClass *wc, void *agent, const TrvOperation **ops, GError **error) {
+  const char *fn = "agent.operations";
+  *ops = NULL;
+  int n = wc->agent->operations(agent, ops);
+  if (n < 0 || (n > 0 && !*ops)) {
+    trv_world_refuse(error, wc->name, fn, "returned %d operations%s; expected a count >= 0 and the operations", n,
+                     n > 0 ? " and no array" : "");
+    return -1;
+  }
+  for (int i = 0; i < n; i++) {
+    const TrvOperation *op = &(*ops)[i];
+    if (op->machine < 0 || !isfinite(op->start) || op->start < 0 || !isfinite(op->duration) || op->duration < 0) {
+      trv_world_refuse(error, wc->name, fn, "returned operation %d on machine %d from %g for %g s; expected a "
+                       "machine >= 0, a start and a duration finite and >= 0", i, op->machine, op->start, op->duration);
+      return -1;
+    }
+  }
+  return n;
+}
+
+/* Plays the episode with the agent's instance of the world, then its work
+ * and operations on the platform; false with *error when the world
+ * answered out of bounds. */
+static bool play(Cell *cell, AgentState *a, TrvEpisode *ep, GError **error) {
+  const TrvWorldClass *wc = cell->wc;
+  const TrvAgentClass *ac = wc->agent;
+  TrvStepSync sync = {step_barrier, a};
+  if (!trv_agent_play(wc, a->world, ep, ac->step_end ? &sync : NULL, error)) return false;
+  double flops = ac->work ? ac->work(a->world)
+                          : cell->info->steps * cell->opt->step_flops + trivium_episode_n_probes(ep) * cell->opt->probe_flops;
+  if (ac->work && !trv_world_check_number(wc->name, "agent.work", flops, 0, INFINITY, error)) return false;
+  sg_actor_execute(flops);
+  if (ac->operations) {
+    const TrvOperation *ops;
+    int n = checked_operations(wc, a->world, &ops, error);
+    if (n < 0) return false;
+    if (n > 0) run_operations(cell, a, trivium_episode_index(ep), ops, n);
+  }
+  return true;
+}
+
 bool trivium_episode_play(TrvEpisode *ep) {
   Cell *cell = trv_sim_cell;
   g_return_val_if_fail(ep && cell, false);
   AgentState *a = &cell->agents[trivium_episode_agent(ep)];
-  const TrvAgentClass *ac = cell->wc->agent;
-  if (!ac || !a->world) return false;
-  TrvStepSync sync = {step_barrier, a};
-  trv_agent_play(ac, a->world, ep, ac->step_end ? &sync : NULL);
-  double flops = ac->work ? ac->work(a->world)
-                          : cell->info->steps * cell->opt->step_flops + trivium_episode_n_probes(ep) * cell->opt->probe_flops;
-  sg_actor_execute(flops);
-  if (ac->operations) {
-    const TrvOperation *ops = NULL;
-    int n = ac->operations(a->world, &ops);
-    if (n > 0) run_operations(cell, a, trivium_episode_index(ep), ops, n);
-  }
-  return true;
+  if (!cell->wc->agent || !a->world) return false;
+  GError *err = NULL;
+  if (play(cell, a, ep, &err)) return true;
+  trv_sim_cell_fail(cell, err); /* the controller stops the run */
+  return false;
 }
 
 void trv_sim_agent_actor(int argc, char **argv) {

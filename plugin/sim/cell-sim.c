@@ -18,6 +18,7 @@
 
 #include "sim-internal.h"
 #include "core/rng.h"
+#include "core/world-call.h"
 
 XBT_LOG_NEW_CATEGORY(trivium, "Trivium: the causal meta-controller plugin");
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(trivium_cell, trivium, "Trivium: set-up and end of a simulated cell");
@@ -328,7 +329,7 @@ bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {
       char name[64];
       as->index = a;
       as->host = g_ptr_array_index(role_hosts[TRV_ROLE_AGENT], a % role_hosts[TRV_ROLE_AGENT]->len);
-      as->world = cell->wc->agent ? cell->wc->agent->instance(world, a) : NULL;
+      if (cell->wc->agent && ok) ok = (as->world = trv_world_agent_new(cell->wc, world, a, error)) != NULL;
       trv_rng_init(&as->probe_rng, spec->seed, TRV_STREAM_PROBE + 100 * (uint64_t)a);
       snprintf(name, sizeof name, "trivium/agent/%d", a);
       as->mb = sg_mailbox_by_name(name);
@@ -363,12 +364,12 @@ bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {
       if (r == 0 && cell->log_out) rs->decided = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
     }
     const TrvPosterior *post = trv_session_replayable_posterior(cell->session);
-    if (opt->ctl_path && post && g_file_test(opt->ctl_path, G_FILE_TEST_EXISTS)) {
+    if (ok && opt->ctl_path && post && g_file_test(opt->ctl_path, G_FILE_TEST_EXISTS)) {
       g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                   "%s exists: Trivium never overwrites or deletes a log; move it away or name another file",
                   opt->ctl_path);
       ok = false;
-    } else if (opt->ctl_path && post) {
+    } else if (ok && opt->ctl_path && post) {
       TrvCtlOptions co = {.fsync = opt->ctl_fsync};
       cell->replicas[0].ctl = trv_ctl_create(opt->ctl_path, trv_posterior_n_components(post),
                                              trv_posterior_params(post), &co, error);
@@ -405,6 +406,12 @@ void trv_sim_cell_start(Cell *cell, bool start_agents) {
       }
     g_free(hosts);
   }
+}
+
+void trv_sim_cell_fail(Cell *cell, GError *err) {
+  XBT_INFO("%s", err->message); /* the run reports it once, at its end */
+  if (cell->error) g_error_free(err);
+  else cell->error = err;
 }
 
 /* After simgrid_run(): the outcome (rows were delivered as episodes

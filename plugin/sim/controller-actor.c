@@ -18,7 +18,9 @@
  * episode already absorbed is only re-decided.  DONE messages carry the
  * controller's incarnation so that a restarted controller ignores stale
  * ones.  The run ends with catch-up rounds until every replica holds every
- * episode, then STOP. */
+ * episode, then STOP.  A world's answer out of bounds (core/world-call.h)
+ * while planning, playing or closing an episode stops the run there: the
+ * episode is not decided, and the cell ends with that error. */
 #include <math.h>
 #include <string.h>
 
@@ -43,10 +45,24 @@ static void log_plan(Cell *cell, int e, const TrvGraph *ghat) {
   g_string_free(g, TRUE);
 }
 
+/* Plans episode e into parts (n_agents of them); false when the world's
+ * answer stopped the cell (cell->error). */
+static bool plan(Cell *cell, int e, TrvPlan **parts) {
+  GError *err = NULL;
+  if (!trv_session_plan(cell->session, e, cell->n_agents, parts, &err)) {
+    trv_sim_cell_fail(cell, err);
+    return false;
+  }
+  log_plan(cell, e, &parts[0]->ghat);
+  return true;
+}
+
 static void dispatch_and_wait(Cell *cell, int e, TrvEpisodeCounts *counts) {
   TrvPlan **parts = g_new(TrvPlan *, cell->n_agents);
-  trv_session_plan(cell->session, e, cell->n_agents, parts);
-  log_plan(cell, e, &parts[0]->ghat);
+  if (!plan(cell, e, parts)) {
+    g_free(parts);
+    return;
+  }
   /* Deliver every agent its plan, to all at once, retrying the ones that
    * could not be reached (link or host down) until the episode deadline. */
   double deadline = simgrid_get_clock() + cell->opt->episode_timeout;
@@ -101,8 +117,10 @@ static void dispatch_shared(Cell *cell, int e, TrvEpisodeCounts *counts) {
   Round *R = &cell->round;
   if (R->episode != e) {
     TrvPlan **parts = g_new(TrvPlan *, cell->n_agents);
-    trv_session_plan(cell->session, e, cell->n_agents, parts);
-    log_plan(cell, e, &parts[0]->ghat);
+    if (!plan(cell, e, parts)) {
+      g_free(parts);
+      return;
+    }
     R->episode = e;
     R->tag = cell->incarnation;
     R->fixed = false;
@@ -329,7 +347,13 @@ static void absorb(Cell *cell, int e, GArray *recs, int intents, TrvEpisodeCount
   TrvEpisodeRow row;
   DecidedEpisode *d = g_new0(DecidedEpisode, 1);
   d->records = g_array_sized_new(FALSE, FALSE, sizeof(TrvRecord), recs->len + 8);
-  trv_session_close(cell->session, e, (TrvRecord *)recs->data, recs->len, counts, &row, d->records);
+  GError *err = NULL;
+  if (!trv_session_close(cell->session, e, (TrvRecord *)recs->data, recs->len, counts, &row, d->records, &err)) {
+    trv_sim_cell_fail(cell, err); /* the world answered out of bounds: e is not decided */
+    g_array_free(d->records, TRUE);
+    g_free(d);
+    return;
+  }
   const TrvPosterior *post = trv_session_replayable_posterior(cell->session);
   d->snapshot = post ? trv_posterior_copy(post) : NULL;
   d->alarm = row.alarm;
@@ -347,13 +371,14 @@ void trv_sim_controller_actor(int argc, char **argv) {
   if (++cell->incarnation > 1) cell->report->controller_restarts++;
   int episodes = cell->info->episodes;
   static TrvEpisodeCounts counts; /* survives a restart within the episode */
-  while (cell->episode < episodes) {
+  while (cell->episode < episodes && !cell->error) { /* an error (a world's bad answer) stops the run */
     int e = cell->episode;
     if (cell->n_decided <= e) {
       if (!cell->closing) {
         if (!cell->shared_city || cell->round.episode != e) memset(&counts, 0, sizeof counts);
         if (cell->shared_city) dispatch_shared(cell, e, &counts);
         else dispatch_and_wait(cell, e, &counts);
+        if (cell->error) break; /* planning it, or an agent playing it */
         cell->closing = true;
       }
       int intents;
@@ -366,6 +391,7 @@ void trv_sim_controller_actor(int argc, char **argv) {
       }
       absorb(cell, e, recs, intents, &counts);
       g_array_unref(recs);
+      if (cell->error) break;
       cell->closing = false;
     }
     decide_round(cell, e);

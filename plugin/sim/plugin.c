@@ -227,7 +227,9 @@ static bool build_cell(GError **error) {
   l->metric_names = wc->referee->metric_names;
   l->controller = plugin.value[S_CONTROLLER];
   l->episodes = plugin.cell.info->episodes;
-  l->n_change_points = trv_session_change_points(plugin.cell.session, l->change_points, TRV_MAX_CHANGE_POINTS);
+  const int *cps;
+  l->n_change_points = trv_session_change_points(plugin.cell.session, &cps);
+  memcpy(l->change_points, cps, sizeof *cps * (size_t)l->n_change_points);
   trv_cell_summarizer_init(&plugin.summarizer, l);
   plugin.cell.user_agents = own > 0;
   trv_sim_cell_start(&plugin.cell, own == 0);

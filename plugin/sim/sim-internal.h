@@ -172,6 +172,10 @@ void trv_sim_round_stand_ins(Cell *cell);
 bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error);
 void trv_sim_cell_start(Cell *cell, bool start_agents);
 bool trv_sim_cell_finish(Cell *cell, GError **error);
+/* Stops the cell with err (taken; the first error wins, a later one is
+ * only logged): the controller ends the run at its next check, and
+ * trv_sim_cell_finish returns the error. */
+void trv_sim_cell_fail(Cell *cell, GError *err);
 /* Sets the `trivium` log categories to warnings unless the user chose
  * their threshold (--log=trivium.thres:...). */
 void trv_sim_log_defaults(void);

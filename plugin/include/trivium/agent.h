@@ -74,7 +74,10 @@ void trivium_episode_record_step(TrvEpisode *ep, int step, int action, double re
  * episode as Trivium's own agents do, with this agent's instance of the
  * world (observe, probe, gate, act at every step), and costs its compute
  * on the agent's host.  The episode stays open: close it.  False (nothing
- * played) for a world without an agent class. */
+ * played) for a world without an agent class; false, the episode played
+ * up to that step, when the world answered out of bounds (trivium/world.h):
+ * the run then stops with that error, which trivium_plugin_finished()
+ * returns. */
 bool trivium_episode_play(TrvEpisode *ep);
 /* Ends the agent's episode: commits its records to the log (in a SimGrid
  * run: messages to the log replicas, which take simulated time) and frees

@@ -25,7 +25,13 @@
  * function pointers: no SimGrid type, so a world can be tested alone.
  *
  * A function that fills an array is told the array's capacity (`max`) and
- * returns how many entries it filled, at most max. */
+ * returns how many entries it filled.  What a world returns is input, and
+ * is checked where it comes in: a count below 0 or above max, a number
+ * that is not finite (or outside the range given below), a component
+ * outside G_inf, a NULL handle.  Such an answer is an error of code
+ * TRV_ERROR_INPUT naming the world, the function and what was expected;
+ * the cell stops there (trivium_plugin_finished() returns that error,
+ * `trivium run` exits 2).  Nothing a world returns aborts the process. */
 #ifndef TRIVIUM_WORLD_H
 #define TRIVIUM_WORLD_H
 
@@ -54,7 +60,7 @@ typedef struct {
 
 /* The candidate graph G_inf. */
 typedef struct {
-  int n_vars;
+  int n_vars; /* 1 .. 2 x TRV_MAX_COMPONENTS, each named */
   const char *const *var_names;
   int n_components; /* 1 .. TRV_MAX_COMPONENTS */
   const TrvComponent *components;
@@ -98,28 +104,32 @@ typedef struct TrvRefereeClass TrvRefereeClass;
 typedef struct {
   const char *name; /* selects the world; letters, digits, '-' and '_' */
   /* The world for one seed; NULL with *error (TRV_ERROR_INPUT) when the
-   * parameters do not fit it. */
+   * parameters do not fit it (NULL without *error is reported as init
+   * failing with no message). */
   void *(*init)(const TrvParams *params, uint64_t seed, GError **error);
   void (*free)(void *world);
   const TrvCandidates *(*candidates)(void *world);
   TrvLikelihood likelihood;
-  /* s^2 of a probe outcome, as the world declares it to the controller. */
+  /* s^2 of a probe outcome, as the world declares it to the controller:
+   * positive and finite. */
   double (*noise_var)(void *world);
-  int (*episodes)(void *world);
-  int (*steps)(void *world); /* steps T per episode */
-  int safe_action;           /* the dispatch gate's default action */
+  int (*episodes)(void *world); /* 1 .. the maximum of run.episodes */
+  int (*steps)(void *world);    /* steps T per episode: 1 .. the maximum of run.steps */
+  int safe_action;             /* the dispatch gate's default action */
   /* Called once per episode, before the controller plans it, on the world
    * itself (the instance the referee reads). */
   void (*episode_begin)(void *world, int episode);
   /* Optional, for outcome-only learners: the (component, z, w) pairs one
    * observation (a step's recorded context) shows, written to
    * component[i], z[i] and w[i] for i < the count; returns how many, at
-   * most max (the room in each array).  A pure function of the context. */
+   * most max (the room in each array).  Each component in
+   * [0, n_components), z and w finite.  A pure function of the context. */
   int (*observational_pairs)(const double *context, int n_context, int *component, double *z, double *w, int max);
   const TrvAgentClass *agent;     /* NULL: the program's own actors are the agents */
   const TrvRefereeClass *referee; /* required */
   /* Optional, for a run's provenance (run.json): the data files the world
-   * read (calibration tables, instances); returns how many (at most max). */
+   * read (calibration tables, instances), none NULL; returns how many (at
+   * most max). */
   int (*inputs)(void *world, const char **paths, int max);
   /* Required with TRV_LIKELIHOOD_BERNOULLI, unused otherwise: theta0, the
    * rate of a probe outcome 1 when the component is absent, in (0, 1). */
@@ -137,27 +147,29 @@ typedef struct {
  * dispatch head acts: plan() once per episode with the committed graph,
  * or the safe action while the dispatch gate is closed. */
 struct TrvAgentClass {
-  /* Agent a's own handle on the world (its own noise streams). */
+  /* Agent a's own handle on the world (its own noise streams); not NULL. */
   void *(*instance)(void *world, int agent);
   void (*free)(void *agent);
   void (*episode_begin)(void *agent, int episode);
   /* What the agent sees at step t: fills context with at most max values
-   * (max is TRV_RECORD_CONTEXT_MAX), returns how many. */
+   * (max is TRV_RECORD_CONTEXT_MAX), returns how many.  The values are
+   * recorded as they are (NaN for a reading that is missing, say). */
   int (*observe)(void *agent, int step, double *context, int max);
-  /* The intervention do(Z_component = z); returns the outcome w. */
+  /* The intervention do(Z_component = z); returns the outcome w (finite). */
   double (*probe)(void *agent, int component, double z);
   /* The dispatch head: the action planned with the committed graph. */
   int (*plan)(void *agent, const TrvGraph *ghat);
-  /* Plays action a at the current step; returns the payoff. */
+  /* Plays action a at the current step; returns the payoff (finite). */
   double (*act)(void *agent, int action);
   /* Worlds whose agents share one state (a city): NULL for the others.
    * Once every agent acted at step t, step_end(world, t) runs exactly once,
-   * and each agent's payoff for the step is then step_payoff(agent). */
+   * and each agent's payoff for the step is then step_payoff(agent)
+   * (finite). */
   void (*step_end)(void *world, int step);
   double (*step_payoff)(void *agent);
-  /* Optional: the simulated work (flops) of the agent's episode just
-   * played, executed on its host; NULL: T sim.step_flops plus
-   * sim.probe_flops per probe. */
+  /* Optional: the simulated work (flops, finite and >= 0) of the agent's
+   * episode just played, executed on its host; NULL: T sim.step_flops
+   * plus sim.probe_flops per probe. */
   double (*work)(void *agent);
   /* Optional: operations the episode just played runs on machines, after
    * the agent's work: one actor per machine, on the machine's host,
@@ -165,7 +177,9 @@ struct TrvAgentClass {
    * and the agent waits for them.  An operation that does not start at
    * its start or end at start + duration in simulated time (a host that
    * another actor shares, a missing machine host) fails the run.  Returns
-   * how many; *ops stays valid until the next call on the agent. */
+   * how many (>= 0) and points *ops to them (the world's array: it stays
+   * valid until the next call on the agent); each machine >= 0, start and
+   * duration finite and >= 0. */
   int (*operations)(void *agent, const TrvOperation **ops);
   /* Optional: the share, in [0, 1], of a full probe's information that a
    * probe by this agent at step t of the episode just begun would carry,
@@ -178,23 +192,28 @@ struct TrvAgentClass {
 /* The referee: called on the world after episode_begin(e), it answers for
  * episode e.  Only truth is required. */
 struct TrvRefereeClass {
-  /* G_true_e with its effect sizes (kappa = 0 for an absent component). */
+  /* G_true_e with its effect sizes (kappa = 0 for an absent component),
+   * into g as given: g->n is n_components and stays so; kappa finite. */
   void (*truth)(void *world, TrvGraph *g);
-  /* Delta_e, the per-step cost of acting on a wrong model (R_temp); NULL: 0. */
+  /* Delta_e, the per-step cost of acting on a wrong model (R_temp), finite
+   * and >= 0; NULL: 0. */
   double (*gap)(void *world);
   /* Components the dispatch task depends on (R_temp's set M); NULL: all. */
   bool (*task_relevant)(void *world, int component);
-  /* Episodes where the truth changes; returns how many (at most max).
+  /* Episodes where the truth changes, >= 0 and in non-decreasing order;
+   * fills out with at most max, returns how many.
    * Called on a world fresh from init(), before any episode.  NULL: none. */
   int (*change_points)(void *world, int *out, int max);
   /* Outcome regret R_out, either per step against the oracle's action ... */
   int (*oracle)(void *world);
-  double (*expected_payoff)(void *world, int action);
-  /* ... or for the whole episode (an oracle of the world's own); when
-   * neither is given R_out is 0. */
+  double (*expected_payoff)(void *world, int action); /* finite */
+  /* ... or for the whole episode (an oracle of the world's own, finite);
+   * when neither is given R_out is 0. */
   double (*episode_outcome_regret)(void *world);
-  /* Per-episode metrics of the world (at most 8), named by metric_names
-   * (NULL-terminated); they become columns of episodes.csv. */
+  /* Per-episode metrics of the world, named by metric_names
+   * (NULL-terminated); they become columns of episodes.csv.  Fills values
+   * with at most max (TRV_WORLD_METRICS_MAX), returns how many; a value
+   * may be NaN (not defined this episode). */
   int (*episode_metrics)(void *world, double *values, int max);
   const char *const *metric_names;
 };
