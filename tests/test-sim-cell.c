@@ -83,6 +83,14 @@ static void compare(const char *controller) {
     prev_time = a.sim_time;
     g_assert_cmpint(a.commit_attempts, ==, 1);
     g_assert_cmpint(a.commit_failures, ==, 0);
+    /* no fault: every report in, and the failure detector's bound is the
+     * cap until the first episode completed, then under it */
+    g_assert_cmpint(a.detector_closed, ==, 0);
+    g_assert_cmpint(a.agents_missing, ==, 0);
+    g_assert_cmpfloat(a.wait_lost, ==, 0);
+    g_assert_cmpfloat(a.detector_timeout, <=, p.episode_timeout);
+    if (i > 0) g_assert_cmpfloat(a.detector_timeout, <, p.episode_timeout);
+    a.detector_timeout = b.detector_timeout = 0; /* no detector without a simulator */
     a.sim_time = b.sim_time = 0;
     a.commit_attempts = b.commit_attempts = 0;
     a.commits = b.commits = 0;

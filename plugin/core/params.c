@@ -135,7 +135,11 @@ static const TrvParamSpec specs[] = {
     I("agents.count", agents, 1, 1, 4096, "dispatch agents M sharing one CTL"),
     D("sim.step_flops", step_flops, 1e6, 0, 1e18, "work of one agent step on its host (flops)"),
     D("sim.probe_flops", probe_flops, 2e7, 0, 1e18, "extra work of one probe on the agent's host (flops)"),
-    D("sim.episode_timeout", episode_timeout, 60, 1e-3, 1e9, "simulated seconds the controller waits for the agents of an episode"),
+    D("sim.episode_timeout", episode_timeout, 60, 1e-3, 1e9,
+      "simulated seconds the controller waits at most for the agents of an episode (the failure detector's cap)"),
+    D("sim.detector_factor", detector_factor, 3, 1, 1e6,
+      "the failure detector closes an episode after this many times the median of the last 15 episodes whose agents "
+      "all reported, plus ctl.timeout (at most sim.episode_timeout)"),
 };
 
 void trv_params_defaults(TrvParams *p) {

@@ -88,7 +88,7 @@ struct TrvParams {
   int ctl_fsync; /* TrvCtlFsync */
   /* the SimGrid attachment (SPEC 5) */
   int agents;
-  double step_flops, probe_flops, episode_timeout;
+  double step_flops, probe_flops, episode_timeout, detector_factor;
 };
 
 /* Values of the ctl.mode parameter.  ctl.fsync holds a TrvCtlFsync (ctl.h:

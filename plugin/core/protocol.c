@@ -185,6 +185,10 @@ bool trv_session_close(TrvSession *s, int e, const TrvRecord *recs, size_t n, co
   row->commit_attempts = counts->attempts;
   row->commit_failures = counts->failures;
   row->records_lost = counts->records_lost;
+  row->detector_closed = counts->detector_closed;
+  row->agents_missing = counts->agents_missing;
+  row->wait_lost = counts->wait_lost;
+  row->detector_timeout = counts->detector_timeout;
   row->sim_time = counts->sim_time;
   g_array_append_vals(decided, recs, (guint)n);
   g_array_append_vals(decided, s->own->data, s->own->len);

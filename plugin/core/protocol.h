@@ -71,6 +71,10 @@ typedef struct {
   int commits, attempts, failures; /* commit operations due, messages sent, never acknowledged */
   int gated;                       /* steps the agents' gates held closed */
   int records_lost;                /* best effort: records that never reached the log */
+  int detector_closed;             /* the failure detector closed the episode: some DONE never came */
+  int agents_missing;              /* agents reached whose DONE never came */
+  double wait_lost;                /* detector closes: seconds waited after the last DONE (or the plans) */
+  double detector_timeout;         /* the failure detector's wait for this episode (0 without a clock) */
   double sim_time;                 /* when the episode closed (0 without a clock) */
 } TrvEpisodeCounts;
 

@@ -17,7 +17,9 @@
  *    episode was closed and retrying is useless;
  *  - best-effort mode: send the probe intents and then the records to
  *    replica 0, fire and forget (no acknowledgement, no retry, no dedup);
- * and report DONE (commit counts, gated steps) to the controller. */
+ * and report DONE (commit counts, gated steps) to the controller, again
+ * every half second while it cannot be delivered, until the controller's
+ * failure detector stops waiting (the deadline its plan carries). */
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -184,26 +186,50 @@ static void agent_exit(int failed, void *data) {
   else if (R->next_step[a->index] < cell->info->steps) R->stand_in[a->index] = true;
 }
 
+#define DONE_RETRY_PAUSE 0.5 /* simulated seconds between two attempts to deliver DONE */
+
+/* Reports episode e to the controller: delivered once the controller took
+ * it (a SimGrid transfer completes when its receiver gets it, so delivery
+ * is the acknowledgement); a report that could not be delivered (a link or
+ * the controller's host down) is sent again every DONE_RETRY_PAUSE until
+ * the controller's failure detector stops waiting for it (the plan's
+ * deadline, a->plan_until), or until the controller's next message waits
+ * for the agent.  The first attempt is made whatever the time. */
+static void report_done(Cell *cell, AgentState *a, int e, int attempts, int gated) {
+  for (bool first = true;; first = false) {
+    double left = a->plan_until - simgrid_get_clock();
+    /* past the deadline, or the controller moved on: its next plan (or
+     * STOP) is waiting in the agent's mailbox */
+    if (!first && (left <= 0 || trv_sim_mailbox_queued(a->mb) > 0)) break;
+    Msg *done = trv_msg_new(MSG_DONE, e);
+    done->agent = a->index;
+    done->tag = a->plan_tag;
+    done->attempts = attempts;
+    done->gated = gated;
+    if (trv_msg_send(cell->mb_controller, done, first ? cell->opt->commit_timeout : fmin(cell->opt->commit_timeout, left)))
+      break;
+    left = a->plan_until - simgrid_get_clock();
+    if (left <= 0) break;
+    sg_actor_sleep_for(fmin(DONE_RETRY_PAUSE, left));
+  }
+}
+
 /* The transport's close of an agent's episode, in the agent's actor:
  * commit (or send the telemetry), then DONE to the controller. */
 static bool sim_close(void *ctx, TrvEpisode *ep, GArray *recs, GError **error) {
   AgentState *a = ctx;
   Cell *cell = trv_sim_cell;
-  int e = trivium_episode_index(ep);
-  Msg *done = trv_msg_new(MSG_DONE, e);
-  done->agent = a->index;
-  done->tag = a->plan_tag;
-  done->gated = trv_episode_gated(ep);
+  int e = trivium_episode_index(ep), attempts = 0;
   bool ok = true;
   if (cell->opt->best_effort) send_telemetry(cell, a, e, recs);
-  else ok = commit_atomic(cell, a, e, recs, &done->attempts);
+  else ok = commit_atomic(cell, a, e, recs, &attempts);
   if (!ok) {
-    XBT_INFO("agent %d: the records of episode %d were not committed (%d attempts)", a->index, e, done->attempts);
+    XBT_INFO("agent %d: the records of episode %d were not committed (%d attempts)", a->index, e, attempts);
     g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "agent %d: the records of episode %d were not committed after %d "
-                "attempts", a->index, e, done->attempts);
+                "attempts", a->index, e, attempts);
   }
   a->open = NULL;
-  trv_msg_send(cell->mb_controller, done, cell->opt->commit_timeout);
+  report_done(cell, a, e, attempts, trv_episode_gated(ep));
   return ok;
 }
 
@@ -227,6 +253,7 @@ TrvEpisode *trv_sim_agent_next(AgentState *a) {
     if (a->world) cell->wc->agent->episode_begin(a->world, m->episode);
     a->plan_tag = m->tag;
     a->plan_episode = m->episode;
+    a->plan_until = m->until;
     if (cell->shared_city && a->hooked != sg_actor_self()) { /* once per actor (a restarted one is another) */
       a->hooked = sg_actor_self();
       sg_actor_on_exit(agent_exit, a);

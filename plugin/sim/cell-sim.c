@@ -28,6 +28,7 @@ Cell *trv_sim_cell;
 void trv_sim_options_init(TrvSimOptions *opt, const TrvParams *p) {
   memset(opt, 0, sizeof *opt);
   opt->episode_timeout = p->episode_timeout;
+  opt->detector_factor = p->detector_factor;
   opt->agents = p->agents;
   opt->replicas = p->ctl_replicas;
   opt->best_effort = p->ctl_mode == TRV_CTL_MODE_BEST_EFFORT;

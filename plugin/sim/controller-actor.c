@@ -3,7 +3,9 @@
  * Episode e (the protocol of core/protocol.h over SimGrid):
  *  1. plan (trv_session_plan: one share per agent, disjoint by component)
  *     and deliver every agent its share; every agent plays T steps;
- *  2. wait for the agents' DONE until episode_timeout;
+ *  2. wait for the agents' DONE until the failure detector's deadline
+ *     (detector_timeout; the plans carry it, and agents retry DONE until
+ *     then);
  *  3. CLOSE e on the replicas until a majority answered: the episode's
  *     committed records are the union of what that majority holds (a record
  *     a majority acknowledged is on at least one of them; records are whole,
@@ -45,6 +47,49 @@ static void log_plan(Cell *cell, int e, const TrvGraph *ghat) {
   g_string_free(g, TRUE);
 }
 
+/* The failure detector: how long the controller waits for an episode's
+ * DONE reports.  Until an episode has closed with every report in, at most
+ * sim.episode_timeout; then sim.detector_factor times the median duration
+ * (from the plans to the last report) of the last TRV_DETECTOR_MEMORY such
+ * ("healthy") episodes, plus one ctl.timeout (a commit attempt), never
+ * more than sim.episode_timeout.  A median, not the longest: an episode
+ * slowed by a fault that still completed does not stretch the bound.  The
+ * agents retry DONE until this deadline (the plan carries it), so a report
+ * held up by a link down arrives once the link is back, and only a report
+ * that cannot come (a host down, an agent gone) holds the episode until
+ * the detector closes it. */
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double detector_timeout(const Cell *cell) {
+  const TrvSimOptions *o = cell->opt;
+  int n = MIN(cell->n_healthy, TRV_DETECTOR_MEMORY);
+  if (n == 0) return o->episode_timeout;
+  double d[TRV_DETECTOR_MEMORY];
+  memcpy(d, cell->healthy, sizeof(double) * (size_t)n);
+  qsort(d, (size_t)n, sizeof *d, cmp_double);
+  double median = n % 2 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2]);
+  return fmin(o->episode_timeout, o->detector_factor * median + o->commit_timeout);
+}
+
+/* The wait for an episode's reports is over: an episode with every report
+ * in teaches the detector its length; otherwise the detector closed it, and
+ * the time waited since the last report (or since the plans went out) is
+ * lost. */
+static void detector_account(Cell *cell, TrvEpisodeCounts *counts, double start, double last, int missing,
+                             double timeout) {
+  counts->detector_timeout = timeout;
+  if (missing == 0) {
+    cell->healthy[cell->n_healthy++ % TRV_DETECTOR_MEMORY] = last - start;
+    return;
+  }
+  counts->detector_closed = 1;
+  counts->agents_missing = missing;
+  counts->wait_lost = fmax(0.0, simgrid_get_clock() - last);
+}
+
 /* Plans episode e into parts (n_agents of them); false when the world's
  * answer stopped the cell (cell->error). */
 static bool plan(Cell *cell, int e, TrvPlan **parts) {
@@ -57,52 +102,72 @@ static bool plan(Cell *cell, int e, TrvPlan **parts) {
   return true;
 }
 
+/* Posts episode e's plan to agent a (sending it with trv_msg_finish). */
+static sg_comm_t post_plan(Cell *cell, int e, int a, const TrvPlan *part, double deadline, Msg **msg) {
+  Msg *m = *msg = trv_msg_new(MSG_PLAN, e);
+  m->plan = trv_plan_copy(part);
+  m->tag = cell->incarnation;
+  m->until = deadline;
+  return trv_msg_post(cell->agents[a].mb, m);
+}
+
+/* Independent agents: deliver every agent its plan, to all at once (each
+ * within ctl.timeout), then take their DONE reports until every agent
+ * reported or the failure detector's deadline.  An agent that could not be
+ * reached (link or host down) is offered its plan again every second
+ * while the reports of the others are taken, so that one agent down does
+ * not keep the controller from hearing the rest. */
 static void dispatch_and_wait(Cell *cell, int e, TrvEpisodeCounts *counts) {
-  TrvPlan **parts = g_new(TrvPlan *, cell->n_agents);
+  int n = cell->n_agents;
+  TrvPlan **parts = g_new(TrvPlan *, n);
   if (!plan(cell, e, parts)) {
     g_free(parts);
     return;
   }
-  /* Deliver every agent its plan, to all at once, retrying the ones that
-   * could not be reached (link or host down) until the episode deadline. */
-  double deadline = simgrid_get_clock() + cell->opt->episode_timeout;
-  int waiting = 0;
-  bool *sent = g_new0(bool, cell->n_agents);
-  sg_comm_t *comms = g_new(sg_comm_t, cell->n_agents);
-  Msg **msgs = g_new0(Msg *, cell->n_agents);
-  while (waiting < cell->n_agents && simgrid_get_clock() < deadline) {
-    for (int a = 0; a < cell->n_agents; a++) {
-      if (sent[a]) continue;
-      Msg *m = msgs[a] = trv_msg_new(MSG_PLAN, e);
-      m->plan = trv_plan_copy(parts[a]);
-      m->tag = cell->incarnation;
-      comms[a] = trv_msg_post(cell->agents[a].mb, m);
-    }
-    double by = fmin(simgrid_get_clock() + cell->opt->commit_timeout, deadline);
-    for (int a = 0; a < cell->n_agents; a++)
-      if (!sent[a] && trv_msg_finish(comms[a], msgs[a], by - simgrid_get_clock())) sent[a] = true, waiting++;
-    if (waiting < cell->n_agents && simgrid_get_clock() < deadline) sg_actor_sleep_for(fmin(1.0, deadline - simgrid_get_clock()));
-  }
-  trv_session_parts_free(parts, cell->n_agents);
-  g_free(sent);
-  g_free(comms);
-  g_free(msgs);
-  g_free(parts);
-  Msg **done = g_new(Msg *, cell->n_agents);
-  while (waiting > 0 && simgrid_get_clock() < deadline) {
-    int got = trv_msg_recv_many(cell->mb_controller, waiting, deadline - simgrid_get_clock(), done);
-    if (got == 0) break;
+  double start = simgrid_get_clock(), timeout = detector_timeout(cell), deadline = start + timeout;
+  int n_sent = 0, reported = 0;
+  bool *sent = g_new0(bool, n), *posted = g_new0(bool, n);
+  sg_comm_t *comms = g_new(sg_comm_t, n);
+  Msg **msgs = g_new0(Msg *, n);
+  for (int a = 0; a < n; a++) comms[a] = post_plan(cell, e, a, parts[a], deadline, &msgs[a]);
+  double by = fmin(start + cell->opt->commit_timeout, deadline);
+  for (int a = 0; a < n; a++)
+    if (trv_msg_finish(comms[a], msgs[a], by - simgrid_get_clock())) sent[a] = true, n_sent++;
+  double last = simgrid_get_clock();
+  Msg **done = g_new(Msg *, n);
+  while (reported < n && simgrid_get_clock() < deadline) {
+    double before = simgrid_get_clock();
+    /* the undelivered plans again, then a second of reports; all delivered: the reports until the deadline */
+    bool retry = n_sent < n;
+    for (int a = 0; retry && a < n; a++)
+      if ((posted[a] = !sent[a])) comms[a] = post_plan(cell, e, a, parts[a], deadline, &msgs[a]);
+    double slice = retry ? fmin(1.0, deadline - before) : deadline - before;
+    int expect = n_sent - reported, got = 0;
+    if (expect > 0) got = trv_msg_recv_many(cell->mb_controller, expect, slice, done);
+    else sg_actor_sleep_for(slice);
     for (int i = 0; i < got; i++) {
       Msg *d = done[i];
       if (d->kind == MSG_DONE && d->episode == e && d->tag == cell->incarnation) {
         counts->attempts += d->attempts;
         counts->gated += d->gated;
-        waiting--;
+        reported++;
+        last = simgrid_get_clock();
       }
       trv_msg_free(d);
     }
+    for (int a = 0; retry && a < n; a++)
+      if (posted[a] && trv_msg_finish(comms[a], msgs[a], 0)) sent[a] = true, n_sent++;
+    /* only reports whose transfer failed (a link down) came: their agents send them again */
+    if (expect > 0 && got == 0 && simgrid_get_clock() == before) sg_actor_sleep_for(fmin(0.1, deadline - before));
   }
+  trv_session_parts_free(parts, n);
+  g_free(sent);
+  g_free(posted);
+  g_free(comms);
+  g_free(msgs);
+  g_free(parts);
   g_free(done);
+  detector_account(cell, counts, start, last, n - reported, timeout);
 }
 
 /* Shared-city worlds (Round in sim-internal.h): plan and deliver episode e
@@ -128,13 +193,15 @@ static void dispatch_shared(Cell *cell, int e, TrvEpisodeCounts *counts) {
       R->member[a] = R->done[a] = R->stand_in[a] = false;
       R->next_step[a] = 0;
     }
-    R->deadline = simgrid_get_clock() + cell->opt->episode_timeout;
+    R->start = simgrid_get_clock();
+    R->deadline = R->start + detector_timeout(cell);
     sg_comm_t *comms = g_new(sg_comm_t, cell->n_agents);
     Msg **msgs = g_new0(Msg *, cell->n_agents);
     for (int a = 0; a < cell->n_agents; a++) {
       Msg *m = msgs[a] = trv_msg_new(MSG_PLAN, e);
       m->plan = trv_plan_copy(parts[a]);
       m->tag = R->tag;
+      m->until = R->deadline;
       comms[a] = trv_msg_post(cell->agents[a].mb, m);
     }
     double by = fmin(simgrid_get_clock() + cell->opt->commit_timeout, R->deadline);
@@ -150,6 +217,7 @@ static void dispatch_shared(Cell *cell, int e, TrvEpisodeCounts *counts) {
         Msg *m = msgs[a] = trv_msg_new(MSG_PLAN, e);
         m->plan = trv_plan_copy(parts[a]);
         m->tag = R->tag;
+        m->until = R->deadline;
         comms[a] = trv_msg_post(cell->agents[a].mb, m);
       }
       for (int a = 0; a < cell->n_agents; a++)
@@ -160,13 +228,20 @@ static void dispatch_shared(Cell *cell, int e, TrvEpisodeCounts *counts) {
     g_free(msgs);
     g_free(parts);
   }
-  if (!R->fixed) trv_sim_round_fix(cell);
+  if (!R->fixed) {
+    trv_sim_round_fix(cell);
+    R->last = simgrid_get_clock();
+  }
   int waiting = 0;
   for (int a = 0; a < cell->n_agents; a++) waiting += R->member[a] && !R->done[a];
   Msg **done = g_new(Msg *, MAX(waiting, 1));
   while (waiting > 0 && simgrid_get_clock() < R->deadline) {
+    double before = simgrid_get_clock();
     int got = trv_msg_recv_many(cell->mb_controller, waiting, R->deadline - simgrid_get_clock(), done);
-    if (got == 0) break;
+    if (got == 0) { /* only reports whose transfer failed (a link down): their agents send them again */
+      if (simgrid_get_clock() == before) sg_actor_sleep_for(fmin(0.1, R->deadline - before));
+      continue;
+    }
     for (int i = 0; i < got; i++) {
       Msg *d = done[i];
       if (d->kind == MSG_DONE && d->episode == e && d->tag == R->tag && d->agent >= 0 && d->agent < cell->n_agents &&
@@ -175,11 +250,13 @@ static void dispatch_shared(Cell *cell, int e, TrvEpisodeCounts *counts) {
         counts->attempts += d->attempts;
         counts->gated += d->gated;
         waiting--;
+        R->last = simgrid_get_clock();
       }
       trv_msg_free(d);
     }
   }
   g_free(done);
+  detector_account(cell, counts, R->start, R->last, waiting, R->deadline - R->start);
 }
 
 /* Whether b's records have a's identities, in a's order: then every record

@@ -54,6 +54,7 @@ typedef struct {
   TrvPlan *plan;
   sg_mailbox_t reply;
   int attempts, gated; /* DONE: commit messages sent, steps the gate held closed */
+  double until;        /* PLAN: when the controller's failure detector stops waiting for the episode's DONE */
   size_t n_carried; /* DECIDE: records carried (sizes the message) */
 } Msg;
 
@@ -66,6 +67,7 @@ typedef struct {
   sg_mailbox_t mb, mb_ack;
   int plan_tag;    /* the incarnation of the controller whose plan is open */
   int plan_episode; /* the episode of that plan */
+  double plan_until; /* its failure detector's deadline: DONE is retried until then */
   sg_actor_t hooked; /* the actor whose exit leaves the round (see Round) */
   TrvEpisode *open; /* the episode handed to the agent and not yet closed */
   bool stopped;     /* the run is over for this agent */
@@ -114,7 +116,8 @@ typedef struct {
   sg_sem_t *sem;          /* per agent */
   int members, arrivals;
   sg_bar_t bar;           /* sized to the participants; NULL with none */
-  double deadline;        /* the end of the wait for DONE */
+  double deadline;        /* the end of the wait for DONE: the failure detector's */
+  double start, last;     /* when the plans went out; when the last DONE (or the plans' delivery) came */
 } Round;
 
 /* An episode the controller decided, kept until every replica holds it. */
@@ -142,6 +145,11 @@ typedef struct {
   /* controller durable state */
   int episode, incarnation;
   int n_decided;          /* episodes decided (absorbed) */
+  /* the failure detector's memory: the durations (plans to last DONE) of
+   * the last TRV_DETECTOR_MEMORY episodes whose agents all reported */
+#define TRV_DETECTOR_MEMORY 15
+  double healthy[TRV_DETECTOR_MEMORY];
+  int n_healthy;          /* healthy episodes seen (the ring holds the last of them) */
   /* DecidedEpisode* of episodes decided_base .. n_decided - 1 (trv_sim_decided);
    * NULL once every replica holds it, and dropped from time to time */
   GPtrArray *decided;

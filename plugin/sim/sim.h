@@ -40,7 +40,8 @@ typedef struct {
   bool best_effort;       /* fire-and-forget telemetry instead of commits */
   double commit_timeout;  /* simulated seconds per send / acknowledgement */
   int commit_retries;     /* retries after the first attempt */
-  double episode_timeout; /* controller's wait for the agents of an episode */
+  double episode_timeout; /* controller's wait for the agents of an episode, at most */
+  double detector_factor; /* the failure detector's multiple of the longest healthy episode */
   double step_flops, probe_flops;
   const TrvFaultSpec *faults;
   size_t n_faults;
