@@ -2,10 +2,11 @@
  * manifest, jobs.json (src/jobs-file.c), which `trivium merge DIR` reads.
  *
  * Writes the input to a scratch file and loads it.  A refusal must be a
- * TRV_ERROR_INPUT error naming the file; an accepted manifest must give an
- * absolute directory, a command that starts with "run" and holds strings
- * only, and a number of cells in range.  Any crash, hang, sanitizer report,
- * leak or failed assertion is a bug.  Built and run by fuzz/run.sh. */
+ * TRV_ERROR_INPUT error of one line naming the file; an accepted manifest
+ * must give an absolute directory, a command that starts with "run" and
+ * holds printable text only, and a number of cells in range.  Any crash, hang, sanitizer report, leak or
+ * failed assertion is a bug.  Built and run by fuzz/run.sh (-max_len of
+ * fuzz/jobs-file.options: deep nesting needs long inputs). */
 #include <glib/gstdio.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "jobs-file.h"
+#include "json-file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -31,10 +33,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     g_assert_no_error(err);
     g_assert(jf.directory && g_path_is_absolute(jf.directory));
     g_assert(jf.command && jf.command[0] && !strcmp(jf.command[0], "run"));
+    for (int i = 0; jf.command[i]; i++) g_assert(!trv_text_control_byte(jf.command[i]));
     g_assert(jf.cells >= 1 && jf.cells <= G_MAXINT / 2);
     trv_jobs_file_clear(&jf);
   } else {
-    g_assert(err && err->code == TRV_ERROR_INPUT && strstr(err->message, path));
+    g_assert(err && err->code == TRV_ERROR_INPUT && strstr(err->message, path) && !strchr(err->message, '\n'));
     g_assert(!jf.directory && !jf.command);
     g_error_free(err);
   }

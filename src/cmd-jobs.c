@@ -118,6 +118,17 @@ bool trv_write_run_manifest(RunCtx *ctx, int argc, char **argv, GError **error) 
   return ok;
 }
 
+/* The first of the job lines' words that holds a line break (NULL: none):
+ * jobs.txt is one command per line (GNU parallel and the Slurm array read
+ * it line by line), so such a word cannot be in a job list. */
+static const char *line_break(const char *const *words, char **command) {
+  for (int i = 0; words[i]; i++)
+    if (strpbrk(words[i], "\n\r")) return words[i];
+  for (int i = 0; command[i]; i++)
+    if (strpbrk(command[i], "\n\r")) return command[i];
+  return NULL;
+}
+
 int trv_emit_jobs(RunCtx *ctx, int argc, char **argv, GError **error) {
   long cells = 0;
   int code = trv_run_points(ctx, argc, argv, NULL, NULL, &cells, error);
@@ -128,6 +139,16 @@ int trv_emit_jobs(RunCtx *ctx, int argc, char **argv, GError **error) {
   long jobs = (cells + chunk - 1) / chunk;
   char *out = g_canonicalize_filename(ctx->out, NULL), *cwd = g_get_current_dir(), *program = program_path();
   char **command = run_command(argc, argv, false);
+  const char *words[] = {cwd, out, program, NULL}, *broken = line_break(words, command);
+  if (broken) {
+    char *shown = g_strescape(broken, NULL);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--emit: \"%s\" holds a line break; a job list has one command per "
+                "line (rename it, or run without --emit)", shown);
+    g_free(shown);
+    g_strfreev(command);
+    g_free(out), g_free(cwd), g_free(program);
+    return 2;
+  }
   char *cmdline = quoted_command(program, command), *qcwd = g_shell_quote(cwd), *qout = g_shell_quote(out);
   GString *list = g_string_new(NULL);
   for (long j = 0; j < jobs; j++) {

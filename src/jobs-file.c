@@ -1,6 +1,10 @@
 /* jobs-file.c - the job list's manifest (jobs-file.h), written and read
- * with json-glib.  A manifest is input like any other: at most 1 MiB, every
- * member checked for its type and range. */
+ * with json-glib.  A manifest is input like any other, and hostile until
+ * checked: at most 1 MiB, scanned before json-glib parses it (json-file.h:
+ * at most TRV_JSON_MAX_DEPTH levels of nesting, JOBS_MAX_ARGS elements in
+ * one array or object, twice that many values in all), every member
+ * checked for its type and range.  Its command line is data too: every
+ * argument printable text. */
 #include <config.h>
 
 #include <json-glib/json-glib.h>
@@ -13,7 +17,15 @@
 
 #define JOBS_FILE_MAX_BYTES ((gsize)1 << 20)
 #define JOBS_MAX_ARGS 4096
+#define JOBS_MAX_ARG_BYTES 65536
 #define JOBS_MAX_CELLS (G_MAXINT / 2)
+
+static const TrvJsonFormat jobs_json = {.what = "jobs.json",
+                                        .expected = "the jobs.json that trivium run writes",
+                                        .max_bytes = JOBS_FILE_MAX_BYTES,
+                                        .max_depth = TRV_JSON_MAX_DEPTH,
+                                        .max_elements = JOBS_MAX_ARGS,
+                                        .max_values = 2 * JOBS_MAX_ARGS};
 
 bool trv_jobs_file_write(const char *path, const char *directory, const char *program, char **command, long cells,
                          int chunk, long jobs, GError **error) {
@@ -58,12 +70,21 @@ static bool bad(GError **error, const char *file, const char *what) {
   return false;
 }
 
+/* Argument i of the command, newly allocated: text (or the bytes form of
+ * trv_json_add_bytes, for a path that is not UTF-8) of at most
+ * JOBS_MAX_ARG_BYTES; NULL with *error. */
+static char *argument(const char *path, JsonNode *e, guint i, GError **error) {
+  char *s = trv_json_node_bytes(e, JOBS_MAX_ARG_BYTES);
+  if (!s)
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: \"command\"[%u] is %s; expected text of at most %d bytes",
+                path, i, trv_json_kind(e), JOBS_MAX_ARG_BYTES);
+  return s;
+}
 
 bool trv_jobs_file_load(const char *path, TrvJobsFile *jf, GError **error) {
   memset(jf, 0, sizeof *jf);
   JsonParser *parser;
-  JsonObject *root = trv_json_object_load(path, JOBS_FILE_MAX_BYTES, "the jobs.json that trivium run writes", &parser,
-                                          error);
+  JsonObject *root = trv_json_object_load(path, &jobs_json, &parser, error);
   if (!root) return false;
   bool ok = true;
   const char *format = trv_json_member_string(root, "format");
@@ -85,8 +106,8 @@ bool trv_jobs_file_load(const char *path, TrvJobsFile *jf, GError **error) {
     guint n = json_array_get_length(a);
     jf->command = g_new0(char *, n + 1);
     for (guint i = 0; ok && i < n; i++) {
-      jf->command[i] = trv_json_node_bytes(json_array_get_element(a, i), 65536);
-      if (!jf->command[i]) ok = bad(error, path, "\"command\" holds something other than a string of at most 64 KiB");
+      jf->command[i] = argument(path, json_array_get_element(a, i), i, error);
+      ok = jf->command[i] != NULL;
     }
     if (ok && strcmp(jf->command[0], "run"))
       ok = bad(error, path, "\"command\" does not start with \"run\"; expected the command line of a trivium run");

@@ -1,15 +1,29 @@
 /* replay-config.c - `trivium run --replay-config RUN.json`: the run that a
  * run.json describes, rebuilt from it.
  *
- * run.json is input like any other: at most 16 MiB, read with json-glib,
- * every member checked for its type; a file it names (the scenario, the
- * platform, the world's data files) must be a regular file of at most 256
- * MiB that still has the SHA-256 the run recorded, else the replay is
- * refused (exit 2) rather than run on other inputs.  The point is rebuilt from what the run resolved: every
- * parameter (as --set), its fault processes (in place of the scenario's
- * faults and sweeps), the role patterns, SimGrid's options, the
- * controllers, the platform.  Nothing in the file chooses where outputs go:
- * that is -o. */
+ * run.json is input like any other, and hostile until checked.  It is
+ * read whole (at most 16 MiB) and scanned before json-glib parses it
+ * (json-file.h): at most TRV_JSON_MAX_DEPTH levels of nesting, at most
+ * RUN_JSON_MAX_ELEMENTS elements in one array or object (the "seeds" of a
+ * run of the most seeds run.seeds allows) and twice that many values in
+ * all.  Every member must have its exact JSON type (a parameter the table
+ * says is an integer must be a JSON integer, not "5"), every count is
+ * checked against the program's own limit before anything proportional to
+ * it is allocated (the controllers: each known one at most once, as in a
+ * scenario; the faults: TRV_SCENARIO_MAX_FAULTS; the inputs:
+ * TRV_RUN_MAX_INPUTS; SimGrid's options: RUN_JSON_MAX_SIMGRID_OPTIONS;
+ * the glob items of the patterns: TRV_SCENARIO_MAX_PATTERNS), and every
+ * value against the range the command line and the scenario loader allow.
+ * A file it names
+ * (the scenario, the platform, the world's data files) must be a regular
+ * file of at most 256 MiB that still has the SHA-256 the run recorded.
+ * Anything else is one line naming the file, and the replay is refused
+ * (exit 2) rather than run on other inputs.
+ *
+ * The point is rebuilt from what the run resolved: every parameter (as
+ * --set), its fault processes (in place of the scenario's faults and
+ * sweeps), the role patterns, SimGrid's options, the controllers, the
+ * platform.  Nothing in the file chooses where outputs go: that is -o. */
 #include <config.h>
 
 #include <json-glib/json-glib.h>
@@ -21,55 +35,267 @@
 #include "json-file.h"
 #include "llm/llm.h"
 #include "replay-config.h"
+#include "report.h"
 #include "scenario/scenario.h"
 #include "urs/caltable.h"
 
 #define RUN_JSON_MAX_BYTES ((gsize)16 << 20)
+#define RUN_JSON_MAX_ELEMENTS 100000 /* run.seeds' largest value (params.c): the "seeds" array */
+#define RUN_JSON_MAX_PATH 4096       /* bytes of a path it records */
+#define RUN_JSON_MAX_SIMGRID_OPTIONS 64
 /* The largest input a run reads: the largest of its readers' limits, so
  * that every input it recorded can be hashed again. */
 #define INPUT_MAX_BYTES                                                                                                \
   MAX(MAX((size_t)TRV_SCENARIO_MAX_BYTES, (size_t)TRV_PLATFORM_MAX_BYTES),                                             \
       MAX((size_t)TRV_CAL_MAX_FILE_BYTES, MAX((size_t)TRV_JSSP_MAX_FILE_BYTES, (size_t)TRV_LLM_REPLAY_MAX_BYTES)))
 
-static bool bad(GError **error, const char *file, const char *what) {
-  g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: %s", file, what);
+static const TrvJsonFormat run_json = {.what = "run.json",
+                                       .expected = "a run.json written by trivium run",
+                                       .max_bytes = RUN_JSON_MAX_BYTES,
+                                       .max_depth = TRV_JSON_MAX_DEPTH,
+                                       .max_elements = RUN_JSON_MAX_ELEMENTS,
+                                       .max_values = 2 * RUN_JSON_MAX_ELEMENTS};
+
+typedef struct {
+  const char *file;
+  GError **error;
+  int glob_items; /* of the fault and role patterns so far */
+} Reader;
+
+static bool bad(Reader *r, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static bool bad(Reader *r, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  trv_input_vfail(r->error, r->file, fmt, ap);
+  va_end(ap);
   return false;
 }
 
-static bool member_number(JsonObject *o, const char *name, double *v) {
-  JsonNode *n = json_object_get_member(o, name);
-  if (!n) return false;
-  if (JSON_NODE_HOLDS_NULL(n)) { /* a fault's stop: to the end of the run */
-    *v = INFINITY;
-    return true;
-  }
-  if (!JSON_NODE_HOLDS_VALUE(n)) return false;
-  GType t = json_node_get_value_type(n);
-  if (t == G_TYPE_INT64) *v = (double)json_node_get_int(n);
-  else if (t == G_TYPE_DOUBLE) *v = json_node_get_double(n);
-  else return false;
-  return isfinite(*v);
+static bool wrong(Reader *r, const char *where, JsonNode *n, const char *want) {
+  return bad(r, "%s is %s; expected %s", where, trv_json_kind(n), want);
 }
 
-/* The law of one side ("up" or "down") of a link-flap and its shape
+/* n, named `where`, is not text naming one of what `expected` lists. */
+static bool not_one_of(Reader *r, const char *where, JsonNode *n, const char *expected) {
+  if (!trv_json_is_string(n)) return wrong(r, where, n, expected);
+  char *shown = g_strescape(json_node_get_string(n), NULL);
+  bad(r, "%s is \"%.64s\"; expected %s", where, shown, expected);
+  g_free(shown);
+  return false;
+}
+
+/* The array member `name`, of at most max elements; NULL (refused) else. */
+static JsonArray *array_member(Reader *r, JsonObject *o, const char *name, guint max, const char *each) {
+  JsonNode *n = json_object_get_member(o, name);
+  char *where = g_strdup_printf("\"%s\"", name);
+  JsonArray *a = n && JSON_NODE_HOLDS_ARRAY(n) ? json_node_get_array(n) : NULL;
+  if (!a) {
+    wrong(r, where, n, "an array");
+  } else if (json_array_get_length(a) > max) {
+    bad(r, "%s holds %u elements; expected at most %u %s", where, json_array_get_length(a), max, each);
+    a = NULL;
+  }
+  g_free(where);
+  return a;
+}
+
+/* Text that the run prints or matches: no control byte, at most max bytes. */
+static bool text_ok(Reader *r, const char *where, const char *s, size_t max) {
+  size_t n = strlen(s);
+  if (n > max) return bad(r, "%s is %zu bytes of text; expected at most %zu", where, n, max);
+  const char *control = trv_text_control_byte(s);
+  if (control) return bad(r, "%s holds control byte 0x%02X; expected printable text", where, (unsigned char)*control);
+  return true;
+}
+
+/* Host or link patterns (comma-separated globs): within the scenario
+ * loader's limits, counted over the whole file. */
+static bool patterns_ok(Reader *r, const char *where, const char *s) {
+  if (!*s) return bad(r, "%s is empty; expected host or link patterns", where);
+  if (!text_ok(r, where, s, TRV_SCENARIO_MAX_VALUE)) return false;
+  for (const char *p = s; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+    size_t n = strcspn(p, ",");
+    if (n > TRV_SCENARIO_MAX_PATTERN)
+      return bad(r, "%s has a glob of %zu bytes; expected at most %d", where, n, TRV_SCENARIO_MAX_PATTERN);
+    if (++r->glob_items > TRV_SCENARIO_MAX_PATTERNS)
+      return bad(r, "%s: more than %d globs in the file's patterns; expected at most %d, as in a scenario", where,
+                 TRV_SCENARIO_MAX_PATTERNS, TRV_SCENARIO_MAX_PATTERNS);
+  }
+  return true;
+}
+
+/* A number member of fault i within [lo, TRV_FAULT_MAX_SECONDS]; null only
+ * where null_ok (a stop: to the end of the run, +inf). */
+static bool fault_number(Reader *r, JsonObject *o, guint i, const char *name, double lo, bool null_ok, double *v) {
+  JsonNode *n = json_object_get_member(o, name);
+  GType t = n && JSON_NODE_HOLDS_VALUE(n) ? json_node_get_value_type(n) : G_TYPE_INVALID;
+  char *where = g_strdup_printf("\"faults\"[%u].%s", i, name);
+  bool ok = true;
+  if (null_ok && n && JSON_NODE_HOLDS_NULL(n)) *v = INFINITY;
+  else if (t == G_TYPE_INT64 || t == G_TYPE_DOUBLE) {
+    *v = t == G_TYPE_INT64 ? (double)json_node_get_int(n) : json_node_get_double(n);
+    if (!(*v >= lo && *v <= TRV_FAULT_MAX_SECONDS))
+      ok = bad(r, "%s is %g; expected seconds in [%g, %g]", where, *v, lo, TRV_FAULT_MAX_SECONDS);
+  } else ok = wrong(r, where, n, null_ok ? "a number or null" : "a number");
+  g_free(where);
+  return ok;
+}
+
+/* The law of one side ("up" or "down") of link-flap i and its shape
  * ("up_shape", ...); a run.json without them (or with null) had
- * exponential times.  False for an unknown law, or a shape missing or out
- * of the range the scenario loader allows. */
-static bool fault_law(JsonObject *o, const char *side, TrvFaultLaw *law, double *shape) {
+ * exponential times.  A shape must be in the range the scenario loader
+ * allows. */
+static bool fault_law(Reader *r, JsonObject *o, guint i, const char *side, TrvFaultLaw *law, double *shape) {
   *law = TRV_FAULT_EXPONENTIAL, *shape = 0;
   JsonNode *n = json_object_get_member(o, side);
   if (!n || JSON_NODE_HOLDS_NULL(n)) return true;
-  if (!JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_STRING) return false;
+  char *where = g_strdup_printf("\"faults\"[%u].%s", i, side);
   int k = 0;
-  while (trv_fault_law_names[k] && strcmp(trv_fault_law_names[k], json_node_get_string(n))) k++;
-  if (!trv_fault_law_names[k]) return false;
-  *law = (TrvFaultLaw)k;
-  if (*law == TRV_FAULT_EXPONENTIAL) return true;
-  char shape_name[16];
-  g_snprintf(shape_name, sizeof shape_name, "%s_shape", side);
+  while (trv_json_is_string(n) && trv_fault_law_names[k] && strcmp(trv_fault_law_names[k], json_node_get_string(n))) k++;
+  bool ok = trv_json_is_string(n) && trv_fault_law_names[k] ? true : not_one_of(r, where, n, "exponential, weibull, lognormal or null");
+  g_free(where);
+  if (!ok || (*law = (TrvFaultLaw)k) == TRV_FAULT_EXPONENTIAL) return ok;
+  char name[16];
+  g_snprintf(name, sizeof name, "%s_shape", side);
+  n = json_object_get_member(o, name);
+  where = g_strdup_printf("\"faults\"[%u].%s", i, name);
   double lo, hi;
   trv_fault_shape_range(*law, &lo, &hi);
-  return member_number(o, shape_name, shape) && *shape >= lo && *shape <= hi;
+  GType t = n && JSON_NODE_HOLDS_VALUE(n) ? json_node_get_value_type(n) : G_TYPE_INVALID;
+  if (t == G_TYPE_INT64 || t == G_TYPE_DOUBLE) {
+    *shape = t == G_TYPE_INT64 ? (double)json_node_get_int(n) : json_node_get_double(n);
+    if (!(*shape >= lo && *shape <= hi))
+      ok = bad(r, "%s is %g; expected a shape of the %s law in [%g, %g]", where, *shape, trv_fault_law_names[k], lo, hi);
+  } else {
+    ok = wrong(r, where, n, "a number");
+  }
+  g_free(where);
+  return ok;
+}
+
+static bool read_faults(Reader *r, JsonObject *root, GArray *faults) {
+  static const char *const kinds[] = {"link-flap", "host-crash", "partition"};
+  JsonArray *a = array_member(r, root, "faults", TRV_SCENARIO_MAX_FAULTS, "fault processes, as in a scenario");
+  for (guint i = 0; a && i < json_array_get_length(a); i++) {
+    JsonNode *e = json_array_get_element(a, i);
+    char *where = g_strdup_printf("\"faults\"[%u]", i);
+    JsonObject *o = JSON_NODE_HOLDS_OBJECT(e) ? json_node_get_object(e) : NULL;
+    JsonNode *kn = o ? json_object_get_member(o, "kind") : NULL, *pn = o ? json_object_get_member(o, "pattern") : NULL;
+    TrvFaultSpec f = {.kind = (TrvFaultKind)-1};
+    for (int k = 0; trv_json_is_string(kn) && k < 3; k++)
+      if (!strcmp(json_node_get_string(kn), kinds[k])) f.kind = (TrvFaultKind)k;
+    bool ok = true;
+    char *kind_where = g_strdup_printf("%s.kind", where);
+    if (!o) ok = wrong(r, where, e, "an object");
+    else if ((int)f.kind < 0) ok = not_one_of(r, kind_where, kn, "link-flap, host-crash or partition");
+    else if (!trv_json_is_string(pn)) ok = bad(r, "%s.pattern is %s; expected text", where, trv_json_kind(pn));
+    g_free(kind_where);
+    g_free(where);
+    if (!ok) return false;
+    where = g_strdup_printf("\"faults\"[%u].pattern", i);
+    ok = patterns_ok(r, where, json_node_get_string(pn));
+    g_free(where);
+    bool flap = f.kind == TRV_FAULT_LINK_FLAP; /* its periods from TRV_FAULT_MIN_PERIOD; unused fields are 0 */
+    ok = ok && fault_number(r, o, i, "mtbf", flap ? TRV_FAULT_MIN_PERIOD : 0, false, &f.mtbf) &&
+         fault_number(r, o, i, "mttr", flap ? TRV_FAULT_MIN_PERIOD : 0, false, &f.mttr) &&
+         fault_number(r, o, i, "start", 0, false, &f.start) && fault_number(r, o, i, "stop", 0, true, &f.stop) &&
+         fault_number(r, o, i, "at", 0, false, &f.at) && fault_number(r, o, i, "duration", 0, false, &f.duration);
+    ok = ok && (!flap || (fault_law(r, o, i, "up", &f.up, &f.up_shape) && fault_law(r, o, i, "down", &f.down, &f.down_shape)));
+    if (!ok) return false;
+    f.pattern = g_strdup(json_node_get_string(pn));
+    g_array_append_val(faults, f);
+  }
+  return a != NULL;
+}
+
+/* Every parameter as KEY=VALUE: a key of the parameter table, the JSON
+ * type its table type gives (integers as JSON integers; doubles as
+ * numbers; names and text as strings), a value the table accepts. */
+static bool read_parameters(Reader *r, JsonObject *root, GPtrArray *sets) {
+  JsonNode *pn = json_object_get_member(root, "parameters");
+  if (!pn || !JSON_NODE_HOLDS_OBJECT(pn)) return wrong(r, "\"parameters\"", pn, "an object");
+  JsonObject *po = json_node_get_object(pn);
+  size_t n_specs;
+  trv_param_specs(&n_specs);
+  if (json_object_get_size(po) > n_specs)
+    return bad(r, "\"parameters\" has %u members; expected at most one per parameter (%zu)", json_object_get_size(po), n_specs);
+  GList *keys = json_object_get_members(po);
+  bool ok = true;
+  TrvParams scratch;
+  trv_params_defaults(&scratch);
+  for (GList *k = keys; ok && k; k = k->next) {
+    const char *key = k->data;
+    const TrvParamSpec *spec = trv_param_lookup(key);
+    JsonNode *v = json_object_get_member(po, key);
+    GType t = JSON_NODE_HOLDS_VALUE(v) ? json_node_get_value_type(v) : G_TYPE_INVALID;
+    char *where = g_strdup_printf("parameter \"%s\"", key), *text = NULL;
+    if (!spec) {
+      char *shown = g_strescape(key, NULL);
+      ok = bad(r, "\"parameters\" holds \"%s\", which is not a parameter of this build (see `trivium params`)", shown);
+      g_free(shown);
+    } else if (spec->type == TRV_PARAM_INT) {
+      if (t == G_TYPE_INT64) text = g_strdup_printf("%" G_GINT64_FORMAT, json_node_get_int(v));
+      else ok = wrong(r, where, v, "an integer");
+    } else if (spec->type == TRV_PARAM_DOUBLE) {
+      if (t == G_TYPE_INT64) text = g_strdup_printf("%" G_GINT64_FORMAT, json_node_get_int(v));
+      else if (t == G_TYPE_DOUBLE) text = trv_format_double(json_node_get_double(v));
+      else ok = wrong(r, where, v, "a number");
+    } else if (t == G_TYPE_STRING) {
+      if ((ok = text_ok(r, where, json_node_get_string(v), TRV_PARAM_TEXT_MAX - 1))) text = g_strdup(json_node_get_string(v));
+    } else {
+      ok = wrong(r, where, v, spec->type == TRV_PARAM_ENUM ? "text (one of its names)" : "text");
+    }
+    GError *e = NULL;
+    if (ok && !trv_params_set(&scratch, key, text, &e)) {
+      ok = bad(r, "%s", e->message);
+      g_error_free(e);
+    }
+    if (ok) g_ptr_array_add(sets, g_strdup_printf("%s=%s", key, text));
+    g_free(text);
+    g_free(where);
+  }
+  g_list_free(keys);
+  return ok;
+}
+
+/* The controllers, each a known one at most once (a scenario's rule). */
+static bool read_controllers(Reader *r, JsonObject *root, GPtrArray *ctl) {
+  guint known = g_strv_length((char **)trv_controller_names);
+  JsonArray *a = array_member(r, root, "controllers", known, "controllers, each known one at most once");
+  for (guint i = 0; a && i < json_array_get_length(a); i++) {
+    JsonNode *e = json_array_get_element(a, i);
+    const char *name = trv_json_is_string(e) ? json_node_get_string(e) : NULL;
+    char *where = g_strdup_printf("\"controllers\"[%u]", i);
+    bool ok = true;
+    if (!name || !g_strv_contains(trv_controller_names, name)) {
+      char *all = g_strjoinv(", ", (char **)trv_controller_names), *expected = g_strdup_printf("one of %s", all);
+      ok = not_one_of(r, where, e, expected);
+      g_free(all), g_free(expected);
+    } else if (g_ptr_array_find_with_equal_func(ctl, name, g_str_equal, NULL)) {
+      ok = bad(r, "%s: controller %s listed twice; expected each controller once", where, name);
+    }
+    g_free(where);
+    if (!ok) return false;
+    g_ptr_array_add(ctl, g_strdup(name));
+  }
+  if (a && ctl->len == 0) return bad(r, "\"controllers\" is empty; expected at least one controller");
+  return a != NULL;
+}
+
+/* SimGrid's options: text, each --cfg=... or --log=... */
+static bool read_simgrid_options(Reader *r, JsonObject *root, GPtrArray *sg) {
+  JsonArray *a = array_member(r, root, "simgrid_options", RUN_JSON_MAX_SIMGRID_OPTIONS, "options");
+  for (guint i = 0; a && i < json_array_get_length(a); i++) {
+    JsonNode *e = json_array_get_element(a, i);
+    const char *o = trv_json_is_string(e) ? json_node_get_string(e) : NULL;
+    char *where = g_strdup_printf("\"simgrid_options\"[%u]", i);
+    bool option = o && (g_str_has_prefix(o, "--cfg=") || g_str_has_prefix(o, "--log="));
+    bool ok = option ? text_ok(r, where, o, 4096) : wrong(r, where, e, "text (--cfg=... or --log=...)");
+    g_free(where);
+    if (!ok) return false;
+    g_ptr_array_add(sg, g_strdup(json_node_get_string(e)));
+  }
+  return a != NULL;
 }
 
 char *trv_file_sha256(const char *path) {
@@ -82,155 +308,90 @@ char *trv_file_sha256(const char *path) {
   return sum;
 }
 
-/* A {"path": ..., "sha256": ...} member: the path, when the file there still
- * has that SHA-256. */
-static const char *checked_file(JsonObject *root, const char *name, const char *file, bool required, GError **error) {
-  JsonNode *n = json_object_get_member(root, name);
-  if (!n || JSON_NODE_HOLDS_NULL(n)) {
-    if (required) bad(error, file, "no file recorded; expected a run.json written by trivium run");
-    return NULL;
-  }
-  JsonObject *o = JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
-  const char *path = o ? trv_json_member_string(o, "path") : NULL, *sum = o ? trv_json_member_string(o, "sha256") : NULL;
-  if (!path || !sum) {
-    char *m = g_strdup_printf("member \"%s\" is not {\"path\": ..., \"sha256\": ...}", name);
-    bad(error, file, m);
-    g_free(m);
-    return NULL;
-  }
+/* A {"path": ..., "sha256": ...} node named `where`: the path, when the
+ * file there still has that SHA-256. */
+static const char *checked_file(Reader *r, JsonNode *n, const char *where) {
+  JsonObject *o = n && JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
+  JsonNode *pn = o ? json_object_get_member(o, "path") : NULL, *sn = o ? json_object_get_member(o, "sha256") : NULL;
+  if (!o) return wrong(r, where, n, "{\"path\": ..., \"sha256\": ...}"), NULL;
+  if (!trv_json_is_string(pn)) return bad(r, "%s.path is %s; expected text", where, trv_json_kind(pn)), NULL;
+  if (!trv_json_is_string(sn)) return bad(r, "%s.sha256 is %s; expected text", where, trv_json_kind(sn)), NULL;
+  const char *path = json_node_get_string(pn), *sum = json_node_get_string(sn);
+  if (!text_ok(r, where, path, RUN_JSON_MAX_PATH) || !text_ok(r, where, sum, 64)) return NULL;
   char *now = trv_file_sha256(path);
   bool same = now && !strcmp(now, sum);
   if (!same)
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: %s %s %s since the run (SHA-256 %s, recorded %s); a replay "
-                "runs on the same inputs", file, name, path, now ? "changed" : "cannot be read", now ? now : "-", sum);
+    bad(r, "%s %s %s since the run (SHA-256 %s, recorded %s); a replay runs on the same inputs", where, path,
+        now ? "changed" : "cannot be read", now ? now : "-", sum);
   g_free(now);
   return same ? path : NULL;
 }
 
+static const char *required_file(Reader *r, JsonObject *root, const char *name) {
+  JsonNode *n = json_object_get_member(root, name);
+  if (!n || JSON_NODE_HOLDS_NULL(n)) return bad(r, "no %s recorded; expected a run.json written by trivium run", name), NULL;
+  return checked_file(r, n, name);
+}
+
+static bool read_roles(Reader *r, JsonObject *root, TrvReplayConfig *rc) {
+  JsonNode *roles = json_object_get_member(root, "roles");
+  if (!roles || !JSON_NODE_HOLDS_OBJECT(roles)) return wrong(r, "\"roles\"", roles, "an object");
+  for (int k = 0; k < TRV_N_ROLES; k++) {
+    JsonNode *v = json_object_get_member(json_node_get_object(roles), trv_role_names[k]);
+    char *where = g_strdup_printf("\"roles\".%s", trv_role_names[k]);
+    bool ok = !v || JSON_NODE_HOLDS_NULL(v) || (trv_json_is_string(v) ? patterns_ok(r, where, json_node_get_string(v))
+                                                                       : wrong(r, where, v, "host patterns or null"));
+    g_free(where);
+    if (!ok) return false;
+    if (trv_json_is_string(v)) rc->role_hosts[k] = g_strdup(json_node_get_string(v));
+  }
+  return true;
+}
+
+static char **strv_of(GPtrArray *a) {
+  g_ptr_array_add(a, NULL);
+  return (char **)g_ptr_array_free(a, FALSE);
+}
+
 bool trv_replay_config_load(const char *file, TrvReplayConfig *rc, GError **error) {
   memset(rc, 0, sizeof *rc);
+  /* the limit must hold the longest "seeds" array a run writes */
+  g_assert(trv_param_lookup("run.seeds")->max <= RUN_JSON_MAX_ELEMENTS);
   JsonParser *parser;
-  JsonObject *root = trv_json_object_load(file, RUN_JSON_MAX_BYTES, "a run.json written by trivium run", &parser, error);
+  JsonObject *root = trv_json_object_load(file, &run_json, &parser, error);
   if (!root) return false;
+  Reader r = {.file = file, .error = error};
+  JsonNode *status = json_object_get_member(root, "status");
   bool ok = true;
-  const char *status = ok ? trv_json_member_string(root, "status") : NULL;
-  if (ok && (!status || strcmp(status, "complete")))
-    ok = bad(error, file, "\"status\" is not \"complete\"; expected the run.json of a finished run");
-  const char *scenario = ok ? checked_file(root, "scenario_file", file, true, error) : NULL;
-  const char *platform = scenario ? checked_file(root, "platform_file", file, true, error) : NULL;
-  ok = ok && scenario && platform;
-  JsonNode *inputs = ok ? json_object_get_member(root, "inputs") : NULL;
-  if (ok && (!inputs || !JSON_NODE_HOLDS_ARRAY(inputs))) ok = bad(error, file, "\"inputs\" is not an array");
-  for (guint i = 0; ok && i < json_array_get_length(json_node_get_array(inputs)); i++) {
-    JsonObject *wrap = json_object_new();
-    json_object_set_member(wrap, "input", json_node_copy(json_array_get_element(json_node_get_array(inputs), i)));
-    ok = checked_file(wrap, "input", file, true, error) != NULL;
-    json_object_unref(wrap);
-  }
-  GPtrArray *sets = g_ptr_array_new_with_free_func(g_free);
-  JsonNode *pn = ok ? json_object_get_member(root, "parameters") : NULL;
-  if (ok && (!pn || !JSON_NODE_HOLDS_OBJECT(pn))) ok = bad(error, file, "\"parameters\" is not an object");
-  if (ok) {
-    JsonObject *po = json_node_get_object(pn);
-    GList *keys = json_object_get_members(po);
-    for (GList *k = keys; ok && k; k = k->next) {
-      JsonNode *v = json_object_get_member(po, k->data);
-      GType t = JSON_NODE_HOLDS_VALUE(v) ? json_node_get_value_type(v) : G_TYPE_INVALID;
-      if (t == G_TYPE_STRING) {
-        g_ptr_array_add(sets, g_strdup_printf("%s=%s", (char *)k->data, json_node_get_string(v)));
-      } else if (t == G_TYPE_INT64) {
-        g_ptr_array_add(sets, g_strdup_printf("%s=%" G_GINT64_FORMAT, (char *)k->data, json_node_get_int(v)));
-      } else if (t == G_TYPE_DOUBLE) {
-        char *d = trv_format_double(json_node_get_double(v));
-        g_ptr_array_add(sets, g_strdup_printf("%s=%s", (char *)k->data, d));
-        g_free(d);
-      } else {
-        char *m = g_strdup_printf("parameter \"%s\" is neither a number nor text", (char *)k->data);
-        ok = bad(error, file, m);
-        g_free(m);
-      }
-    }
-    g_list_free(keys);
-  }
+  if (!trv_json_is_string(status) || strcmp(json_node_get_string(status), "complete"))
+    ok = bad(&r, "\"status\" is not \"complete\"; expected the run.json of a finished run");
+  GPtrArray *sets = g_ptr_array_new_with_free_func(g_free), *sg = g_ptr_array_new_with_free_func(g_free),
+            *ctl = g_ptr_array_new_with_free_func(g_free);
   GArray *faults = g_array_new(FALSE, TRUE, sizeof(TrvFaultSpec));
-  JsonNode *fn = ok ? json_object_get_member(root, "faults") : NULL;
-  if (ok && (!fn || !JSON_NODE_HOLDS_ARRAY(fn))) ok = bad(error, file, "\"faults\" is not an array");
-  static const char *const kinds[] = {"link-flap", "host-crash", "partition"};
-  for (guint i = 0; ok && i < json_array_get_length(json_node_get_array(fn)); i++) {
-    JsonNode *e = json_array_get_element(json_node_get_array(fn), i);
-    JsonObject *o = JSON_NODE_HOLDS_OBJECT(e) ? json_node_get_object(e) : NULL;
-    const char *kind = o ? trv_json_member_string(o, "kind") : NULL, *pattern = o ? trv_json_member_string(o, "pattern") : NULL;
-    TrvFaultSpec f = {.kind = (TrvFaultKind)-1};
-    for (int k = 0; kind && k < 3; k++)
-      if (!strcmp(kind, kinds[k])) f.kind = (TrvFaultKind)k;
-    bool num = o && member_number(o, "mtbf", &f.mtbf) && member_number(o, "mttr", &f.mttr) &&
-               member_number(o, "start", &f.start) && member_number(o, "stop", &f.stop) &&
-               member_number(o, "at", &f.at) && member_number(o, "duration", &f.duration);
-    if ((int)f.kind < 0 || !pattern || !*pattern || !num) {
-      ok = bad(error, file, "a fault is not {\"kind\": link-flap|host-crash|partition, \"pattern\": ..., numbers}");
-      break;
-    }
-    if (f.kind == TRV_FAULT_LINK_FLAP &&
-        !(fault_law(o, "up", &f.up, &f.up_shape) && fault_law(o, "down", &f.down, &f.down_shape))) {
-      ok = bad(error, file,
-               "a link-flap's \"up\" or \"down\" is not exponential, or weibull or lognormal with its "
-               "\"up_shape\" or \"down_shape\" in the range of <link-flap> (docs/scenarios.md)");
-      break;
-    }
-    f.pattern = g_strdup(pattern);
-    g_array_append_val(faults, f);
+  rc->faults = faults; /* freed with rc on failure */
+  ok = ok && read_parameters(&r, root, sets) && read_faults(&r, root, faults) && read_roles(&r, root, rc) &&
+       read_simgrid_options(&r, root, sg) && read_controllers(&r, root, ctl);
+  /* the files last: a file refused for its contents costs no hashing */
+  const char *scenario = ok ? required_file(&r, root, "scenario_file") : NULL;
+  const char *platform = scenario ? required_file(&r, root, "platform_file") : NULL;
+  ok = ok && scenario && platform;
+  JsonArray *inputs = ok ? array_member(&r, root, "inputs", TRV_RUN_MAX_INPUTS, "input files") : NULL;
+  ok = ok && inputs;
+  for (guint i = 0; ok && i < json_array_get_length(inputs); i++) {
+    char *where = g_strdup_printf("\"inputs\"[%u]", i);
+    ok = checked_file(&r, json_array_get_element(inputs, i), where) != NULL;
+    g_free(where);
   }
-  JsonNode *roles = ok ? json_object_get_member(root, "roles") : NULL;
-  if (ok && (!roles || !JSON_NODE_HOLDS_OBJECT(roles))) ok = bad(error, file, "\"roles\" is not an object");
-  for (int r = 0; ok && r < TRV_N_ROLES; r++) {
-    JsonNode *v = json_object_get_member(json_node_get_object(roles), trv_role_names[r]);
-    if (v && JSON_NODE_HOLDS_VALUE(v) && json_node_get_value_type(v) == G_TYPE_STRING)
-      rc->role_hosts[r] = g_strdup(json_node_get_string(v));
-    else if (v && !JSON_NODE_HOLDS_NULL(v))
-      ok = bad(error, file, "a role is neither host patterns nor null");
-  }
-  GPtrArray *sg = g_ptr_array_new_with_free_func(g_free), *ctl = g_ptr_array_new_with_free_func(g_free);
-  const char *arrays[] = {"simgrid_options", "controllers"};
-  GPtrArray *into[] = {sg, ctl};
-  for (int a = 0; ok && a < 2; a++) {
-    JsonNode *n = json_object_get_member(root, arrays[a]);
-    if (!n || !JSON_NODE_HOLDS_ARRAY(n)) {
-      char *m = g_strdup_printf("\"%s\" is not an array", arrays[a]);
-      ok = bad(error, file, m);
-      g_free(m);
-      break;
-    }
-    for (guint i = 0; ok && i < json_array_get_length(json_node_get_array(n)); i++) {
-      JsonNode *e = json_array_get_element(json_node_get_array(n), i);
-      if (!JSON_NODE_HOLDS_VALUE(e) || json_node_get_value_type(e) != G_TYPE_STRING) {
-        char *m = g_strdup_printf("\"%s\" holds something that is not text", arrays[a]);
-        ok = bad(error, file, m);
-        g_free(m);
-      } else {
-        g_ptr_array_add(into[a], g_strdup(json_node_get_string(e)));
-      }
-    }
-  }
-  for (guint i = 0; ok && i < sg->len; i++)
-    if (!g_str_has_prefix(sg->pdata[i], "--cfg=") && !g_str_has_prefix(sg->pdata[i], "--log="))
-      ok = bad(error, file, "a SimGrid option is neither --cfg=... nor --log=...");
-  if (ok && ctl->len == 0) ok = bad(error, file, "\"controllers\" is empty");
   if (ok) {
     rc->scenario = g_strdup(scenario);
     rc->platform = g_strdup(platform);
-    g_ptr_array_add(sets, NULL);
-    rc->sets = (char **)g_ptr_array_free(sets, FALSE);
-    rc->faults = faults;
-    g_ptr_array_add(sg, NULL);
-    rc->simgrid_args = (char **)g_ptr_array_free(sg, FALSE);
-    g_ptr_array_add(ctl, NULL);
-    char **c = (char **)g_ptr_array_free(ctl, FALSE);
+    rc->sets = strv_of(sets);
+    rc->simgrid_args = strv_of(sg);
+    char **c = strv_of(ctl);
     rc->controllers = g_strjoinv(",", c);
     g_strfreev(c);
   } else {
     g_ptr_array_free(sets, TRUE);
-    for (guint i = 0; i < faults->len; i++) g_free(g_array_index(faults, TrvFaultSpec, i).pattern);
-    g_array_free(faults, TRUE);
     g_ptr_array_free(sg, TRUE);
     g_ptr_array_free(ctl, TRUE);
     trv_replay_config_clear(rc);

@@ -19,6 +19,10 @@
  * every build): run.json's, the cells' fingerprints' and --version's. */
 extern const char trv_git_revision[];
 
+/* Most data files a world's inputs() may name for run.json (and a replay
+ * accepts). */
+#define TRV_RUN_MAX_INPUTS 8
+
 /* A run's point: its cells reduced (cells[c * n_seeds + s] for controller
  * c and seed s), and what its outputs say about it. */
 typedef struct {
@@ -42,7 +46,7 @@ typedef struct {
   size_t n_faults;
   const char *const *simgrid_args;  /* --cfg=... / --log=... */
   size_t n_simgrid_args;
-  const char *const *inputs;        /* data files the world reads (NULL-terminated) */
+  const char *const *inputs;        /* data files the world reads (NULL-terminated; TRV_RUN_MAX_INPUTS at most) */
   GHashTable *file_sha256;          /* path -> SHA-256 of the files the run has hashed already, NULL
                                      * for one it could not read (the table may be NULL) */
 } TrvRunResult;

@@ -338,10 +338,10 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
   TrvWorldInfo info;
   if (!world) return 2;
   TrvCellLayout layout = {.metric_names = wc->referee->metric_names};
-  const char *inputs[9] = {NULL};
+  const char *inputs[TRV_RUN_MAX_INPUTS + 1] = {NULL};
   if (!trv_world_info(wc, world, &info, error) ||
       (layout.n_change_points = trv_world_change_points(wc, world, layout.change_points, TRV_MAX_CHANGE_POINTS, error)) < 0 ||
-      trv_world_inputs(wc, world, inputs, 8, error) < 0) {
+      trv_world_inputs(wc, world, inputs, TRV_RUN_MAX_INPUTS, error) < 0) {
     wc->free(world);
     return 2;
   }
