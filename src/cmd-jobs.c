@@ -255,7 +255,10 @@ static int merge_or_report(int argc, char **argv, bool report) {
     command[n + 1] = NULL;
   }
   ctx.no_simgrid = true;
-  if (ok) ok = trv_run_parse_args(&ctx, (int)g_strv_length(command), command, false, &err);
+  if (ok && !trv_run_parse_args(&ctx, (int)g_strv_length(command), command, false, &err)) {
+    g_prefix_error(&err, "%s/jobs.json: its command line: ", dir); /* the arguments came from the file */
+    ok = false;
+  }
   long cells = 0;
   int code = ok ? 0 : 2;
   if (ok) {

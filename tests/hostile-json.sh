@@ -1,9 +1,10 @@
 #!/bin/sh
 # The JSON files trivium reads back, run.json (trivium run --replay-config)
 # and jobs.json (trivium merge), are data, never code and never a place to
-# write: a file nested 100,000 deep, one listing 100,000 controllers, or
-# one with a parameter of the wrong JSON type ("run.episodes": "5") is one
-# line naming the file, and exit 2.  TAP.
+# write: a file nested 100,000 deep, one listing 100,000 controllers, one
+# with a parameter of the wrong JSON type ("run.episodes": "5"), or an
+# unknown option in jobs.json's command line is one line naming the file,
+# and exit 2.  TAP.
 set -u
 top=$(cd "${srcdir:-..}" && pwd)
 T=${TRIVIUM:-./trivium}
@@ -13,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/err-lines.sh"
 . "$top/tests/json-compact.sh"
 n=0
-echo "1..4"
+echo "1..5"
 
 # refused FILE TEXT COMMAND...: exit 2, and one line naming FILE and holding TEXT
 refused() {
@@ -35,6 +36,8 @@ exit2() {
 "$T" run -q -c trivium --set run.seeds=1 --set run.episodes=5 -o "$tmp/r" >/dev/null 2>"$tmp/err" ||
   sed 's/^/# /' "$tmp/err"
 json_compact "$tmp/r/run.json" >"$tmp/run.json"
+"$T" run -q -c trivium --set run.seeds=1 --set run.episodes=5 --emit parallel -o "$tmp/P" >/dev/null 2>"$tmp/err" ||
+  sed 's/^/# /' "$tmp/err"
 
 # an object whose "format" member holds 100,000 arrays nested in each other
 mkdir -p "$tmp/deep"
@@ -59,3 +62,8 @@ exit2 "a run.json listing 100,000 controllers, refused by their count" "$tmp/con
 sed 's/"run.episodes":5,/"run.episodes":"5",/' "$tmp/run.json" >"$tmp/episodes.json"
 exit2 'a run.json with "run.episodes": "5"' "$tmp/episodes.json" \
   'parameter "run.episodes" is text; expected an integer' "$T" run --replay-config "$tmp/episodes.json" -o "$tmp/o" -q
+
+mkdir -p "$tmp/J"
+json_compact "$tmp/P/jobs.json" | sed 's#"command":\["run"#"command":["run","--bogus"#' >"$tmp/J/jobs.json"
+exit2 "an unknown option in jobs.json's command line names jobs.json" "$tmp/J/jobs.json" "Unknown option --bogus" \
+  "$T" merge -q "$tmp/J"
