@@ -4,7 +4,8 @@
  * Writes the input to a scratch file and loads it.  A refusal must be a
  * TRV_ERROR_INPUT error of one line naming the file; an accepted manifest
  * must give an absolute directory, a command that starts with "run" and
- * holds printable text only, and a number of cells in range.  Any crash, hang, sanitizer report, leak or
+ * holds printable text only, its SimGrid options on the allow-list, and a
+ * number of cells in range.  Any crash, hang, sanitizer report, leak or
  * failed assertion is a bug.  Built and run by fuzz/run.sh (-max_len of
  * fuzz/jobs-file.options: deep nesting needs long inputs). */
 #include <glib/gstdio.h>
@@ -16,6 +17,7 @@
 
 #include "jobs-file.h"
 #include "json-file.h"
+#include "simgrid-options.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -33,7 +35,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     g_assert_no_error(err);
     g_assert(jf.directory && g_path_is_absolute(jf.directory));
     g_assert(jf.command && jf.command[0] && !strcmp(jf.command[0], "run"));
-    for (int i = 0; jf.command[i]; i++) g_assert(!trv_text_control_byte(jf.command[i]));
+    for (int i = 0; jf.command[i]; i++) {
+      const char *a = jf.command[i];
+      g_assert(!trv_text_control_byte(a));
+      if (g_str_has_prefix(a, "--log=") || (g_str_has_prefix(a, "--cfg=") && !g_str_has_prefix(a, "--cfg=trivium/")))
+        g_assert(trv_simgrid_file_option_check(path, a, NULL));
+    }
     g_assert(jf.cells >= 1 && jf.cells <= G_MAXINT / 2);
     trv_jobs_file_clear(&jf);
   } else {

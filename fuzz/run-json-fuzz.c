@@ -7,7 +7,7 @@
  * accepted file must give a scenario and a platform, one to all of the
  * known controllers, every --set assignment of the form KEY=VALUE, at most
  * TRV_SCENARIO_MAX_FAULTS fault processes of a known kind with a pattern,
- * and SimGrid options that are --cfg= or --log=.  The input also goes through
+ * and SimGrid options of the allow-list only.  The input also goes through
  * the JSON scanner alone (json-file.h) with run.json's limits: text it
  * accepts must parse with json-glib into a tree within those limits, so
  * that the scanner is never laxer than the parser it guards.  Any crash,
@@ -23,6 +23,7 @@
 #include "core/controller.h"
 #include "json-file.h"
 #include "replay-config.h"
+#include "simgrid-options.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -99,9 +100,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       const TrvFaultSpec *f = &g_array_index(rc.faults, TrvFaultSpec, i);
       g_assert(f->kind >= TRV_FAULT_LINK_FLAP && f->kind <= TRV_FAULT_PARTITION && f->pattern && *f->pattern);
     }
-    g_assert(g_strv_length(rc.simgrid_args) <= 64);
-    for (int i = 0; rc.simgrid_args[i]; i++)
-      g_assert(g_str_has_prefix(rc.simgrid_args[i], "--cfg=") || g_str_has_prefix(rc.simgrid_args[i], "--log="));
+    g_assert(g_strv_length(rc.simgrid_args) <= TRV_SIMGRID_FILE_MAX_OPTIONS);
+    for (int i = 0; rc.simgrid_args[i]; i++) g_assert(trv_simgrid_file_option_check(path, rc.simgrid_args[i], NULL));
     trv_replay_config_clear(&rc);
   } else {
     g_assert(err && err->domain == TRV_ERROR && err->code == TRV_ERROR_INPUT && !strchr(err->message, '\n'));

@@ -4,7 +4,9 @@
  * at most TRV_JSON_MAX_DEPTH levels of nesting, JOBS_MAX_ARGS elements in
  * one array or object, twice that many values in all), every member
  * checked for its type and range.  Its command line is data too: every
- * argument printable text. */
+ * argument printable text, and a SimGrid option in it (--cfg=, --log=; not
+ * --cfg=trivium/, which is a parameter) on the allow-list of options a
+ * file may give (simgrid-options.h). */
 #include <config.h>
 
 #include <json-glib/json-glib.h>
@@ -14,6 +16,7 @@
 #include "jobs-file.h"
 #include "json-file.h"
 #include "out-file.h"
+#include "simgrid-options.h"
 
 #define JOBS_FILE_MAX_BYTES ((gsize)1 << 20)
 #define JOBS_MAX_ARGS 4096
@@ -72,12 +75,17 @@ static bool bad(GError **error, const char *file, const char *what) {
 
 /* Argument i of the command, newly allocated: text (or the bytes form of
  * trv_json_add_bytes, for a path that is not UTF-8) of at most
- * JOBS_MAX_ARG_BYTES; NULL with *error. */
+ * JOBS_MAX_ARG_BYTES, and a SimGrid option only from the allow-list; NULL
+ * with *error. */
 static char *argument(const char *path, JsonNode *e, guint i, GError **error) {
   char *s = trv_json_node_bytes(e, JOBS_MAX_ARG_BYTES);
-  if (!s)
+  if (!s) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: \"command\"[%u] is %s; expected text of at most %d bytes",
                 path, i, trv_json_kind(e), JOBS_MAX_ARG_BYTES);
+    return NULL;
+  }
+  bool simgrid = (g_str_has_prefix(s, "--cfg=") && !g_str_has_prefix(s, "--cfg=trivium/")) || g_str_has_prefix(s, "--log=");
+  if (simgrid && !trv_simgrid_file_option_check(path, s, error)) g_clear_pointer(&s, g_free);
   return s;
 }
 

@@ -11,10 +11,11 @@
  * checked against the program's own limit before anything proportional to
  * it is allocated (the controllers: each known one at most once, as in a
  * scenario; the faults: TRV_SCENARIO_MAX_FAULTS; the inputs:
- * TRV_RUN_MAX_INPUTS; SimGrid's options: RUN_JSON_MAX_SIMGRID_OPTIONS;
- * the glob items of the patterns: TRV_SCENARIO_MAX_PATTERNS), and every
- * value against the range the command line and the scenario loader allow.
- * A file it names
+ * TRV_RUN_MAX_INPUTS; SimGrid's options: TRV_SIMGRID_FILE_MAX_OPTIONS; the
+ * glob items of the patterns: TRV_SCENARIO_MAX_PATTERNS), and every value
+ * against the range the command line and the scenario loader allow.
+ * SimGrid's options must be on the allow-list of options a file may give
+ * (simgrid-options.h): none names a file or loads code.  A file it names
  * (the scenario, the platform, the world's data files) must be a regular
  * file of at most 256 MiB that still has the SHA-256 the run recorded.
  * Anything else is one line naming the file, and the replay is refused
@@ -37,12 +38,12 @@
 #include "replay-config.h"
 #include "report.h"
 #include "scenario/scenario.h"
+#include "simgrid-options.h"
 #include "urs/caltable.h"
 
 #define RUN_JSON_MAX_BYTES ((gsize)16 << 20)
 #define RUN_JSON_MAX_ELEMENTS 100000 /* run.seeds' largest value (params.c): the "seeds" array */
 #define RUN_JSON_MAX_PATH 4096       /* bytes of a path it records */
-#define RUN_JSON_MAX_SIMGRID_OPTIONS 64
 /* The largest input a run reads: the largest of its readers' limits, so
  * that every input it recorded can be hashed again. */
 #define INPUT_MAX_BYTES                                                                                                \
@@ -282,15 +283,14 @@ static bool read_controllers(Reader *r, JsonObject *root, GPtrArray *ctl) {
   return a != NULL;
 }
 
-/* SimGrid's options: text, each --cfg=... or --log=... */
+/* SimGrid's options: text on the allow-list of options a file may give. */
 static bool read_simgrid_options(Reader *r, JsonObject *root, GPtrArray *sg) {
-  JsonArray *a = array_member(r, root, "simgrid_options", RUN_JSON_MAX_SIMGRID_OPTIONS, "options");
+  JsonArray *a = array_member(r, root, "simgrid_options", TRV_SIMGRID_FILE_MAX_OPTIONS, "options");
   for (guint i = 0; a && i < json_array_get_length(a); i++) {
     JsonNode *e = json_array_get_element(a, i);
-    const char *o = trv_json_is_string(e) ? json_node_get_string(e) : NULL;
     char *where = g_strdup_printf("\"simgrid_options\"[%u]", i);
-    bool option = o && (g_str_has_prefix(o, "--cfg=") || g_str_has_prefix(o, "--log="));
-    bool ok = option ? text_ok(r, where, o, 4096) : wrong(r, where, e, "text (--cfg=... or --log=...)");
+    bool ok = trv_json_is_string(e) ? trv_simgrid_file_option_check(r->file, json_node_get_string(e), r->error)
+                                    : wrong(r, where, e, "text (--cfg=... or --log=...)");
     g_free(where);
     if (!ok) return false;
     g_ptr_array_add(sg, g_strdup(json_node_get_string(e)));

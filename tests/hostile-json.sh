@@ -1,10 +1,13 @@
 #!/bin/sh
 # The JSON files trivium reads back, run.json (trivium run --replay-config)
 # and jobs.json (trivium merge), are data, never code and never a place to
-# write: a file nested 100,000 deep, one listing 100,000 controllers, one
-# with a parameter of the wrong JSON type ("run.episodes": "5"), or an
-# unknown option in jobs.json's command line is one line naming the file,
-# and exit 2.  TAP.
+# write: a file nested 100,000 deep, one listing 100,000 controllers, a
+# parameter of the wrong JSON type ("run.episodes": "5"), a SimGrid option
+# that names a file (a log appender, a trace, a search path, a plugin) or an
+# unknown option in jobs.json's command line are each one line naming the
+# file, and exit 2.  A victim file outside the run directory keeps its
+# bytes and its time, and no trace appears where the file asked for one.
+# SimGrid options on the allow-list still replay.  TAP.
 set -u
 top=$(cd "${srcdir:-..}" && pwd)
 T=${TRIVIUM:-./trivium}
@@ -14,7 +17,21 @@ trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/err-lines.sh"
 . "$top/tests/json-compact.sh"
 n=0
-echo "1..5"
+# the options a file may not give, one per line; VICTIM, TRACE and TMP stand for paths
+forbidden='--log=root.app:file:VICTIM
+--log=root.app:rollfile:1000:VICTIM
+--log=root.app:splitfile:1000:VICTIM
+--log=root.thres:info root.app:file:VICTIM
+--log=root.fmt:%999999999c
+--cfg=tracing/filename:TRACE
+--cfg=tracing/comment-file:VICTIM
+--cfg=path:TMP
+--cfg=plugin:host_energy
+--cfg=smpi/hostfile:VICTIM
+--cfg=trivium/ctl.file:VICTIM
+--cfg=network/model:CM02 tracing/filename:TRACE'
+count=$(echo "$forbidden" | wc -l)
+echo "1..$((2 * count + 6))"
 
 # refused FILE TEXT COMMAND...: exit 2, and one line naming FILE and holding TEXT
 refused() {
@@ -63,7 +80,57 @@ sed 's/"run.episodes":5,/"run.episodes":"5",/' "$tmp/run.json" >"$tmp/episodes.j
 exit2 'a run.json with "run.episodes": "5"' "$tmp/episodes.json" \
   'parameter "run.episodes" is text; expected an integer' "$T" run --replay-config "$tmp/episodes.json" -o "$tmp/o" -q
 
-mkdir -p "$tmp/J"
+# the victim: outside every run directory, with a time in the past
+printf 'precious\n' >"$tmp/victim"
+touch -d '2020-01-02 03:04:05' "$tmp/victim"
+stamp=$(stat -c %Y "$tmp/victim")
+# the victim intact and no trace written; else both put back for the next case
+untouched() {
+  [ "$(cat "$tmp/victim")" = precious ] && [ "$(stat -c %Y "$tmp/victim")" = "$stamp" ] &&
+    [ -z "$(ls "$tmp" | grep '^stolen')" ] && return 0
+  echo "# the victim changed or a trace was written: $(ls "$tmp" | tr '\n' ' ')"
+  printf 'precious\n' >"$tmp/victim"
+  touch -d '2020-01-02 03:04:05' "$tmp/victim"
+  rm -f "$tmp"/stolen*
+  return 1
+}
+# forbidden_case run.json|jobs.json OPTION: the option in that file is refused, nothing written
+forbidden_case() {
+  o=$(echo "$2" | sed "s#VICTIM#$tmp/victim#g; s#TRACE#$tmp/stolen.trace#g; s#TMP#$tmp#g")
+  key=$(echo "$2" | sed 's/^--[a-z]*=//; s/[: ].*//; s/^trivium\///')
+  rm -rf "$tmp/J" "$tmp/o" && mkdir "$tmp/J"
+  if [ "$1" = run.json ]; then
+    f="$tmp/J/run.json"
+    sed "s#\"simgrid_options\":\[\]#\"simgrid_options\":[\"--cfg=tracing:yes\",\"$o\"]#" "$tmp/run.json" >"$f"
+    set -- "$T" run --replay-config "$f" -o "$tmp/o" -q
+  else
+    f="$tmp/J/jobs.json"
+    json_compact "$tmp/P/jobs.json" | sed "s#\"command\":\[\"run\"#\"command\":[\"run\",\"$o\"#" >"$f"
+    set -- "$T" merge -q "$tmp/J"
+  fi
+  refused "$f" "$key" "$@" || { { head -c 600 "$tmp/err"; echo; } | sed 's/^/# /'; untouched; return 1; }
+  untouched
+}
+for file in run.json jobs.json; do
+  while IFS= read -r opt; do
+    n=$((n + 1))
+    if forbidden_case "$file" "$opt"; then echo "ok $n - $file's SimGrid option $opt: one line, exit 2, nothing written"
+    else echo "not ok $n - $file's SimGrid option $opt: exit $rc"; fi
+  done <<LIST
+$forbidden
+LIST
+done
+
+rm -rf "$tmp/J" && mkdir "$tmp/J"
 json_compact "$tmp/P/jobs.json" | sed 's#"command":\["run"#"command":["run","--bogus"#' >"$tmp/J/jobs.json"
 exit2 "an unknown option in jobs.json's command line names jobs.json" "$tmp/J/jobs.json" "Unknown option --bogus" \
   "$T" merge -q "$tmp/J"
+
+allowed='"--cfg=network/model:CM02","--cfg=contexts/stack-size:8192","--log=root.thres:critical","--log=xbt.app:stderr","--log=trivium.fmt:[%p]%e%m%n"'
+sed "s#\"simgrid_options\":\[\]#\"simgrid_options\":[$allowed]#" "$tmp/run.json" >"$tmp/allowed.json"
+"$T" run --replay-config "$tmp/allowed.json" -o "$tmp/a" -q >/dev/null 2>"$tmp/err"
+rc=$?
+n=$((n + 1))
+if [ $rc -eq 0 ] && [ -f "$tmp/a/episodes.csv" ] && json_compact "$tmp/a/run.json" | grep -qF "[$allowed]"; then
+  echo "ok $n - a run.json with SimGrid options of the allow-list replays, and records them"
+else echo "not ok $n - the allowed options: exit $rc"; { head -c 600 "$tmp/err"; echo; } | sed 's/^/# /'; fi

@@ -1,12 +1,14 @@
-/* The JSON scanner that guards json-glib (src/json-file.h): what it
- * accepts, what it refuses, where a refusal points, and each limit probed
- * at its edge (the limit accepted, one more refused). */
+/* The JSON scanner that guards json-glib (src/json-file.h) and the
+ * allow-list of SimGrid options a file may give (src/simgrid-options.h):
+ * what each accepts, what each refuses, where a refusal points, and each
+ * limit probed at its edge (the limit accepted, one more refused). */
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
 #include <trivium/error.h>
 
 #include "json-file.h"
+#include "simgrid-options.h"
 
 /* at most 4 levels, 3 elements in one array or object, 10 values in all */
 static const TrvJsonFormat small = {.what = "test.json", .expected = "a test document", .max_bytes = 1 << 20,
@@ -99,6 +101,73 @@ static void test_json_scanner_points_at_line_and_column(void) {
   refused("{\r\n\"a\":\n\n  x}", "test.json:4:3:", "'x' where a value should be");
 }
 
+static void allowed(const char *option) {
+  GError *err = NULL;
+  if (!trv_simgrid_file_option_check("run.json", option, &err)) g_error("refused %s: %s", option, err->message);
+}
+
+static void not_allowed(const char *option, const char *why) {
+  GError *err = NULL;
+  g_assert_false(trv_simgrid_file_option_check("run.json", option, &err));
+  g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
+  if (!g_str_has_prefix(err->message, "run.json: SimGrid option '") || !strstr(err->message, why) ||
+      strchr(err->message, '\n'))
+    g_error("%s: got '%s', expected '%s'", option, err->message, why);
+  g_error_free(err);
+}
+
+static void test_simgrid_allow_list_accepts_models_and_log_settings(void) {
+  const char *ok[] = {"--cfg=network/model:CM02", "--cfg=network/model:LV08", "--cfg=host/model:ptask_L07",
+                      "--cfg=cpu/optim:TI", "--cfg=network/solver:bmf", "--cfg=network/TCP-gamma:4194304",
+                      "--cfg=maxmin/precision:1e-9", "--cfg=surf/precision:0.00001", "--cfg=network/crosstraffic:no",
+                      "--cfg=maxmin/concurrency-limit:-1", "--cfg=contexts/factory:raw", "--cfg=contexts/stack-size:8192",
+                      "--cfg=contexts/guard-size:0", "--cfg=contexts/nthreads:1", "--cfg=tracing:yes",
+                      "--cfg=tracing/platform:on", "--cfg=tracing/precision:6", "--log=trivium.thres:info",
+                      "--log=root.threshold:CRITICAL", "--log=xbt_cfg.app:stderr", "--log=root.appender:stdout",
+                      "--log=trivium.add:no", "--log=root.fmt:[%h:%P(%i)]%e[%c/%p]%e%m%n", "--log=s4u_actor.fmt:%%%r"};
+  for (size_t i = 0; i < G_N_ELEMENTS(ok); i++) allowed(ok[i]);
+}
+
+static void test_simgrid_allow_list_refuses_files_code_and_splitting(void) {
+  not_allowed("--log=root.app:file:/tmp/victim", "writes a file");
+  not_allowed("--log=root.appender:rollfile:10:/tmp/victim", "writes a file");
+  not_allowed("--log=root.app:splitfile:10:/tmp/victim%", "writes a file");
+  not_allowed("--log=root.thres:info root.app:file:/tmp/victim", "where SimGrid would split it");
+  not_allowed("--log=root.thres:info\\ root.app:file:/tmp/victim", "where SimGrid would split it");
+  not_allowed("--log=root.fmt:'%m'", "where SimGrid would split it");
+  not_allowed("--log=root.fmt:%999999999c", "without width or precision");
+  not_allowed("--log=root.fmt:%.9m", "without width or precision");
+  not_allowed("--log=root.fmt:%m%", "without width or precision");
+  not_allowed("--log=root.fmt:%z", "without width or precision");
+  not_allowed("--log=root.t:info", "not thres, fmt, app or add");
+  not_allowed("--log=no_loc", "not CATEGORY.SETTING:VALUE");
+  not_allowed("--log=a.b.thres:info", "not thres, fmt, app or add");
+  not_allowed("--log=root.thres=info", "not CATEGORY.SETTING:VALUE");
+  not_allowed("--log=root.thres:loud", "a threshold is one of");
+  not_allowed("--cfg=tracing/filename:/tmp/victim", "tracing/filename is not on the list");
+  not_allowed("--cfg=tracing/comment-file:/etc/passwd", "is not on the list");
+  not_allowed("--cfg=path:/tmp", "path is not on the list");
+  not_allowed("--cfg=plugin:host_energy", "plugin is not on the list");
+  not_allowed("--cfg=smpi/replay:/tmp/x", "smpi/replay is not on the list");
+  not_allowed("--cfg=model-check/replay:1", "is not on the list");
+  not_allowed("--cfg=trivium/ctl.file:/tmp/victim", "trivium/ctl.file is not on the list");
+  not_allowed("--cfg=network/model", "not KEY:VALUE");
+  not_allowed("--cfg=network/model:ns-3", "network/model takes one of LV08");
+  not_allowed("--cfg=network/model:CM02\ttracing/filename:/tmp/x", "where SimGrid would split it");
+  not_allowed("--cfg=network/TCP-gamma:1e999", "takes a number");
+  not_allowed("--cfg=network/TCP-gamma: 1", "where SimGrid would split it");
+  not_allowed("--cfg=contexts/stack-size:8k", "takes an integer");
+  not_allowed("--cfg=contexts/stack-size:1.5", "takes an integer");
+  not_allowed("--cfg=tracing:maybe", "tracing takes one of yes");
+  not_allowed("--cfg=Network/model:CM02", "is not on the list");
+  not_allowed("--cfg", "neither --cfg= nor --log=");
+  not_allowed("--platform=/tmp/x.so", "neither --cfg= nor --log=");
+  not_allowed("--log=root.thres:info\nsecond line", "where SimGrid would split it");
+  char *lng = g_strnfill(300, 'a'), *opt = g_strdup_printf("--log=root.fmt:%s", lng);
+  not_allowed(opt, "more than 256");
+  g_free(opt), g_free(lng);
+}
+
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/json/scanner_accepts_rfc8259_documents", test_json_scanner_accepts_rfc8259_documents);
@@ -107,5 +176,9 @@ int main(int argc, char **argv) {
   g_test_add_func("/json/scanner_depth_at_the_limit", test_json_scanner_depth_at_the_limit);
   g_test_add_func("/json/scanner_counts_at_the_limits", test_json_scanner_counts_at_the_limits);
   g_test_add_func("/json/scanner_points_at_line_and_column", test_json_scanner_points_at_line_and_column);
+  g_test_add_func("/simgrid/allow_list_accepts_models_and_log_settings",
+                  test_simgrid_allow_list_accepts_models_and_log_settings);
+  g_test_add_func("/simgrid/allow_list_refuses_files_code_and_splitting",
+                  test_simgrid_allow_list_refuses_files_code_and_splitting);
   return g_test_run();
 }
