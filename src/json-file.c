@@ -277,7 +277,7 @@ const char *trv_text_control_byte(const char *s) {
  * valid UTF-8 is written as {"bytes": BASE64} and read back byte for
  * byte. */
 void trv_json_add_bytes(JsonBuilder *b, const char *s) {
-  if (g_utf8_validate(s, -1, NULL)) {
+  if (g_utf8_validate(s, -1, NULL) && !trv_text_control_byte(s)) {
     json_builder_add_string_value(b, s);
     return;
   }

@@ -58,7 +58,9 @@ bool trv_json_is_string(JsonNode *n);
 const char *trv_text_control_byte(const char *s);
 
 /* A string that may not be UTF-8 (a file name, a command-line argument):
- * as a JSON string when it is valid UTF-8, else as {"bytes": BASE64}. */
+ * as a JSON string when it is valid UTF-8 without control bytes (json-glib
+ * writes some of those raw, which JSON forbids), else as
+ * {"bytes": BASE64}. */
 void trv_json_add_bytes(JsonBuilder *b, const char *s);
 /* Such a string read back (newly allocated), or NULL when n is neither
  * form, decodes to more than max_len bytes or holds a NUL. */

@@ -4,6 +4,7 @@
  * then summarised across seeds by trv_summarize.  episodes.csv is the
  * cells' own lines, concatenated by run-pool.c. */
 #include "report.h"
+#include "json-file.h"
 #include "replay-config.h"
 
 #include <errno.h>
@@ -53,7 +54,7 @@ static bool close_out(Out *o, const char *path, GError **error) {
 
 static void add_member_string(JsonBuilder *b, const char *name, const char *s) {
   json_builder_set_member_name(b, name);
-  if (s) json_builder_add_string_value(b, s);
+  if (s) trv_json_add_bytes(b, s);
   else json_builder_add_null_value(b);
 }
 
@@ -79,7 +80,7 @@ static void add_member_number(JsonBuilder *b, const char *name, double v) {
 static void add_string_array(JsonBuilder *b, const char *name, const char *const *v, size_t n) {
   json_builder_set_member_name(b, name);
   json_builder_begin_array(b);
-  for (size_t i = 0; i < n; i++) json_builder_add_string_value(b, v[i]);
+  for (size_t i = 0; i < n; i++) trv_json_add_bytes(b, v[i]);
   json_builder_end_array(b);
 }
 
@@ -216,7 +217,7 @@ bool trv_write_run_json(const TrvRunResult *r, const char *path, const char *sta
   json_builder_end_object(b);
   json_builder_set_member_name(b, "command");
   json_builder_begin_array(b);
-  for (int i = 0; i < r->argc; i++) json_builder_add_string_value(b, r->argv[i]);
+  for (int i = 0; i < r->argc; i++) trv_json_add_bytes(b, r->argv[i]);
   json_builder_end_array(b);
   json_builder_end_object(b);
 
