@@ -34,6 +34,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "core/crc32c.h"
 #include "core/posterior.h"
 #include "core/record.h"
 
@@ -212,9 +213,6 @@ bool trv_ctl_compact(const char *path, const char *out_path, const char *archive
 
 /* --- format helpers (ctl-format.c) --- */
 
-/* CRC-32C (Castagnoli, reflected 0x82F63B78), software table.  Chain by
- * passing the previous result as crc (start with 0). */
-uint32_t trv_crc32c(uint32_t crc, const void *data, size_t n);
 const char *trv_ctl_fsync_name(TrvCtlFsync policy);
 /* "always" | "group" | "none"; false if unknown. */
 bool trv_ctl_fsync_parse(const char *name, TrvCtlFsync *policy);
