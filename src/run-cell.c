@@ -158,13 +158,12 @@ int trv_run_cell_child(void *data, int report_fd) {
   } else if (trv_sim_run_cell(&spec, &opt, NULL, NULL, NULL, &err)) {
     TrvCellFile cf;
     memset(&cf, 0, sizeof cf);
-    memcpy(cf.magic, TRV_CELL_MAGIC, sizeof cf.magic);
-    cf.size = sizeof cf;
     g_strlcpy(cf.fingerprint, job->fingerprint, sizeof cf.fingerprint);
     g_strlcpy(cf.csv_sha256, g_checksum_get_string(sink.sha), sizeof cf.csv_sha256);
     cf.csv_bytes = sink.bytes;
     cf.controller_cpu = sink.controller_cpu;
     trv_cell_summarizer_finish(&sink.z, &layout, &cf.sum);
+    trv_cell_file_seal(&cf);
     char *sum_tmp = trv_run_cell_path(ctx, cell, "sum.tmp"), *sum = trv_run_cell_path(ctx, cell, "sum");
     int fd = -1;
     if (fflush(sink.csv) != 0 || fsync(fileno(sink.csv)) != 0 || fclose(sink.csv) != 0)

@@ -62,38 +62,31 @@ static void summary_keep(TrvCellSummary *dst, const TrvCellSummary *src) {
 /* Reads cell c's file; true (and *cf, which must be zero-filled: see
  * summary_keep) when the cell is complete: a cell file of this
  * configuration and an episodes.csv part of the recorded length.  With
- * why, the reason it is not. */
+ * why, the reason it is not (cell-file.h: TRV_ERROR_CORRUPT when a file is
+ * damaged). */
 static bool cell_complete(const RunCtx *ctx, const TrvCellLayout *layout, int c, const char *fingerprint,
                           TrvCellFile *cf, GError **why) {
   char *sum = trv_run_cell_path(ctx, c, "sum"), *csv = trv_run_cell_path(ctx, c, "csv");
-  char *data = NULL;
-  gsize len = 0;
-  struct stat st;
-  bool ok = false;
-  TrvCellFile *got = NULL;
-  if (lstat(sum, &st) != 0 || !S_ISREG(st.st_mode)) {
-    g_set_error(why, TRV_ERROR, TRV_ERROR_INPUT, "%s: missing", sum);
-  } else if (st.st_size != (off_t)sizeof *cf) {
-    g_set_error(why, TRV_ERROR, TRV_ERROR_INPUT, "%s: not a cell file of this build (%lld bytes, expected %zu)", sum,
-                (long long)st.st_size, sizeof *cf);
-  } else if (!g_file_get_contents(sum, &data, &len, NULL)) {
-    g_set_error(why, TRV_ERROR, TRV_ERROR_INPUT, "%s: cannot read", sum);
-  } else if (trv_cell_file_parse(sum, data, len, fingerprint, layout->episodes, layout->cand->n_components,
-                                 layout_world_metrics(layout), got = g_new(TrvCellFile, 1), why)) {
-    if (lstat(csv, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != got->csv_bytes) {
-      g_set_error(why, TRV_ERROR, TRV_ERROR_INPUT, "%s: missing, or not the length its cell file records", csv);
-    } else {
-      memcpy(cf, got, offsetof(TrvCellFile, sum));
-      summary_keep(&cf->sum, &got->sum);
-      cf->controller_cpu = got->controller_cpu;
-      ok = true;
-    }
+  TrvCellFile *got = g_new(TrvCellFile, 1);
+  bool ok = trv_cell_file_read(sum, csv, fingerprint, layout->episodes, layout->cand->n_components,
+                               layout_world_metrics(layout), got, why);
+  if (ok) {
+    memcpy(cf, got, offsetof(TrvCellFile, sum));
+    summary_keep(&cf->sum, &got->sum);
+    cf->controller_cpu = got->controller_cpu;
   }
   g_free(got);
-  g_free(data);
   g_free(sum);
   g_free(csv);
   return ok;
+}
+
+/* A damaged cell (TRV_ERROR_CORRUPT) where the run cannot run it again: bad
+ * input, exit code 2, with what to do. */
+static int refuse_damaged(GError *e, GError **error) {
+  g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s; delete it and run again: the cell runs anew", e->message);
+  g_error_free(e);
+  return 2;
 }
 
 /* true when another process holds cell c (a job still running it). */
@@ -199,32 +192,18 @@ static int merge_cells(RunCtx *ctx, const TrvCellLayout *layout, const TrvCellFi
     fwrite(h->str, 1, h->len, out);
     g_string_free(h, TRUE);
   }
-  char buf[1 << 16];
   for (int c = 0; c < total && code == 0; c++) {
     char *path = trv_run_cell_path(ctx, c, "csv");
-    FILE *in = fopen(path, "r");
-    GChecksum *sha = fresh[c] ? NULL : g_checksum_new(G_CHECKSUM_SHA256);
-    size_t n;
-    while (in && (n = fread(buf, 1, sizeof buf, in)) > 0) {
-      fwrite(buf, 1, n, out);
-      if (sha) g_checksum_update(sha, (const guchar *)buf, (gssize)n);
-    }
-    if (!in || ferror(in)) {
-      g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot read (%s)", path, g_strerror(errno));
-      code = 1;
-    } else if (sha && strcmp(g_checksum_get_string(sha), files[c].csv_sha256) != 0) {
-      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-                  "%s: damaged (its SHA-256 is not the one its cell file records); delete it and run again: "
-                  "the cell runs anew", path);
-      code = 2;
+    GError *e = NULL;
+    if (!trv_cell_lines_append(path, files[c].csv_bytes, fresh[c] ? NULL : files[c].csv_sha256, out, &e)) {
+      if (e->code == TRV_ERROR_CORRUPT) code = refuse_damaged(e, error);
+      else g_propagate_error(error, e), code = 1;
     } else {
       summary_keep(&cells[c], &files[c].sum);
       totals->controller_cpu += files[c].controller_cpu;
       totals->probes += (gint64)files[c].sum.metric[TRV_METRIC_PROBES];
       totals->agent_steps += (double)ctx->params.agents * layout->episodes * ctx->world_steps;
     }
-    if (sha) g_checksum_free(sha);
-    if (in) fclose(in);
     g_free(path);
   }
   if (out) {
@@ -361,8 +340,15 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
     fingerprints[c] = trv_cell_fingerprint(identity, ctx->controllers[c / n_seeds], (uint64_t)(ctx->params.seed_base + c % n_seeds));
     GError *e = NULL;
     if (!ctx->fresh && cell_complete(ctx, &layout, c, fingerprints[c], &files[c], &e)) continue;
-    if (cell_selected(ctx, c)) to_run[c] = true;
-    else if (++missing <= 3) g_string_append_printf(why, "\n  %s", e ? e->message : "missing");
+    if (e && e->code == TRV_ERROR_CORRUPT && ctx->mode == TRV_RUN_MERGE) {
+      code = refuse_damaged(g_steal_pointer(&e), error);
+    } else if (cell_selected(ctx, c)) {
+      to_run[c] = true;
+      if (e && e->code == TRV_ERROR_CORRUPT) /* what an earlier run left damaged is not lost silently */
+        fprintf(stderr, "trivium: warning: %s; the cell runs again\n", e->message);
+    } else if (++missing <= 3) {
+      g_string_append_printf(why, "\n  %s", e ? e->message : "missing");
+    }
     g_clear_error(&e);
   }
   g_free(cells_dir);
