@@ -7,7 +7,7 @@
  * never as another build's or another configuration's file.  No reader
  * follows a symbolic link or waits on a FIFO, and none reads more than its
  * bound: a cell file at most TRV_CELL_FILE_MAX_READ bytes, the lines their
- * recorded length and one byte more. */
+ * recorded length and one byte more, a message TRV_CELL_MESSAGE_MAX_BYTES. */
 #include <config.h>
 
 #include <errno.h>
@@ -21,6 +21,7 @@
 #include "cell-file.h"
 #include "core/crc32c.h"
 #include "core/input.h"
+#include "scenario/scenario.h"
 #include <trivium/error.h>
 
 /* A cell file larger than this is read no further: it is no format's. */
@@ -218,4 +219,20 @@ bool trv_cell_lines_append(const char *path, uint64_t csv_bytes, const char *csv
     ok = damaged(error, path, "its SHA-256 is not the one its cell file records");
   if (sha) g_checksum_free(sha);
   return ok;
+}
+
+char *trv_cell_message_read(const char *path) {
+  struct stat st;
+  char *data = NULL;
+  size_t len = 0;
+  if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+      !trv_input_read(path, TRV_CELL_MESSAGE_MAX_BYTES, "cell message", TRV_INPUT_REGULAR, &data, &len, NULL))
+    return NULL;
+  data[strnlen(data, len)] = 0; /* a NUL ends the text */
+  g_strchomp(data);
+  char *cut = data[0] ? trv_scn_shorten(data, TRV_CELL_MESSAGE_SHOWN) : NULL;
+  char *line = cut ? trv_scn_printable(cut) : NULL;
+  g_free(cut);
+  g_free(data);
+  return line;
 }

@@ -2,7 +2,8 @@
  * reads it back: the cell's reduction (the per-seed metrics) in its cell
  * file (.sum), stamped with the cell's configuration and sealed with a
  * checksum, next to its episodes.csv lines (.csv), whose length and SHA-256
- * the cell file records.  A later run, a job of a cluster array or `trivium merge` can so
+ * the cell file records; and, when a cell fails, its one-line message
+ * (.err).  A later run, a job of a cluster array or `trivium merge` can so
  * tell a complete cell of this very configuration from a missing, damaged
  * or foreign one (cell-file.c).
  *
@@ -29,6 +30,10 @@
 
 #define TRV_CELL_MAGIC "TRVCELL2"
 #define TRV_SHA256_HEX 64
+/* A failed cell's message: the file is read when at most this long, and
+ * shown cut to TRV_CELL_MESSAGE_SHOWN bytes of text. */
+#define TRV_CELL_MESSAGE_MAX_BYTES 65536
+#define TRV_CELL_MESSAGE_SHOWN 1024
 
 /* OUT/<point>/cells/<controller>-seed<N>.sum, written whole (temporary
  * name, fsync, rename) after the cell's .csv is in place.  Every byte of
@@ -84,5 +89,14 @@ bool trv_cell_file_read(const char *path, const char *csv_path, const char *fing
  * Never reads past csv_bytes + 1 bytes.  What it appended before finding
  * the lines damaged stays in `out`: the caller discards it. */
 bool trv_cell_lines_append(const char *path, uint64_t csv_bytes, const char *csv_sha256, FILE *out, GError **error);
+
+/* The message a failed cell left at `path`, as one printable line: a
+ * regular file of at most TRV_CELL_MESSAGE_MAX_BYTES, cut to
+ * TRV_CELL_MESSAGE_SHOWN bytes ("..." added), trailing blanks dropped,
+ * control characters (newlines included) and bytes that are not UTF-8
+ * written as escapes.  NULL when there is no such message (no file,
+ * another kind of file, too long, empty): the caller says how the cell
+ * ended instead. */
+char *trv_cell_message_read(const char *path);
 
 #endif

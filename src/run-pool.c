@@ -149,7 +149,7 @@ static int run_cells(RunCtx *ctx, const TrvCellLayout *layout, char **fingerprin
     }
     if (cc != 0 && code == 0) {
       char *ep = trv_run_cell_path(ctx, cell, "err"), *msg = NULL;
-      if (!g_file_get_contents(ep, &msg, NULL, NULL)) {
+      if (!(msg = trv_cell_message_read(ep))) {
         char *how = trv_child_status_text(status);
         msg = g_strdup_printf("cell %d (%s, seed %d) %s", cell, ctx->controllers[cell / n_seeds],
                               ctx->params.seed_base + cell % n_seeds, how);

@@ -11,7 +11,8 @@ T=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/json-compact.sh"
-echo "1..23"
+. "$top/tests/err-lines.sh"
+echo "1..24"
 n=0
 # $1 description, then the command; passes when it exits 2 with one line on stderr
 exit2() {
@@ -157,6 +158,19 @@ n=$((n + 1))
 if [ $rc -eq 2 ] && [ -z "$(ls -A "$tmp/elsewhere")" ] && grep -q 'symbolic link' "$tmp/ln.err"; then
   echo "ok $n - a symbolic link in the run's directory does not lead the scenario's log out of it"
 else echo "not ok $n - exit $rc"; sed 's/^/# /' "$tmp/ln.err"; fi
+# a failed cell's message comes back through a file (cells/*.err): shown on one line, its control characters
+# escaped (here a cell cannot create its log, whose name is too long, in a directory whose name holds an escape
+# sequence), never raw
+long=$(printf 'x%.0s' $(seq 1 251))
+sed "s|logs/run.ctl|$long.ctl|; s|seeds=\"1\"|seeds=\"2\"|" "$tmp/ctl.xml" >"$tmp/long.xml"
+esc=$(printf 'o\033[2Jut')
+( cd "$tmp" && "$T" run -q long.xml -j1 -o "$esc" >/dev/null 2>"$tmp/esc.err" )
+rc=$?
+n=$((n + 1))
+if [ $rc -eq 1 ] && [ "$(err_lines "$tmp/esc.err")" -eq 1 ] && grep -q 'o\\x1b\[2Jut/x*-trivium-seed1.ctl' "$tmp/esc.err" &&
+   ! grep -q "$(printf '\033')" "$tmp/esc.err"; then
+  echo "ok $n - a failed cell's message: one line, the escape sequence in it written as \\x1b"
+else echo "not ok $n - exit $rc"; sed 's/^/# /' "$tmp/esc.err" | od -c | head -5; fi
 # a platform that SimGrid would load as a library is refused before anything runs
 exit2 "--platform naming a shared library" "$T" run $small --platform "$top/tests/scenarios/payload.so" -o "$tmp/so"
 

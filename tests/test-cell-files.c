@@ -20,7 +20,8 @@
  *   - a missing cell, a cell file of an earlier format or of another
  *     configuration is not damaged (exit 1 in a merge: run the jobs again);
  *   - links, FIFOs and lengths that are not the recorded one read as
- *     damaged without blocking. */
+ *     damaged without blocking;
+ *   - a failed cell's message is shown as one bounded printable line. */
 #include <errno.h>
 #include <fcntl.h>
 #include <glib.h>
@@ -303,6 +304,51 @@ static void links_fifos_and_other_lengths_read_as_damaged_without_blocking(void)
   g_free(out);
 }
 
+/* True when s holds no control character (C0, DEL, C1) and is UTF-8. */
+static bool printable_line(const char *s) {
+  if (!g_utf8_validate(s, -1, NULL)) return false;
+  for (const char *p = s; *p; p = g_utf8_next_char(p)) {
+    gunichar u = g_utf8_get_char(p);
+    if (u < 0x20 || (u >= 0x7f && u < 0xa0)) return false;
+  }
+  return true;
+}
+
+static void a_failed_cells_message_is_one_bounded_printable_line(void) {
+  char *path = g_build_filename(run_dir, "cells", "x.err", NULL);
+  static const char hostile[] = "cell said \x1b[2J\x1b]0;owned\x07 and\nmore \xc2\x9b""31m \xff\xfe end\n\n";
+  put(path, hostile, sizeof hostile - 1);
+  char *m = trv_cell_message_read(path);
+  g_assert_nonnull(m);
+  g_assert_true(printable_line(m));
+  g_assert_cmpstr(m, ==, "cell said \\x1b[2J\\x1b]0;owned\\x07 and\\x0amore \\u009b31m \\xff\\xfe end");
+  g_free(m);
+  GString *big = g_string_new(NULL);
+  while (big->len < TRV_CELL_MESSAGE_MAX_BYTES - 8) g_string_append(big, "\x1b\xc3\xa9");
+  put(path, big->str, big->len);
+  m = trv_cell_message_read(path);
+  g_assert_nonnull(m);
+  g_assert_true(printable_line(m));
+  g_assert_cmpuint(strlen(m), <=, 4 * TRV_CELL_MESSAGE_SHOWN + 3);
+  g_assert_true(g_str_has_suffix(m, "..."));
+  g_free(m);
+  g_string_append(big, "0123456789"); /* past the bound: not read */
+  put(path, big->str, big->len);
+  g_assert_null(trv_cell_message_read(path));
+  g_string_free(big, TRUE);
+  put(path, "", 0);
+  g_assert_null(trv_cell_message_read(path));
+  g_assert_cmpint(g_unlink(path), ==, 0);
+  g_assert_null(trv_cell_message_read(path));
+  g_assert_cmpint(mkfifo(path, 0644), ==, 0); /* never waited on */
+  g_assert_null(trv_cell_message_read(path));
+  g_assert_cmpint(g_unlink(path), ==, 0);
+  g_assert_cmpint(symlink(sum_path, path), ==, 0);
+  g_assert_null(trv_cell_message_read(path));
+  g_assert_cmpint(g_unlink(path), ==, 0);
+  g_free(path);
+}
+
 static void remove_tree(const char *dir) {
   GDir *d = g_dir_open(dir, 0, NULL);
   for (const char *n; d && (n = g_dir_read_name(d));) {
@@ -342,6 +388,8 @@ int main(int argc, char **argv) {
   g_test_add_func("/cell/foreign_or_missing_cells_are_not_damaged", foreign_or_missing_cells_are_not_damaged);
   g_test_add_func("/cell/links_fifos_and_other_lengths_read_as_damaged_without_blocking",
                   links_fifos_and_other_lengths_read_as_damaged_without_blocking);
+  g_test_add_func("/cell/a_failed_cells_message_is_one_bounded_printable_line",
+                  a_failed_cells_message_is_one_bounded_printable_line);
   int rc = g_test_run();
   remove_tree(tmp);
   g_free(tmp);

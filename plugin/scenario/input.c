@@ -51,7 +51,10 @@ char *trv_scn_printable(const char *msg) {
      * reader quotes before Expat has checked the encoding) is escaped too:
      * the message is always valid UTF-8 */
     gunichar u = g_utf8_get_char_validated(p, -1); /* (gunichar)-1 or -2 when invalid */
-    if (u < 0x110000) {
+    if (u >= 0x80 && u < 0xa0) { /* a C1 control (U+0080..U+009F: CSI among them) */
+      g_string_append_printf(s, "\\u%04x", (unsigned)u);
+      p = g_utf8_next_char(p);
+    } else if (u < 0x110000) {
       const char *next = g_utf8_next_char(p);
       g_string_append_len(s, p, next - p);
       p = next;

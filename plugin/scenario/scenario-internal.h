@@ -78,10 +78,5 @@ typedef struct {
  * "platform"). */
 bool trv_scn_input_read(const char *path, size_t max_bytes, const char *what, TrvScnInput *in, GError **error);
 void trv_scn_input_free(TrvScnInput *in);
-/* `msg` with every control character written as \xNN (caller frees). */
-char *trv_scn_printable(const char *msg);
-/* `s` cut to at most `max` bytes on a character boundary, "..." added when
- * cut: for names a message quotes that nothing else bounds (caller frees). */
-char *trv_scn_shorten(const char *s, size_t max);
 
 #endif

@@ -225,4 +225,15 @@ TrvPlatformNames *trv_platform_names_read_from_memory(const char *xml, size_t le
                                                       const char *base_dir, GError **error);
 void trv_platform_names_free(TrvPlatformNames *names);
 
+/* Text of a message that quotes what a file or a user gave (the scenario
+ * and platform readers' messages, a failed cell's message, command-line
+ * values): `msg` with every control character (C0, DEL and C1, newlines
+ * included) and every byte that is not UTF-8 written as an escape (\xNN,
+ * \u00NN), so that it stays one line and never reaches a terminal raw
+ * (caller frees). */
+char *trv_scn_printable(const char *msg);
+/* `s` cut to at most `max` bytes on a character boundary, "..." added when
+ * cut: for text a message quotes that nothing else bounds (caller frees). */
+char *trv_scn_shorten(const char *s, size_t max);
+
 #endif
