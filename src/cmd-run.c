@@ -6,7 +6,9 @@
  * --set KEY=VALUE (re-applied at every point of a sweep), --controllers,
  * --platform, --role, --fault, --sweep, --out, --ctl.  A scenario with
  * sweeps, or --sweep, runs one point per value into OUT/<label>/ and writes
- * OUT/sweep.{csv,md}.  SimGrid's --cfg= and --log= pass through.
+ * OUT/sweep.{csv,md}.  SimGrid's --cfg= and --log= pass through.  The
+ * options' values are parsed and checked by run-values.c, all of them
+ * (every --sweep value included) before anything runs.
  * Exit codes: 0 ok, 1 a cell failed to run, 2 bad input. */
 #include <config.h>
 
@@ -22,94 +24,9 @@
 #include "commands.h"
 #include "core/datadir.h"
 #include "run.h"
+#include "run-values.h"
 #include "replay-config.h"
 #include "sim/child.h"
-
-/* --fault KIND:GLOB:A:B[:C:D]
- *   link-flap:GLOB:MTBF:MTTR[:START[:STOP]]   host-crash:GLOB:AT:DURATION
- *   partition:GLOB[,GLOB]:AT:DURATION        (seconds of simulated time) */
-static bool parse_fault(const char *text, TrvFaultSpec *f, GError **error) {
-  char **part = g_strsplit(text, ":", -1);
-  int n = (int)g_strv_length(part);
-  double v[4] = {0, 0, 0, 0};
-  bool ok = n >= 4 && n <= 6;
-  for (int i = 2; ok && i < n; i++) {
-    char *end;
-    v[i - 2] = g_ascii_strtod(part[i], &end);
-    ok = end != part[i] && !*end && isfinite(v[i - 2]) && v[i - 2] >= 0 && v[i - 2] <= 1e9;
-  }
-  memset(f, 0, sizeof *f);
-  if (ok && !strcmp(part[0], "link-flap")) {
-    f->kind = TRV_FAULT_LINK_FLAP;
-    f->mtbf = v[0], f->mttr = v[1], f->start = v[2], f->stop = n == 6 ? v[3] : INFINITY;
-    /* a millisecond at least: faster flapping would only spin the simulator */
-    ok = f->mtbf >= 1e-3 && f->mttr >= 1e-3;
-  } else if (ok && n == 4 && (!strcmp(part[0], "host-crash") || !strcmp(part[0], "partition"))) {
-    f->kind = !strcmp(part[0], "host-crash") ? TRV_FAULT_HOST_CRASH : TRV_FAULT_PARTITION;
-    f->at = v[0], f->duration = v[1];
-  } else {
-    ok = false;
-  }
-  if (ok) f->pattern = g_strdup(part[1]);
-  else
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-                "--fault '%s': expected link-flap:GLOB:MTBF:MTTR[:START[:STOP]], host-crash:GLOB:AT:DURATION or "
-                "partition:GLOB[,GLOB]:AT:DURATION with seconds in [0, 1e9] (MTBF and MTTR at least 0.001)",
-                text);
-  g_strfreev(part);
-  return ok;
-}
-
-/* --sweep: a parameter key, or KIND.mtbf|mttr|at|duration|start|stop applied
- * to every fault of that kind, or link-flap.up_shape|down_shape applied to
- * every link-flap, each of which must have a law with a shape on that side
- * whose range holds the value. */
-static bool apply_sweep_value(RunCtx *ctx, const char *key, const char *value, GError **error) {
-  static const char *const kinds[] = {"link-flap", "host-crash", "partition"};
-  for (int k = 0; k < 3; k++) {
-    size_t n = strlen(kinds[k]);
-    if (strncmp(key, kinds[k], n) || key[n] != '.') continue;
-    const char *attr = key + n + 1;
-    char *end;
-    double v = g_ascii_strtod(value, &end);
-    if (end == value || *end || v < 0) {
-      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--sweep %s: '%s' is not a non-negative number", key, value);
-      return false;
-    }
-    int hit = 0;
-    for (guint i = 0; i < ctx->faults->len; i++) {
-      TrvFaultSpec *f = &g_array_index(ctx->faults, TrvFaultSpec, i);
-      if ((int)f->kind != k) continue;
-      double *field = !strcmp(attr, "mtbf") ? &f->mtbf : !strcmp(attr, "mttr") ? &f->mttr : !strcmp(attr, "at") ? &f->at
-                      : !strcmp(attr, "duration") ? &f->duration : !strcmp(attr, "start") ? &f->start
-                      : !strcmp(attr, "stop") ? &f->stop : NULL;
-      bool up = !strcmp(attr, "up_shape");
-      if (!field && k == TRV_FAULT_LINK_FLAP && (up || !strcmp(attr, "down_shape"))) {
-        TrvFaultLaw law = up ? f->up : f->down;
-        double lo = 0, hi = 0;
-        if (law != TRV_FAULT_EXPONENTIAL) trv_fault_shape_range(law, &lo, &hi);
-        if (law == TRV_FAULT_EXPONENTIAL || !(v >= lo && v <= hi)) {
-          g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-                      "--sweep %s: '%s' for a link-flap whose %s times are %s; expected a weibull (k in [%g, %g]) or "
-                      "lognormal (sigma in [%g, %g]) law on that side with the value in its range",
-                      key, value, up ? "up" : "down", trv_fault_law_names[law], TRV_FAULT_WEIBULL_MIN_SHAPE,
-                      TRV_FAULT_WEIBULL_MAX_SHAPE, TRV_FAULT_LOGNORMAL_MIN_SHAPE, TRV_FAULT_LOGNORMAL_MAX_SHAPE);
-          return false;
-        }
-        field = up ? &f->up_shape : &f->down_shape;
-      }
-      if (!field) {
-        g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--sweep %s: unknown fault attribute '%s'", key, attr);
-        return false;
-      }
-      *field = v;
-      hit++;
-    }
-    if (!hit) g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--sweep %s: no %s fault to apply it to", key, kinds[k]);
-    return hit > 0;
-  }
-  return trv_params_set(&ctx->params, key, value, error);
-}
 
 /* The parameters and faults of point k: the scenario's point, the --fault
  * processes, the --set assignments, and (CLI sweep) the swept value. */
@@ -118,8 +35,8 @@ static bool load_point(RunCtx *ctx, size_t k, const char *sweep_key, const char 
   ctx->faults = trv_scenario_point(ctx->scenario, sweep_key ? 0 : k, &ctx->params);
   g_array_append_vals(ctx->faults, ctx->cli_faults->data, ctx->cli_faults->len);
   for (int i = 0; ctx->sets && ctx->sets[i]; i++)
-    if (!trv_params_set_assignment(&ctx->params, ctx->sets[i], error)) return false;
-  if (sweep_key && !apply_sweep_value(ctx, sweep_key, sweep_value, error)) return false;
+    if (!trv_run_apply_set(&ctx->params, ctx->sets[i], error)) return false;
+  if (sweep_key && !trv_run_apply_sweep_value(&ctx->params, ctx->faults, sweep_key, sweep_value, error)) return false;
   TrvSimOptions *o = &ctx->sim;
   trv_sim_options_init(o, &ctx->params);
   o->platform = ctx->platform;
@@ -189,8 +106,11 @@ static bool check_simgrid(RunCtx *ctx, GError **error) {
   return ok;
 }
 
+/* Fails with fmt, whose one %s is what the user gave (quoted printable). */
 static bool input_error(GError **error, const char *fmt, const char *a) {
-  g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, fmt, a);
+  char *q = trv_run_quote(a);
+  g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, fmt, q);
+  g_free(q);
   return false;
 }
 
@@ -213,54 +133,48 @@ static bool sets_not_swept(const RunCtx *ctx, GError **error) {
   for (int i = 0; ctx->sets && ctx->sets[i]; i++) {
     const TrvParamSpec *spec = assigned_param(ctx->sets[i]);
     if (!spec) continue;
-    if (ctx->cli_sweep) {
-      if (assigned_param(ctx->cli_sweep) != spec) continue;
+    char *set = trv_run_quote(ctx->sets[i]);
+    bool swept = false;
+    if (ctx->cli_sweep && (swept = assigned_param(ctx->cli_sweep) == spec)) {
+      char *sweep = trv_run_quote(ctx->cli_sweep);
       g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-                  "--set %s and --sweep %s: the parameter is swept; give its values to --sweep only", ctx->sets[i],
-                  ctx->cli_sweep);
-      return false;
+                  "--set %s and --sweep %s: the parameter is swept; give its values to --sweep only", set, sweep);
+      g_free(sweep);
     }
-    for (guint k = 0; k < ctx->scenario->sweeps->len; k++) {
+    for (guint k = 0; !ctx->cli_sweep && !swept && k < ctx->scenario->sweeps->len; k++) {
       const TrvSweepSpec *sw = &g_array_index(ctx->scenario->sweeps, TrvSweepSpec, k);
-      if (trv_param_lookup(sw->param) != spec) continue;
+      if (!(swept = trv_param_lookup(sw->param) == spec)) continue;
       char *values = g_strjoinv(",", sw->values);
       g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                   "--set %s: the scenario sweeps %s over %s; to run other values, give them to --sweep=%s=V1,V2,... "
-                  "(it replaces the scenario's sweep)", ctx->sets[i], sw->param, values, sw->param);
+                  "(it replaces the scenario's sweep)", set, sw->param, values, sw->param);
       g_free(values);
-      return false;
     }
+    g_free(set);
+    if (swept) return false;
   }
   return true;
 }
 
-/* --cells A-B (or A): a range of the run's cells, counted from 0. */
-static bool parse_cells(RunCtx *ctx, const char *text, GError **error) {
-  char *end;
-  long long a = g_ascii_strtoll(text, &end, 10), b = a;
-  bool ok = end != text && a >= 0;
-  if (ok && *end == '-') {
-    const char *t = end + 1;
-    b = g_ascii_strtoll(t, &end, 10);
-    ok = end != t && b >= a;
-  }
-  ok = ok && !*end && b <= INT_MAX / 2;
-  if (!ok)
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--cells '%s': expected FIRST-LAST (or one cell), counted from 0",
-                text);
-  ctx->mode = TRV_RUN_CELLS;
-  ctx->cell_first = (int)a;
-  ctx->cell_last = (int)b;
-  return ok;
+/* Every value of --sweep applied to point 0, once, before anything runs:
+ * a value a point would refuse stops the run here, not after the points
+ * before it ran.  Point 0 is loaded again after. */
+static bool sweep_values_apply(RunCtx *ctx, GError **error) {
+  char *key = NULL, **values = NULL;
+  bool ok = trv_run_parse_sweep(ctx->cli_sweep, &key, &values, error);
+  for (int i = 0; ok && values[i]; i++) ok = load_point(ctx, 0, key, values[i], error);
+  g_free(key);
+  g_strfreev(values);
+  return ok && load_point(ctx, 0, NULL, NULL, error);
 }
 
 bool trv_run_parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **error) {
   char **faults = NULL, **roles = NULL, *controllers = NULL, *experiment = NULL, *replay = NULL, *cells = NULL;
-  int jobs = -1; /* not given: the number of cores */
+  char *jobs = NULL, *chunk = NULL; /* -j not given: the number of cores; --chunk not given: 0, chosen by --emit */
   gboolean quiet = FALSE, fresh = FALSE;
   GOptionEntry entries[] = {
       {"out", 'o', 0, G_OPTION_ARG_FILENAME, &ctx->out, "output directory (default: the scenario's, else results/<time>)", "DIR"},
-      {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "cells run in parallel (default: number of cores)", "N"},
+      {"jobs", 'j', 0, G_OPTION_ARG_STRING, &jobs, "cells run in parallel (default: number of cores)", "N"},
       {"controllers", 'c', 0, G_OPTION_ARG_STRING, &controllers, "comma-separated controllers (default: the scenario's)", "LIST"},
       {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &ctx->sets, "set a parameter (see `trivium params`)", "KEY=VALUE"},
       {"experiment", 'e', 0, G_OPTION_ARG_STRING, &experiment, "run the shipped scenarios/NAME.xml", "NAME"},
@@ -278,7 +192,7 @@ bool trv_run_parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError *
       {"emit", 0, 0, G_OPTION_ARG_STRING, &ctx->emit,
        "write the run as a job list (parallel: OUT/jobs.txt for GNU parallel; slurm: also a Slurm array) instead of "
        "running it; then `trivium merge OUT`", "parallel|slurm"},
-      {"chunk", 0, 0, G_OPTION_ARG_INT, &ctx->chunk, "with --emit: cells per job (default: 1, more past 1,000 jobs)", "N"},
+      {"chunk", 0, 0, G_OPTION_ARG_STRING, &chunk, "with --emit: cells per job (default: 1, more past 1,000 jobs)", "N"},
       {"cells", 0, 0, G_OPTION_ARG_STRING, &cells, "run only these cells of the run (a job of a job list), no merge",
        "FIRST-LAST"},
       {NULL}};
@@ -348,13 +262,14 @@ bool trv_run_parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError *
     }
   }
   g_free(replay);
-  if (ok && cells) ok = parse_cells(ctx, cells, error);
+  if (ok && cells && (ok = trv_run_parse_cells(cells, &ctx->cell_first, &ctx->cell_last, error)))
+    ctx->mode = TRV_RUN_CELLS;
   g_free(cells);
   ctx->fresh = fresh || bench;
   if (ok && ctx->emit && strcmp(ctx->emit, "parallel") && strcmp(ctx->emit, "slurm"))
     ok = input_error(error, "--emit '%s': expected parallel or slurm", ctx->emit);
-  if (ok && (ctx->chunk < 0 || ctx->chunk > 1000000))
-    ok = input_error(error, "--chunk: expected a number of cells per job in [1, 1000000]%s", "");
+  if (ok && chunk) ok = trv_run_parse_count("--chunk", "a number of cells per job", chunk, 1, 1000000, &ctx->chunk, error);
+  g_free(chunk);
   if (ok && ctx->emit && ctx->mode == TRV_RUN_CELLS) ok = input_error(error, "--emit and --cells: give one of them%s", "");
   g_ptr_array_free(rest, TRUE);
   g_ptr_array_free(glued, TRUE);
@@ -391,24 +306,22 @@ bool trv_run_parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError *
   g_free(file);
   for (int i = 0; ok && faults && faults[i]; i++) {
     TrvFaultSpec f;
-    ok = parse_fault(faults[i], &f, error);
+    ok = trv_run_parse_fault(faults[i], &f, error);
     if (ok) g_array_append_val(ctx->cli_faults, f);
   }
   g_strfreev(faults);
   for (int i = 0; ok && roles && roles[i]; i++) {
-    char *eq = strchr(roles[i], '=');
-    int r = -1;
-    for (int k = 0; eq && k < TRV_N_ROLES; k++)
-      if ((size_t)(eq - roles[i]) == strlen(trv_role_names[k]) && !strncmp(roles[i], trv_role_names[k], eq - roles[i])) r = k;
-    if (r < 0 || !eq[1]) ok = input_error(error, "--role '%s': expected controller|ctl|agent=GLOB[,GLOB]", roles[i]);
-    else ctx->role_hosts[r] = g_strdup(eq + 1);
+    int r;
+    char *globs;
+    if ((ok = trv_run_parse_role(roles[i], &r, &globs, error))) {
+      g_free(ctx->role_hosts[r]);
+      ctx->role_hosts[r] = globs;
+    }
   }
   g_strfreev(roles);
-  if (ok && (jobs == 0 || jobs < -1 || jobs > 4096)) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--jobs %d: expected a number of parallel cells in [1, 4096]", jobs);
-    ok = false;
-  }
-  ctx->jobs = jobs > 0 ? jobs : (int)g_get_num_processors();
+  ctx->jobs = (int)g_get_num_processors();
+  if (ok && jobs) ok = trv_run_parse_count("--jobs", "a number of parallel cells", jobs, 1, 4096, &ctx->jobs, error);
+  g_free(jobs);
   ctx->quiet = quiet || bench;
   if (ok) ok = sets_not_swept(ctx, error);
   if (ok && !ctx->quiet && ctx->cli_sweep && ctx->scenario->sweeps->len > 0 && !ctx->replay) { /* said (unless -q) */
@@ -421,18 +334,12 @@ bool trv_run_parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError *
   if (ok && !controllers)
     controllers = ctx->scenario->controllers ? g_strjoinv(",", ctx->scenario->controllers)
                                              : g_strjoinv(",", (char **)trv_controller_names);
-  ctx->controllers = g_strsplit(controllers ? controllers : "", ",", -1);
+  if (!(ok && trv_run_parse_controllers(controllers, &ctx->controllers, error))) {
+    ok = false;
+    ctx->controllers = g_new0(char *, 1);
+  }
   g_free(controllers);
   ctx->n_controllers = (int)g_strv_length(ctx->controllers);
-  for (int c = 0; ok && c < ctx->n_controllers; c++)
-    if (!g_strv_contains(trv_controller_names, ctx->controllers[c])) {
-      char *all = g_strjoinv(", ", (char **)trv_controller_names);
-      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "unknown controller '%s'; known controllers: %s",
-                  ctx->controllers[c], all);
-      g_free(all);
-      ok = false;
-    }
-  if (ok && ctx->n_controllers == 0) ok = input_error(error, "--controllers: no controller given%s", "");
   if (ok && ctx->ctl && g_mkdir_with_parents(ctx->ctl, 0755) != 0)
     ok = input_error(error, "--ctl %s: cannot create the directory", ctx->ctl);
   if (ok) {
@@ -443,6 +350,7 @@ bool trv_run_parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError *
     for (int r = 0; r < TRV_N_ROLES; r++)
       if (!ctx->role_hosts[r] && ctx->scenario->role_hosts[r]) ctx->role_hosts[r] = g_strdup(ctx->scenario->role_hosts[r]);
     ok = load_point(ctx, 0, NULL, NULL, error); /* checks --set and the faults once, up front */
+    if (ok && ctx->cli_sweep) ok = sweep_values_apply(ctx, error);
     /* the platform is data: an XML platform, never a library SimGrid would load */
     if (ok) ok = trv_platform_file_check(ctx->platform, error);
     if (ok && !ctx->no_simgrid) ok = check_simgrid(ctx, error); /* a merge runs no simulation */
@@ -483,13 +391,7 @@ int trv_run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals
   char *sweep_key = NULL, **values = NULL;
   size_t n = trv_scenario_n_points(ctx->scenario);
   if (ctx->cli_sweep) {
-    char *eq = strchr(ctx->cli_sweep, '=');
-    if (!eq || eq == ctx->cli_sweep || !eq[1]) {
-      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--sweep expects KEY=V1,V2,..., got '%s'", ctx->cli_sweep);
-      return 2;
-    }
-    sweep_key = g_strndup(ctx->cli_sweep, eq - ctx->cli_sweep);
-    values = g_strsplit(eq + 1, ",", -1);
+    if (!trv_run_parse_sweep(ctx->cli_sweep, &sweep_key, &values, error)) return 2;
     n = g_strv_length(values);
   }
   int code = 0;

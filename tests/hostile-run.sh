@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/json-compact.sh"
 . "$top/tests/err-lines.sh"
-echo "1..24"
+echo "1..27"
 n=0
 # $1 description, then the command; passes when it exits 2 with one line on stderr
 exit2() {
@@ -30,6 +30,44 @@ small="-q -c trivium --set run.seeds=1 --set run.episodes=5"
 exit2 "--jobs 0" "$T" run $small -j0 -o "$tmp/a"
 # shellcheck disable=SC2086
 exit2 "a link-flap faster than a millisecond" "$T" run $small --fault 'link-flap:*:1e-300:1e-300' -o "$tmp/b"
+# one range for a fault's times, wherever the value comes from: a scenario's <sweep>, --fault, --sweep; a bad
+# --sweep value is refused before any point runs, not when its point comes
+cat > "$tmp/flap.xml" <<XML
+<?xml version="1.0"?>
+<trivium-scenario version="1">
+  <platform file="$top/platforms/causalbench.xml"/>
+  <world name="causalbench"/>
+  <faults><link-flap links="agent-*-uplink" mtbf="2" mttr="0.5"/></faults>
+  <sweep param="link-flap.mtbf" values="2,1e-300"/>
+</trivium-scenario>
+XML
+# shellcheck disable=SC2086
+exit2 "--sweep link-flap.mtbf=2,1e-300" timeout 120 "$T" run $small --fault 'link-flap:*:1:1' --sweep link-flap.mtbf=2,1e-300 -o "$tmp/b2"
+cp "$tmp/err" "$tmp/sweep.err"
+# shellcheck disable=SC2086
+"$T" run $small --fault 'link-flap:*:1e-300:1' -o "$tmp/b3" >/dev/null 2>"$tmp/fault.err"
+# shellcheck disable=SC2086
+"$T" run $small "$tmp/flap.xml" -o "$tmp/b4" >/dev/null 2>"$tmp/scenario.err"
+range='expected a number of simulated seconds in \[0.001, 1e+09\]'
+n=$((n + 1))
+if [ ! -e "$tmp/b2" ] && grep -q "1e-300'; $range" "$tmp/sweep.err" && grep -q "1e-300'; $range" "$tmp/fault.err" &&
+   grep -q "1e-300' of link-flap.mtbf; $range" "$tmp/scenario.err"; then
+  echo "ok $n - mtbf 1e-300 refused alike from --sweep (before any point runs), --fault and a scenario's <sweep>"
+else echo "not ok $n - the refusals:"; cat "$tmp/sweep.err" "$tmp/fault.err" "$tmp/scenario.err" | sed 's/^/# /'; fi
+# what a user gave is quoted printable: an escape sequence in a value never reaches the terminal raw
+esc=$(printf '\033[2J')
+"$T" run -q --set run.seeds=1 --set "run.episodes=5$esc" -c "trivium,x$esc" --fault "y$esc" -o "$tmp/q" \
+  >/dev/null 2>"$tmp/q.err"
+rc1=$?
+"$T" run -q --set run.seeds=1 --sweep "run.episodes=1,x$esc" -o "$tmp/q" >/dev/null 2>"$tmp/q2.err"
+rc2=$?
+"$T" run -q --set "run.episodes=5$esc" --sweep "run.episodes=1,x$esc" -o "$tmp/q" >/dev/null 2>>"$tmp/q2.err"
+rc3=$?
+n=$((n + 1))
+if [ $rc1 -eq 2 ] && [ $rc2 -eq 2 ] && [ $rc3 -eq 2 ] && [ "$(grep -c . "$tmp/q.err")" -eq 1 ] && grep -q 'x\\x1b\[2J' "$tmp/q2.err" &&
+   ! grep -q "$(printf '\033')" "$tmp/q.err" "$tmp/q2.err"; then
+  echo "ok $n - an escape sequence in a value is written as \\x1b in the one line that refuses it"
+else echo "not ok $n - exit $rc1, $rc2, $rc3"; od -c "$tmp/q.err" "$tmp/q2.err" | head -5 | sed 's/^/# /'; fi
 # shellcheck disable=SC2086
 exit2 "an unknown SimGrid --cfg" "$T" run $small --cfg=bogus/key:1 -o "$tmp/c"
 # shellcheck disable=SC2086

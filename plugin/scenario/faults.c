@@ -55,12 +55,13 @@ static bool is_decimal(const char *t) {
 /* The range of fault attribute `attr`: mtbf and mttr at least
  * TRV_FAULT_MIN_PERIOD (a shorter period makes a run of endless events),
  * every time at most TRV_FAULT_MAX_SECONDS (so that at + duration and the
- * flap schedule stay finite). */
+ * flap schedule stay finite).  The one range of a scenario's faults and
+ * sweeps, --fault and --sweep (scenario.h). */
 static double fault_min(const char *attr) {
   return !strcmp(attr, "mtbf") || !strcmp(attr, "mttr") ? TRV_FAULT_MIN_PERIOD : 0;
 }
 
-static bool fault_seconds(const char *attr, const char *text, double *out) {
+bool trv_fault_seconds(const char *attr, const char *text, double *out) {
   if (!is_decimal(text)) return false;
   double v = g_ascii_strtod(text, NULL);
   if (!isfinite(v) || v < fault_min(attr) || v > TRV_FAULT_MAX_SECONDS) return false;
@@ -68,7 +69,7 @@ static bool fault_seconds(const char *attr, const char *text, double *out) {
   return true;
 }
 
-static char *fault_range(const char *attr) {
+char *trv_fault_seconds_expected(const char *attr) {
   char lo[G_ASCII_DTOSTR_BUF_SIZE], hi[G_ASCII_DTOSTR_BUF_SIZE];
   g_ascii_formatd(lo, sizeof lo, "%g", fault_min(attr));
   g_ascii_formatd(hi, sizeof hi, "%g", TRV_FAULT_MAX_SECONDS);
@@ -77,8 +78,8 @@ static char *fault_range(const char *attr) {
 
 /* Simulated seconds for attribute `attr` of fault element `el`. */
 static bool seconds(Loader *L, const char *el, const char *attr, const char *value, double *out) {
-  if (fault_seconds(attr, value, out)) return true;
-  char *range = fault_range(attr);
+  if (trv_fault_seconds(attr, value, out)) return true;
+  char *range = trv_fault_seconds_expected(attr);
   trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, attr), "%s=\"%s\" on <%s>; expected %s", attr, value, el, range);
   g_free(range);
   return false;
@@ -91,8 +92,7 @@ void trv_fault_shape_range(TrvFaultLaw law, double *lo, double *hi) {
   *hi = law == TRV_FAULT_WEIBULL ? TRV_FAULT_WEIBULL_MAX_SHAPE : TRV_FAULT_LOGNORMAL_MAX_SHAPE;
 }
 
-/* A shape written as `text` for `law`: a plain decimal number in its range. */
-static bool shape_value(TrvFaultLaw law, const char *text, double *out) {
+bool trv_fault_shape_value(TrvFaultLaw law, const char *text, double *out) {
   double lo, hi;
   trv_fault_shape_range(law, &lo, &hi);
   if (!is_decimal(text)) return false;
@@ -102,7 +102,7 @@ static bool shape_value(TrvFaultLaw law, const char *text, double *out) {
   return true;
 }
 
-static char *shape_expected(TrvFaultLaw law) {
+char *trv_fault_shape_expected(TrvFaultLaw law) {
   double lo, hi;
   trv_fault_shape_range(law, &lo, &hi);
   char l[G_ASCII_DTOSTR_BUF_SIZE], h[G_ASCII_DTOSTR_BUF_SIZE];
@@ -141,8 +141,8 @@ static bool flap_law(Loader *L, const XML_Char **atts, const char *side, TrvFaul
     }
     return true;
   }
-  char *expected = shape_expected(*law);
-  bool ok = sv && shape_value(*law, sv, shape);
+  char *expected = trv_fault_shape_expected(*law);
+  bool ok = sv && trv_fault_shape_value(*law, sv, shape);
   if (!sv)
     trv_xml_fail(&L->xml, L->xml.tag, "<link-flap %s=\"%s\"> without %s; expected %s=\"...\", %s", side, name,
                  shape_attr, shape_attr, expected);
@@ -266,15 +266,16 @@ void trv_scn_start_sweep(Loader *L, const XML_Char **atts) {
       const char *attr = strchr(key, '.') + 1;
       if (is_shape(attr)) {
         /* within one of the laws' ranges here; against each link-flap's law at the end */
-        if (!shape_value(TRV_FAULT_WEIBULL, values[i], &x) && !shape_value(TRV_FAULT_LOGNORMAL, values[i], &x)) {
-          char *w = shape_expected(TRV_FAULT_WEIBULL), *l = shape_expected(TRV_FAULT_LOGNORMAL);
+        if (!trv_fault_shape_value(TRV_FAULT_WEIBULL, values[i], &x) &&
+            !trv_fault_shape_value(TRV_FAULT_LOGNORMAL, values[i], &x)) {
+          char *w = trv_fault_shape_expected(TRV_FAULT_WEIBULL), *l = trv_fault_shape_expected(TRV_FAULT_LOGNORMAL);
           trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, "values"), "sweep value '%s' of %s; expected %s, or %s",
                        values[i], key, w, l);
           g_free(w);
           g_free(l);
         }
-      } else if (!fault_seconds(attr, values[i], &x)) {
-        char *range = fault_range(attr);
+      } else if (!trv_fault_seconds(attr, values[i], &x)) {
+        char *range = trv_fault_seconds_expected(attr);
         trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, "values"), "sweep value '%s' of %s; expected %s", values[i],
                      key, range);
         g_free(range);
@@ -367,8 +368,8 @@ static void check_shape_sweeps(Loader *L) {
       }
       for (int v = 0; sw->values[v]; v++) {
         double x;
-        if (shape_value(law, sw->values[v], &x)) continue;
-        char *expected = shape_expected(law);
+        if (trv_fault_shape_value(law, sw->values[v], &x)) continue;
+        char *expected = trv_fault_shape_expected(law);
         trv_xml_fail(&L->xml, at, "sweep value %s=%s against the <link-flap %s=\"%s\"> at line %d; expected %s",
                      sw->param, sw->values[v], side, trv_fault_law_names[law], f->line, expected);
         g_free(expected);

@@ -33,10 +33,6 @@ typedef struct {
   GArray *sweep_locs; /* Loc of each sweep's param attribute */
 } Loader;
 
-/* Fault element names by TrvFaultKind, and the KIND.ATTR sweep keys. */
-extern const char *const trv_scn_fault_elements[];
-extern const char *const trv_scn_fault_sweep_keys[];
-
 /* "; did you mean 'X'?" or "" (caller frees). */
 char *trv_scn_hint(const char *word, const char *const *choices);
 /* elements.c: checks and applies one start tag. */

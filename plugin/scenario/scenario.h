@@ -57,6 +57,11 @@
 #define TRV_PLATFORM_MAX_NAME 255                  /* bytes of a host or link name (a DNS name is at most 253) */
 
 typedef enum { TRV_FAULT_LINK_FLAP, TRV_FAULT_HOST_CRASH, TRV_FAULT_PARTITION } TrvFaultKind;
+/* Fault element names by TrvFaultKind ("link-flap", "host-crash",
+ * "partition"), and the KIND.ATTR keys a sweep may name (link-flap.mtbf,
+ * ...); both NULL-terminated. */
+extern const char *const trv_scn_fault_elements[];
+extern const char *const trv_scn_fault_sweep_keys[];
 
 /* The law of a link-flap's up or down times, each with mean mtbf (up) or
  * mttr (down); the shape is the Weibull k or the lognormal sigma of the
@@ -66,6 +71,20 @@ extern const char *const trv_fault_law_names[]; /* "exponential", "weibull", "lo
 /* The shape range [*lo, *hi] of a Weibull or lognormal law (the loader's,
  * also applied to a run.json and to --sweep). */
 void trv_fault_shape_range(TrvFaultLaw law, double *lo, double *hi);
+
+/* The values of fault attributes written as text, by the one rule of a
+ * scenario's faults and sweeps, --fault and --sweep: a plain decimal
+ * number ([+-]digits[.digits][e[+-]digits]: no blanks, hexadecimal, inf or
+ * nan) within the attribute's range.  For `attr` mtbf or mttr the range is
+ * [TRV_FAULT_MIN_PERIOD, TRV_FAULT_MAX_SECONDS], for start, stop, at and
+ * duration [0, TRV_FAULT_MAX_SECONDS]; a shape of `law` (weibull or
+ * lognormal) is within trv_fault_shape_range.  False, *out untouched,
+ * for anything else.  The _expected functions say what was expected, for
+ * a message ("a number of simulated seconds in [0.001, 1e+09]"; g_free). */
+bool trv_fault_seconds(const char *attr, const char *text, double *out);
+char *trv_fault_seconds_expected(const char *attr);
+bool trv_fault_shape_value(TrvFaultLaw law, const char *text, double *out);
+char *trv_fault_shape_expected(TrvFaultLaw law);
 
 /* One scenario fault process; times are simulated seconds.
  *   link-flap:  every link matching `pattern` alternates up (law `up`, mean
