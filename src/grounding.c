@@ -21,8 +21,9 @@
  *           outcome the failed commits cost per episode;
  *   bound   L (eps + eta) + L rho_c p_f, and bound_w1 with L_w1.
  * A point's row is the mean over its seeds (W1 with its sd), p_f and c
- * pooled over them.  Reads the point's episodes.csv, so a merged run (cells
- * run elsewhere) gives the same table.  Documented in docs/outputs.md. */
+ * pooled over them.  Reads the point's episodes.csv (grounding-read.c:
+ * bounded, every field it uses checked), so a merged run (cells run
+ * elsewhere) gives the same table.  Documented in docs/outputs.md. */
 #include <config.h>
 
 #include <math.h>
@@ -31,24 +32,8 @@
 
 #include "core/stats.h"
 #include "figures.h"
+#include "grounding-read.h"
 #include "run.h"
-
-enum { COL_CONTROLLER, COL_SEED, COL_REWARD, COL_COMMITS, COL_FAILURES, COL_DELIVERED, COL_IDEAL, COL_FD_EPS,
-       COL_FD_ETA, N_COLS };
-static const char *const col_names[N_COLS] = {"controller", "seed", "reward", "commits", "commit_failures",
-                                              "delivered", "ideal", "fd_eps", "fd_eta"};
-
-/* One cell's episodes. */
-typedef struct {
-  int controller, seed;
-  GArray *v[4]; /* reward, ideal, fd_eps, fd_eta */
-  double lost, failures, commits;
-} Cell;
-
-static void cell_free(Cell *c) {
-  for (int k = 0; k < 4; k++) g_array_free(c->v[k], TRUE);
-  g_free(c);
-}
 
 static double mean_of(const GArray *a) {
   double s = 0;
@@ -58,72 +43,6 @@ static double mean_of(const GArray *a) {
 
 static double w1_of(const GArray *x, const GArray *y) {
   return trv_wasserstein1((const double *)x->data, x->len, (const double *)y->data, y->len);
-}
-
-/* The cells of dir/episodes.csv, in file order; NULL with *error on a file
- * that is not the run's. */
-static GPtrArray *read_cells(const char *path, const TrvRunResult *res, GError **error) {
-  char *text;
-  if (!g_file_get_contents(path, &text, NULL, error)) return NULL;
-  GPtrArray *cells = g_ptr_array_new_with_free_func((GDestroyNotify)cell_free);
-  char **lines = g_strsplit(text, "\n", -1);
-  g_free(text);
-  int at[N_COLS];
-  char **head = g_strsplit(lines[0] ? lines[0] : "", ",", -1);
-  int n_head = (int)g_strv_length(head);
-  for (int k = 0; k < N_COLS; k++) {
-    at[k] = -1;
-    for (int i = 0; i < n_head; i++)
-      if (!strcmp(head[i], col_names[k])) at[k] = i;
-  }
-  g_strfreev(head);
-  for (int k = 0; k < N_COLS; k++)
-    if (at[k] < 0) {
-      g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s:1: no column '%s'", path, col_names[k]);
-      g_strfreev(lines);
-      g_ptr_array_free(cells, TRUE);
-      return NULL;
-    }
-  Cell *cur = NULL;
-  for (int li = 1; lines[li] && *lines[li]; li++) {
-    char **f = g_strsplit(lines[li], ",", -1);
-    if ((int)g_strv_length(f) != n_head) {
-      g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s:%d: %u fields; the header has %d", path, li + 1,
-                  g_strv_length(f), n_head);
-      g_strfreev(f);
-      g_strfreev(lines);
-      g_ptr_array_free(cells, TRUE);
-      return NULL;
-    }
-    int c = -1;
-    for (int k = 0; k < res->n_controllers; k++)
-      if (!strcmp(f[at[COL_CONTROLLER]], res->controllers[k])) c = k;
-    int seed = atoi(f[at[COL_SEED]]);
-    if (c < 0) {
-      g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s:%d: controller '%s' is not one of the run's", path, li + 1,
-                  f[at[COL_CONTROLLER]]);
-      g_strfreev(f);
-      g_strfreev(lines);
-      g_ptr_array_free(cells, TRUE);
-      return NULL;
-    }
-    if (!cur || cur->controller != c || cur->seed != seed) {
-      cur = g_new0(Cell, 1);
-      cur->controller = c, cur->seed = seed;
-      for (int k = 0; k < 4; k++) cur->v[k] = g_array_new(FALSE, FALSE, sizeof(double));
-      g_ptr_array_add(cells, cur);
-    }
-    double reward = g_ascii_strtod(f[at[COL_REWARD]], NULL);
-    double vals[4] = {reward, g_ascii_strtod(f[at[COL_IDEAL]], NULL), g_ascii_strtod(f[at[COL_FD_EPS]], NULL),
-                      g_ascii_strtod(f[at[COL_FD_ETA]], NULL)};
-    for (int k = 0; k < 4; k++) g_array_append_val(cur->v[k], vals[k]);
-    cur->lost += g_ascii_strtod(f[at[COL_DELIVERED]], NULL) - reward;
-    cur->failures += g_ascii_strtod(f[at[COL_FAILURES]], NULL);
-    cur->commits += g_ascii_strtod(f[at[COL_COMMITS]], NULL);
-    g_strfreev(f);
-  }
-  g_strfreev(lines);
-  return cells;
 }
 
 static bool takes_part(const TrvCellLayout *l) {
@@ -147,7 +66,7 @@ static void finish(TrvGroundingRow *g) {
   g->bound_w1 = g->L_w1 * (g->eps + g->eta) + fault_term;
 }
 
-static void cell_row(const Cell *c, double eps, double eta, double delta, TrvGroundingRow *g) {
+static void cell_row(const TrvGroundingCell *c, double eps, double eta, double delta, TrvGroundingRow *g) {
   memset(g, 0, sizeof *g);
   g->controller = c->controller;
   g->seed = c->seed;
@@ -185,7 +104,8 @@ bool trv_grounding_point(const TrvRunResult *res, const char *dir, int point, GA
       !trivium_params_get(res->params, "world.fd_step", &delta, error))
     return false;
   char *path = g_build_filename(dir, "episodes.csv", NULL);
-  GPtrArray *cells = read_cells(path, res, error);
+  long max_rows = (long)res->n_controllers * res->n_seeds * res->layout->episodes;
+  GPtrArray *cells = trv_grounding_read(path, res->controllers, res->n_controllers, max_rows, error);
   g_free(path);
   if (!cells) return false;
   GString *csv = g_string_new(csv_head);
@@ -200,7 +120,7 @@ bool trv_grounding_point(const TrvRunResult *res, const char *dir, int point, GA
     all.controller = c, all.seed = -1, all.point = point, all.eps = eps, all.eta = eta;
     GArray *w1s = g_array_new(FALSE, FALSE, sizeof(double));
     for (guint i = 0; i < cells->len; i++) {
-      const Cell *cell = g_ptr_array_index(cells, i);
+      const TrvGroundingCell *cell = g_ptr_array_index(cells, i);
       if (cell->controller != c) continue;
       TrvGroundingRow g;
       cell_row(cell, eps, eta, delta, &g);

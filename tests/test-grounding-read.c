@@ -1,0 +1,147 @@
+/* The reader of a point's episodes.csv for the grounding table
+ * (src/grounding-read.h): what it takes from a well-formed table, and how
+ * it refuses one that is not (one TRV_ERROR_INPUT line naming the file
+ * and the line, the file's text escaped), before reading it when its size
+ * already says so, and without waiting on a FIFO. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "grounding-read.h"
+#include <trivium/error.h>
+
+static const char *const controllers[] = {"trivium", "rlvr"};
+static const char header[] = "seed,controller,episode,reward,commits,commit_failures,lrcp_trace,delivered,ideal,"
+                             "fd_eps,fd_eta\n";
+static char *dir, *path;
+
+static void put(const char *text, gssize len) { g_assert_true(g_file_set_contents(path, text, len, NULL)); }
+
+static GPtrArray *read_back(long max_rows, GError **err) {
+  return trv_grounding_read(path, controllers, 2, max_rows, err);
+}
+
+/* The table `body` (after the header) is refused, naming the file, the
+ * line `line` (0: none) and saying `says`. */
+static void assert_refused(const char *body, long max_rows, int line, const char *says) {
+  char *text = g_strconcat(header, body, NULL);
+  put(text, -1);
+  GError *err = NULL;
+  g_assert_null(read_back(max_rows, &err));
+  g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
+  char *where = line ? g_strdup_printf("%s:%d: ", path, line) : g_strdup_printf("%s: ", path);
+  if (!g_str_has_prefix(err->message, where) || !strstr(err->message, says))
+    g_error("'%s': expected '%s...%s'", err->message, where, says);
+  for (const char *p = err->message; *p; p++) g_assert_cmpint((unsigned char)*p, >=, 0x20);
+  g_free(where);
+  g_error_free(err);
+  g_free(text);
+}
+
+static void a_table_gives_each_cells_episodes_and_sums(void) {
+  put("seed,controller,episode,reward,commits,commit_failures,lrcp_trace,delivered,ideal,fd_eps,fd_eta\n"
+      "1,trivium,0,28,8,1,1;0,30,29,29,24\n"
+      "1,trivium,1,30,8,0,1;0,30,32,31,27\n"
+      "2,trivium,0,20,6,2,0,23,25,24,22\n"
+      "1,rlvr,0,10,5,0,0,10,12,11,10\n", -1);
+  GError *err = NULL;
+  GPtrArray *cells = read_back(8, &err);
+  g_assert_no_error(err);
+  g_assert_cmpuint(cells->len, ==, 3);
+  const TrvGroundingCell *a = g_ptr_array_index(cells, 0), *b = g_ptr_array_index(cells, 1),
+                         *c = g_ptr_array_index(cells, 2);
+  g_assert_cmpint(a->controller, ==, 0);
+  g_assert_cmpint(a->seed, ==, 1);
+  g_assert_cmpuint(a->v[0]->len, ==, 2);
+  g_assert_cmpfloat(g_array_index(a->v[0], double, 1), ==, 30);  /* reward */
+  g_assert_cmpfloat(g_array_index(a->v[1], double, 0), ==, 29);  /* ideal */
+  g_assert_cmpfloat(g_array_index(a->v[3], double, 1), ==, 27);  /* fd_eta */
+  g_assert_cmpfloat(a->lost, ==, 2);
+  g_assert_cmpfloat(a->failures, ==, 1);
+  g_assert_cmpfloat(a->commits, ==, 16);
+  g_assert_cmpint(b->seed, ==, 2);
+  g_assert_cmpfloat(b->lost, ==, 3);
+  g_assert_cmpint(c->controller, ==, 1);
+  g_ptr_array_free(cells, TRUE);
+}
+
+static void malformed_tables_are_refused_with_their_line(void) {
+  assert_refused("1,trivium,0,28,8,1,x,30,29,29,24\n1,trivium,0,28,8,1,x,30,29\n", 8, 3, "9 fields; expected the header's 11");
+  assert_refused("1,dqn,0,28,8,1,x,30,29,29,24\n", 8, 2, "controller 'dqn'; expected one of the run's");
+  assert_refused("one,trivium,0,28,8,1,x,30,29,29,24\n", 8, 2, "seed 'one'; expected a whole number");
+  assert_refused("99999999999,trivium,0,28,8,1,x,30,29,29,24\n", 8, 2, "seed '99999999999'");
+  assert_refused("1,trivium,0,28,8,1,x,30,29,,24\n", 8, 2, "fd_eps ''; expected a number");
+  assert_refused("1,trivium,0,28x,8,1,x,30,29,29,24\n", 8, 2, "reward '28x'; expected a number");
+  assert_refused("1,trivium,0,28,8,1,x,30,29,29,24\n\n1,trivium,1,28,8,1,x,30,29,29,24\n", 8, 3, "an empty line");
+  assert_refused("1,trivium,0,28,8,1,x,30,29,29,24\n1,trivium,1,28,8,1,x,30,29,29,24\n", 1, 3,
+                 "more rows than the run's 1");
+  assert_refused("1,\x1b[2J,0,28,8,1,x,30,29,29,24\n", 8, 2, "controller '\\x1b[2J'");
+  put("seed,controller,reward\n1,trivium,3\n", -1);
+  GError *err = NULL;
+  g_assert_null(read_back(8, &err));
+  g_assert_nonnull(strstr(err->message, ":1: no column 'commits'"));
+  g_clear_error(&err);
+  put("", 0);
+  g_assert_null(read_back(8, &err));
+  g_assert_nonnull(strstr(err->message, "empty; expected the episodes.csv header"));
+  g_clear_error(&err);
+}
+
+static void a_nul_byte_inside_a_line_is_refused(void) {
+  static const char text[] = "seed,controller,reward,commits,commit_failures,delivered,ideal,fd_eps,fd_eta\n"
+                             "1,trivium,2\0003,8,1,30,29,29,24\n";
+  put(text, sizeof text - 1);
+  GError *err = NULL;
+  g_assert_null(read_back(8, &err));
+  g_assert_nonnull(strstr(err->message, ":2: a NUL byte; expected text"));
+  g_error_free(err);
+}
+
+static void sizes_are_bounded_before_and_while_reading(void) {
+  /* a line past the bound */
+  GString *t = g_string_new(header);
+  g_string_append(t, "1,trivium,0,28,8,1,");
+  while (t->len < sizeof header + TRV_GROUNDING_MAX_LINE + 10) g_string_append_c(t, 'x');
+  g_string_append(t, ",30,29,29,24\n");
+  put(t->str, (gssize)t->len);
+  GError *err = NULL;
+  g_assert_null(read_back(8, &err));
+  g_assert_nonnull(strstr(err->message, ":2: a line of more than 65536 bytes"));
+  g_clear_error(&err);
+  /* a file larger than the run's rows can be: refused from its size, before reading */
+  g_string_truncate(t, 0);
+  g_string_append(t, header);
+  while (t->len <= 2 * (gsize)TRV_GROUNDING_MAX_LINE) g_string_append(t, "1,trivium,0,28,8,1,x,30,29,29,24\n");
+  put(t->str, (gssize)t->len);
+  g_assert_null(read_back(1, &err));
+  char *says = g_strdup_printf("%s: %zu bytes; expected at most the run's 1 rows", path, t->len);
+  g_assert_true(g_str_has_prefix(err->message, says));
+  g_free(says);
+  g_clear_error(&err);
+  g_string_free(t, TRUE);
+  /* a FIFO: refused, never waited on */
+  g_assert_cmpint(g_unlink(path), ==, 0);
+  g_assert_cmpint(mkfifo(path, 0644), ==, 0);
+  g_assert_null(read_back(8, &err));
+  g_assert_nonnull(strstr(err->message, "a FIFO; expected a regular file"));
+  g_clear_error(&err);
+  g_assert_cmpint(g_unlink(path), ==, 0);
+}
+
+int main(int argc, char **argv) {
+  g_test_init(&argc, &argv, NULL);
+  dir = g_dir_make_tmp("trv-grounding-XXXXXX", NULL);
+  path = g_build_filename(dir, "episodes.csv", NULL);
+  g_test_add_func("/grounding/a_table_gives_each_cells_episodes_and_sums", a_table_gives_each_cells_episodes_and_sums);
+  g_test_add_func("/grounding/malformed_tables_are_refused_with_their_line", malformed_tables_are_refused_with_their_line);
+  g_test_add_func("/grounding/a_nul_byte_inside_a_line_is_refused", a_nul_byte_inside_a_line_is_refused);
+  g_test_add_func("/grounding/sizes_are_bounded_before_and_while_reading", sizes_are_bounded_before_and_while_reading);
+  int rc = g_test_run();
+  g_unlink(path);
+  g_rmdir(dir);
+  g_free(path);
+  g_free(dir);
+  return rc;
+}
