@@ -25,12 +25,17 @@ char *trv_run_quote(const char *text) {
   return quoted;
 }
 
-/* Fails with "OPTION 'TEXT': expected WHAT" (TEXT quoted). */
-static bool expected(GError **error, const char *option, const char *text, const char *what) {
+/* Fails with "WHERE 'TEXT'SEPexpected WHAT" (TEXT quoted). */
+static bool refuse(GError **error, const char *where, const char *text, const char *sep, const char *what) {
   char *q = trv_run_quote(text);
-  g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s '%s': expected %s", option, q, what);
+  g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s '%s'%sexpected %s", where, q, sep, what);
   g_free(q);
   return false;
+}
+
+/* Fails with "OPTION 'TEXT': expected WHAT". */
+static bool expected(GError **error, const char *option, const char *text, const char *what) {
+  return refuse(error, option, text, ": ", what);
 }
 
 /* Decimal digits from *p, at most max: the number, *p past them; -1 when
@@ -190,9 +195,9 @@ bool trv_run_parse_sweep(const char *text, char **key, char ***values, GError **
 
 /* A sweep's value refused: "--sweep KEY: 'VALUE'; expected WHAT". */
 static bool sweep_refused(GError **error, const char *key, const char *value, const char *what) {
-  char *q = trv_run_quote(value);
-  g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--sweep %s: '%s'; expected %s", key, q, what);
-  g_free(q);
+  char *where = g_strdup_printf("--sweep %s:", key);
+  refuse(error, where, value, "; ", what);
+  g_free(where);
   return false;
 }
 
