@@ -13,7 +13,7 @@ T=${TRIVIUM:-./trivium}
 T=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..14"
+echo "1..16"
 n=0
 small="-q -c trivium --set run.seeds=1 --set run.episodes=20"
 victim="$tmp/victim"
@@ -119,3 +119,21 @@ refused "a gnuplot script's name a link (trivium report)" "$T" report -q o8
 n=$((n + 1))
 if [ -z "$(ls -A "$tmp/outside")" ] && victim_intact; then echo "ok $n - nothing was written outside the run directories"
 else echo "not ok $n - outside: $(ls -A "$tmp/outside")"; fi
+
+# trivium bench compiles and runs the skeleton only from the directory
+# $TRIVIUM_SKELETON_DIR names, never from a path fixed at build time, and
+# not when another user may change its files
+n=$((n + 1))
+o=$(env -u TRIVIUM_SKELETON_DIR "$T" bench -c trivium --set run.seeds=1 --set run.episodes=5 -j1 2>&1)
+if echo "$o" | grep -q '^bench: skeleton ratio not measured: no skeleton (set TRIVIUM_SKELETON_DIR'; then
+  echo "ok $n - bench without TRIVIUM_SKELETON_DIR runs no skeleton"
+else echo "not ok $n - bench: $(echo "$o" | grep skeleton)"; fi
+mkdir -p "$tmp/skel"
+printf 'int main(void) { return 0; }\n' > "$tmp/skel/skeleton.c"
+printf 'print("")\n' > "$tmp/skel/probes-from-episodes.py"
+chmod o+w "$tmp/skel/skeleton.c"
+n=$((n + 1))
+o=$(TRIVIUM_SKELETON_DIR="$tmp/skel" "$T" bench -c trivium --set run.seeds=1 --set run.episodes=5 -j1 2>&1)
+if echo "$o" | grep -q '^bench: skeleton ratio not measured: .*skeleton.c is writable by others'; then
+  echo "ok $n - bench refuses a skeleton another user may write"
+else echo "not ok $n - bench: $(echo "$o" | grep skeleton)"; fi
