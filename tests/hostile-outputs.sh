@@ -13,7 +13,7 @@ T=${TRIVIUM:-./trivium}
 T=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..16"
+echo "1..17"
 n=0
 small="-q -c trivium --set run.seeds=1 --set run.episodes=20"
 victim="$tmp/victim"
@@ -77,6 +77,19 @@ left=$(find "$tmp" -name 'CANARY*' | wc -l)
 if [ $fails -eq 0 ] && [ "$left" -eq 0 ]; then
   echo "ok $n - scenario and output directory names of every byte 1-255 run, report and draw${gp:+ (with gnuplot)}, and nothing else appears"
 else echo "not ok $n - $fails failures; $left canary files"; fi
+
+# sweep values reach the sweep figure's tick labels and the points'
+# directory names: every printable ASCII byte that quotes or expands in
+# gnuplot or a shell (control bytes are refused in a text value, and the
+# command line takes what the locale can convert)
+V=$(printf 'a\047b`touch CANARY4`$(touch CANARY5)";system(\047touch CANARY6\047)@x\\')
+"$T" run $small --sweep "world.model=$V,plain" -o "$tmp/b/sw" > /dev/null 2> "$tmp/err"
+rc=$?
+n=$((n + 1))
+if [ $rc -eq 0 ] && [ "$(find "$tmp" -name 'CANARY*' | wc -l)" -eq 0 ] && [ -s "$tmp/b/sw/figures/sweep.gp" ] &&
+   { [ -z "$gp" ] || [ -s "$tmp/b/sw/figures/sweep.svg" ]; }; then
+  echo "ok $n - sweep values with quotes, backquotes and \$( ) label the sweep figure and name its points, and run nothing"
+else echo "not ok $n - exit $rc: $(head -2 "$tmp/err")"; fi
 
 # the Slurm scripts: an output directory named to run a command if expanded
 cd "$tmp" || exit 1
