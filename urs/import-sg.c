@@ -83,8 +83,9 @@ static JsonObject *object_member(JsonObject *o, const char *name) {
 }
 
 /* True when no array or object in the JSON text is nested deeper than
- * max (brackets inside strings do not count; the text need not be valid:
- * the parser judges that, once the depth is known to be safe). */
+ * max and nothing outside its strings is foreign to strict JSON (brackets
+ * inside strings do not count; the text need not be valid: the parser
+ * judges that, once the depth is known to be safe). */
 static bool json_depth_at_most(const char *s, size_t len, int max) {
   int depth = 0;
   bool in_string = false;
@@ -99,6 +100,11 @@ static bool json_depth_at_most(const char *s, size_t len, int max) {
       if (++depth > max) return false;
     } else if (ch == ']' || ch == '}') {
       depth--;
+    } else if (!strchr(" \t\r\n:,0123456789+-.eEtruefalsn", ch)) {
+      /* outside a string strict JSON has nothing else; json-glib would also
+       * read single-quoted strings and comments, which could hide brackets
+       * from this count: such a line is refused */
+      return false;
     }
   }
   return true;
