@@ -13,6 +13,7 @@ T=${TRIVIUM:-./trivium}
 T=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. "$top/tests/err-lines.sh"
 echo "1..17"
 n=0
 small="-q -c trivium --set run.seeds=1 --set run.episodes=20"
@@ -31,7 +32,7 @@ refused() {
   "$@" > "$tmp/out" 2> "$tmp/err"
   rc=$?
   n=$((n + 1))
-  lines=$(grep -c . "$tmp/err")
+  lines=$(err_lines "$tmp/err")
   if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && victim_intact; then
     echo "ok $n - $d: exit 2, one line, the file outside untouched"
   else
