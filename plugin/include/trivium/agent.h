@@ -38,6 +38,7 @@
 #include <glib.h>
 #include <stdbool.h>
 
+#include <trivium/export.h>
 #include <trivium/world.h>
 
 G_BEGIN_DECLS
@@ -47,29 +48,29 @@ typedef struct TrvEpisode TrvEpisode;
 /* In an agent actor: waits for this agent's next plan and returns its
  * episode; NULL when the run is over (or the calling actor is not an
  * agent).  Close each episode before asking for the next. */
-TrvEpisode *trivium_agent_next_episode(void);
+TRIVIUM_API TrvEpisode *trivium_agent_next_episode(void);
 
-int trivium_episode_index(const TrvEpisode *ep); /* e */
-int trivium_episode_agent(const TrvEpisode *ep); /* this agent's index */
-int trivium_episode_steps(const TrvEpisode *ep); /* T */
+TRIVIUM_API int trivium_episode_index(const TrvEpisode *ep); /* e */
+TRIVIUM_API int trivium_episode_agent(const TrvEpisode *ep); /* this agent's index */
+TRIVIUM_API int trivium_episode_steps(const TrvEpisode *ep); /* T */
 /* The committed graph G_hat_e to plan with (owned by the episode). */
-const TrvGraph *trivium_episode_graph(const TrvEpisode *ep);
-int trivium_episode_n_probes(const TrvEpisode *ep);
+TRIVIUM_API const TrvGraph *trivium_episode_graph(const TrvEpisode *ep);
+TRIVIUM_API int trivium_episode_n_probes(const TrvEpisode *ep);
 /* True when step t carries a probe: the intervention do(Z_component = z). */
-bool trivium_episode_probe(const TrvEpisode *ep, int step, int *component, double *z);
+TRIVIUM_API bool trivium_episode_probe(const TrvEpisode *ep, int step, int *component, double *z);
 /* The outcome w of the probe of step t.  Record it before asking the gate
  * about step t: the gate's belief takes it in. */
-void trivium_episode_record_probe(TrvEpisode *ep, int step, double outcome);
+TRIVIUM_API void trivium_episode_record_probe(TrvEpisode *ep, int step, double outcome);
 /* The dispatch gate at step t: true while the operational epistemic tally
  * per step, R_hat_epi/t, exceeds rho; the agent should then play the
  * world's safe action.  Steps are taken in order; asking again about a
  * step gives the same answer. */
-bool trivium_episode_gate(TrvEpisode *ep, int step);
+TRIVIUM_API bool trivium_episode_gate(TrvEpisode *ep, int step);
 /* What the agent did at step t: its action, the payoff, and what it
  * observed (at most TRV_RECORD_CONTEXT_MAX values; context may be NULL when
  * n_context is 0).  One call per step, in any order. */
-void trivium_episode_record_step(TrvEpisode *ep, int step, int action, double reward, const double *context,
-                                 int n_context);
+TRIVIUM_API void trivium_episode_record_step(TrvEpisode *ep, int step, int action, double reward,
+                                             const double *context, int n_context);
 /* For worlds with an agent class (the built-in ones): plays the whole
  * episode as Trivium's own agents do, with this agent's instance of the
  * world (observe, probe, gate, act at every step), and costs its compute
@@ -78,14 +79,14 @@ void trivium_episode_record_step(TrvEpisode *ep, int step, int action, double re
  * up to that step, when the world answered out of bounds (trivium/world.h):
  * the run then stops with that error, which trivium_plugin_finished()
  * returns. */
-bool trivium_episode_play(TrvEpisode *ep);
+TRIVIUM_API bool trivium_episode_play(TrvEpisode *ep);
 /* Ends the agent's episode: commits its records to the log (in a SimGrid
  * run: messages to the log replicas, which take simulated time) and frees
  * ep.  A step never recorded is committed as the safe action with payoff
  * 0.  Returns whether the records were committed; false with *error (may
  * be NULL) when they were lost: the measurement is gone whole, never in
  * part, and counts in p_f. */
-bool trivium_episode_close(TrvEpisode *ep, GError **error);
+TRIVIUM_API bool trivium_episode_close(TrvEpisode *ep, GError **error);
 
 G_END_DECLS
 

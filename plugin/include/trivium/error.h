@@ -12,10 +12,12 @@
 
 #include <glib.h>
 
+#include <trivium/export.h>
+
 G_BEGIN_DECLS
 
-GQuark trv_error_quark(void);
-#define TRV_ERROR (trv_error_quark())
+TRIVIUM_API GQuark trivium_error_quark(void);
+#define TRV_ERROR (trivium_error_quark())
 
 typedef enum {
   TRV_ERROR_INPUT = 1,   /* a user's file, argument or call is wrong: exit 2 */

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <trivium/export.h>
 #include <trivium/world.h>
 
 G_BEGIN_DECLS
@@ -74,10 +75,10 @@ typedef enum {
 } TrvMetric;
 
 /* The metric's name in summary.csv ("exposure_total", ...) and meaning. */
-const char *trivium_metric_name(TrvMetric metric);
-const char *trivium_metric_doc(TrvMetric metric);
+TRIVIUM_API const char *trivium_metric_name(TrvMetric metric);
+TRIVIUM_API const char *trivium_metric_doc(TrvMetric metric);
 /* The metric called `name`, or -1. */
-int trivium_metric_lookup(const char *name);
+TRIVIUM_API int trivium_metric_lookup(const char *name);
 
 /* Recovery after a change-point: the MAP (or G_hat) is "right again" at
  * the first episode from which it equals the truth for this many
@@ -125,12 +126,12 @@ typedef struct {
 
 /* After trivium_plugin_finished(): the rows of the run, in episode order
  * (NULL past the end), and its summary. */
-size_t trivium_results_n_episodes(void);
-const TrvEpisodeRow *trivium_results_episode(size_t i);
-const TrvCellSummary *trivium_results_summary(void);
+TRIVIUM_API size_t trivium_results_n_episodes(void);
+TRIVIUM_API const TrvEpisodeRow *trivium_results_episode(size_t i);
+TRIVIUM_API const TrvCellSummary *trivium_results_summary(void);
 /* Writes the rows as episodes.csv lines (with the header line when
  * `header`), exactly as `trivium run` does for the same cell. */
-bool trivium_results_write_csv(FILE *out, bool header, GError **error);
+TRIVIUM_API bool trivium_results_write_csv(FILE *out, bool header, GError **error);
 
 G_END_DECLS
 

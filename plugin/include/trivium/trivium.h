@@ -42,6 +42,7 @@
 
 #include <trivium/agent.h>
 #include <trivium/error.h>
+#include <trivium/export.h>
 #include <trivium/results.h>
 #include <trivium/world.h>
 
@@ -49,20 +50,20 @@ G_BEGIN_DECLS
 
 /* Safe to call twice.  Call before simgrid_load_platform(); registers the
  * built-in worlds. */
-void trivium_plugin_init(void);
+TRIVIUM_API void trivium_plugin_init(void);
 /* A setting (see above); false with *error when the key or the value is
  * wrong, or once the simulation runs. */
-bool trivium_plugin_set(const char *key, const char *value, GError **error);
+TRIVIUM_API bool trivium_plugin_set(const char *key, const char *value, GError **error);
 /* Marks an actor as a dispatch agent, from code (before simgrid_run()). */
-void trivium_agent_attach(sg_actor_t actor);
+TRIVIUM_API void trivium_agent_attach(sg_actor_t actor);
 /* After simgrid_run(): true when the controller finished every episode;
  * false with *error on a deadlock, a setting that could not be honoured
  * or a log that could not be written.  Call once; the results
  * (trivium/results.h) are then available. */
-bool trivium_plugin_finished(GError **error);
+TRIVIUM_API bool trivium_plugin_finished(GError **error);
 
 /* "0.1.0": the library's version. */
-const char *trivium_version(void);
+TRIVIUM_API const char *trivium_version(void);
 
 G_END_DECLS
 

@@ -40,6 +40,7 @@
 #include <stdint.h>
 
 #include <trivium/error.h>
+#include <trivium/export.h>
 
 G_BEGIN_DECLS
 
@@ -88,7 +89,7 @@ typedef enum { TRV_LIKELIHOOD_GAUSSIAN = 0, TRV_LIKELIHOOD_BERNOULLI = 1 } TrvLi
 typedef struct TrvParams TrvParams;
 /* The value of parameter `key` ("run.episodes", "world.kappa", ...) as a
  * double (an enum gives its index); false with *error for an unknown key. */
-bool trivium_params_get(const TrvParams *params, const char *key, double *value, GError **error);
+TRIVIUM_API bool trivium_params_get(const TrvParams *params, const char *key, double *value, GError **error);
 
 /* One operation of an agent's episode, run in the simulator (see
  * TrvAgentClass.operations). */
@@ -223,9 +224,9 @@ struct TrvRefereeClass {
  * TRV_MAX_COMPONENTS components is checked when the world is built) or the
  * name is taken by another class.  Registering the same class twice is a
  * no-op. */
-bool trivium_world_register(const TrvWorldClass *world, GError **error);
+TRIVIUM_API bool trivium_world_register(const TrvWorldClass *world, GError **error);
 /* The class registered under `name`, or NULL. */
-const TrvWorldClass *trivium_world_lookup(const char *name);
+TRIVIUM_API const TrvWorldClass *trivium_world_lookup(const char *name);
 
 G_END_DECLS
 
