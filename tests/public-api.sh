@@ -1,17 +1,27 @@
-# public-api.sh - sourced by the shell tests: public_functions HEADER...
-# prints, one a line and sorted, the functions the public headers declare
-# (the calls a program of its own may make: every one must be exported by
-# libtrivium, and every one is named by a man page).  Read from the
-# headers' text, not from the export macro: comments and preprocessor
-# lines are dropped, the text inside braces (struct members, enum values)
-# is skipped, and of each top-level declaration outside a typedef that
-# holds a parenthesis, the identifier just before its first parenthesis is
-# the function's name.  The public headers declare no data.
+# public-api.sh - sourced by the shell tests: what the public headers
+# declare, read from the headers' text, not from the export macro.
+#   public_declarations HEADER...  "NAME DECLARATION" per function, sorted,
+#                                  the declaration without TRIVIUM_API and
+#                                  without any blank (`booltrivium_plugin_set(
+#                                  constchar*key,...)`)
+#   public_functions HEADER...     the functions' names alone (the calls a
+#                                  program of its own may make: each must be
+#                                  exported by libtrivium and named by a man
+#                                  page)
+# Comments and preprocessor lines are dropped, the text inside braces
+# (struct members, enum values) is skipped, and of each top-level
+# declaration outside a typedef that holds a parenthesis, the identifier
+# just before its first parenthesis is the function's name.  The public
+# headers declare no data.
 public_functions() {
+  public_declarations "$@" | cut -d' ' -f1 | sort -u
+}
+
+public_declarations() {
   cat "$@" | awk '
     { text = text $0 "\n" }
     END {
-      # block comments out (a comment never holds "/*" twice in these headers)
+      # block comments out
       out = ""
       while ((i = index(text, "/*")) > 0) {
         out = out substr(text, 1, i - 1)
@@ -44,7 +54,9 @@ public_functions() {
           if (match(head, /[A-Za-z_][A-Za-z0-9_]*[ \t]*$/)) {
             name = substr(head, RSTART, RLENGTH)
             sub(/[ \t]+$/, "", name)
-            print name
+            gsub(/(G_BEGIN_DECLS|G_END_DECLS|TRIVIUM_API)/, "", decl)
+            gsub(/[ \t]/, "", decl)
+            print name, decl
           }
         }
         decl = ""
