@@ -30,8 +30,9 @@
  * plugin's own: world, controller, seed, role.controller, role.ctl,
  * role.agent, ctl.file.  Each is also the SimGrid flag trivium/KEY
  * (--cfg=trivium/run.episodes:50).  Trivium logs under the XBT category
- * `trivium` (at warning by default; --log=trivium.thres:info shows
- * commits, alarms, resets, failed commits and faults). */
+ * `trivium` (at warning by default; --log=trivium.thres:info shows the
+ * changes of the committed graph, alarms, resets, failed commits and
+ * faults). */
 #ifndef TRIVIUM_H
 #define TRIVIUM_H
 
