@@ -153,9 +153,9 @@ static bool fault_law(Reader *r, JsonObject *o, guint i, const char *side, TrvFa
   char *where = g_strdup_printf("\"faults\"[%u].%s", i, side);
   int k = 0;
   while (trv_json_is_string(n) && trv_fault_law_names[k] && strcmp(trv_fault_law_names[k], json_node_get_string(n))) k++;
-  bool ok = trv_json_is_string(n) && trv_fault_law_names[k] ? true : not_one_of(r, where, n, "exponential, weibull, lognormal or null");
+  bool ok = trv_json_is_string(n) && trv_fault_law_names[k] ? true : not_one_of(r, where, n, "exponential, weibull, lognormal, fixed or null");
   g_free(where);
-  if (!ok || (*law = (TrvFaultLaw)k) == TRV_FAULT_EXPONENTIAL) return ok;
+  if (!ok || !trv_fault_law_shaped(*law = (TrvFaultLaw)k)) return ok;
   char name[16];
   g_snprintf(name, sizeof name, "%s_shape", side);
   n = json_object_get_member(o, name);

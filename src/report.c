@@ -166,8 +166,8 @@ bool trv_write_run_json(const TrvRunResult *r, const char *path, const char *sta
     bool flap = ft->kind == TRV_FAULT_LINK_FLAP;
     add_member_string(b, "up", flap ? trv_fault_law_names[ft->up] : NULL);
     add_member_string(b, "down", flap ? trv_fault_law_names[ft->down] : NULL);
-    add_member_number(b, "up_shape", flap && ft->up != TRV_FAULT_EXPONENTIAL ? ft->up_shape : NAN);
-    add_member_number(b, "down_shape", flap && ft->down != TRV_FAULT_EXPONENTIAL ? ft->down_shape : NAN);
+    add_member_number(b, "up_shape", flap && trv_fault_law_shaped(ft->up) ? ft->up_shape : NAN);
+    add_member_number(b, "down_shape", flap && trv_fault_law_shaped(ft->down) ? ft->down_shape : NAN);
     json_builder_end_object(b);
   }
   json_builder_end_array(b);
@@ -418,11 +418,12 @@ static void main_table(const TrvRunResult *r, FILE *f) {
   fprintf(f, "\nDetectors (change-points at");
   for (int i = 0; i < r->layout->n_change_points; i++) fprintf(f, " %d", r->layout->change_points[i]);
   fprintf(f, "), probes, commits\n\n| controller | alarms | detections | false alarms | delay | probes | p_f | "
-             "uncommitted episodes | detector closes | time lost (s) |\n");
-  fprintf(f, "|---|---|---|---|---|---|---|---|---|---|\n");
+             "uncommitted episodes | detector closes | time lost (s) | steps late | sim time (s) |\n");
+  fprintf(f, "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   const int cols2[] = {TRV_METRIC_ALARMS,          TRV_METRIC_DETECTIONS, TRV_METRIC_FALSE_ALARMS,
                        TRV_METRIC_DETECTION_DELAY, TRV_METRIC_PROBES,     TRV_METRIC_P_F,
-                       TRV_METRIC_UNCOMMITTED_EPISODES, TRV_METRIC_DETECTOR_CLOSES, TRV_METRIC_TIME_LOST};
+                       TRV_METRIC_UNCOMMITTED_EPISODES, TRV_METRIC_DETECTOR_CLOSES, TRV_METRIC_TIME_LOST,
+                       TRV_METRIC_STEPS_LATE,      TRV_METRIC_SIM_TIME};
   table_rows(r, f, cols2, G_N_ELEMENTS(cols2));
   trv_recovery_md(r, f);
   regret_fit_table(r, f);

@@ -226,11 +226,11 @@ bool trv_run_apply_sweep_value(TrvParams *params, GArray *faults, const char *ke
     const TrvFaultSpec *f = &g_array_index(faults, TrvFaultSpec, i);
     if ((int)f->kind != kind) continue;
     TrvFaultLaw law = up ? f->up : f->down;
-    if (shape && (law == TRV_FAULT_EXPONENTIAL || !trv_fault_shape_value(law, value, &v))) {
-      char *range = law == TRV_FAULT_EXPONENTIAL ? NULL : trv_fault_shape_expected(law), *q = trv_run_quote(value);
+    if (shape && (!trv_fault_law_shaped(law) || !trv_fault_shape_value(law, value, &v))) {
+      char *range = !trv_fault_law_shaped(law) ? NULL : trv_fault_shape_expected(law), *q = trv_run_quote(value);
       g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--sweep %s: '%s' for a link-flap whose %s times are %s; expected %s",
                   key, q, up ? "up" : "down", trv_fault_law_names[law],
-                  range ? range : "a weibull or lognormal law on that side (an exponential one takes no shape)");
+                  range ? range : "a weibull or lognormal law on that side (an exponential or fixed one takes no shape)");
       g_free(q);
       g_free(range);
       return false;

@@ -43,8 +43,8 @@ rc1=$?
 "$T" run --replay-config "$tmp/bad.json" -o "$tmp/b2" -q >/dev/null 2>"$tmp/err2"
 rc2=$?
 if [ $rc1 -eq 2 ] && [ "$(err_lines "$tmp/err1")" -eq 1 ] &&
-   grep -q 'bad.xml:14:60: up="pareto" on <link-flap>; expected exponential, weibull or lognormal' "$tmp/err1" &&
-   [ $rc2 -eq 2 ] && [ "$(err_lines "$tmp/err2")" -eq 1 ] && grep -q 'bad.json: "faults"\[[0-9]*\]\.up is "pareto"; expected exponential, weibull, lognormal or null' "$tmp/err2"; then
+   grep -q 'bad.xml:14:60: up="pareto" on <link-flap>; expected exponential, weibull, lognormal or fixed' "$tmp/err1" &&
+   [ $rc2 -eq 2 ] && [ "$(err_lines "$tmp/err2")" -eq 1 ] && grep -q 'bad.json: "faults"\[[0-9]*\]\.up is "pareto"; expected exponential, weibull, lognormal, fixed or null' "$tmp/err2"; then
   echo "ok 5 - an unknown law in a scenario or a run.json: one line, exit 2"
 else echo "not ok 5 - exit $rc1 and $rc2"; sed 's/^/# /' "$tmp/err1" "$tmp/err2"; fi
 "$T" run "$tmp/heavy.xml" -o "$tmp/s" -q -j1 --set run.seeds=1 --set run.episodes=5 \

@@ -58,6 +58,8 @@ typedef enum {
   INIT_NULL,           /* init: NULL without an error */
   NOISE_VAR_NAN,       /* noise_var: NaN */
   STEPS_HUGE,          /* steps: 2^31 - 1 */
+  STEP_SECONDS_NAN,    /* step_seconds: NaN */
+  STEP_SECONDS_ZERO,   /* step_seconds: 0 */
   N_WAYS
 } Way;
 
@@ -68,6 +70,7 @@ static const char *const way_names[N_WAYS] = {
     "probe-value-out", "change-points-negative", "change-points-over-max", "change-point-decreasing",
     "metrics-negative", "metrics-over-max", "truth-n", "truth-kappa-nan", "gap-nan", "gap-negative",
     "expected-payoff-inf", "init-null", "noise-var-nan", "steps-huge",
+    "step-seconds-nan", "step-seconds-zero",
 };
 
 static Way way;
@@ -106,6 +109,7 @@ static const TrvCandidates *hw_candidates(void *w) { return (void)w, &candidates
 static double hw_noise_var(void *w) { return (void)w, way == NOISE_VAR_NAN ? NAN : 1.0; }
 static int hw_episodes(void *w) { return (void)w, EPISODES; }
 static int hw_steps(void *w) { return (void)w, way == STEPS_HUGE ? 2147483647 : STEPS; }
+static double hw_step_seconds(void *w) { return (void)w, way == STEP_SECONDS_NAN ? NAN : 0.0; }
 static void hw_episode_begin(void *w, int e) { ((World *)w)->episode = e; }
 static double hw_probe_value(void *w, int a) {
   (void)a;
@@ -262,6 +266,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (own) world_class.agent = NULL; /* the program's actor is the agent */
+  if (way == STEP_SECONDS_NAN || way == STEP_SECONDS_ZERO) world_class.step_seconds = hw_step_seconds;
   if (way == STEP_PAYOFF_NAN) { /* the agents share one city */
     agent_class.step_end = hw_step_end;
     agent_class.step_payoff = hw_step_payoff;

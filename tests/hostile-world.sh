@@ -18,7 +18,7 @@ outcome=--cfg=trivium/controller:rlvr     # an outcome-only learner: it reads th
 by_value=--cfg=trivium/budget.probe_value:1 # probes go by the world's probe values
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..39"
+echo "1..41"
 n=0
 
 # $1 the platform and its settings, $2 the way, then --cfg settings
@@ -118,3 +118,7 @@ refused "$one" change-point-decreasing referee.change_points "returned episode 2
 refused "$one" init-null init "returned NULL without an error" "init failing without a message"
 refused "$one" noise-var-nan noise_var "returned nan;" "a noise variance of NaN"
 refused "$one" steps-huge steps "returned 2147483647; expected 1 to 1000000" "2^31 - 1 steps per episode"
+refused "$one" step-seconds-nan step_seconds "returned nan; expected a duration in (0, 1e+06] seconds" \
+  "a step of NaN seconds"
+refused "$one" step-seconds-zero step_seconds "returned 0; expected a duration in (0, 1e+06] seconds" \
+  "a step of 0 seconds"

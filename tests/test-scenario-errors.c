@@ -168,12 +168,12 @@ static void roles_and_agent_hosts_are_checked(void) {
 static void faults_are_checked(void) {
   assert_string_fails(HEAD "  <faults>\n    <link-flap links=\"agent-*-uplink\" mtbf=\"10\" mttr=\"0\"/>\n  </faults>\n" TAIL,
                       "mem.xml:5:49: mttr=\"0\" on <link-flap>; expected a number of simulated seconds in [0.001, "
-                      "1e+09]");
+                      "1e+09], or of a unit (ms, s, min or m, h, d: 10min, 6h)");
   assert_string_fails(HEAD "  <faults>\n    <host-crash host=\"agent-0\" at=\"3\"/>\n  </faults>\n" TAIL,
                       "mem.xml:5:5: <host-crash> without duration; expected <host-crash host=\"GLOB\" at=\"S\" "
                       "duration=\"S\">");
   assert_string_fails(HEAD "  <faults>\n    <partition hosts=\"agent-0\" at=\"-1\" duration=\"2\"/>\n  </faults>\n" TAIL,
-                      "mem.xml:5:32: at=\"-1\" on <partition>; expected a number of simulated seconds in [0, 1e+09]");
+                      "mem.xml:5:32: at=\"-1\" on <partition>; expected a number of simulated seconds in [0, 1e+09], or of a unit (ms, s, min or m, h, d: 10min, 6h)");
   assert_string_fails(HEAD "  <faults>\n    <link-flap links=\"uplink-*\" mtbf=\"1\" mttr=\"1\"/>\n  </faults>\n" TAIL,
                       "mem.xml:5:16: link-flap pattern 'uplink-*' matches no link of @PLATFORM@; expected one of its "
                       "links: centre-lan, agent-0-uplink");
@@ -190,10 +190,10 @@ static void faults_are_checked(void) {
 static void flap_laws_are_checked(void) {
 #define FLAP "  <faults><link-flap links=\"centre-lan\" mtbf=\"1\" mttr=\"1\" "
   assert_string_fails(HEAD FLAP "up=\"weibul\" up_shape=\"1\"/></faults>\n" TAIL,
-                      "mem.xml:4:59: up=\"weibul\" on <link-flap>; expected exponential, weibull or lognormal; did "
+                      "mem.xml:4:59: up=\"weibul\" on <link-flap>; expected exponential, weibull, lognormal or fixed; did "
                       "you mean 'weibull'?");
   assert_string_fails(HEAD FLAP "down=\"pareto\" down_shape=\"1\"/></faults>\n" TAIL,
-                      "mem.xml:4:59: down=\"pareto\" on <link-flap>; expected exponential, weibull or lognormal");
+                      "mem.xml:4:59: down=\"pareto\" on <link-flap>; expected exponential, weibull, lognormal or fixed");
   assert_string_fails(HEAD FLAP "up_shape=\"0.5\"/></faults>\n" TAIL,
                       "mem.xml:4:59: up_shape=\"0.5\" on <link-flap> whose up times are exponential; expected "
                       "up=\"weibull\" or up=\"lognormal\" with it, or no up_shape");
@@ -426,19 +426,19 @@ static void output_paths_are_confined_to_the_run(void) {
 
 static void fault_times_are_plain_bounded_numbers(void) {
   assert_string_fails(HEAD "  <faults><host-crash host=\"ctl\" at=\"0x10\" duration=\"1\"/></faults>\n" TAIL,
-                      "mem.xml:4:34: at=\"0x10\" on <host-crash>; expected a number of simulated seconds in [0, 1e+09]");
+                      "mem.xml:4:34: at=\"0x10\" on <host-crash>; expected a number of simulated seconds in [0, 1e+09], or of a unit (ms, s, min or m, h, d: 10min, 6h)");
   assert_string_fails(HEAD "  <faults><host-crash host=\"ctl\" at=\" 5\" duration=\"1\"/></faults>\n" TAIL,
-                      "mem.xml:4:34: at=\" 5\" on <host-crash>; expected a number of simulated seconds in [0, 1e+09]");
+                      "mem.xml:4:34: at=\" 5\" on <host-crash>; expected a number of simulated seconds in [0, 1e+09], or of a unit (ms, s, min or m, h, d: 10min, 6h)");
   assert_string_fails(HEAD "  <faults><host-crash host=\"ctl\" at=\"1\" duration=\"1e308\"/></faults>\n" TAIL,
                       "mem.xml:4:41: duration=\"1e308\" on <host-crash>; expected a number of simulated seconds in [0, "
-                      "1e+09]");
+                      "1e+09], or of a unit (ms, s, min or m, h, d: 10min, 6h)");
   assert_string_fails(HEAD "  <faults><link-flap links=\"centre-lan\" mtbf=\"1e-300\" mttr=\"1\"/></faults>\n" TAIL,
                       "mem.xml:4:41: mtbf=\"1e-300\" on <link-flap>; expected a number of simulated seconds in [0.001, "
-                      "1e+09]");
+                      "1e+09], or of a unit (ms, s, min or m, h, d: 10min, 6h)");
   assert_string_fails(HEAD "  <faults><link-flap links=\"centre-lan\" mtbf=\"1\" mttr=\"1\"/></faults>\n"
                            "  <sweep param=\"link-flap.mttr\" values=\"1,inf\"/>\n" TAIL,
                       "mem.xml:5:33: sweep value 'inf' of link-flap.mttr; expected a number of simulated seconds in "
-                      "[0.001, 1e+09]");
+                      "[0.001, 1e+09], or of a unit (ms, s, min or m, h, d: 10min, 6h)");
 }
 
 static void swept_flap_windows_keep_stop_after_start(void) {

@@ -248,6 +248,46 @@ static void flap_laws_and_shape_sweeps_reach_the_faults(void) {
   trv_scenario_free(s);
 }
 
+/* Fault times take units; a fixed law takes no shape and stays a law of its own. */
+static void fault_times_take_units_and_fixed_laws(void) {
+  const struct {
+    const char *text;
+    double seconds; /* < 0: refused */
+  } cases[] = {{"90", 90},      {"1.5h", 5400},  {"10min", 600}, {"10m", 600},  {"2d", 172800}, {"500ms", 0.5},
+               {"30s", 30},     {"1e3s", 1000},  {"6 h", -1},    {"h", -1},     {"6hh", -1},    {"6H", -1},
+               {"0x10s", -1},   {"infh", -1},    {"1e300d", -1}, {"-1h", -1},   {"5sec", -1},   {".5h", 1800}};
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    double v = -7;
+    bool ok = trv_fault_seconds("start", cases[i].text, &v);
+    g_assert_cmpint(ok, ==, cases[i].seconds >= 0);
+    g_assert_cmpfloat(v, ==, ok ? cases[i].seconds : -7);
+  }
+  double v = 0;
+  g_assert_false(trv_fault_seconds("mttr", "0.5ms", &v)); /* below TRV_FAULT_MIN_PERIOD */
+  g_assert_true(trv_fault_seconds("mttr", "1ms", &v));
+  g_assert_cmpfloat(v, ==, 1e-3);
+  GError *err = NULL;
+  TrvScenario *s = load_string(HEAD "  <faults>\n"
+                                    "    <link-flap links=\"agent-0-uplink\" mtbf=\"50min\" mttr=\"10min\" up=\"fixed\" "
+                                    "down=\"fixed\" start=\"1h\"/>\n"
+                                    "  </faults>\n" TAIL,
+                               &err);
+  g_assert_no_error(err);
+  const TrvFaultSpec *f = (const TrvFaultSpec *)s->faults->data;
+  g_assert_cmpint(f[0].up, ==, TRV_FAULT_FIXED);
+  g_assert_cmpint(f[0].down, ==, TRV_FAULT_FIXED);
+  g_assert_cmpfloat(f[0].mtbf, ==, 3000);
+  g_assert_cmpfloat(f[0].mttr, ==, 600);
+  g_assert_cmpfloat(f[0].start, ==, 3600);
+  trv_scenario_free(s);
+  s = load_string(HEAD "  <faults>\n    <link-flap links=\"agent-0-uplink\" mtbf=\"1h\" mttr=\"1m\" up=\"fixed\" "
+                       "up_shape=\"2\"/>\n  </faults>\n" TAIL,
+                  &err);
+  g_assert_null(s);
+  g_assert_nonnull(strstr(err->message, "whose up times are fixed"));
+  g_clear_error(&err);
+}
+
 /* ---- platforms ---- */
 
 static char *write_temp(const char *dir, const char *name, const char *text) {
@@ -564,6 +604,7 @@ int main(int argc, char **argv) {
                   multi_agent_scenario_sweeps_the_agent_count);
   g_test_add_func("/scenario/every_element_sets_its_field", every_element_sets_its_field);
   g_test_add_func("/scenario/flap_laws_and_shape_sweeps_reach_the_faults", flap_laws_and_shape_sweeps_reach_the_faults);
+  g_test_add_func("/scenario/fault_times_take_units_and_fixed_laws", fault_times_take_units_and_fixed_laws);
   g_test_add_func("/scenario/platform/roles_come_from_host_properties_when_not_mapped",
                   roles_come_from_host_properties_when_not_mapped);
   g_test_add_func("/scenario/platform/cluster_hosts_are_expanded_from_the_radical",

@@ -251,8 +251,18 @@ static void exponential_periods_are_one_uniform_each(void) {
   }
 }
 
+/* A fixed period is its mean and draws nothing from the stream. */
+static void fixed_periods_are_the_mean(void) {
+  TrvRng a, b;
+  trv_rng_init(&a, 9, TRV_STREAM_FAULTS + 1);
+  b = a;
+  for (int i = 0; i < 10; i++) g_assert_cmpfloat(trv_sim_flap_period(TRV_FAULT_FIXED, 600, 0, &a), ==, 600);
+  g_assert_cmpfloat(trv_rng_uniform(&a), ==, trv_rng_uniform(&b));
+}
+
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
+  g_test_add_func("/sim-faults/fixed_periods_are_the_mean", fixed_periods_are_the_mean);
   g_test_add_func("/sim-faults/flap_periods_have_the_closed_form_mean_and_cv",
                   flap_periods_have_the_closed_form_mean_and_cv);
   g_test_add_func("/sim-faults/exponential_periods_are_one_uniform_each",

@@ -452,6 +452,12 @@ static int urs_inputs(void *world, const char **paths, int max) {
   return 1;
 }
 
+/* A step is one city minute. */
+static double urs_step_seconds(void *world) {
+  (void)world;
+  return 60.0;
+}
+
 const TrvWorldClass trv_world_urs = {
     .name = "urs",
     .init = urs_init,
@@ -468,4 +474,5 @@ const TrvWorldClass trv_world_urs = {
     .referee = &referee_class,
     .inputs = urs_inputs,
     .probe_value = urs_probe_value,
+    .step_seconds = urs_step_seconds,
 };

@@ -295,6 +295,13 @@ static const TrvRefereeClass referee_class = {
     .expected_payoff = cb_expected,
 };
 
+/* CausalBench-Seq is abstract: its step is a nominal second, so that a
+ * probe of sim.probe_flops (0.02 s on a 1 Gflop/s host) fits in it. */
+static double cb_step_seconds(void *world) {
+  (void)world;
+  return 1.0;
+}
+
 const TrvWorldClass trv_world_causalbench = {
     .name = "causalbench",
     .init = cb_init,
@@ -309,4 +316,5 @@ const TrvWorldClass trv_world_causalbench = {
     .observational_pairs = cb_observational_pairs,
     .agent = &agent_class,
     .referee = &referee_class,
+    .step_seconds = cb_step_seconds,
 };

@@ -272,6 +272,12 @@ static const TrvRefereeClass referee_class = {
     .metric_names = metric_names,
 };
 
+/* A step is one second of the floor (step_end moves every fleet by one). */
+static double wh_step_seconds(void *world) {
+  (void)world;
+  return 1.0;
+}
+
 const TrvWorldClass trv_world_warehouse = {
     .name = "warehouse",
     .init = wh_init,
@@ -286,4 +292,5 @@ const TrvWorldClass trv_world_warehouse = {
     .observational_pairs = wh_observational_pairs,
     .agent = &agent_class,
     .referee = &referee_class,
+    .step_seconds = wh_step_seconds,
 };

@@ -249,8 +249,8 @@ bool trv_agent_play(const TrvWorldClass *wc, void *aw, TrvEpisode *ep, const Trv
     int a = trivium_episode_gate(ep, t) ? ep->safe_action : planned;
     double reward = ac->act(aw, a);
     if (!trv_world_check_number(world, "agent.act", reward, -INFINITY, INFINITY, error)) return false;
-    if (sync) { /* a shared city moves once every agent acted */
-      sync->wait(sync->ctx, t);
+    if (sync) sync->wait(sync->ctx, t); /* the step's end: a shared city moves once every agent acted */
+    if (sync && ac->step_end) {
       reward = ac->step_payoff(aw);
       if (!trv_world_check_number(world, "agent.step_payoff", reward, -INFINITY, INFINITY, error)) return false;
     }

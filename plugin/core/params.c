@@ -16,6 +16,7 @@ static const char *const sched_names[] = {"ig", "roundrobin", "random", NULL};
 static const char *const variant_names[] = {"headline", "flips", "variance", "nonlinear", "separation", "tanh", NULL};
 static const char *const urs_city_names[] = {"sf", "nyc", "sg", NULL};
 static const char *const ctl_mode_names[] = {"atomic", "best-effort", NULL};
+static const char *const clock_names[] = {"world", "compute", NULL};
 static const char *const ctl_fsync_names[] = {"always", "group", "none", NULL};
 
 #define I(k, f, d, lo, hi, doc) {k, TRV_PARAM_INT, offsetof(TrvParams, f), d, lo, hi, NULL, doc}
@@ -133,13 +134,21 @@ static const TrvParamSpec specs[] = {
     E("ctl.fsync", ctl_fsync, 2 /* TRV_CTL_FSYNC_NONE */, ctl_fsync_names,
       "log fsync policy: always (one fdatasync per record), group (one per 64 records or 10 ms), none (only at close: a process crash loses nothing, a power loss may)"),
     I("agents.count", agents, 1, 1, 4096, "dispatch agents M sharing one CTL"),
+    E("sim.clock", clock, TRV_CLOCK_WORLD, clock_names,
+      "simulated time: world (a step lasts the world's step duration, sim.step_seconds or its own, and its work runs "
+      "inside it) or compute (a step lasts its work and messaging alone)"),
+    D("sim.step_seconds", step_seconds, 0, 0, 1e6,
+      "with sim.clock world: simulated seconds of one step; 0: the world's own (URS 60, Warehouse 1, CausalBench-Seq "
+      "1; worlds that declare none run on their work)"),
     D("sim.step_flops", step_flops, 1e6, 0, 1e18, "work of one agent step on its host (flops)"),
     D("sim.probe_flops", probe_flops, 2e7, 0, 1e18, "extra work of one probe on the agent's host (flops)"),
     D("sim.episode_timeout", episode_timeout, 60, 1e-3, 1e9,
-      "simulated seconds the controller waits at most for the agents of an episode (the failure detector's cap)"),
+      "simulated seconds the controller waits at most for the agents of an episode beyond its steps' duration on the "
+      "world's clock (the failure detector's cap)"),
     D("sim.detector_factor", detector_factor, 3, 1, 1e6,
-      "the failure detector closes an episode after this many times the median of the last 15 episodes whose agents "
-      "all reported, plus ctl.timeout (at most sim.episode_timeout)"),
+      "the failure detector closes an episode after its steps' duration plus this many times the median margin beyond "
+      "it of the last 15 episodes whose agents all reported, plus ctl.timeout (a margin of at most "
+      "sim.episode_timeout)"),
 };
 
 void trv_params_defaults(TrvParams *p) {

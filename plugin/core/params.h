@@ -88,12 +88,16 @@ struct TrvParams {
   int ctl_fsync; /* TrvCtlFsync */
   /* the SimGrid attachment (SPEC 5) */
   int agents;
+  int clock; /* TrvClock */
+  double step_seconds;
   double step_flops, probe_flops, episode_timeout, detector_factor;
 };
 
 /* Values of the ctl.mode parameter.  ctl.fsync holds a TrvCtlFsync (ctl.h:
  * always 0, group 1, none 2), whose names the table lists in that order. */
 typedef enum { TRV_CTL_MODE_ATOMIC = 0, TRV_CTL_MODE_BEST_EFFORT = 1 } TrvCtlMode;
+/* Values of sim.clock: the world's step duration, or the work alone. */
+typedef enum { TRV_CLOCK_WORLD = 0, TRV_CLOCK_COMPUTE = 1 } TrvClock;
 
 /* TEXT: a char[TRV_PARAM_TEXT_MAX] in TrvParams, printable bytes only
  * (no control byte), "" by default; its min/max are unused. */

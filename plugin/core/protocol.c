@@ -189,6 +189,7 @@ bool trv_session_close(TrvSession *s, int e, const TrvRecord *recs, size_t n, co
   row->agents_missing = counts->agents_missing;
   row->wait_lost = counts->wait_lost;
   row->detector_timeout = counts->detector_timeout;
+  row->steps_late = counts->steps_late;
   row->sim_time = counts->sim_time;
   g_array_append_vals(decided, recs, (guint)n);
   g_array_append_vals(decided, s->own->data, s->own->len);

@@ -70,6 +70,7 @@ void trv_session_parts_free(TrvPlan **parts, int n_agents);
 typedef struct {
   int commits, attempts, failures; /* commit operations due, messages sent, never acknowledged */
   int gated;                       /* steps the agents' gates held closed */
+  int steps_late;                  /* steps that outlasted their duration on the world's clock */
   int records_lost;                /* best effort: records that never reached the log */
   int detector_closed;             /* the failure detector closed the episode: some DONE never came */
   int agents_missing;              /* agents reached whose DONE never came */
@@ -137,7 +138,7 @@ int trv_episode_gated(const TrvEpisode *ep);
  * the agent answered out of bounds (world-call.h): the episode stops at
  * that step. */
 typedef struct {
-  void (*wait)(void *ctx, int step); /* returns once step_end(step) ran */
+  void (*wait)(void *ctx, int step); /* the end of step `step`: for a shared city, returns once step_end(step) ran */
   void *ctx;
 } TrvStepSync;
 bool trv_agent_play(const TrvWorldClass *wc, void *agent_world, TrvEpisode *ep, const TrvStepSync *sync,

@@ -108,6 +108,7 @@ bool trv_world_info(const TrvWorldClass *wc, void *world, TrvWorldInfo *info, GE
   info->observational_pairs = wc->observational_pairs;
   info->likelihood = wc->likelihood;
   info->theta0 = wc->likelihood == TRV_LIKELIHOOD_BERNOULLI ? wc->baseline_rate(world) : 0.0;
+  info->step_seconds = wc->step_seconds ? wc->step_seconds(world) : 0.0;
   const char *lack = candidates_lack(info->cand);
   if (lack) return trv_world_refuse(error, wc->name, "candidates", "returned a graph out of bounds; expected %s", lack);
   if (!(info->noise_var > 0) || !isfinite(info->noise_var))
@@ -116,6 +117,9 @@ bool trv_world_info(const TrvWorldClass *wc, void *world, TrvWorldInfo *info, GE
   if (info->likelihood == TRV_LIKELIHOOD_BERNOULLI && !(info->theta0 > 0 && info->theta0 < 1))
     return trv_world_refuse(error, wc->name, "baseline_rate", "returned %g; expected a baseline rate strictly "
                             "between 0 and 1", info->theta0);
+  if (wc->step_seconds && !(info->step_seconds > 0 && info->step_seconds <= TRV_STEP_SECONDS_MAX))
+    return trv_world_refuse(error, wc->name, "step_seconds", "returned %g; expected a duration in (0, %g] seconds",
+                            info->step_seconds, TRV_STEP_SECONDS_MAX);
   /* the bounds of the run's own settings (the parameter table) */
   int max_steps = (int)trv_param_lookup("run.steps")->max, max_episodes = (int)trv_param_lookup("run.episodes")->max;
   if (info->steps < 1 || info->steps > max_steps)

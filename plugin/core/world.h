@@ -18,6 +18,9 @@
 #include "graph.h"
 #include "params.h"
 
+/* The longest step a world may declare (seconds): sim.step_seconds' bound. */
+#define TRV_STEP_SECONDS_MAX 1e6
+
 /* What a controller may know of a world: its declaration. */
 typedef struct {
   const char *name; /* the world's, for messages */
@@ -27,6 +30,7 @@ typedef struct {
   double theta0; /* Bernoulli: the baseline rate of a probe outcome 1 */
   int steps, episodes;
   int safe_action;
+  double step_seconds; /* the world's own step duration (TrvWorldClass.step_seconds), 0: none */
   /* NULL when the world declares no observational channel; called
    * through trv_world_observational_pairs (world-call.h), which checks it */
   int (*observational_pairs)(const double *context, int n_context, int *component, double *z, double *w, int max);

@@ -4,7 +4,8 @@
  * whole file.  See TrvFaultSpec and TrvSweepSpec in scenario.h.
  *
  * A fault time is a plain decimal number (no blanks, hexadecimal, inf or
- * nan, which strtod would take) within [0, TRV_FAULT_MAX_SECONDS], and a
+ * nan, which strtod would take) of seconds, or such a number followed by
+ * a unit (ms, s, min or m, h, d), within [0, TRV_FAULT_MAX_SECONDS], and a
  * period (mtbf, mttr) at least TRV_FAULT_MIN_PERIOD, so that every fault
  * schedule the runner builds is finite.  Counts are bounded as they grow:
  * TRV_SCENARIO_MAX_FAULTS faults, TRV_SCENARIO_MAX_SWEEP_VALUES values per
@@ -27,7 +28,7 @@
 #include "scenario-internal.h"
 
 const char *const trv_scn_fault_elements[] = {"link-flap", "host-crash", "partition", NULL};
-const char *const trv_fault_law_names[] = {"exponential", "weibull", "lognormal", NULL};
+const char *const trv_fault_law_names[] = {"exponential", "weibull", "lognormal", "fixed", NULL};
 /* Numeric fault attributes a <sweep> may name as KIND.ATTR. */
 const char *const trv_scn_fault_sweep_keys[] = {"link-flap.mtbf",     "link-flap.mttr",      "link-flap.start",
                                                "link-flap.stop",     "link-flap.up_shape",  "link-flap.down_shape",
@@ -61,9 +62,29 @@ static double fault_min(const char *attr) {
   return !strcmp(attr, "mtbf") || !strcmp(attr, "mttr") ? TRV_FAULT_MIN_PERIOD : 0;
 }
 
+/* The units a fault time may carry after its number: a number alone is
+ * in seconds. */
+static const struct {
+  const char *name;
+  double seconds;
+} time_units[] = {{"ms", 1e-3}, {"s", 1}, {"min", 60}, {"m", 60}, {"h", 3600}, {"d", 86400}};
+
 bool trv_fault_seconds(const char *attr, const char *text, double *out) {
-  if (!is_decimal(text)) return false;
-  double v = g_ascii_strtod(text, NULL);
+  size_t len = strlen(text), num = len;
+  double scale = 1;
+  for (size_t u = 0; u < G_N_ELEMENTS(time_units); u++) {
+    size_t k = strlen(time_units[u].name);
+    if (len > k && !strcmp(text + len - k, time_units[u].name) && g_ascii_isdigit(text[len - k - 1])) {
+      num = len - k, scale = time_units[u].seconds;
+      break;
+    }
+  }
+  if (num > 64) return false;
+  char number[65];
+  memcpy(number, text, num);
+  number[num] = '\0';
+  if (!is_decimal(number)) return false;
+  double v = g_ascii_strtod(number, NULL) * scale;
   if (!isfinite(v) || v < fault_min(attr) || v > TRV_FAULT_MAX_SECONDS) return false;
   *out = v;
   return true;
@@ -73,7 +94,8 @@ char *trv_fault_seconds_expected(const char *attr) {
   char lo[G_ASCII_DTOSTR_BUF_SIZE], hi[G_ASCII_DTOSTR_BUF_SIZE];
   g_ascii_formatd(lo, sizeof lo, "%g", fault_min(attr));
   g_ascii_formatd(hi, sizeof hi, "%g", TRV_FAULT_MAX_SECONDS);
-  return g_strdup_printf("a number of simulated seconds in [%s, %s]", lo, hi);
+  return g_strdup_printf("a number of simulated seconds in [%s, %s], or of a unit (ms, s, min or m, h, d: 10min, 6h)",
+                         lo, hi);
 }
 
 /* Simulated seconds for attribute `attr` of fault element `el`. */
@@ -125,18 +147,18 @@ static bool flap_law(Loader *L, const XML_Char **atts, const char *side, TrvFaul
     if (!trv_fault_law_names[k]) {
       const char *best = trv_suggest(name, trv_fault_law_names);
       trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, side),
-                   "%s=\"%s\" on <link-flap>; expected exponential, weibull or lognormal%s%s%s", side, name,
+                   "%s=\"%s\" on <link-flap>; expected exponential, weibull, lognormal or fixed%s%s%s", side, name,
                    best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
       return false;
     }
     *law = (TrvFaultLaw)k;
   }
-  if (*law == TRV_FAULT_EXPONENTIAL) {
+  if (!trv_fault_law_shaped(*law)) {
     if (sv) {
       trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, shape_attr),
-                   "%s=\"%s\" on <link-flap> whose %s times are exponential; expected %s=\"weibull\" or "
+                   "%s=\"%s\" on <link-flap> whose %s times are %s; expected %s=\"weibull\" or "
                    "%s=\"lognormal\" with it, or no %s",
-                   shape_attr, sv, side, side, side, shape_attr);
+                   shape_attr, sv, side, trv_fault_law_names[*law], side, side, shape_attr);
       return false;
     }
     return true;
@@ -359,11 +381,11 @@ static void check_shape_sweeps(Loader *L) {
       const TrvFaultSpec *f = &g_array_index(s->faults, TrvFaultSpec, k);
       if (f->kind != TRV_FAULT_LINK_FLAP) continue;
       TrvFaultLaw law = up ? f->up : f->down;
-      if (law == TRV_FAULT_EXPONENTIAL) {
+      if (!trv_fault_law_shaped(law)) {
         trv_xml_fail(&L->xml, at,
-                     "sweep over %s but the <link-flap> at line %d has exponential %s times; expected %s=\"weibull\" "
+                     "sweep over %s but the <link-flap> at line %d has %s %s times; expected %s=\"weibull\" "
                      "or %s=\"lognormal\" on every <link-flap>",
-                     sw->param, f->line, side, side, side);
+                     sw->param, f->line, trv_fault_law_names[law], side, side, side);
         break;
       }
       for (int v = 0; sw->values[v]; v++) {

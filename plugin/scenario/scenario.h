@@ -66,8 +66,15 @@ extern const char *const trv_scn_fault_sweep_keys[];
 /* The law of a link-flap's up or down times, each with mean mtbf (up) or
  * mttr (down); the shape is the Weibull k or the lognormal sigma of the
  * log (TRV_FAULT_*_SHAPE bounds) and is 0 for the exponential. */
-typedef enum { TRV_FAULT_EXPONENTIAL, TRV_FAULT_WEIBULL, TRV_FAULT_LOGNORMAL } TrvFaultLaw;
-extern const char *const trv_fault_law_names[]; /* "exponential", "weibull", "lognormal", NULL */
+/* A link-flap side's law: its times are drawn with the given mean
+ * (exponential, weibull, lognormal) or are the mean itself (fixed: a
+ * schedule such as "down 10 minutes every hour"). */
+typedef enum { TRV_FAULT_EXPONENTIAL, TRV_FAULT_WEIBULL, TRV_FAULT_LOGNORMAL, TRV_FAULT_FIXED } TrvFaultLaw;
+/* Whether a law takes a shape (weibull, lognormal). */
+static inline bool trv_fault_law_shaped(TrvFaultLaw law) {
+  return law == TRV_FAULT_WEIBULL || law == TRV_FAULT_LOGNORMAL;
+}
+extern const char *const trv_fault_law_names[]; /* "exponential", "weibull", "lognormal", "fixed", NULL */
 /* The shape range [*lo, *hi] of a Weibull or lognormal law (the loader's,
  * also applied to a run.json and to --sweep). */
 void trv_fault_shape_range(TrvFaultLaw law, double *lo, double *hi);
@@ -80,7 +87,9 @@ void trv_fault_shape_range(TrvFaultLaw law, double *lo, double *hi);
  * duration [0, TRV_FAULT_MAX_SECONDS]; a shape of `law` (weibull or
  * lognormal) is within trv_fault_shape_range.  False, *out untouched,
  * for anything else.  The _expected functions say what was expected, for
- * a message ("a number of simulated seconds in [0.001, 1e+09]"; g_free). */
+ * a message ("a number of simulated seconds in [0.001, 1e+09], or ..."; g_free).
+ * A time is a number of seconds, or a number with a unit: ms, s, min (or
+ * m), h, d ("10min", "6h"). */
 bool trv_fault_seconds(const char *attr, const char *text, double *out);
 char *trv_fault_seconds_expected(const char *attr);
 bool trv_fault_shape_value(TrvFaultLaw law, const char *text, double *out);

@@ -30,6 +30,7 @@
 #include "core/world-call.h"
 
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(trivium_commit, trivium, "Trivium: the agents' commits to the log");
+XBT_LOG_NEW_SUBCATEGORY(trivium_clock, trivium, "Trivium: the agents' steps on the world's clock");
 
 static bool commit_atomic(Cell *cell, AgentState *a, int e, GArray *recs, int *attempts) {
   const TrvSimOptions *opt = cell->opt;
@@ -53,7 +54,7 @@ static bool commit_atomic(Cell *cell, AgentState *a, int e, GArray *recs, int *a
     g_free(comms);
     Msg **reps = g_new(Msg *, n);
     while (acks < need && acks + nacks < sent && simgrid_get_clock() < deadline) {
-      int got = trv_msg_recv_many(a->mb_ack, sent - acks - nacks, deadline - simgrid_get_clock(), reps);
+      int got = trv_msg_recv_many(a->mb_ack, sent - acks - nacks, deadline - simgrid_get_clock(), reps, NULL);
       if (got == 0) break;
       for (int i = 0; i < got; i++) {
         Msg *rep = reps[i];
@@ -195,7 +196,7 @@ static void agent_exit(int failed, void *data) {
  * the controller's failure detector stops waiting for it (the plan's
  * deadline, a->plan_until), or until the controller's next message waits
  * for the agent.  The first attempt is made whatever the time. */
-static void report_done(Cell *cell, AgentState *a, int e, int attempts, int gated) {
+static void report_done(Cell *cell, AgentState *a, int e, int attempts, int gated, int late) {
   for (bool first = true;; first = false) {
     double left = a->plan_until - simgrid_get_clock();
     /* past the deadline, or the controller moved on: its next plan (or
@@ -206,6 +207,7 @@ static void report_done(Cell *cell, AgentState *a, int e, int attempts, int gate
     done->tag = a->plan_tag;
     done->attempts = attempts;
     done->gated = gated;
+    done->late = late;
     if (trv_msg_send(cell->mb_controller, done, first ? cell->opt->commit_timeout : fmin(cell->opt->commit_timeout, left)))
       break;
     left = a->plan_until - simgrid_get_clock();
@@ -229,7 +231,9 @@ static bool sim_close(void *ctx, TrvEpisode *ep, GArray *recs, GError **error) {
                 "attempts", a->index, e, attempts);
   }
   a->open = NULL;
-  report_done(cell, a, e, attempts, trv_episode_gated(ep));
+  int late = a->late;
+  a->late = 0;
+  report_done(cell, a, e, attempts, trv_episode_gated(ep), late);
   return ok;
 }
 
@@ -406,18 +410,68 @@ static int checked_operations(const TrvWorldClass *wc, void *agent, const TrvOpe
   return n;
 }
 
+/* The world's clock (cell->step_seconds > 0): step t starts when step
+ * t - 1 ended (the episode's first when the agent began it), runs its work
+ * on the agent's host (sim.step_flops, plus sim.probe_flops when the plan
+ * probes at t; a world with its own work runs that after the episode), and
+ * ends at its start plus the step duration; a shared city then moves at
+ * the barrier of the step's participants.  A step whose work (or, in a
+ * city, whose wait for the others) outlasts its duration ends when that
+ * is over, and is counted late. */
+typedef struct {
+  Cell *cell;
+  AgentState *a;
+  TrvEpisode *ep;
+  double start; /* the current step's start */
+  int late;
+} StepClock;
+
+static void clock_step(void *ctx, int step) {
+  StepClock *c = ctx;
+  Cell *cell = c->cell;
+  const TrvSimOptions *opt = cell->opt;
+  XBT_CDEBUG(trivium_clock, "agent %d episode %d step %d starts at %.9g", c->a->index, trivium_episode_index(c->ep),
+             step, c->start);
+  if (!cell->wc->agent->work) {
+    double flops = opt->step_flops + (trivium_episode_probe(c->ep, step, NULL, NULL) ? opt->probe_flops : 0.0);
+    if (flops > 0) sg_actor_execute(flops);
+  }
+  double end = c->start + cell->step_seconds;
+  bool late = simgrid_get_clock() > end;
+  if (!late) sg_actor_sleep_until(end);
+  if (cell->wc->agent->step_end) {
+    step_barrier(c->a, step);
+    late = late || simgrid_get_clock() > end + 1e-9 * fmax(1.0, end);
+  }
+  if (late)
+    XBT_CVERB(trivium_clock, "agent %d episode %d step %d: late, ends at %.9g instead of %.9g", c->a->index,
+              trivium_episode_index(c->ep), step, simgrid_get_clock(), end);
+  c->late += late;
+  c->start = simgrid_get_clock();
+}
+
 /* Plays the episode with the agent's instance of the world, then its work
  * and operations on the platform; false with *error when the world
- * answered out of bounds. */
-static bool play(Cell *cell, AgentState *a, TrvEpisode *ep, GError **error) {
+ * answered out of bounds.  *late: the steps that outlasted their duration
+ * on the world's clock. */
+static bool play(Cell *cell, AgentState *a, TrvEpisode *ep, int *late, GError **error) {
   const TrvWorldClass *wc = cell->wc;
   const TrvAgentClass *ac = wc->agent;
   TrvStepSync sync = {step_barrier, a};
-  if (!trv_agent_play(wc, a->world, ep, ac->step_end ? &sync : NULL, error)) return false;
-  double flops = ac->work ? ac->work(a->world)
-                          : cell->info->steps * cell->opt->step_flops + trivium_episode_n_probes(ep) * cell->opt->probe_flops;
+  /* a shared city's steps end together: its clock starts when the plans went out */
+  bool shared = ac->step_end && cell->round.episode == a->plan_episode && cell->round.tag == a->plan_tag;
+  StepClock clock = {cell, a, ep, shared ? cell->round.start : simgrid_get_clock(), 0};
+  TrvStepSync ticks = {clock_step, &clock};
+  bool on_clock = cell->step_seconds > 0;
+  bool ok = trv_agent_play(wc, a->world, ep, on_clock ? &ticks : ac->step_end ? &sync : NULL, error);
+  *late = clock.late;
+  if (!ok) return false;
+  double flops = ac->work      ? ac->work(a->world)
+                 : on_clock    ? 0.0 /* run inside the steps */
+                               : cell->info->steps * cell->opt->step_flops +
+                                 trivium_episode_n_probes(ep) * cell->opt->probe_flops;
   if (ac->work && !trv_world_check_number(wc->name, "agent.work", flops, 0, INFINITY, error)) return false;
-  sg_actor_execute(flops);
+  if (flops > 0 || !on_clock) sg_actor_execute(flops);
   if (ac->operations) {
     const TrvOperation *ops;
     int n = checked_operations(wc, a->world, &ops, error);
@@ -433,7 +487,8 @@ bool trivium_episode_play(TrvEpisode *ep) {
   AgentState *a = &cell->agents[trivium_episode_agent(ep)];
   if (!cell->wc->agent || !a->world) return false;
   GError *err = NULL;
-  if (play(cell, a, ep, &err)) return true;
+  bool ok = play(cell, a, ep, &a->late, &err);
+  if (ok) return true;
   trv_sim_cell_fail(cell, err); /* the controller stops the run */
   return false;
 }

@@ -37,6 +37,8 @@ void trv_sim_options_init(TrvSimOptions *opt, const TrvParams *p) {
   opt->ctl_fsync = p->ctl_fsync;
   opt->step_flops = p->step_flops;
   opt->probe_flops = p->probe_flops;
+  opt->world_clock = p->clock == TRV_CLOCK_WORLD;
+  opt->step_seconds = p->step_seconds;
 }
 
 void trv_sim_log_defaults(void) {
@@ -111,7 +113,7 @@ Msg *trv_msg_wait(sg_mailbox_t mb) {
   }
 }
 
-int trv_msg_recv_many(sg_mailbox_t mb, int n, double timeout, Msg **out) {
+int trv_msg_recv_many(sg_mailbox_t mb, int n, double timeout, Msg **out, double *at) {
   if (n <= 0 || timeout <= 0) return 0;
   void **data = g_new0(void *, n);
   sg_comm_t *comms = g_new(sg_comm_t, n);
@@ -123,7 +125,9 @@ int trv_msg_recv_many(sg_mailbox_t mb, int n, double timeout, Msg **out) {
      * cancels what did not (a timed-out comm is aborted for both sides); if
      * the actor dies with its host, SimGrid discards its pending receives */
     double left = deadline - simgrid_get_clock();
-    if (sg_comm_wait_for(comms[i], left > 0 ? left : 0) == SG_OK) out[got++] = data[i];
+    if (sg_comm_wait_for(comms[i], left > 0 ? left : 0) != SG_OK) continue;
+    if (at) at[got] = simgrid_get_clock();
+    out[got++] = data[i];
   }
   g_free(data);
   g_free(comms);
@@ -318,6 +322,7 @@ bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {
   if (ok) {
     trv_session_time_controller(cell->session, opt->time_controller);
     cell->info = trv_session_info(cell->session);
+    cell->step_seconds = !opt->world_clock ? 0.0 : opt->step_seconds > 0 ? opt->step_seconds : cell->info->step_seconds;
     void *world = trv_session_world(cell->session);
     cell->controller_host = g_ptr_array_index(role_hosts[TRV_ROLE_CONTROLLER], 0);
     cell->mb_controller = sg_mailbox_by_name("trivium/controller");

@@ -48,41 +48,46 @@ static void log_plan(Cell *cell, int e, const TrvGraph *ghat) {
 }
 
 /* The failure detector: how long the controller waits for an episode's
- * DONE reports.  Until an episode has closed with every report in, at most
- * sim.episode_timeout; then sim.detector_factor times the median duration
- * (from the plans to the last report) of the last TRV_DETECTOR_MEMORY such
- * ("healthy") episodes, plus one ctl.timeout (a commit attempt), never
- * more than sim.episode_timeout.  A median, not the longest: an episode
- * slowed by a fault that still completed does not stretch the bound.  The
- * agents retry DONE until this deadline (the plan carries it), so a report
- * held up by a link down arrives once the link is back, and only a report
- * that cannot come (a host down, an agent gone) holds the episode until
- * the detector closes it. */
+ * DONE reports.  An episode lasts its steps on the world's clock, D =
+ * steps x step duration (0 when steps last their work), and then its
+ * commits and reports: the detector waits D plus a margin.  Until an
+ * episode has closed with every report in, the margin is
+ * sim.episode_timeout; then sim.detector_factor times the median margin
+ * that the last TRV_DETECTOR_MEMORY such ("healthy") episodes took beyond
+ * D (from the plans to the last report), plus one ctl.timeout (a commit
+ * attempt), never more than sim.episode_timeout.  A median, not the
+ * longest: an episode slowed by a fault that still completed does not
+ * stretch the bound.  The agents retry DONE until this deadline (the plan
+ * carries it), so a report held up by a link down arrives once the link
+ * is back, and only a report that cannot come (a host down, an agent gone)
+ * holds the episode until the detector closes it. */
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
 }
 
+static double nominal_duration(const Cell *cell) { return cell->info->steps * cell->step_seconds; }
+
 static double detector_timeout(const Cell *cell) {
   const TrvSimOptions *o = cell->opt;
   int n = MIN(cell->n_healthy, TRV_DETECTOR_MEMORY);
-  if (n == 0) return o->episode_timeout;
+  if (n == 0) return nominal_duration(cell) + o->episode_timeout;
   double d[TRV_DETECTOR_MEMORY];
   memcpy(d, cell->healthy, sizeof(double) * (size_t)n);
   qsort(d, (size_t)n, sizeof *d, cmp_double);
   double median = n % 2 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2]);
-  return fmin(o->episode_timeout, o->detector_factor * median + o->commit_timeout);
+  return nominal_duration(cell) + fmin(o->episode_timeout, o->detector_factor * median + o->commit_timeout);
 }
 
 /* The wait for an episode's reports is over: an episode with every report
- * in teaches the detector its length; otherwise the detector closed it, and
- * the time waited since the last report (or since the plans went out) is
- * lost. */
+ * in teaches the detector its margin beyond D; otherwise the detector
+ * closed it, and the time waited since the last report (or since the
+ * plans went out) is lost. */
 static void detector_account(Cell *cell, TrvEpisodeCounts *counts, double start, double last, int missing,
                              double timeout) {
   counts->detector_timeout = timeout;
   if (missing == 0) {
-    cell->healthy[cell->n_healthy++ % TRV_DETECTOR_MEMORY] = last - start;
+    cell->healthy[cell->n_healthy++ % TRV_DETECTOR_MEMORY] = fmax(0.0, last - start - nominal_duration(cell));
     return;
   }
   counts->detector_closed = 1;
@@ -135,6 +140,7 @@ static void dispatch_and_wait(Cell *cell, int e, TrvEpisodeCounts *counts) {
     if (trv_msg_finish(comms[a], msgs[a], by - simgrid_get_clock())) sent[a] = true, n_sent++;
   double last = simgrid_get_clock();
   Msg **done = g_new(Msg *, n);
+  double *at = g_new(double, n);
   while (reported < n && simgrid_get_clock() < deadline) {
     double before = simgrid_get_clock();
     /* the undelivered plans again, then a second of reports; all delivered: the reports until the deadline */
@@ -143,15 +149,16 @@ static void dispatch_and_wait(Cell *cell, int e, TrvEpisodeCounts *counts) {
       if ((posted[a] = !sent[a])) comms[a] = post_plan(cell, e, a, parts[a], deadline, &msgs[a]);
     double slice = retry ? fmin(1.0, deadline - before) : deadline - before;
     int expect = n_sent - reported, got = 0;
-    if (expect > 0) got = trv_msg_recv_many(cell->mb_controller, expect, slice, done);
+    if (expect > 0) got = trv_msg_recv_many(cell->mb_controller, expect, slice, done, at);
     else sg_actor_sleep_for(slice);
     for (int i = 0; i < got; i++) {
       Msg *d = done[i];
       if (d->kind == MSG_DONE && d->episode == e && d->tag == cell->incarnation) {
         counts->attempts += d->attempts;
         counts->gated += d->gated;
+        counts->steps_late += d->late;
         reported++;
-        last = simgrid_get_clock();
+        last = at[i];
       }
       trv_msg_free(d);
     }
@@ -167,6 +174,7 @@ static void dispatch_and_wait(Cell *cell, int e, TrvEpisodeCounts *counts) {
   g_free(msgs);
   g_free(parts);
   g_free(done);
+  g_free(at);
   detector_account(cell, counts, start, last, n - reported, timeout);
 }
 
@@ -235,9 +243,10 @@ static void dispatch_shared(Cell *cell, int e, TrvEpisodeCounts *counts) {
   int waiting = 0;
   for (int a = 0; a < cell->n_agents; a++) waiting += R->member[a] && !R->done[a];
   Msg **done = g_new(Msg *, MAX(waiting, 1));
+  double *at = g_new(double, MAX(waiting, 1));
   while (waiting > 0 && simgrid_get_clock() < R->deadline) {
     double before = simgrid_get_clock();
-    int got = trv_msg_recv_many(cell->mb_controller, waiting, R->deadline - simgrid_get_clock(), done);
+    int got = trv_msg_recv_many(cell->mb_controller, waiting, R->deadline - simgrid_get_clock(), done, at);
     if (got == 0) { /* only reports whose transfer failed (a link down): their agents send them again */
       if (simgrid_get_clock() == before) sg_actor_sleep_for(fmin(0.1, R->deadline - before));
       continue;
@@ -249,13 +258,15 @@ static void dispatch_shared(Cell *cell, int e, TrvEpisodeCounts *counts) {
         R->done[d->agent] = true;
         counts->attempts += d->attempts;
         counts->gated += d->gated;
+        counts->steps_late += d->late;
         waiting--;
-        R->last = simgrid_get_clock();
+        R->last = at[i];
       }
       trv_msg_free(d);
     }
   }
   g_free(done);
+  g_free(at);
   detector_account(cell, counts, R->start, R->last, waiting, R->deadline - R->start);
 }
 

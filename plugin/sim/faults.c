@@ -57,7 +57,8 @@ static double exponential(TrvRng *rng, double mean) { return -mean * log1p(-trv_
  * Weibull of 1 - U (in (0, 1], so -log(1 - U) is finite), the lognormal of
  * U with U = 0 moved to 2^-54 (half the uniform's step) so that the
  * quantile is finite.  Weibull scale = mean / Gamma(1 + 1/k); lognormal
- * mu = ln(mean) - sigma^2 / 2: the mean is `mean` in both. */
+ * mu = ln(mean) - sigma^2 / 2: the mean is `mean` in both.  A fixed time
+ * is the mean, and draws nothing. */
 double trv_sim_flap_period(TrvFaultLaw law, double mean, double shape, TrvRng *rng) {
   switch (law) {
   case TRV_FAULT_WEIBULL:
@@ -66,6 +67,8 @@ double trv_sim_flap_period(TrvFaultLaw law, double mean, double shape, TrvRng *r
     double u = trv_rng_uniform(rng);
     return exp(log(mean) - shape * shape / 2 + shape * trv_normal_quantile(u > 0 ? u : 0x1p-54));
   }
+  case TRV_FAULT_FIXED:
+    return mean;
   default:
     return exponential(rng, mean);
   }

@@ -54,6 +54,7 @@ typedef struct {
   TrvPlan *plan;
   sg_mailbox_t reply;
   int attempts, gated; /* DONE: commit messages sent, steps the gate held closed */
+  int late;            /* DONE: steps that outlasted their duration on the world's clock */
   double until;        /* PLAN: when the controller's failure detector stops waiting for the episode's DONE */
   size_t n_carried; /* DECIDE: records carried (sizes the message) */
 } Msg;
@@ -71,6 +72,7 @@ typedef struct {
   sg_actor_t hooked; /* the actor whose exit leaves the round (see Round) */
   TrvEpisode *open; /* the episode handed to the agent and not yet closed */
   bool stopped;     /* the run is over for this agent */
+  int late;         /* steps of the open episode that outlasted their duration (world clock) */
 } AgentState;
 
 typedef struct {
@@ -136,6 +138,10 @@ typedef struct {
   TrvSession *session; /* the world (the referee's instance) and the controller */
   const TrvWorldClass *wc;
   const TrvWorldInfo *info;
+  /* The world's clock: simulated seconds of one step (sim.step_seconds,
+   * else the world's own), 0 when steps last their work (sim.clock =
+   * compute, or a world with no clock of its own) */
+  double step_seconds;
   AgentState *agents;
   int n_agents;
   ReplicaState *replicas;
@@ -145,8 +151,9 @@ typedef struct {
   /* controller durable state */
   int episode, incarnation;
   int n_decided;          /* episodes decided (absorbed) */
-  /* the failure detector's memory: the durations (plans to last DONE) of
-   * the last TRV_DETECTOR_MEMORY episodes whose agents all reported */
+  /* the failure detector's memory: the margins (plans to last DONE, less
+   * the steps' duration on the world's clock) of the last
+   * TRV_DETECTOR_MEMORY episodes whose agents all reported */
 #define TRV_DETECTOR_MEMORY 15
   double healthy[TRV_DETECTOR_MEMORY];
   int n_healthy;          /* healthy episodes seen (the ring holds the last of them) */
@@ -215,8 +222,10 @@ Msg *trv_msg_recv(sg_mailbox_t mb, double timeout);         /* NULL on timeout /
 Msg *trv_msg_wait(sg_mailbox_t mb); /* blocks until a message arrives; survives failed transfers */
 /* Posts n receives at once (so n transfers overlap, as a server accepting
  * connections in parallel would) and waits for them in order until the
- * deadline; stores what arrived in out, returns how many. */
-int trv_msg_recv_many(sg_mailbox_t mb, int n, double timeout, Msg **out);
+ * deadline; stores what arrived in out, and (at not NULL) when each was
+ * collected in at: the receives match messages in the order they come,
+ * so that is when it arrived, not when the wait ended; returns how many. */
+int trv_msg_recv_many(sg_mailbox_t mb, int n, double timeout, Msg **out, double *at);
 
 /* actors */
 void trv_sim_controller_actor(int argc, char **argv);

@@ -43,6 +43,10 @@ typedef struct {
   double episode_timeout; /* controller's wait for the agents of an episode, at most */
   double detector_factor; /* the failure detector's multiple of the longest healthy episode */
   double step_flops, probe_flops;
+  /* sim.clock = world: steps last step_seconds (> 0) or the world's own
+   * duration; false: their work alone */
+  bool world_clock;
+  double step_seconds;
   const TrvFaultSpec *faults;
   size_t n_faults;
   const char *ctl_path; /* write the decided log (replica 0's) here, or NULL */

@@ -141,6 +141,15 @@ typedef struct {
    * budget.probe_value = 1 the plan's probes go to the agents of the
    * highest value first.  NULL: every agent's probes are worth the same. */
   double (*probe_value)(void *world, int agent);
+  /* Optional: the world's own duration of one step, in seconds (a city
+   * minute is 60), positive and at most 1e6.  With sim.clock = world (the
+   * default) the built-in agents play every step on that clock: a step
+   * starts, does its work on the agent's host, and ends at its start plus
+   * this duration (later, and counted in steps_late, when its work or the
+   * city's barrier does not fit), so that simulated time is the world's
+   * time.  NULL: the world has no clock of its own, and its steps last
+   * their work (JSSP's operations, say), unless sim.step_seconds sets one. */
+  double (*step_seconds)(void *world);
 } TrvWorldClass;
 
 /* The agents of a world that Trivium drives itself.  Per step t the agent

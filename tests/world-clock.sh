@@ -1,0 +1,90 @@
+#!/bin/sh
+# One clock: simulated time is the world's time.  A URS step is a city
+# minute, so 20 episodes of 30 minutes last at least 36,000 simulated
+# seconds; a tower uplink down 10 minutes every hour (a fixed schedule, in
+# the world's units) is down for exactly 10 of its driver's steps; a
+# CausalBench-Seq step is a nominal second, and a probe that costs more
+# than a step makes that step late (steps_late), one per probe; sim.clock
+# compute gives back steps that last their work alone.  TAP.
+set -u
+top=$(cd "${srcdir:-..}" && pwd)
+T=${TRIVIUM:-./trivium}
+T=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "1..5"
+n=0
+# column $2 of $1's episodes.csv, by name
+col() { awk -F, -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } { print $k }' "$1/episodes.csv"; }
+metric() { awk -F, -v m="$2" '$2 == m { print $3 }' "$1/summary.csv"; }
+
+# 1. urs-smoke as shipped (one controller): 20 episodes of 30 city minutes
+"$T" run -e urs-smoke -q -j1 -c rlvr -o "$tmp/smoke" 2> /dev/null
+t=$(metric "$tmp/smoke" sim_time)
+short=$(col "$tmp/smoke" sim_time | awk 'BEGIN { p = 0 } { if ($1 - p < 1800) k++; p = $1 } END { print k + 0 }')
+n=$((n + 1))
+if [ -n "$t" ] && awk -v t="$t" 'BEGIN { exit !(t >= 36000) }' && [ "$short" = 0 ]; then
+  echo "ok $n - urs-smoke: 20 episodes of 30 city minutes last $t simulated seconds, none shorter than 1800 s"
+else echo "not ok $n - urs-smoke lasts '$t' simulated seconds, $short episodes shorter than 1800 s"; fi
+
+# 2. the same with sim.clock compute: steps last their work (the former clock)
+"$T" run -e urs-smoke -q -j1 -c rlvr --set sim.clock=compute -o "$tmp/compute" 2> /dev/null
+t=$(metric "$tmp/compute" sim_time)
+n=$((n + 1))
+if [ -n "$t" ] && awk -v t="$t" 'BEGIN { exit !(t > 0 && t < 600) }'; then
+  echo "ok $n - sim.clock=compute: the same 20 episodes last $t simulated seconds"
+else echo "not ok $n - sim.clock=compute: '$t' simulated seconds"; fi
+
+# 3. tower-0's uplink down 10 minutes every hour: count the steps of its
+# driver (agent 0 is on tower-0) that start in each outage it played through
+# (from 15 minutes on, so that outages fall inside episodes of 30)
+sed -e "s#\.\./platforms/urs-sf.xml#$top/platforms/urs-sf.xml#" \
+    -e 's#<agents count="8" hosts="tower-\*"/>#<agents count="8" hosts="tower-*"/><faults><link-flap links="tower-0-uplink" mtbf="50min" mttr="10min" up="fixed" down="fixed" start="15min"/></faults>#' \
+    "$top/scenarios/urs-smoke.xml" > "$tmp/flap.xml"
+"$T" run "$tmp/flap.xml" -q -j1 -c rlvr -o "$tmp/flap" --log=trivium_clock.thres:debug \
+  --log=trivium_faults.thres:info 2> "$tmp/log"
+awk '
+  /trivium_faults\/INFO\] link tower-0-uplink down/ { t = $2; sub(/\]$/, "", t); d[++nd] = t + 0 }
+  /trivium_faults\/INFO\] link tower-0-uplink up/ { t = $2; sub(/\]$/, "", t); u[++nu] = t + 0 }
+  /trivium_clock\/DEBUG\] agent 0 episode/ { s[++ns] = $NF + 0; e[ns] = $(NF - 5) }
+  END {
+    full = 0; bad = 0
+    for (k = 1; k <= nu; k++) {
+      if (u[k] - d[k] != 600) { print "# outage " k " lasts " u[k] - d[k] " s"; bad++ }
+      inside = 0; before = ""; after = ""
+      for (i = 1; i <= ns; i++) {
+        if (s[i] >= d[k] && s[i] < u[k]) inside++
+        if (s[i] < d[k] && s[i] >= d[k] - 60) before = e[i]
+        if (s[i] >= u[k] && s[i] < u[k] + 60) after = e[i]
+      }
+      if (before != "" && before == after) {
+        full++
+        if (inside != 10) { print "# outage " k " (" d[k] " s): " inside " steps"; bad++ }
+      }
+    }
+    print full, bad, nu
+  }' "$tmp/log" > "$tmp/count"
+read -r full bad outages < "$tmp/count"
+n=$((n + 1))
+if [ "${full:-0}" -ge 2 ] && [ "${bad:-1}" = 0 ]; then
+  echo "ok $n - down 10 minutes every hour: $outages outages of 600 s, 10 of the driver's steps in each of the $full it played through"
+else echo "not ok $n - $full outages played through, $bad wrong"; grep '^#' "$tmp/count"; fi
+
+# 4-5. CausalBench-Seq: 50 steps of a nominal second; a probe of 1e9 flops
+# (1 s on its 1 Gflop/s host, plus the step's 1e6) outlasts its step
+"$T" run -q -j1 -c trivium --set run.seeds=1 --set run.episodes=10 -o "$tmp/cb" 2> /dev/null
+short=$(col "$tmp/cb" sim_time | awk 'BEGIN { p = 0 } { if ($1 - p < 50) k++; p = $1 } END { print k + 0 }')
+late=$(metric "$tmp/cb" steps_late)
+n=$((n + 1))
+if [ "$short" = 0 ] && [ "$late" = 0 ]; then
+  echo "ok $n - CausalBench-Seq: no episode shorter than its 50 one-second steps, no step late"
+else echo "not ok $n - $short episodes shorter than 50 s, $late steps late"; fi
+"$T" run -q -j1 -c trivium --set run.seeds=1 --set run.episodes=10 --set sim.probe_flops=1e9 -o "$tmp/cb9" 2> /dev/null
+col "$tmp/cb9" probes > "$tmp/p"
+col "$tmp/cb9" steps_late > "$tmp/l"
+mismatch=$(paste -d' ' "$tmp/p" "$tmp/l" | awk '$1 != $2 { k++ } END { print k + 0 }')
+probes=$(metric "$tmp/cb9" probes)
+n=$((n + 1))
+if [ "$mismatch" = 0 ] && [ "${probes%.*}" -gt 0 ]; then
+  echo "ok $n - probes of 1 s in steps of 1 s: every episode has one late step per probe ($probes probes)"
+else echo "not ok $n - $mismatch episodes where steps_late differs from probes"; fi
