@@ -280,6 +280,22 @@ static void fault_times_take_units_and_fixed_laws(void) {
   g_assert_cmpfloat(f[0].mttr, ==, 600);
   g_assert_cmpfloat(f[0].start, ==, 3600);
   trv_scenario_free(s);
+  /* a sweep's values take units too, at every point */
+  s = load_string(HEAD "  <faults>\n    <link-flap links=\"agent-0-uplink\" mtbf=\"1e9\" mttr=\"10min\"/>\n  </faults>\n"
+                       "  <sweep param=\"link-flap.mtbf\" values=\"1d,8h,90\"/>\n"
+                       "  <sweep param=\"link-flap.start\" values=\"0,1h\"/>\n" TAIL,
+                  &err);
+  g_assert_no_error(err);
+  const double want_mtbf[] = {86400, 86400, 28800, 28800, 90, 90}, want_start[] = {0, 3600, 0, 3600, 0, 3600};
+  for (int point = 0; point < 6; point++) {
+    TrvParams p;
+    GArray *faults = trv_scenario_point(s, point, &p);
+    g_assert_cmpfloat(g_array_index(faults, TrvFaultSpec, 0).mtbf, ==, want_mtbf[point]);
+    g_assert_cmpfloat(g_array_index(faults, TrvFaultSpec, 0).start, ==, want_start[point]);
+    g_assert_cmpfloat(g_array_index(faults, TrvFaultSpec, 0).mttr, ==, 600);
+    g_array_free(faults, TRUE);
+  }
+  trv_scenario_free(s);
   s = load_string(HEAD "  <faults>\n    <link-flap links=\"agent-0-uplink\" mtbf=\"1h\" mttr=\"1m\" up=\"fixed\" "
                        "up_shape=\"2\"/>\n  </faults>\n" TAIL,
                   &err);

@@ -62,6 +62,8 @@ static double fault_min(const char *attr) {
   return !strcmp(attr, "mtbf") || !strcmp(attr, "mttr") ? TRV_FAULT_MIN_PERIOD : 0;
 }
 
+static bool is_shape(const char *attr);
+
 /* The units a fault time may carry after its number: a number alone is
  * in seconds. */
 static const struct {
@@ -88,6 +90,12 @@ bool trv_fault_seconds(const char *attr, const char *text, double *out) {
   if (!isfinite(v) || v < fault_min(attr) || v > TRV_FAULT_MAX_SECONDS) return false;
   *out = v;
   return true;
+}
+
+double trv_fault_value(const char *attr, const char *text) {
+  double v = g_ascii_strtod(text, NULL);
+  if (!is_shape(attr)) trv_fault_seconds(attr, text, &v);
+  return v;
 }
 
 char *trv_fault_seconds_expected(const char *attr) {
@@ -328,10 +336,11 @@ static int window_sweep(const TrvScenario *s, const char *key, bool largest, dou
   for (guint i = 0; i < s->sweeps->len; i++) {
     const TrvSweepSpec *sw = &g_array_index(s->sweeps, TrvSweepSpec, i);
     if (strcmp(sw->param, key)) continue;
-    *extreme = g_ascii_strtod(sw->values[0], NULL);
+    const char *attr = strchr(key, '.') + 1;
+    *extreme = trv_fault_value(attr, sw->values[0]);
     *text = sw->values[0];
     for (int v = 1; sw->values[v]; v++) {
-      double x = g_ascii_strtod(sw->values[v], NULL);
+      double x = trv_fault_value(attr, sw->values[v]);
       if (largest ? x > *extreme : x < *extreme) *extreme = x, *text = sw->values[v];
     }
     return (int)i;

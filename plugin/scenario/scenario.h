@@ -91,6 +91,9 @@ void trv_fault_shape_range(TrvFaultLaw law, double *lo, double *hi);
  * A time is a number of seconds, or a number with a unit: ms, s, min (or
  * m), h, d ("10min", "6h"). */
 bool trv_fault_seconds(const char *attr, const char *text, double *out);
+/* The value of fault attribute `attr` written as text that was checked
+ * already (a time with its unit, or a shape). */
+double trv_fault_value(const char *attr, const char *text);
 char *trv_fault_seconds_expected(const char *attr);
 bool trv_fault_shape_value(TrvFaultLaw law, const char *text, double *out);
 char *trv_fault_shape_expected(TrvFaultLaw law);

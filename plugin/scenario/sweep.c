@@ -50,7 +50,7 @@ GArray *trv_scenario_point(const TrvScenario *s, size_t k, TrvParams *params) {
     }
     const char *dot = strchr(sw->param, '.');
     g_assert(dot);
-    double v = g_ascii_strtod(value, NULL);
+    double v = trv_fault_value(dot + 1, value); /* checked at load time */
     for (guint f = 0; f < faults->len; f++) {
       TrvFaultSpec *fs = &g_array_index(faults, TrvFaultSpec, f);
       const char *kind = kinds[fs->kind];
