@@ -12,7 +12,7 @@ T=${TRIVIUM:-./trivium}
 T=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..5"
+echo "1..6"
 n=0
 # column $2 of $1's episodes.csv, by name
 col() { awk -F, -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } { print $k }' "$1/episodes.csv"; }
@@ -70,7 +70,17 @@ if [ "${full:-0}" -ge 2 ] && [ "${bad:-1}" = 0 ]; then
   echo "ok $n - down 10 minutes every hour: $outages outages of 600 s, 10 of the driver's steps in each of the $full it played through"
 else echo "not ok $n - $full outages played through, $bad wrong"; grep '^#' "$tmp/count"; fi
 
-# 4-5. CausalBench-Seq: 50 steps of a nominal second; a probe of 1e9 flops
+# 4. every tower cut off for the first 2 hours: the 4 episodes nobody
+# plays still last their 30 city minutes each (an empty round is not free)
+"$T" run -e urs-smoke -q -j1 -c rlvr --fault 'partition:tower-*:0:2h' -o "$tmp/cut" 2> /dev/null
+gaps=$(col "$tmp/cut" sim_time | awk 'BEGIN { p = 0 } { printf "%d ", $1 - p; p = $1 }')
+empty=$(metric "$tmp/cut" uncommitted_episodes)
+n=$((n + 1))
+if [ "$empty" = 4 ] && echo "$gaps" | awk '{ for (i = 1; i <= NF; i++) if ($i < 1800) bad = 1 } END { exit bad || NF != 20 }'; then
+  echo "ok $n - towers cut off for 2 h: 4 episodes with nobody, each still 1800 s of the world's time"
+else echo "not ok $n - uncommitted episodes $empty, durations $gaps"; fi
+
+# 5-6. CausalBench-Seq: 50 steps of a nominal second; a probe of 1e9 flops
 # (1 s on its 1 Gflop/s host, plus the step's 1e6) outlasts its step
 "$T" run -q -j1 -c trivium --set run.seeds=1 --set run.episodes=10 -o "$tmp/cb" 2> /dev/null
 short=$(col "$tmp/cb" sim_time | awk 'BEGIN { p = 0 } { if ($1 - p < 50) k++; p = $1 } END { print k + 0 }')

@@ -240,6 +240,12 @@ static void dispatch_shared(Cell *cell, int e, TrvEpisodeCounts *counts) {
     trv_sim_round_fix(cell);
     R->last = simgrid_get_clock();
   }
+  if (R->members == 0) { /* nobody plays, but the city's episode still lasts its steps on the world's clock */
+    double end = R->start + nominal_duration(cell);
+    if (end > simgrid_get_clock()) sg_actor_sleep_until(end);
+    counts->detector_timeout = R->deadline - R->start;
+    return;
+  }
   int waiting = 0;
   for (int a = 0; a < cell->n_agents; a++) waiting += R->member[a] && !R->done[a];
   Msg **done = g_new(Msg *, MAX(waiting, 1));
