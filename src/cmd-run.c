@@ -218,6 +218,12 @@ bool trv_run_parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError *
       g_ptr_array_add(rest, argv[i]);
     }
   }
+  int n_sweeps = 0; /* GLib keeps the last of a repeated option: a second --sweep would vanish */
+  for (guint i = 1; i < rest->len; i++) {
+    const char *a = rest->pdata[i];
+    if (!strcmp(a, "--")) break;
+    n_sweeps += !strcmp(a, "--sweep") || g_str_has_prefix(a, "--sweep=");
+  }
   int rc = (int)rest->len;
   char **rv = (char **)rest->pdata;
   GOptionContext *oc = g_option_context_new(bench ? "[SCENARIO] - time a run" : "[SCENARIO] - run a scenario under SimGrid");
@@ -227,6 +233,9 @@ bool trv_run_parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError *
   bool ok = g_option_context_parse(oc, &rc, &rv, &perr);
   g_option_context_free(oc);
   if (!ok) ok = input_error(error, "%s", perr->message), g_error_free(perr);
+  if (ok && n_sweeps > 1)
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--sweep given %d times; expected one (a scenario's <sweep> "
+                "elements make a grid of several keys)", n_sweeps), ok = false;
   if (ok && cfg_sets->len) { /* --cfg=trivium/ settings apply before --set ones, like their order on a command line */
     GStrvBuilder *b = g_strv_builder_new();
     for (guint i = 0; i < cfg_sets->len; i++) g_strv_builder_add(b, cfg_sets->pdata[i]);

@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/json-compact.sh"
 . "$top/tests/err-lines.sh"
-echo "1..27"
+echo "1..29"
 n=0
 # $1 description, then the command; passes when it exits 2 with one line on stderr
 exit2() {
@@ -28,6 +28,11 @@ exit2() {
 small="-q -c trivium --set run.seeds=1 --set run.episodes=5"
 # shellcheck disable=SC2086
 exit2 "--jobs 0" "$T" run $small -j0 -o "$tmp/a"
+# shellcheck disable=SC2086
+exit2 "--sweep twice (GLib would keep the last)" "$T" run $small --sweep agents.count=1,2 --sweep=run.steps=5,6 -o "$tmp/s2"
+n=$((n + 1))
+if [ ! -e "$tmp/s2" ] && grep -q "sweep given 2 times; expected one" "$tmp/err"; then echo "ok $n - the refusal says why, nothing written"
+else echo "not ok $n - $(cat "$tmp/err")"; fi
 # shellcheck disable=SC2086
 exit2 "a link-flap faster than a millisecond" "$T" run $small --fault 'link-flap:*:1e-300:1e-300' -o "$tmp/b"
 # one range for a fault's times, wherever the value comes from: a scenario's <sweep>, --fault, --sweep; a bad
