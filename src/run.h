@@ -8,6 +8,7 @@
 #include <glib.h>
 #include <stdio.h>
 
+#include "core/stats.h"
 #include "report.h"
 #include "scenario/scenario.h"
 #include "sim/sim.h"
@@ -69,6 +70,9 @@ typedef struct {
   GString *llm_csv, *llm_md; /* the LLM stream's rows (llm-table.c), NULL without them */
   GArray *grounding;     /* TrvGroundingRow per point and controller, for worlds with an ideal replay */
   GPtrArray *t_id;       /* per point and controller: GArray of t_id per seed (NaN: never identified) */
+  GPtrArray *sim_time;   /* per point and controller: GArray of the run's simulated time per seed */
+  GArray *bound_m0;      /* per point: the assignment's m0 (budget.m0, or |G_inf|), double */
+  GArray *coalition;     /* per point: budget.coalition (1: disjoint assignment), int */
 } TrvSweepTable;
 
 void trv_sweep_table_init(TrvSweepTable *sw, char **keys, char **controllers, int n_controllers);
@@ -83,6 +87,16 @@ int trv_sweep_agents_axis(const TrvSweepTable *sw);
 /* Along an agents.count axis: the point with the same values of the other
  * keys and the smallest agent count; -1 without such an axis. */
 int trv_sweep_speedup_base(const TrvSweepTable *sw, int point);
+/* The paired speedup of point over base: the median over the seeds of
+ * x_base[s] / x_point[s] (seed s of both; a never (NaN or +inf) over a
+ * never is left out, a finite over a never is 0, a never over a finite
+ * +inf), with the median's order-statistics interval.  The seeds are the
+ * same at every point, and so are the world's draws (common random
+ * numbers), so each ratio compares one draw with itself. */
+TrvMedianInterval trv_sweep_paired_speedup(const GArray *base, const GArray *point);
+/* The speedup the assignment allows at point over base: with disjoint
+ * assignment (budget.coalition 1) min(M, m0) / min(M0, m0), else M / M0. */
+double trv_sweep_speedup_bound(const TrvSweepTable *sw, int point, int base);
 /* Appends ",TEXT" (quoted when it needs it) to csv and " | TEXT" to md for
  * each of n texts: a sweep table's key names or a point's values. */
 void trv_sweep_cells(GString *csv, GString *md, char *const *texts, int n);

@@ -3,8 +3,12 @@
  * over the seeds (a seed that never identifies counts as +inf) as its
  * median and the median's distribution-free interval (stats.h), and the
  * speedup S(M) = T_id(M0) / T_id(M) of the medians, M0 the smallest agent
- * count with the other keys equal.  The speedup's interval is a paired
- * percentile bootstrap over the seeds (ratio_band).
+ * count with the other keys equal, whose interval is a paired percentile
+ * bootstrap over the seeds (ratio_band); the paired speedup, the median
+ * over seeds of each seed's T_id(M0) / T_id(M) (trv_sweep_paired_speedup)
+ * with the order-statistics interval of that median, and the same of the
+ * run's simulated time; and the bound the assignment allows
+ * (trv_sweep_speedup_bound), a paired point estimate above it flagged.
  * speedup.csv (9 significant digits), speedup.md (4), figures/speedup.*.
  * Every column is documented in docs/outputs.md. */
 #include <config.h>
@@ -67,9 +71,12 @@ bool trv_speedup_write(const TrvSweepTable *sw, const char *dir, FILE *table, GE
   GString *csv = g_string_new("point"), *md = g_string_new("| point");
   trv_sweep_cells(csv, md, sw->keys, sw->n_keys);
   g_string_append(csv, ",controller,seeds,identified,t_id_median,t_id_lo,t_id_hi,coverage,speedup_t_id,"
-                        "speedup_t_id_lo,speedup_t_id_hi\n");
-  g_string_append(md, " | controller | identified | t_id median [interval] | speedup [95% interval] |\n|");
-  for (int k = 0; k < sw->n_keys + 5; k++) g_string_append(md, "---|");
+                        "speedup_t_id_lo,speedup_t_id_hi,paired_speedup_t_id,paired_speedup_t_id_lo,"
+                        "paired_speedup_t_id_hi,paired_speedup_time,paired_speedup_time_lo,paired_speedup_time_hi,"
+                        "bound,above_bound\n");
+  g_string_append(md, " | controller | identified | t_id median [interval] | speedup of the medians [95% interval] | "
+                      "paired speedup of t_id [interval] | paired speedup of the run time [interval] | bound |\n|");
+  for (int k = 0; k < sw->n_keys + 8; k++) g_string_append(md, "---|");
   g_string_append_c(md, '\n');
   /* figure rows: per series (base point and controller), per point of it:
    * agents, speedup and its interval, t_id median and its interval */
@@ -86,21 +93,33 @@ bool trv_speedup_write(const TrvSweepTable *sw, const char *dir, FILE *table, GE
       TrvMedianInterval m = t_id_of(sw, p, c), b = t_id_of(sw, base, c);
       double sp = b.median / m.median, lo, hi;
       ratio_band(tb, t, &lo, &hi);
+      TrvMedianInterval pt = trv_sweep_paired_speedup(tb, t);
+      TrvMedianInterval pr = trv_sweep_paired_speedup(g_ptr_array_index(sw->sim_time, (guint)(base * nc + c)),
+                                                      g_ptr_array_index(sw->sim_time, (guint)(p * nc + c)));
+      double bound = trv_sweep_speedup_bound(sw, p, base);
+      bool above = pt.median > bound * (1 + 1e-9) || pr.median > bound * (1 + 1e-9);
       coverage = fmin(coverage, m.coverage);
       g_string_append_printf(csv, "%d", p);
       g_string_append_printf(md, "| %d", p);
       trv_sweep_cells(csv, md, v, sw->n_keys);
       g_string_append_printf(csv, ",%s,%u,%d", sw->controllers[c], t->len, identified);
-      const double cols[7] = {m.median, m.lo, m.hi, m.coverage, sp, lo, hi};
-      for (int k = 0; k < 7; k++)
+      const double cols[14] = {m.median, m.lo, m.hi,  m.coverage, sp,        lo,    hi,
+                               pt.median, pt.lo, pt.hi, pr.median, pr.lo, pr.hi, bound};
+      for (int k = 0; k < 14; k++)
         if (isnan(cols[k])) g_string_append(csv, ",nan");
         else g_string_append_printf(csv, ",%.9g", cols[k]);
-      g_string_append_c(csv, '\n');
+      g_string_append_printf(csv, ",%d\n", above);
       g_string_append_printf(md, " | %s | %d / %u | ", sw->controllers[c], identified, t->len);
       md_interval(md, m.median, m.lo, m.hi);
       g_string_append(md, " | ");
       md_interval(md, sp, lo, hi);
-      g_string_append(md, " |\n");
+      g_string_append(md, " | ");
+      md_interval(md, pt.median, pt.lo, pt.hi);
+      g_string_append(md, " | ");
+      md_interval(md, pr.median, pr.lo, pr.hi);
+      g_string_append(md, " | ");
+      md_value(md, bound);
+      g_string_append(md, above ? " (**above the bound**) |\n" : " |\n");
       /* the series of (base, c): its index among the series seen so far */
       char *label = series_label(sw, base, c, axis);
       guint series = 0;
@@ -116,7 +135,10 @@ bool trv_speedup_write(const TrvSweepTable *sw, const char *dir, FILE *table, GE
   g_string_append_printf(doc, "Speedup of the simulated time to identify, S(M) = T_id(smallest M) / T_id(M): medians "
                               "over seeds (a seed that never identifies counts as never); intervals: order "
                               "statistics of the median, coverage at least %.3g; the speedup's: paired bootstrap "
-                              "over seeds, 95%%\n\n%s",
+                              "over seeds, 95%%.  Paired speedups: the median over seeds of each seed's ratio "
+                              "(the same seed, and the same world draws, at every agent count) with the order "
+                              "statistics' interval of that median; bound: what the assignment allows, min(M, m0) "
+                              "over min(M0, m0) with disjoint assignment, M / M0 with coalitions\n\n%s",
                          coverage, md->str);
   bool ok = trv_write_file_atomic(pcsv, csv->str, (gssize)csv->len, error) &&
             trv_write_file_atomic(pmd, doc->str, (gssize)doc->len, error);

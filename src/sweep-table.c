@@ -48,6 +48,9 @@ void trv_sweep_table_init(TrvSweepTable *sw, char **keys, char **controllers, in
   sw->episodes = g_array_new(FALSE, FALSE, sizeof(int));
   sw->grounding = g_array_new(FALSE, FALSE, sizeof(TrvGroundingRow));
   sw->t_id = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
+  sw->sim_time = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
+  sw->bound_m0 = g_array_new(FALSE, FALSE, sizeof(double));
+  sw->coalition = g_array_new(FALSE, FALSE, sizeof(int));
 }
 
 void trv_sweep_table_free(TrvSweepTable *sw) {
@@ -58,6 +61,9 @@ void trv_sweep_table_free(TrvSweepTable *sw) {
   if (sw->llm_csv) g_string_free(sw->llm_csv, TRUE), g_string_free(sw->llm_md, TRUE);
   g_array_free(sw->grounding, TRUE);
   g_ptr_array_free(sw->t_id, TRUE);
+  g_ptr_array_free(sw->sim_time, TRUE);
+  g_array_free(sw->bound_m0, TRUE);
+  g_array_free(sw->coalition, TRUE);
 }
 
 void trv_sweep_table_add(TrvSweepTable *sw, const TrvRunResult *res, char **values) {
@@ -70,11 +76,18 @@ void trv_sweep_table_add(TrvSweepTable *sw, const TrvRunResult *res, char **valu
     trv_llm_table_row(res, label, sw->llm_csv, sw->llm_md);
     g_free(label);
   }
+  double m0 = res->params->m0 > 0 ? res->params->m0 : res->layout->cand->n_components;
+  g_array_append_val(sw->bound_m0, m0);
+  g_array_append_val(sw->coalition, res->params->coalition);
   for (int c = 0; c < sw->n_controllers; c++) {
     GArray *t = g_array_sized_new(FALSE, FALSE, sizeof(double), (guint)res->n_seeds);
     g_array_set_size(t, (guint)res->n_seeds);
     trv_run_metric_values(res, c, "t_id", (double *)t->data);
     g_ptr_array_add(sw->t_id, t);
+    GArray *st = g_array_sized_new(FALSE, FALSE, sizeof(double), (guint)res->n_seeds);
+    g_array_set_size(st, (guint)res->n_seeds);
+    trv_run_metric_values(res, c, "sim_time", (double *)st->data);
+    g_ptr_array_add(sw->sim_time, st);
   }
   for (int c = 0; c < sw->n_controllers; c++)
     for (int k = 0; k < N_METRICS; k++) {
@@ -108,6 +121,29 @@ int trv_sweep_speedup_base(const TrvSweepTable *sw, int point) {
     if (same && m < best) best = m, base = (int)q;
   }
   return base;
+}
+
+TrvMedianInterval trv_sweep_paired_speedup(const GArray *base, const GArray *point) {
+  guint n = MIN(base->len, point->len), k = 0;
+  double *r = g_new(double, MAX(n, 1));
+  for (guint s = 0; s < n; s++) {
+    double b = g_array_index(base, double, s), m = g_array_index(point, double, s);
+    bool b_never = !isfinite(b), m_never = !isfinite(m);
+    if (b_never && m_never) continue;
+    r[k++] = m_never ? 0.0 : b_never ? INFINITY : b / m;
+  }
+  TrvMedianInterval mi = trv_median_interval(r, k);
+  g_free(r);
+  return mi;
+}
+
+double trv_sweep_speedup_bound(const TrvSweepTable *sw, int point, int base) {
+  int axis = trv_sweep_agents_axis(sw);
+  char **v = g_ptr_array_index(sw->values, (guint)point), **vb = g_ptr_array_index(sw->values, (guint)base);
+  double m = g_ascii_strtod(v[axis], NULL), m_base = g_ascii_strtod(vb[axis], NULL);
+  double m0 = g_array_index(sw->bound_m0, double, point);
+  if (g_array_index(sw->coalition, int, point) != 1) return m / m_base;
+  return fmin(m, m0) / fmin(m_base, m0);
 }
 
 static void csv_text(GString *s, const char *t) {
@@ -232,8 +268,10 @@ bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table
         g_string_append(md, " ± ");
         md_num(md, m[1]);
       }
-      if (speedup) { /* sim_time at the smallest agent count over this one's */
-        double sp = stat(sw, base, c, M_SIM_TIME)[0] / stat(sw, p, c, M_SIM_TIME)[0];
+      if (speedup) { /* paired: the median over seeds of sim_time at the smallest agent count over this one's */
+        double sp = trv_sweep_paired_speedup(g_ptr_array_index(sw->sim_time, (guint)(base * sw->n_controllers + c)),
+                                             g_ptr_array_index(sw->sim_time, (guint)(p * sw->n_controllers + c)))
+                        .median;
         g_string_append_printf(csv, ",%.9g", sp);
         g_string_append(md, " | ");
         md_num(md, sp);

@@ -82,7 +82,7 @@ check "a soft-slab log says so, verifies and replays to the run's presences ($la
 # -- agents probing in coalitions: several probes of one component in one step are one update of
 #    the fold; the live controller's snapshots are the fold of the log's records, and it replays to
 #    the run's presences
-$T run "${srcdir:-..}/scenarios/multi-agent.xml" --sweep=agents.count=6 --set budget.coalition=0 --set run.seeds=1 \
+$T run "${srcdir:-..}/scenarios/multi-agent.xml" -c trivium --sweep=agents.count=6 --set budget.coalition=0 --set run.seeds=1 \
   --set run.episodes=40 --ctl "$tmp/coal" -o "$tmp/coalrun" -q 2>/dev/null
 f="$tmp/coal/agents.count=6/trivium-seed1.ctl"
 last=$(tail -1 "$tmp/coalrun/agents.count=6/episodes.csv" | cut -d, -f13-15 | tr ',' ' ')

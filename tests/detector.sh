@@ -52,8 +52,8 @@ if awk 'NR > 1 { if ($1 - prev > $2 + 1) bad = 1 } { prev = $1 } END { exit bad 
   echo "ok $n - no episode waits longer than its detector_timeout"
 else echo "not ok $n - an episode outlasted its bound"; awk 'NR > 1 && $1 - prev > $2 + 1 { print "# " $0 } { prev = $1 }' "$tmp/rows" | head -3; fi
 n=$((n + 1))
-# the bound comes from the healthy episodes: the 50 one-second steps and a
+# the bound comes from the healthy episodes: the 50 steps of 10 ms and a
 # margin well below sim.episode_timeout (60 s) once some completed
-if awk '$3 == 1 { if ($2 >= 50 + 60 || $2 < 50) bad = 1; c++ } END { exit !(c > 0 && !bad) }' "$tmp/rows"; then
-  echo "ok $n - the detector's bound, learnt from complete episodes, is the steps' 50 s and a margin below sim.episode_timeout when it closes"
+if awk '$3 == 1 { if ($2 >= 0.5 + 60 || $2 < 0.5) bad = 1; c++ } END { exit !(c > 0 && !bad) }' "$tmp/rows"; then
+  echo "ok $n - the detector's bound, learnt from complete episodes, is the steps' 0.5 s and a margin below sim.episode_timeout when it closes"
 else echo "not ok $n - a detector close waited sim.episode_timeout"; fi

@@ -116,7 +116,12 @@ static void multi_agent_scenario_sweeps_the_agent_count(void) {
     g_array_free(trv_scenario_point(s, k, &p), TRUE);
     g_assert_cmpint(p.agents, ==, m[k]);
     g_assert_cmpint(p.seeds, ==, 10);
+    /* every setting its docs quote is in the file */
+    g_assert_cmpint(p.episodes, ==, 100);
+    g_assert_cmpfloat(p.probe_flops, ==, 1e9);
+    g_assert_cmpfloat(p.step_seconds, ==, 0.01);
   }
+  g_assert_cmpuint(g_strv_length(s->controllers), ==, 2);
   trv_scenario_free(s);
 }
 
