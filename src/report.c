@@ -418,12 +418,12 @@ static void main_table(const TrvRunResult *r, FILE *f) {
   fprintf(f, "\nDetectors (change-points at");
   for (int i = 0; i < r->layout->n_change_points; i++) fprintf(f, " %d", r->layout->change_points[i]);
   fprintf(f, "), probes, commits\n\n| controller | alarms | detections | false alarms | delay | probes | p_f | "
-             "uncommitted episodes | detector closes | time lost (s) | steps late | sim time (s) |\n");
-  fprintf(f, "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+             "uncommitted episodes | detector closes | time lost (s) | bits lost | steps late | sim time (s) |\n");
+  fprintf(f, "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   const int cols2[] = {TRV_METRIC_ALARMS,          TRV_METRIC_DETECTIONS, TRV_METRIC_FALSE_ALARMS,
                        TRV_METRIC_DETECTION_DELAY, TRV_METRIC_PROBES,     TRV_METRIC_P_F,
                        TRV_METRIC_UNCOMMITTED_EPISODES, TRV_METRIC_DETECTOR_CLOSES, TRV_METRIC_TIME_LOST,
-                       TRV_METRIC_STEPS_LATE,      TRV_METRIC_SIM_TIME};
+                       TRV_METRIC_BITS_LOST,       TRV_METRIC_STEPS_LATE,      TRV_METRIC_SIM_TIME};
   table_rows(r, f, cols2, G_N_ELEMENTS(cols2));
   trv_recovery_md(r, f);
   regret_fit_table(r, f);

@@ -19,7 +19,7 @@ enum {
   M_EXPOSURE_TOTAL, M_EXPOSURE_STATIONARY, M_COMMITTED_EXPOSURE_TOTAL, M_R_OUT, M_P_F, M_PROBES, M_E_ID,
   M_T_ID, M_E_TASK, M_T_TASK, M_ALARMS, M_DETECTIONS, M_FALSE_ALARMS, M_DETECTION_DELAY, M_E_COMMIT,
   M_T_COMMIT, M_RECOVERY_EPISODES, M_COMMIT_LAG, M_LRCP_CALLS, M_RECORDS_LOST, M_DETECTOR_CLOSES, M_TIME_LOST,
-  M_SIM_TIME, /* the speedup's measure */
+  M_BITS_LOST, M_SIM_TIME, /* the speedup's measure */
   N_METRICS
 };
 static const char *const sweep_metrics[N_METRICS] = {
@@ -30,7 +30,8 @@ static const char *const sweep_metrics[N_METRICS] = {
     [M_FALSE_ALARMS] = "false_alarms", [M_DETECTION_DELAY] = "detection_delay", [M_E_COMMIT] = "e_commit",
     [M_T_COMMIT] = "t_commit", [M_RECOVERY_EPISODES] = "recovery_episodes", [M_COMMIT_LAG] = "commit_lag",
     [M_LRCP_CALLS] = "lrcp_calls", [M_RECORDS_LOST] = "records_lost",
-    [M_DETECTOR_CLOSES] = "detector_closes", [M_TIME_LOST] = "time_lost", [M_SIM_TIME] = "sim_time"};
+    [M_DETECTOR_CLOSES] = "detector_closes", [M_TIME_LOST] = "time_lost", [M_BITS_LOST] = "bits_lost",
+    [M_SIM_TIME] = "sim_time"};
 /* drawn in the sweep figure, in this order: exposure_total, r_out, p_f
  * (when some point has commit failures), probes (when they differ between
  * points or controllers), t_id, and sim_time along an agents.count axis (the

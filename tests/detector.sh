@@ -5,14 +5,15 @@
 # down is waited for no longer than the detector's bound, which comes from
 # the episodes that completed, and what that costs is in the outputs
 # (episodes.csv: detector_closed, agents_missing, wait_lost,
-# detector_timeout; summary.csv: detector_closes, time_lost).  TAP.
+# detector_timeout, bits_lost; summary.csv: detector_closes, time_lost,
+# bits_lost).  TAP.
 set -u
 top=$(cd "${srcdir:-..}" && pwd)
 T=${TRIVIUM:-./trivium}
 T=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..5"
+echo "1..6"
 n=0
 run="$T run $top/scenarios/multi-agent.xml -q -j1 -c trivium --set run.seeds=1 --set run.episodes=40 --set sim.probe_flops=1e9"
 # column $2 of $1's episodes.csv, by name
@@ -33,6 +34,17 @@ if [ "$(metric "$flap" detector_closes)" = 0 ] && [ "$(metric "$flap" time_lost)
    [ "$(col "$flap" commit_attempts | awk '{ s += $1 } END { print s }')" -gt "$(col "$flap" commits | awk '{ s += $1 } END { print s }')" ]; then
   echo "ok $n - with only links flapping every report arrives (retried): no episode closed by the detector, no time lost, commits retried"
 else echo "not ok $n - detector_closes $(metric "$flap" detector_closes), time_lost $(metric "$flap" time_lost)"; fi
+n=$((n + 1))
+# bits_lost: one agent, which holds every probe, its uplink flapping fast: 0 in every episode whose
+# commit went through, positive in every one whose commit failed
+$run --sweep agents.count=1 --fault 'link-flap:agent-*-uplink:1:0.5' -o "$tmp/one" 2> /dev/null
+one="$tmp/one/agents.count=1"
+col "$one" commit_failures > "$tmp/f-fail"
+col "$one" bits_lost > "$tmp/f-bits"
+if paste -d' ' "$tmp/f-fail" "$tmp/f-bits" |
+   awk '($1 == 0) != ($2 == 0) { bad = 1 } $1 > 0 { hit++ } END { exit bad || !hit }'; then
+  echo "ok $n - bits_lost is 0 wherever the commit went through, positive wherever it failed ($(metric "$one" bits_lost) bits)"
+else echo "not ok $n - bits_lost against commit failures"; paste -d' ' "$tmp/f-fail" "$tmp/f-bits" | head -5 | sed 's/^/# /'; fi
 
 # 4 agents; agent-0's host down from 100 s to 600 s: its reports cannot come
 $run --sweep agents.count=4 --fault 'host-crash:agent-0:100:500' -o "$tmp/crash" 2> /dev/null

@@ -11,6 +11,7 @@
  * does not depend on the order records arrived in), the controller's
  * absorb, the referee's score, the transport's counts, and the decided
  * records in the order the log stores them. */
+#include <math.h>
 #include <string.h>
 #include <time.h>
 
@@ -41,6 +42,8 @@ struct TrvSession {
   double plan_cpu;      /* CPU seconds of the last plan */
   int *probes;     /* room for a plan's probes (TRV_PLAN_MAX_PROBES), kept across episodes */
   TrvPosterior *snapshot; /* the last plan's snapshot, which its shares point to */
+  int planned[TRV_MAX_COMPONENTS]; /* the last plan's probes per component */
+  double planned_zabs;             /* and their |z| */
   GArray *probes_of;      /* an episode's records of a known component, in fold order (TrvEpisodeRecords) */
   int *change_points;     /* the referee's, checked (TRV_MAX_CHANGE_POINTS of room) */
   int n_change_points;
@@ -148,6 +151,10 @@ bool trv_session_plan(TrvSession *s, int e, int n_agents, TrvPlan **parts, GErro
   g_free(value);
   trv_posterior_free(s->snapshot); /* the previous plan's shares are gone */
   s->snapshot = plan.snapshot;
+  memset(s->planned, 0, sizeof s->planned);
+  for (int i = 0; i < plan.n_probes; i++)
+    if (plan.probes[i] >= 0 && plan.probes[i] < s->info.cand->n_components) s->planned[plan.probes[i]]++;
+  s->planned_zabs = plan.zabs;
   s->plan_cpu = s->time_controller ? cpu_seconds() - t0 : 0;
   return true;
 }
@@ -156,6 +163,27 @@ void trv_session_parts_free(TrvPlan **parts, int n_agents) {
   /* the shares and their probes are one block that begins with the first
    * share (split_plan); the snapshot is the session's */
   if (n_agents > 0) g_free(parts[0]);
+}
+
+/* The information the planned probes whose records never reached the log
+ * would have brought, at plan time, in bits: per component j with k_j
+ * probes planned and a_j of their records committed, EIG_j(k_j) -
+ * EIG_j(k_j - lost_j), lost_j = k_j - a_j (at least 0), on the plan's
+ * snapshot; what the committed probes bring is not counted again.  0 when
+ * nothing was lost; NaN when probes were lost and the controller planned
+ * without a posterior. */
+static double bits_lost(const TrvSession *s, const TrvRecord *probes, size_t n_probes) {
+  int nc = s->info.cand->n_components, arrived[TRV_MAX_COMPONENTS] = {0};
+  for (size_t i = 0; i < n_probes; i++) arrived[probes[i].a_int]++;
+  double bits = 0;
+  for (int j = 0; j < nc; j++) {
+    int lost = s->planned[j] - arrived[j];
+    if (lost <= 0) continue;
+    if (!s->snapshot) return NAN;
+    bits += trv_posterior_eig_bits(s->snapshot, j, s->planned[j], s->planned_zabs) -
+            trv_posterior_eig_bits(s->snapshot, j, s->planned[j] - lost, s->planned_zabs);
+  }
+  return bits;
 }
 
 bool trv_session_close(TrvSession *s, int e, const TrvRecord *recs, size_t n, const TrvEpisodeCounts *counts,
@@ -174,6 +202,7 @@ bool trv_session_close(TrvSession *s, int e, const TrvRecord *recs, size_t n, co
   trv_beliefs_clear(&s->beliefs);
   g_array_set_size(s->own, 0);
   TrvEpisodeRecords er = {recs, order, n, (const TrvRecord *)s->probes_of->data, s->probes_of->len};
+  row->bits_lost = bits_lost(s, (const TrvRecord *)s->probes_of->data, s->probes_of->len);
   double t0 = s->time_controller ? cpu_seconds() : 0;
   bool ok = s->controller->klass->absorb(s->controller->self, e, &er, row, &s->beliefs, s->own, error);
   row->controller_cpu = s->time_controller ? s->plan_cpu + cpu_seconds() - t0 : 0;

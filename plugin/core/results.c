@@ -52,6 +52,8 @@ static const struct {
     {"detector_closes", "episodes the failure detector closed before every agent reached had reported"},
     {"time_lost", "simulated seconds the controller waited in those episodes after the last report came, summed"},
     {"steps_late", "agents' steps that outlasted their duration on the world's clock (work or barrier), summed"},
+    {"bits_lost", "expected information gain, at plan time, of the planned probes whose records never reached the log, "
+                  "in bits, summed"},
 };
 
 const char *trivium_metric_name(TrvMetric m) { return m >= 0 && m < TRV_METRIC_COUNT ? metrics[m].name : NULL; }
@@ -102,7 +104,7 @@ void trv_results_csv_header(GString *out, const TrvCellLayout *l) {
   }
   g_string_append(out, ",entropy_bits,budget,probes,gated_steps,reward,r_out,r_epi,r_hat_epi,r_temp,tau,committed,"
                        "lrcp_status,lrcp_trace,detector_stat,alarm,resets,commits,commit_attempts,commit_failures,"
-                       "records_lost,detector_closed,agents_missing,wait_lost,detector_timeout,steps_late,sim_time,"
+                       "records_lost,detector_closed,agents_missing,wait_lost,detector_timeout,steps_late,bits_lost,sim_time,"
                        "soft_score");
   for (int k = 0; l->metric_names && l->metric_names[k]; k++) g_string_append_printf(out, ",%s", l->metric_names[k]);
   g_string_append_c(out, '\n');
@@ -158,6 +160,7 @@ void trv_results_csv_row(GString *out, const TrvCellLayout *l, const TrvEpisodeR
   put_c(out, ','), put_d(out, w->detector_closed), put_c(out, ','), put_d(out, w->agents_missing);
   put_c(out, ','), put_g(out, w->wait_lost), put_c(out, ','), put_g(out, w->detector_timeout);
   put_c(out, ','), put_d(out, w->steps_late);
+  put_c(out, ','), put_g(out, w->bits_lost);
   put_c(out, ','), put_g(out, w->sim_time), put_c(out, ','), put_g(out, w->soft_score);
   for (int k = 0; l->metric_names && l->metric_names[k]; k++)
     put_c(out, ','), put_g(out, k < w->n_world_metrics ? w->world_metrics[k] : NAN);
@@ -261,6 +264,7 @@ void trv_cell_summarizer_add(TrvCellSummarizer *z, const TrvCellLayout *l, const
   m[TRV_METRIC_DETECTOR_CLOSES] += w->detector_closed;
   m[TRV_METRIC_TIME_LOST] += w->wait_lost;
   m[TRV_METRIC_STEPS_LATE] += w->steps_late;
+  m[TRV_METRIC_BITS_LOST] += w->bits_lost;
   if (w->lrcp_status != TRV_LRCP_NONE) {
     m[TRV_METRIC_LRCP_CALLS] += 1;
     m[TRV_METRIC_LRCP_FLAGGED] += w->lrcp_status == TRV_LRCP_FLAGGED;

@@ -54,6 +54,7 @@ typedef struct {
   double wait_lost;    /* detector closes: simulated seconds waited after the last report (or the plans) */
   double detector_timeout; /* the failure detector's wait for this episode, simulated seconds (0: no clock) */
   int steps_late;      /* the agents' steps that outlasted their duration on the world's clock (sim.clock) */
+  double bits_lost;    /* expected information gain, at plan time, of the planned probes whose records were lost */
   double sim_time;     /* simulated seconds when the episode closed */
   double soft_score;   /* legacy 1 - acc with beliefs clipped to [0.01, 0.99] */
   int n_world_metrics; /* values of the referee's metric_names */
@@ -72,7 +73,7 @@ typedef enum {
   TRV_METRIC_UNCOMMITTED_EPISODES, TRV_METRIC_T_TASK, TRV_METRIC_E_TASK,
   TRV_METRIC_T_COMMIT, TRV_METRIC_E_COMMIT, TRV_METRIC_RECOVERY, TRV_METRIC_COMMIT_LAG, TRV_METRIC_LRCP_CALLS,
   TRV_METRIC_LRCP_FLAGGED, TRV_METRIC_LRCP_ITERATIONS, TRV_METRIC_LRCP_RESIDUAL_RATIO, TRV_METRIC_RECORDS_LOST,
-  TRV_METRIC_DETECTOR_CLOSES, TRV_METRIC_TIME_LOST, TRV_METRIC_STEPS_LATE, TRV_METRIC_COUNT
+  TRV_METRIC_DETECTOR_CLOSES, TRV_METRIC_TIME_LOST, TRV_METRIC_STEPS_LATE, TRV_METRIC_BITS_LOST, TRV_METRIC_COUNT
 } TrvMetric;
 
 /* The metric's name in summary.csv ("exposure_total", ...) and meaning. */
