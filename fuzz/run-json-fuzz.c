@@ -6,8 +6,9 @@
  * SHA-256) and loads it.  A refusal must be a TRV_ERROR_INPUT error; an
  * accepted file must give a scenario and a platform, one to all of the
  * known controllers, every --set assignment of the form KEY=VALUE, at most
- * TRV_SCENARIO_MAX_FAULTS fault processes of a known kind with a pattern,
- * and SimGrid options of the allow-list only.  The input also goes through
+ * TRV_SCENARIO_MAX_FAULTS fault processes of a known kind with a pattern
+ * (a fault trace with its events, read from the file it names), and
+ * SimGrid options of the allow-list only.  The input also goes through
  * the JSON scanner alone (json-file.h) with run.json's limits: text it
  * accepts must parse with json-glib into a tree within those limits, so
  * that the scanner is never laxer than the parser it guards.  Any crash,
@@ -98,7 +99,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     g_assert(rc.faults->len <= TRV_SCENARIO_MAX_FAULTS);
     for (guint i = 0; i < rc.faults->len; i++) {
       const TrvFaultSpec *f = &g_array_index(rc.faults, TrvFaultSpec, i);
-      g_assert(f->kind >= TRV_FAULT_LINK_FLAP && f->kind <= TRV_FAULT_PARTITION && f->pattern && *f->pattern);
+      g_assert(f->kind >= TRV_FAULT_LINK_FLAP && f->kind <= TRV_FAULT_TRACE && f->pattern && *f->pattern);
+      /* a fault trace comes with its events, read and checked; no other kind has any */
+      g_assert((f->kind == TRV_FAULT_TRACE) == (f->trace != NULL));
+      g_assert(!f->trace || (f->trace->n_events >= 1 && f->trace->n_events <= TRV_FAULT_TRACE_MAX_EVENTS));
     }
     g_assert(g_strv_length(rc.simgrid_args) <= TRV_SIMGRID_FILE_MAX_OPTIONS);
     for (int i = 0; rc.simgrid_args[i]; i++) g_assert(trv_simgrid_file_option_check(path, rc.simgrid_args[i], NULL));

@@ -9,8 +9,9 @@
  *   - a refusal is one TRV_ERROR_INPUT message, valid UTF-8, on one line,
  *     starting with the scenario's name;
  *   - a loaded scenario keeps every bound of scenario.h: grid points,
- *     faults with finite, ordered times at every point, output paths that
- *     are relative, without '..', the CTL file ending in .ctl.
+ *     faults with finite, ordered times at every point, fault traces with
+ *     their events, output paths that are relative, without '..', the CTL
+ *     file ending in .ctl.
  * Built and run by fuzz/run.sh (fuzz/scenario.sources, fuzz/scenario.options
  * with the XML dictionary fuzz/scenario.dict). */
 #include <math.h>
@@ -49,6 +50,15 @@ static void check_faults(const TrvScenario *s, GArray *faults) {
     const TrvFaultSpec *f = &g_array_index(faults, TrvFaultSpec, i);
     CHECK(f->pattern && f->pattern[0]);
     CHECK(f->at >= 0 && f->at <= TRV_FAULT_MAX_SECONDS && f->duration >= 0 && f->duration <= TRV_FAULT_MAX_SECONDS);
+    /* a fault trace holds its events, read from inside the scenario's directory */
+    CHECK((f->kind == TRV_FAULT_TRACE) == (f->trace != NULL));
+    if (f->trace) {
+      CHECK(f->trace->n_events >= 1 && f->trace->n_events <= TRV_FAULT_TRACE_MAX_EVENTS);
+      static char *base; /* the scenarios' directory, resolved */
+      if (!base) base = g_strconcat(realpath(TRV_SRCDIR "/scenarios", NULL), "/", NULL);
+      CHECK(g_str_has_prefix(f->trace->file, base));
+      CHECK(f->trace == g_array_index(s->faults, TrvFaultSpec, i).trace); /* the points share it */
+    }
     if (f->kind == TRV_FAULT_LINK_FLAP) {
       CHECK(f->mtbf >= TRV_FAULT_MIN_PERIOD && f->mtbf <= TRV_FAULT_MAX_SECONDS);
       CHECK(f->mttr >= TRV_FAULT_MIN_PERIOD && f->mttr <= TRV_FAULT_MAX_SECONDS);

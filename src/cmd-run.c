@@ -263,7 +263,8 @@ bool trv_run_parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError *
       for (int i = 0; rcfg.simgrid_args[i]; i++) g_ptr_array_add(ctx->simgrid_args, g_strdup(rcfg.simgrid_args[i]));
       for (guint i = 0; i < rcfg.faults->len; i++) {
         TrvFaultSpec f = g_array_index(rcfg.faults, TrvFaultSpec, i);
-        g_array_index(rcfg.faults, TrvFaultSpec, i).pattern = NULL; /* moved */
+        g_array_index(rcfg.faults, TrvFaultSpec, i).pattern = NULL; /* moved, with its trace */
+        g_array_index(rcfg.faults, TrvFaultSpec, i).trace = NULL;
         g_array_append_val(ctx->cli_faults, f);
       }
       ctx->replay = true;
@@ -296,7 +297,7 @@ bool trv_run_parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError *
   }
   if (ok && ctx->replay) { /* the recorded point: its own faults, no sweeps */
     TrvScenario *sc = ctx->scenario;
-    for (guint i = 0; i < sc->faults->len; i++) g_free(g_array_index(sc->faults, TrvFaultSpec, i).pattern);
+    for (guint i = 0; i < sc->faults->len; i++) trv_fault_spec_clear(&g_array_index(sc->faults, TrvFaultSpec, i));
     g_array_set_size(sc->faults, 0);
     for (guint i = 0; i < sc->sweeps->len; i++) {
       TrvSweepSpec *sw = &g_array_index(sc->sweeps, TrvSweepSpec, i);
@@ -378,7 +379,7 @@ void trv_run_ctx_free(RunCtx *ctx) {
   for (int r = 0; r < TRV_N_ROLES; r++) g_free(ctx->role_hosts[r]);
   if (ctx->simgrid_args) g_ptr_array_free(ctx->simgrid_args, TRUE);
   for (guint i = 0; ctx->cli_faults && i < ctx->cli_faults->len; i++)
-    g_free(g_array_index(ctx->cli_faults, TrvFaultSpec, i).pattern);
+    trv_fault_spec_clear(&g_array_index(ctx->cli_faults, TrvFaultSpec, i));
   if (ctx->cli_faults) g_array_free(ctx->cli_faults, TRUE);
   if (ctx->faults) g_array_free(ctx->faults, TRUE);
   if (ctx->scenario) trv_scenario_free(ctx->scenario);

@@ -3,8 +3,8 @@
  * (FILE:LINE:COLUMN: found; expected[; did you mean 'X'?]).  Loading is
  * the whole check: the loader refuses a file that is not a regular file or
  * is too large before reading it, checks the platform as SimGrid would be
- * handed it (trv_platform_file_check) and bounds every count, so validate
- * returns promptly on any input.
+ * handed it (trv_platform_file_check), reads and checks every fault trace
+ * and bounds every count, so validate returns promptly on any input.
  * Exit codes: 0 when every file is valid, 2 otherwise (SPEC section 9). */
 #include <stdio.h>
 #include <string.h>
@@ -17,8 +17,8 @@
 static void usage(FILE *f) {
   fprintf(f, "usage: trivium validate SCENARIO.xml...\n\n"
              "Checks each scenario (structure, names, values, output paths, limits) and the platform\n"
-             "it names (what SimGrid may load, its hosts and links, roles and fault patterns) without\n"
-             "running anything.  Reference: docs/scenarios.md.\n");
+             "it names (what SimGrid may load, its hosts and links, roles, fault patterns and fault\n"
+             "traces) without running anything.  Reference: docs/scenarios.md.\n");
 }
 
 /* "9 controllers" / "1 controller". */
@@ -38,6 +38,17 @@ static char *summary(const TrvScenario *sc) {
   count(s, sc->params.seeds, "seed");
   g_string_append(s, ", ");
   count(s, sc->faults->len, "fault");
+  size_t events = 0;
+  guint traces = 0;
+  for (guint i = 0; i < sc->faults->len; i++) {
+    const TrvFaultSpec *f = &g_array_index(sc->faults, TrvFaultSpec, i);
+    if (f->trace) events += f->trace->n_events, traces++;
+  }
+  if (traces) {
+    g_string_append(s, " (");
+    count(s, (long)events, "event");
+    g_string_append_printf(s, " from %s)", traces == 1 ? "a fault trace" : "fault traces");
+  }
   if (sc->sweeps->len == 0) g_string_append(s, ", no sweeps");
   for (guint i = 0; i < sc->sweeps->len; i++) {
     const TrvSweepSpec *sw = &g_array_index(sc->sweeps, TrvSweepSpec, i);

@@ -10,14 +10,17 @@
  * says is an integer must be a JSON integer, not "5"), every count is
  * checked against the program's own limit before anything proportional to
  * it is allocated (the controllers: each known one at most once, as in a
- * scenario; the faults: TRV_SCENARIO_MAX_FAULTS; the inputs:
+ * scenario; the faults: TRV_SCENARIO_MAX_FAULTS, and the events of their
+ * fault traces TRV_FAULT_TRACE_MAX_EVENTS; the inputs:
  * TRV_RUN_MAX_INPUTS; SimGrid's options: TRV_SIMGRID_FILE_MAX_OPTIONS; the
  * glob items of the patterns: TRV_SCENARIO_MAX_PATTERNS), and every value
  * against the range the command line and the scenario loader allow.
  * SimGrid's options must be on the allow-list of options a file may give
  * (simgrid-options.h): none names a file or loads code.  A file it names
- * (the scenario, the platform, the world's data files) must be a regular
- * file of at most 256 MiB that still has the SHA-256 the run recorded.
+ * (the scenario, the platform, the world's data files, a fault trace) must
+ * be a regular file of at most 256 MiB that still has the SHA-256 the run
+ * recorded; a fault trace is then read and checked as the scenario loader
+ * reads it.
  * Anything else is one line naming the file, and the replay is refused
  * (exit 2) rather than run on other inputs.
  *
@@ -174,8 +177,41 @@ static bool fault_law(Reader *r, JsonObject *o, guint i, const char *side, TrvFa
   return ok;
 }
 
+static const char *checked_file(Reader *r, JsonNode *n, const char *where);
+
+/* A fault trace's "file": absent (or null) for the other kinds; for a
+ * fault trace the file, which must still
+ * have the recorded SHA-256, read and checked as the scenario loader reads
+ * it, its events counted over the file's traces (*events). */
+static bool fault_file(Reader *r, JsonObject *o, guint i, TrvFaultSpec *f, size_t *events) {
+  JsonNode *n = json_object_get_member(o, "file");
+  char *where = g_strdup_printf("\"faults\"[%u].file", i);
+  bool ok = true;
+  if (f->kind != TRV_FAULT_TRACE) {
+    if (n && !JSON_NODE_HOLDS_NULL(n)) ok = wrong(r, where, n, "null (only a fault-trace has a file)");
+  } else {
+    const char *path = checked_file(r, n, where);
+    GError *e = NULL;
+    f->trace = path ? trv_fault_trace_load(path, &e) : NULL;
+    if (path && !f->trace) {
+      ok = bad(r, "%s: fault trace refused: %s", where, e->message);
+      g_error_free(e);
+    } else if (!path) {
+      ok = false;
+    } else if (f->trace->n_events > TRV_FAULT_TRACE_MAX_EVENTS - *events) {
+      ok = bad(r, "%s brings the faults to %zu trace events; expected at most %d, as in a scenario", where,
+               *events + f->trace->n_events, TRV_FAULT_TRACE_MAX_EVENTS);
+    } else {
+      *events += f->trace->n_events;
+    }
+  }
+  g_free(where);
+  return ok;
+}
+
 static bool read_faults(Reader *r, JsonObject *root, GArray *faults) {
-  static const char *const kinds[] = {"link-flap", "host-crash", "partition"};
+  const char *const *kinds = trv_scn_fault_elements;
+  size_t events = 0;
   JsonArray *a = array_member(r, root, "faults", TRV_SCENARIO_MAX_FAULTS, "fault processes, as in a scenario");
   for (guint i = 0; a && i < json_array_get_length(a); i++) {
     JsonNode *e = json_array_get_element(a, i);
@@ -183,18 +219,20 @@ static bool read_faults(Reader *r, JsonObject *root, GArray *faults) {
     JsonObject *o = JSON_NODE_HOLDS_OBJECT(e) ? json_node_get_object(e) : NULL;
     JsonNode *kn = o ? json_object_get_member(o, "kind") : NULL, *pn = o ? json_object_get_member(o, "pattern") : NULL;
     TrvFaultSpec f = {.kind = (TrvFaultKind)-1};
-    for (int k = 0; trv_json_is_string(kn) && k < 3; k++)
+    for (int k = 0; trv_json_is_string(kn) && kinds[k]; k++)
       if (!strcmp(json_node_get_string(kn), kinds[k])) f.kind = (TrvFaultKind)k;
     bool ok = true;
     char *kind_where = g_strdup_printf("%s.kind", where);
     if (!o) ok = wrong(r, where, e, "an object");
-    else if ((int)f.kind < 0) ok = not_one_of(r, kind_where, kn, "link-flap, host-crash or partition");
+    else if ((int)f.kind < 0) ok = not_one_of(r, kind_where, kn, "link-flap, host-crash, partition or fault-trace");
     else if (!trv_json_is_string(pn)) ok = bad(r, "%s.pattern is %s; expected text", where, trv_json_kind(pn));
     g_free(kind_where);
     g_free(where);
     if (!ok) return false;
     where = g_strdup_printf("\"faults\"[%u].pattern", i);
-    ok = patterns_ok(r, where, json_node_get_string(pn));
+    /* a fault trace's pattern is its file as the scenario wrote it: text, not globs */
+    ok = f.kind == TRV_FAULT_TRACE ? text_ok(r, where, json_node_get_string(pn), TRV_SCENARIO_MAX_PATH)
+                                   : patterns_ok(r, where, json_node_get_string(pn));
     g_free(where);
     bool flap = f.kind == TRV_FAULT_LINK_FLAP; /* its periods from TRV_FAULT_MIN_PERIOD; unused fields are 0 */
     ok = ok && fault_number(r, o, i, "mtbf", flap ? TRV_FAULT_MIN_PERIOD : 0, false, &f.mtbf) &&
@@ -202,7 +240,11 @@ static bool read_faults(Reader *r, JsonObject *root, GArray *faults) {
          fault_number(r, o, i, "start", 0, false, &f.start) && fault_number(r, o, i, "stop", 0, true, &f.stop) &&
          fault_number(r, o, i, "at", 0, false, &f.at) && fault_number(r, o, i, "duration", 0, false, &f.duration);
     ok = ok && (!flap || (fault_law(r, o, i, "up", &f.up, &f.up_shape) && fault_law(r, o, i, "down", &f.down, &f.down_shape)));
-    if (!ok) return false;
+    ok = ok && fault_file(r, o, i, &f, &events);
+    if (!ok) {
+      trv_fault_spec_clear(&f);
+      return false;
+    }
     f.pattern = g_strdup(json_node_get_string(pn));
     g_array_append_val(faults, f);
   }
@@ -405,7 +447,7 @@ void trv_replay_config_clear(TrvReplayConfig *rc) {
   g_free(rc->platform);
   g_strfreev(rc->sets);
   if (rc->faults) {
-    for (guint i = 0; i < rc->faults->len; i++) g_free(g_array_index(rc->faults, TrvFaultSpec, i).pattern);
+    for (guint i = 0; i < rc->faults->len; i++) trv_fault_spec_clear(&g_array_index(rc->faults, TrvFaultSpec, i));
     g_array_free(rc->faults, TRUE);
   }
   g_strfreev(rc->simgrid_args);

@@ -71,6 +71,14 @@ static void add_file(JsonBuilder *b, const char *path, GHashTable *known) {
   json_builder_end_object(b);
 }
 
+/* {"path": ..., "sha256": ...} of a file already hashed. */
+static void add_file_digest(JsonBuilder *b, const char *path, const char *sha256) {
+  json_builder_begin_object(b);
+  add_member_string(b, "path", path);
+  add_member_string(b, "sha256", sha256);
+  json_builder_end_object(b);
+}
+
 static void add_member_number(JsonBuilder *b, const char *name, double v) {
   json_builder_set_member_name(b, name);
   if (isfinite(v)) json_builder_add_double_value(b, v);
@@ -150,11 +158,10 @@ bool trv_write_run_json(const TrvRunResult *r, const char *path, const char *sta
   json_builder_end_object(b);
   json_builder_set_member_name(b, "faults");
   json_builder_begin_array(b);
-  static const char *const kinds[] = {"link-flap", "host-crash", "partition"};
   for (size_t i = 0; i < r->n_faults; i++) {
     const TrvFaultSpec *ft = &r->faults[i];
     json_builder_begin_object(b);
-    add_member_string(b, "kind", kinds[ft->kind]);
+    add_member_string(b, "kind", trv_scn_fault_elements[ft->kind]);
     add_member_string(b, "pattern", ft->pattern);
     add_member_number(b, "mtbf", ft->mtbf);
     add_member_number(b, "mttr", ft->mttr);
@@ -168,6 +175,13 @@ bool trv_write_run_json(const TrvRunResult *r, const char *path, const char *sta
     add_member_string(b, "down", flap ? trv_fault_law_names[ft->down] : NULL);
     add_member_number(b, "up_shape", flap && trv_fault_law_shaped(ft->up) ? ft->up_shape : NAN);
     add_member_number(b, "down_shape", flap && trv_fault_law_shaped(ft->down) ? ft->down_shape : NAN);
+    /* a fault trace also has the file read and the SHA-256 of the bytes its
+     * events came from (the other kinds have no "file": their run.json is
+     * as before fault traces) */
+    if (ft->trace) {
+      json_builder_set_member_name(b, "file");
+      add_file_digest(b, ft->trace->file, ft->trace->sha256);
+    }
     json_builder_end_object(b);
   }
   json_builder_end_array(b);

@@ -257,7 +257,7 @@ static const char *sha_of(RunCtx *ctx, const char *path) {
 
 /* The text that fixes what a point's cells compute: the program's version,
  * the world, the bytes of the scenario, the platform and the world's data
- * files, the roles, the fault processes, SimGrid's options and every
+ * files, the roles, the fault processes (a fault trace by its bytes), SimGrid's options and every
  * resolved parameter.  A cell's fingerprint is its SHA-256 with the
  * controller and the seed (cell-file.h); where the outputs go, how many
  * jobs run them and the log files are not part of it. */
@@ -276,6 +276,7 @@ static char *point_identity(RunCtx *ctx, const char *const *inputs) {
     /* the laws only when not exponential: an exponential fault's identity does not name them */
     if (f->up != TRV_FAULT_EXPONENTIAL) g_string_append_printf(t, " up %d %a", (int)f->up, f->up_shape);
     if (f->down != TRV_FAULT_EXPONENTIAL) g_string_append_printf(t, " down %d %a", (int)f->down, f->down_shape);
+    if (f->trace) g_string_append_printf(t, " trace %s", f->trace->sha256); /* the bytes its events came from */
     g_string_append_c(t, '\n');
   }
   for (guint i = 0; i < ctx->simgrid_args->len; i++) g_string_append_printf(t, "simgrid %s\n", (char *)ctx->simgrid_args->pdata[i]);

@@ -127,7 +127,7 @@ bool trv_run_parse_fault(const char *text, TrvFaultSpec *f, GError **error) {
   static const char *const flap[] = {"mtbf", "mttr", "start", "stop"}, *const once[] = {"at", "duration"};
   char **part = g_strsplit(text, ":", -1);
   int n = (int)g_strv_length(part), kind = -1;
-  for (int k = 0; n >= 4 && trv_scn_fault_elements[k]; k++)
+  for (int k = 0; n >= 4 && k <= TRV_FAULT_PARTITION; k++) /* a fault trace comes from a scenario only */
     if (!strcmp(part[0], trv_scn_fault_elements[k])) kind = k;
   bool ok = kind == TRV_FAULT_LINK_FLAP ? n <= 6 : kind >= 0 && n == 4;
   ok = ok && part[1][0] && strlen(part[1]) <= TRV_SCENARIO_MAX_VALUE;

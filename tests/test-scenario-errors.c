@@ -132,7 +132,7 @@ static void structure_mistakes_are_located(void) {
                                                        "no attributes");
   assert_string_fails(HEAD "  <faults><link-flop/></faults>\n" TAIL,
                       "mem.xml:4:11: unknown element <link-flop> inside <faults>; expected one of <link-flap>, "
-                      "<host-crash>, <partition>; did you mean 'link-flap'?");
+                      "<host-crash>, <partition>, <fault-trace>; did you mean 'link-flap'?");
   assert_string_fails("<trivium-scenario version=\"1\">\n  <world name=\"causalbench\"/>\n" TAIL,
                       "mem.xml:1:1: <trivium-scenario> without <platform>; expected <platform file=\"PLATFORM.xml\"> "
                       "naming the SimGrid platform");

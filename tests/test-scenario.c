@@ -18,7 +18,7 @@ static void every_shipped_scenario_loads(void) {
   }
   g_dir_close(d);
   g_free(dir);
-  g_assert_cmpint(n, ==, 40); /* 27 CausalBench-Seq, 5 URS, 6 JSSP, 1 LLM-stream and 1 Warehouse scenarios */
+  g_assert_cmpint(n, ==, 41); /* 27 CausalBench-Seq, 6 URS, 6 JSSP, 1 LLM-stream and 1 Warehouse scenarios */
 }
 
 static void default_scenario_is_the_run_defaults(void) {
@@ -477,7 +477,7 @@ static void dtd_attributes_match_the_loader(void) {
       g_error("parameter %s: scenarios/trivium-scenario.dtd has no <%s>", specs[i].key, sec);
     g_free(sec);
   }
-  g_assert_cmpint(n_elements, ==, 23);
+  g_assert_cmpint(n_elements, ==, 24);
   g_assert_null(trv_scenario_element_attributes("nosuch"));
   g_hash_table_destroy(attrs_of);
   g_hash_table_destroy(declared);

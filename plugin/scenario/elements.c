@@ -34,6 +34,7 @@ static const struct {
     {"link-flap", "faults", {"links", "mtbf", "mttr", "start", "stop", "up", "down", "up_shape", "down_shape"}},
     {"host-crash", "faults", {"host", "at", "duration"}},
     {"partition", "faults", {"hosts", "at", "duration"}},
+    {"fault-trace", "faults", {"file"}},
     {"sweep", "trivium-scenario", {"param", "values"}},
 };
 

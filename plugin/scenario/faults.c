@@ -1,7 +1,11 @@
 /* faults.c - the fault processes of a scenario (<link-flap>, <host-crash>,
- * <partition> inside <faults>) and its sweeps (<sweep param values>): their
- * numbers, their counts, and the checks of the sweep grid that need the
- * whole file.  See TrvFaultSpec and TrvSweepSpec in scenario.h.
+ * <partition>, <fault-trace> inside <faults>) and its sweeps (<sweep param
+ * values>): their numbers, their counts, and the checks of the sweep grid
+ * that need the whole file.  See TrvFaultSpec and TrvSweepSpec in
+ * scenario.h.  A <fault-trace> names a file of recorded outages, read here
+ * (fault-trace.c) from the scenario's own directory (paths.c), its events
+ * counted over all the scenario's traces; its names are checked against
+ * the platform with the other patterns (scenario.c).
  *
  * A fault time is a plain decimal number (no blanks, hexadecimal, inf or
  * nan, which strtod would take) of seconds, or such a number followed by
@@ -27,7 +31,7 @@
 
 #include "scenario-internal.h"
 
-const char *const trv_scn_fault_elements[] = {"link-flap", "host-crash", "partition", NULL};
+const char *const trv_scn_fault_elements[] = {"link-flap", "host-crash", "partition", "fault-trace", NULL};
 const char *const trv_fault_law_names[] = {"exponential", "weibull", "lognormal", "fixed", NULL};
 /* Numeric fault attributes a <sweep> may name as KIND.ATTR. */
 const char *const trv_scn_fault_sweep_keys[] = {"link-flap.mtbf",     "link-flap.mttr",      "link-flap.start",
@@ -183,10 +187,57 @@ static bool flap_law(Loader *L, const XML_Char **atts, const char *side, TrvFaul
   return ok;
 }
 
+void trv_fault_spec_clear(TrvFaultSpec *f) {
+  g_clear_pointer(&f->pattern, g_free);
+  g_clear_pointer(&f->trace, trv_fault_trace_free);
+}
+
+/* <fault-trace file="F">: F relative to the scenario's directory and
+ * confined to it, read and checked whole now (its names later, against the
+ * platform); the pattern keeps F as written, for messages. */
+static void start_trace(Loader *L, const XML_Char **atts) {
+  const char *v = trv_scn_required(L, "fault-trace", atts, "file",
+                                   "<fault-trace file=\"TRACE\"> (relative to the scenario's directory)");
+  if (!v) return;
+  Loc at = trv_xml_attr_loc(&L->xml, "file");
+  char *found, *path = trv_scn_input_path(v, L->base_dir, &found);
+  if (!path) {
+    trv_xml_fail(&L->xml, at,
+                 "file=\"%s\" on <fault-trace> %s; expected a trace file inside the scenario's directory, relative and "
+                 "without '..', e.g. file=\"faults/outages.trace\"",
+                 v, found);
+    g_free(found);
+    return;
+  }
+  GError *e = NULL;
+  TrvFaultTrace *trace = trv_fault_trace_load(path, &e);
+  g_free(path);
+  if (!trace) {
+    trv_xml_fail(&L->xml, at, "fault trace '%s' refused: %s", v, e->message);
+    g_error_free(e);
+    return;
+  }
+  if (trace->n_events > TRV_FAULT_TRACE_MAX_EVENTS - L->trace_events) {
+    trv_xml_fail(&L->xml, at,
+                 "fault trace '%s' brings the scenario to %zu events; expected at most %d in all its traces", v,
+                 L->trace_events + trace->n_events, TRV_FAULT_TRACE_MAX_EVENTS);
+    trv_fault_trace_free(trace);
+    return;
+  }
+  L->trace_events += trace->n_events;
+  TrvFaultSpec f = {.kind = TRV_FAULT_TRACE, .pattern = g_strdup(v), .trace = trace, .line = L->xml.tag.line};
+  g_array_append_val(L->s->faults, f);
+  g_array_append_val(L->fault_locs, at);
+}
+
 void trv_scn_start_fault(Loader *L, const char *el, const XML_Char **atts) {
   if (L->s->faults->len >= TRV_SCENARIO_MAX_FAULTS) {
     trv_xml_fail(&L->xml, L->xml.tag, "fault number %u; expected at most %d faults", L->s->faults->len + 1,
                  TRV_SCENARIO_MAX_FAULTS);
+    return;
+  }
+  if (!strcmp(el, "fault-trace")) {
+    start_trace(L, atts);
     return;
   }
   TrvFaultSpec f = {0};

@@ -29,7 +29,8 @@ typedef struct {
   int n_patterns;                   /* glob items so far (TRV_SCENARIO_MAX_PATTERNS) */
   Loc root, platform, role[3];
   bool role_given[3], agents_hosts_given;
-  GArray *fault_locs; /* Loc of each fault's pattern attribute */
+  GArray *fault_locs; /* Loc of each fault's pattern attribute (a fault trace's file) */
+  size_t trace_events; /* of the scenario's fault traces so far (TRV_FAULT_TRACE_MAX_EVENTS) */
   GArray *sweep_locs; /* Loc of each sweep's param attribute */
 } Loader;
 
@@ -57,6 +58,12 @@ void trv_scn_finish_sweeps(Loader *L);
  * with it ("is an absolute path", ...; caller frees).  With `suffix`, the
  * last name must end in it. */
 char *trv_scn_output_path(const char *value, const char *suffix, char **found);
+/* paths.c: an input file a scenario names (<fault-trace file>): relative
+ * to the scenario's directory `base_dir` and confined to it, symbolic
+ * links included.  Returns the resolved absolute path, or NULL with *found
+ * set to what is wrong ("has a '..' component", "leads through a symbolic
+ * link to ...", "cannot be resolved: ..."; caller frees). */
+char *trv_scn_input_path(const char *value, const char *base_dir, char **found);
 
 /* ---- input.c ---- */
 

@@ -11,8 +11,9 @@
  * mistake stops the parser and is kept as the one error of the load.  The
  * platform is read (and checked, trv_platform_names_read) when <platform>
  * is met.  After the parse, the checks that need the whole file run:
- * required elements, sweeps over faults (faults.c), and the roles and fault
- * patterns against the platform's host and link names.
+ * required elements, sweeps over faults (faults.c), and the roles, fault
+ * patterns and fault traces' names against the platform's host and link
+ * names.
  *
  * Invariants: an error is set at most once (the first one wins, later
  * handler calls return at once); every message starts with FILE:LINE:COLUMN
@@ -130,6 +131,35 @@ static void check_globs(Loader *L, Loc at, const char *what, const char *globs, 
   g_strfreev(items);
 }
 
+/* Every resource of a fault trace names a link (down/up lines) or a host
+ * (off/on) of the platform: a name by a hash lookup, each of the trace's
+ * few globs against every name.  Links are checked only when the platform
+ * lists them all (no cluster or cabinet). */
+static void check_trace(Loader *L, Loc at, const TrvFaultSpec *f) {
+  TrvPlatformNames *pn = L->platform_names;
+  GHashTable *hosts = g_hash_table_new(g_str_hash, g_str_equal), *links = g_hash_table_new(g_str_hash, g_str_equal);
+  for (guint k = 0; k < pn->hosts->len; k++) g_hash_table_add(hosts, pn->hosts->pdata[k]);
+  for (guint k = 0; k < pn->links->len; k++) g_hash_table_add(links, pn->links->pdata[k]);
+  for (guint i = 0; i < f->trace->resources->len && !L->xml.error; i++) {
+    const TrvTraceResource *res = f->trace->resources->pdata[i];
+    if (!res->host && !pn->links_complete) continue;
+    GPtrArray *names = res->host ? pn->hosts : pn->links;
+    bool hit = g_hash_table_contains(res->host ? hosts : links, res->name);
+    for (guint k = 0; res->glob && k < names->len && !hit; k++) hit = fnmatch(res->name, names->pdata[k], 0) == 0;
+    if (hit) continue;
+    const char *kind = res->host ? "host" : "link", *other = res->host ? "a link: down or up" : "a host: off or on";
+    bool is_other = g_hash_table_contains(res->host ? links : hosts, res->name);
+    char *all = name_list(names), *h = name_hint(res->name, names);
+    trv_xml_fail(&L->xml, at, "fault trace '%s' refused: %s:%d: %s '%s' matches no %s of %s%s%s%s; expected one of its "
+                 "%ss: %s%s", f->pattern, f->trace->file, res->line, kind, res->name, kind, L->s->platform,
+                 is_other ? " (it is " : "", is_other ? other : "", is_other ? ")" : "", kind, all, h);
+    g_free(h);
+    g_free(all);
+  }
+  g_hash_table_destroy(hosts);
+  g_hash_table_destroy(links);
+}
+
 static void check_platform(Loader *L) {
   TrvScenario *s = L->s;
   TrvPlatformNames *pn = L->platform_names;
@@ -168,7 +198,9 @@ static void check_platform(Loader *L) {
   for (guint i = 0; i < s->faults->len && !L->xml.error; i++) {
     const TrvFaultSpec *f = &g_array_index(s->faults, TrvFaultSpec, i);
     Loc at = g_array_index(L->fault_locs, Loc, i);
-    if (f->kind != TRV_FAULT_LINK_FLAP) check_globs(L, at, trv_scn_fault_elements[f->kind], f->pattern, pn->hosts, "host");
+    if (f->kind == TRV_FAULT_TRACE) check_trace(L, at, f);
+    else if (f->kind != TRV_FAULT_LINK_FLAP)
+      check_globs(L, at, trv_scn_fault_elements[f->kind], f->pattern, pn->hosts, "host");
     else if (pn->links_complete) check_globs(L, at, "link-flap", f->pattern, pn->links, "link");
   }
 }
@@ -218,6 +250,7 @@ char **trv_scenario_warnings(const TrvScenario *s, const TrvParams *p, const GAr
   }
   for (guint i = 0; faults && i < faults->len; i++) {
     const TrvFaultSpec *f = &g_array_index(faults, TrvFaultSpec, i);
+    if (f->kind == TRV_FAULT_TRACE) continue; /* its names were checked; its times are its own */
     if (f->kind == TRV_FAULT_LINK_FLAP) {
       if (f->start >= f->stop)
         g_ptr_array_add(out, g_strdup_printf("%s on '%s' (line %d): it starts at %g s and stops at %g s, so it never "
@@ -295,7 +328,7 @@ void trv_scenario_free(TrvScenario *s) {
   g_strfreev(s->controllers);
   g_free(s->ctl_file);
   g_free(s->out_dir);
-  for (guint i = 0; i < s->faults->len; i++) g_free(g_array_index(s->faults, TrvFaultSpec, i).pattern);
+  for (guint i = 0; i < s->faults->len; i++) trv_fault_spec_clear(&g_array_index(s->faults, TrvFaultSpec, i));
   g_array_free(s->faults, TRUE);
   for (guint i = 0; i < s->sweeps->len; i++) {
     TrvSweepSpec *sw = &g_array_index(s->sweeps, TrvSweepSpec, i);

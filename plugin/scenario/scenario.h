@@ -55,11 +55,16 @@
 #define TRV_PLATFORM_MAX_LINKS 100000              /* link and backbone elements */
 #define TRV_PLATFORM_MAX_GENERATORS 10000          /* cluster and cabinet elements */
 #define TRV_PLATFORM_MAX_NAME 255                  /* bytes of a host or link name (a DNS name is at most 253) */
+#define TRV_FAULT_TRACE_MAX_BYTES (4 * 1024 * 1024) /* a fault trace file */
+#define TRV_FAULT_TRACE_MAX_LINE 1024              /* bytes of one line of a fault trace, its end excluded */
+#define TRV_FAULT_TRACE_MAX_EVENTS 100000          /* event lines, of one trace and of all a scenario's traces */
+#define TRV_FAULT_TRACE_MAX_RESOURCES 10000        /* distinct resources (name or glob, link or host) of a trace */
+#define TRV_FAULT_TRACE_MAX_GLOBS 64               /* of which globs (*, ?, [ or \\): each may match every name */
 
-typedef enum { TRV_FAULT_LINK_FLAP, TRV_FAULT_HOST_CRASH, TRV_FAULT_PARTITION } TrvFaultKind;
+typedef enum { TRV_FAULT_LINK_FLAP, TRV_FAULT_HOST_CRASH, TRV_FAULT_PARTITION, TRV_FAULT_TRACE } TrvFaultKind;
 /* Fault element names by TrvFaultKind ("link-flap", "host-crash",
- * "partition"), and the KIND.ATTR keys a sweep may name (link-flap.mtbf,
- * ...); both NULL-terminated. */
+ * "partition", "fault-trace"), and the KIND.ATTR keys a sweep may name
+ * (link-flap.mtbf, ...; a fault trace has none); both NULL-terminated. */
 extern const char *const trv_scn_fault_elements[];
 extern const char *const trv_scn_fault_sweep_keys[];
 
@@ -98,6 +103,58 @@ char *trv_fault_seconds_expected(const char *attr);
 bool trv_fault_shape_value(TrvFaultLaw law, const char *text, double *out);
 char *trv_fault_shape_expected(TrvFaultLaw law);
 
+/* ---- fault traces (fault-trace.c) ----
+ *
+ * A fault trace replays recorded outages, as SimGrid's state profiles do:
+ * a text file of lines
+ *     TIME RESOURCE STATE      # a comment
+ * with blanks (spaces, tabs) between the three fields; '#' at the start of
+ * a field begins a comment to the end of the line; blank lines and comment
+ * lines are skipped; lines end in LF (or CRLF).  TIME is a fault time
+ * (trv_fault_seconds: seconds or a number with a unit, in [0,
+ * TRV_FAULT_MAX_SECONDS]); RESOURCE one link or host name of the platform
+ * or one glob (fnmatch; no comma); STATE down or up for a link, off or on
+ * for a host: the state word says which kind of resource the name is.
+ * Every resource (a name or glob as written, of one kind) starts up (on),
+ * and its lines must alternate down, up, down, ... in non-decreasing time
+ * order (the file as a whole need not be sorted; the driver plays every
+ * resource's events in time order): a down of a resource already down, an
+ * up of one that is up, an event before the resource's previous one, and
+ * an up at the very time of its down (an outage of 0 s) are errors.  An
+ * up and a down at the same time join two outages into one; a resource
+ * left down by its last line stays down to the end of the run.  Lines
+ * naming different patterns may overlap (agent-* and agent-0): a resource
+ * is off while any interval of any fault covers it.
+ * The reader checks every count before it grows (file size, line length,
+ * events, resources, globs: the TRV_FAULT_TRACE_* limits) and reports the
+ * first mistake as one TRV_ERROR_INPUT line, "FILE:LINE: what was found;
+ * expected what" (or "FILE: ..." for the file as a whole). */
+typedef struct {
+  double down, up;    /* seconds; up = +inf: down to the end of the run */
+  int down_line, up_line; /* up_line 0 with up = +inf */
+} TrvTraceInterval;
+typedef struct {
+  char *name;         /* as written: a name, or a glob when `glob` */
+  bool host;          /* off/on lines: a host; down/up lines: a link */
+  bool glob;          /* holds *, ?, [ or \ (fnmatch's special characters) */
+  int line;           /* its first line */
+  GArray *intervals;  /* TrvTraceInterval, in time order, disjoint and not touching; at least one */
+} TrvTraceResource;
+typedef struct {
+  char *file;         /* the path read (or the name given to _parse), for messages and run.json */
+  char sha256[65];    /* of the bytes read, lowercase hex */
+  GPtrArray *resources; /* TrvTraceResource *, in the order of their first lines */
+  size_t n_events;    /* event lines */
+} TrvFaultTrace;
+/* Parses `len` bytes (any bytes) named `name` in messages; NULL with
+ * *error (TRV_ERROR_INPUT) on the first mistake.  Free with
+ * trv_fault_trace_free. */
+TrvFaultTrace *trv_fault_trace_parse(const char *text, size_t len, const char *name, GError **error);
+/* Reads the regular file `path` (at most TRV_FAULT_TRACE_MAX_BYTES, checked
+ * on the opened descriptor before reading: core/input.h) and parses it. */
+TrvFaultTrace *trv_fault_trace_load(const char *path, GError **error);
+void trv_fault_trace_free(TrvFaultTrace *t);
+
 /* One scenario fault process; times are simulated seconds.
  *   link-flap:  every link matching `pattern` alternates up (law `up`, mean
  *               mtbf, shape up_shape) and down (law `down`, mean mttr, shape
@@ -106,15 +163,22 @@ char *trv_fault_shape_expected(TrvFaultLaw law);
  *   host-crash: hosts matching `pattern` go off at `at` for `duration`.
  *   partition:  hosts matching `pattern` (comma-separated globs) are cut off
  *               from the others at `at` for `duration`.
- * Unused fields are 0.  `line` is the element's line in the scenario file. */
+ *   fault-trace: `trace` holds the recorded outages (see above); `pattern`
+ *               is the file as the scenario wrote it, for messages.
+ * Unused fields are 0.  `line` is the element's line in the scenario file.
+ * The pattern and the trace belong to whoever holds the spec (the
+ * scenario: its points share them); trv_fault_spec_clear frees both. */
 typedef struct {
   TrvFaultKind kind;
   char *pattern;
   double mtbf, mttr, start, stop, at, duration;
   TrvFaultLaw up, down; /* link-flap; TRV_FAULT_EXPONENTIAL (0) elsewhere */
   double up_shape, down_shape;
+  TrvFaultTrace *trace; /* fault-trace; NULL elsewhere */
   int line;
 } TrvFaultSpec;
+/* Frees what a spec owns (its pattern and trace) and sets them to NULL. */
+void trv_fault_spec_clear(TrvFaultSpec *f);
 
 /* A sweep: `param` is a key of the parameter table, or KIND.ATTR for a
  * numeric fault attribute (link-flap.mtbf, host-crash.at, ...), which then
@@ -131,6 +195,10 @@ extern const char *const trv_role_names[]; /* "controller", "ctl", "agent", NULL
 
 /* Paths.  The platform is an input: relative to the scenario's directory
  * or absolute, stored absolute, and it passed trv_platform_file_check().
+ * A fault trace (<fault-trace file>) is an input the scenario brings
+ * along: relative to the scenario's directory and confined to it (no
+ * absolute path, no '..' component, and resolved through its symbolic
+ * links still inside it), stored resolved in its TrvFaultTrace.
  * ctl_file and out_dir are outputs, so the scenario may only name places
  * inside the run's own directories: each is a relative path without '..'
  * components, control characters or names longer than 255 bytes, at most

@@ -38,7 +38,6 @@ GArray *trv_scenario_point(const TrvScenario *s, size_t k, TrvParams *params) {
   *params = s->params;
   GArray *faults = g_array_sized_new(FALSE, FALSE, sizeof(TrvFaultSpec), s->faults->len);
   g_array_append_vals(faults, s->faults->data, s->faults->len);
-  static const char *const kinds[] = {"link-flap", "host-crash", "partition"};
   for (guint i = 0; i < s->sweeps->len; i++) {
     const TrvSweepSpec *sw = &g_array_index(s->sweeps, TrvSweepSpec, i);
     const char *value = sw->values[idx[i]];
@@ -53,7 +52,7 @@ GArray *trv_scenario_point(const TrvScenario *s, size_t k, TrvParams *params) {
     double v = trv_fault_value(dot + 1, value); /* checked at load time */
     for (guint f = 0; f < faults->len; f++) {
       TrvFaultSpec *fs = &g_array_index(faults, TrvFaultSpec, f);
-      const char *kind = kinds[fs->kind];
+      const char *kind = trv_scn_fault_elements[fs->kind];
       if (strlen(kind) != (size_t)(dot - sw->param) || strncmp(kind, sw->param, (size_t)(dot - sw->param))) continue;
       const char *field = dot + 1;
       if (!strcmp(field, "mtbf")) fs->mtbf = v;
