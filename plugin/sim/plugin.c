@@ -11,7 +11,10 @@
  *
  * The cell is built at time 0 by a boot actor started when the platform
  * is created (or by the first agent that asks for a plan, whichever runs
- * first), once every deployed actor exists:
+ * first), once every deployed actor exists.  A bad setting, a missing role
+ * or an unknown world stops the simulation there: one error message, every
+ * other actor killed at time 0, and trivium_plugin_finished() returns the
+ * error.
  *  - the agents are the actors attached with trivium_agent_attach() and
  *    the actors whose deployment gives them the property trivium.agent, in
  *    pid order; each gets its index as an extension of its actor;
@@ -128,7 +131,7 @@ bool trivium_plugin_set(const char *key, const char *value, GError **error) {
 void trv_sim_plugin_cfg(const char *key, const char *value) {
   GError *err = NULL;
   if (trivium_plugin_set(key, value, &err)) return;
-  XBT_CERROR(trivium_plugin, "--cfg=trivium/%s:%s: %s", key, value, err->message);
+  /* said once, when the simulation starts and stops on it (build) */
   if (!plugin.error) g_propagate_prefixed_error(&plugin.error, err, "--cfg=trivium/%s:%s: ", key, value);
   else g_error_free(err);
 }
@@ -251,7 +254,14 @@ static void build(void) {
   plugin.building = true;
   if (plugin.error || !build_cell(&plugin.error)) {
     plugin.failed = true;
-    XBT_CERROR(trivium_plugin, "%s", plugin.error->message);
+    /* fail early: one message, and the simulation stops here, at time 0,
+     * before any actor of the program runs without Trivium; the program
+     * gets the error from trivium_plugin_finished() */
+    XBT_CERROR(trivium_plugin, "Trivium cannot run, so the simulation stops now: %s", plugin.error->message);
+    plugin.building = false;
+    plugin.built = true;
+    sg_actor_kill_all();
+    return;
   }
   plugin.building = false;
   plugin.built = true;
