@@ -124,40 +124,7 @@ bool trv_run_apply_set(TrvParams *params, const char *assignment, GError **error
 }
 
 bool trv_run_parse_fault(const char *text, TrvFaultSpec *f, GError **error) {
-  static const char *const flap[] = {"mtbf", "mttr", "start", "stop"}, *const once[] = {"at", "duration"};
-  char **part = g_strsplit(text, ":", -1);
-  int n = (int)g_strv_length(part), kind = -1;
-  for (int k = 0; n >= 4 && k <= TRV_FAULT_PARTITION; k++) /* a fault trace comes from a scenario only */
-    if (!strcmp(part[0], trv_scn_fault_elements[k])) kind = k;
-  bool ok = kind == TRV_FAULT_LINK_FLAP ? n <= 6 : kind >= 0 && n == 4;
-  ok = ok && part[1][0] && strlen(part[1]) <= TRV_SCENARIO_MAX_VALUE;
-  for (const char *p = ok ? part[1] : ""; *p; p++) ok = ok && (unsigned char)*p >= 0x20 && *p != 0x7f;
-  if (!ok)
-    expected(error, "--fault", text,
-             "link-flap:GLOB:MTBF:MTTR[:START[:STOP]], host-crash:GLOB:AT:DURATION or "
-             "partition:GLOB[,GLOB]:AT:DURATION (seconds of simulated time)");
-  TrvFaultSpec g = {.kind = (TrvFaultKind)kind, .stop = kind == TRV_FAULT_LINK_FLAP ? INFINITY : 0};
-  double *flap_field[] = {&g.mtbf, &g.mttr, &g.start, &g.stop}, *once_field[] = {&g.at, &g.duration};
-  for (int i = 2; ok && i < n; i++) {
-    const char *attr = kind == TRV_FAULT_LINK_FLAP ? flap[i - 2] : once[i - 2];
-    if (trv_fault_seconds(attr, part[i], kind == TRV_FAULT_LINK_FLAP ? flap_field[i - 2] : once_field[i - 2])) continue;
-    char *q = trv_run_quote(text), *v = trv_run_quote(part[i]), *range = trv_fault_seconds_expected(attr);
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--fault '%s': %s '%s'; expected %s", q, attr, v, range);
-    g_free(q), g_free(v), g_free(range);
-    ok = false;
-  }
-  if (ok && kind == TRV_FAULT_LINK_FLAP && g.stop <= g.start) {
-    char *q = trv_run_quote(text);
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--fault '%s': stop is not after start; expected STOP > START", q);
-    g_free(q);
-    ok = false;
-  }
-  if (ok) {
-    g.pattern = g_strdup(part[1]);
-    *f = g;
-  }
-  g_strfreev(part);
-  return ok;
+  return trv_fault_parse_spec("--fault", text, f, error);
 }
 
 bool trv_run_parse_sweep(const char *text, char **key, char ***values, GError **error) {

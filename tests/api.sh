@@ -12,7 +12,7 @@ T=${TRIVIUM:-./trivium}
 api=${API_RUN:-tests/api-run}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..8"
+echo "1..10"
 
 # $1 name, $2 platform, $3 scenario, $4 controllers, $5 seeds, then --cfg settings
 compare() {
@@ -22,6 +22,7 @@ compare() {
   for c in "$@"; do
     kv=${c#--cfg=trivium/}
     case "$kv" in world:*|role.*) ;; # the scenario's world and roles
+      fault:*) sets="$sets --fault ${kv#fault:}" ;;
       *) sets="$sets --set $(echo "$kv" | sed 's/:/=/')" ;; esac
   done
   # shellcheck disable=SC2086
@@ -106,3 +107,19 @@ rc=$?
 if [ $rc -eq 2 ] && grep -q '^api-run: contexts/nthreads is 2' "$tmp/par.err" && [ ! -s "$tmp/par.csv" ]; then
   echo "ok 8 - --cfg=contexts/nthreads:2: the plugin refuses parallel actors (exit 2, no rows)"
 else echo "not ok 8 - exit $rc"; sed 's/^/# /' "$tmp/par.err" | tail -3; fi
+
+# faults for plugin users: --cfg=trivium/fault:SPEC is trivium run's --fault, row for row
+if compare flap "$top/platforms/causalbench.xml" "$top/scenarios/default.xml" trivium 2 \
+    --cfg=trivium/run.episodes:60 --cfg=trivium/fault:link-flap:agent-*-uplink:1:0.5 &&
+   awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == "commit_failures") c = i} NR > 1 {f += $c} END {exit !(f > 0)}' \
+     "$tmp/flap.csv"; then
+  echo "ok 9 - --cfg=trivium/fault:link-flap:... through the plugin: commits fail, episodes.csv identical to trivium run --fault"
+else
+  echo "not ok 9 - the plugin's faults differ"; diff "$tmp/flap.csv" "$tmp/flap-run/episodes.csv" | head -5 | sed 's/^/# /'
+  sed 's/^/# /' "$tmp/flap.err" | tail -5
+fi
+"$api" "$top/platforms/causalbench.xml" "--cfg=trivium/fault:link-flap:agent-*-uplink:0:1" > /dev/null 2>"$tmp/badf.err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "fault 'link-flap:agent-\*-uplink:0:1': mtbf '0'" "$tmp/badf.err"; then
+  echo "ok 10 - a bad --cfg=trivium/fault: exit 2 naming the fault and the field"
+else echo "not ok 10 - exit $rc"; sed 's/^/# /' "$tmp/badf.err" | tail -3; fi

@@ -481,3 +481,52 @@ void trv_scn_finish_sweeps(Loader *L) {
   if (!L->xml.error) check_flap_window_sweeps(L);
   if (!L->xml.error) check_shape_sweeps(L);
 }
+
+/* TEXT shortened and made printable, for a message. */
+static char *quoted(const char *text) {
+  char *cut = trv_scn_shorten(text, 200);
+  char *q = trv_scn_printable(cut);
+  g_free(cut);
+  return q;
+}
+
+bool trv_fault_parse_spec(const char *option, const char *text, TrvFaultSpec *f, GError **error) {
+  static const char *const flap[] = {"mtbf", "mttr", "start", "stop"}, *const once[] = {"at", "duration"};
+  char **part = g_strsplit(text, ":", -1);
+  int n = (int)g_strv_length(part), kind = -1;
+  for (int k = 0; n >= 4 && k <= TRV_FAULT_PARTITION; k++) /* a fault trace comes from a scenario only */
+    if (!strcmp(part[0], trv_scn_fault_elements[k])) kind = k;
+  bool ok = kind == TRV_FAULT_LINK_FLAP ? n <= 6 : kind >= 0 && n == 4;
+  ok = ok && part[1][0] && strlen(part[1]) <= TRV_SCENARIO_MAX_VALUE;
+  for (const char *p = ok ? part[1] : ""; *p; p++) ok = ok && (unsigned char)*p >= 0x20 && *p != 0x7f;
+  if (!ok) {
+    char *q = quoted(text);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                "%s '%s': expected link-flap:GLOB:MTBF:MTTR[:START[:STOP]], host-crash:GLOB:AT:DURATION or "
+                "partition:GLOB[,GLOB]:AT:DURATION (seconds of simulated time)",
+                option, q);
+    g_free(q);
+  }
+  TrvFaultSpec g = {.kind = (TrvFaultKind)kind, .stop = kind == TRV_FAULT_LINK_FLAP ? INFINITY : 0};
+  double *flap_field[] = {&g.mtbf, &g.mttr, &g.start, &g.stop}, *once_field[] = {&g.at, &g.duration};
+  for (int i = 2; ok && i < n; i++) {
+    const char *attr = kind == TRV_FAULT_LINK_FLAP ? flap[i - 2] : once[i - 2];
+    if (trv_fault_seconds(attr, part[i], kind == TRV_FAULT_LINK_FLAP ? flap_field[i - 2] : once_field[i - 2])) continue;
+    char *q = quoted(text), *v = quoted(part[i]), *range = trv_fault_seconds_expected(attr);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s '%s': %s '%s'; expected %s", option, q, attr, v, range);
+    g_free(q), g_free(v), g_free(range);
+    ok = false;
+  }
+  if (ok && kind == TRV_FAULT_LINK_FLAP && g.stop <= g.start) {
+    char *q = quoted(text);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s '%s': stop is not after start; expected STOP > START", option, q);
+    g_free(q);
+    ok = false;
+  }
+  if (ok) {
+    g.pattern = g_strdup(part[1]);
+    *f = g;
+  }
+  g_strfreev(part);
+  return ok;
+}

@@ -177,6 +177,12 @@ typedef struct {
   TrvFaultTrace *trace; /* fault-trace; NULL elsewhere */
   int line;
 } TrvFaultSpec;
+
+/* One fault process written as `trivium run --fault` takes it:
+ * link-flap:GLOB:MTBF:MTTR[:START[:STOP]], host-crash:GLOB:AT:DURATION or
+ * partition:GLOBS:AT:DURATION, times by trv_fault_seconds; *f gets it (its
+ * pattern allocated).  False with *error ("OPTION 'TEXT': ...") otherwise. */
+bool trv_fault_parse_spec(const char *option, const char *text, TrvFaultSpec *f, GError **error);
 /* Frees what a spec owns (its pattern and trace) and sets them to NULL. */
 void trv_fault_spec_clear(TrvFaultSpec *f);
 

@@ -46,8 +46,11 @@ static const struct {
     {"role.ctl", "", "hosts of the log replicas: globs (empty: trivium.role=ctl)"},
     {"role.agent", "", "hosts of the built-in agents: globs (empty: trivium.role=agent)"},
     {"ctl.file", "", "write the decided log to this file, which must not exist (empty: no file)"},
+    {"fault", "", "fault processes, as trivium run --fault takes them, separated by ';': "
+                  "link-flap:GLOB:MTBF:MTTR[:START[:STOP]], host-crash:GLOB:AT:DURATION, partition:GLOBS:AT:DURATION "
+                  "(empty: none)"},
 };
-enum { S_WORLD, S_CONTROLLER, S_SEED, S_ROLE_CONTROLLER, S_ROLE_CTL, S_ROLE_AGENT, S_CTL_FILE, S_COUNT };
+enum { S_WORLD, S_CONTROLLER, S_SEED, S_ROLE_CONTROLLER, S_ROLE_CTL, S_ROLE_AGENT, S_CTL_FILE, S_FAULT, S_COUNT };
 
 static struct {
   bool ready, initialised, building, built, failed, finished_called;
@@ -56,6 +59,8 @@ static struct {
   char *value[S_COUNT];
   uint64_t seed;
   GPtrArray *actors; /* registered agent actors, in index order */
+  GArray *faults;    /* TrvFaultSpec: the setting fault's, then trivium_plugin_add_fault's */
+  int n_setting_faults; /* the first of them, which the setting fault replaces */
   TrvSimCellSpec spec;
   TrvSimOptions opt;
   TrvSimReport report;
@@ -79,6 +84,47 @@ static void ensure_state(void) {
   for (int k = 0; k < S_COUNT; k++) plugin.value[k] = g_strdup(settings[k].def);
   plugin.seed = 1;
   plugin.actors = g_ptr_array_new();
+  plugin.faults = g_array_new(FALSE, FALSE, sizeof(TrvFaultSpec));
+}
+
+/* Faults from `text` (specs separated by ';') into a new array; NULL with
+ * *error at the first bad one. */
+static GArray *parse_faults(const char *option, const char *text, GError **error) {
+  GArray *out = g_array_new(FALSE, FALSE, sizeof(TrvFaultSpec));
+  char **specs = g_strsplit(text, ";", -1);
+  bool ok = true;
+  for (int i = 0; ok && specs[i]; i++) {
+    char *spec = g_strstrip(specs[i]);
+    if (!*spec) continue;
+    TrvFaultSpec f;
+    if ((ok = out->len < TRV_SCENARIO_MAX_FAULTS && trv_fault_parse_spec(option, spec, &f, error)))
+      g_array_append_val(out, f);
+    else if (out->len >= TRV_SCENARIO_MAX_FAULTS)
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: more than %d fault processes", option,
+                  TRV_SCENARIO_MAX_FAULTS);
+  }
+  g_strfreev(specs);
+  if (ok) return out;
+  for (guint i = 0; i < out->len; i++) trv_fault_spec_clear(&g_array_index(out, TrvFaultSpec, i));
+  g_array_free(out, TRUE);
+  return NULL;
+}
+
+bool trivium_plugin_add_fault(const char *spec, GError **error) {
+  ensure_state();
+  if (!spec) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "trivium_plugin_add_fault: a fault is required");
+    return false;
+  }
+  if (plugin.built || plugin.building) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "fault %s: faults are fixed once the simulation runs", spec);
+    return false;
+  }
+  GArray *f = parse_faults("fault", spec, error);
+  if (!f) return false;
+  g_array_append_vals(plugin.faults, f->data, f->len);
+  g_array_free(f, TRUE);
+  return true;
 }
 
 size_t trv_sim_plugin_settings(const char *const **keys, const char *const **defaults, const char *const **docs) {
@@ -108,6 +154,15 @@ bool trivium_plugin_set(const char *key, const char *value, GError **error) {
                   value, all);
       g_free(all);
       return false;
+    }
+    if (k == S_FAULT) { /* replaces the faults the setting gave before; those added by the call stay */
+      GArray *f = parse_faults("fault", value, error);
+      if (!f) return false;
+      for (int i = 0; i < plugin.n_setting_faults; i++) trv_fault_spec_clear(&g_array_index(plugin.faults, TrvFaultSpec, i));
+      g_array_remove_range(plugin.faults, 0, (guint)plugin.n_setting_faults);
+      g_array_prepend_vals(plugin.faults, f->data, f->len);
+      plugin.n_setting_faults = (int)f->len;
+      g_array_free(f, TRUE);
     }
     if (k == S_SEED) {
       char *end;
@@ -201,6 +256,8 @@ static bool build_cell(GError **error) {
   plugin.opt.role_hosts[TRV_ROLE_CTL] = nonempty(plugin.value[S_ROLE_CTL]);
   plugin.opt.role_hosts[TRV_ROLE_AGENT] = nonempty(plugin.value[S_ROLE_AGENT]);
   plugin.opt.ctl_path = nonempty(plugin.value[S_CTL_FILE]);
+  plugin.opt.faults = (const TrvFaultSpec *)plugin.faults->data;
+  plugin.opt.n_faults = plugin.faults->len;
   plugin.opt.sink = (TrvRowSink){row_sink, NULL};
   plugin.rows = g_array_new(FALSE, FALSE, sizeof(TrvEpisodeRow));
   plugin.cell = (Cell){.spec = &plugin.spec, .opt = &plugin.opt, .report = &plugin.report};

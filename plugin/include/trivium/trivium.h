@@ -28,7 +28,7 @@
  *
  * Settings are the keys of `trivium params` (the parameter table) and the
  * plugin's own: world, controller, seed, role.controller, role.ctl,
- * role.agent, ctl.file.  Each is also the SimGrid flag trivium/KEY
+ * role.agent, ctl.file, fault.  Each is also the SimGrid flag trivium/KEY
  * (--cfg=trivium/run.episodes:50).  Trivium logs under the XBT category
  * `trivium` (at warning by default; --log=trivium.thres:info shows the
  * changes of the committed graph, alarms, resets, failed commits and
@@ -55,6 +55,13 @@ TRIVIUM_API void trivium_plugin_init(void);
 /* A setting (see above); false with *error when the key or the value is
  * wrong, or once the simulation runs. */
 TRIVIUM_API bool trivium_plugin_set(const char *key, const char *value, GError **error);
+/* Adds fault processes, written as `trivium run --fault` takes them
+ * (link-flap:GLOB:MTBF:MTTR[:START[:STOP]], host-crash:GLOB:AT:DURATION,
+ * partition:GLOBS:AT:DURATION; several separated by ';'), to those of the
+ * setting `fault` (--cfg=trivium/fault:SPEC); false with *error for a bad
+ * one, or once the simulation runs.  A pattern that matches nothing on
+ * the platform stops the simulation when it starts. */
+TRIVIUM_API bool trivium_plugin_add_fault(const char *spec, GError **error);
 /* Marks an actor as a dispatch agent, from code (before simgrid_run()). */
 TRIVIUM_API void trivium_agent_attach(sg_actor_t actor);
 /* After simgrid_run(): true when the controller finished every episode;
