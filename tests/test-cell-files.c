@@ -235,6 +235,14 @@ static void foreign_or_missing_cells_are_not_damaged(void) {
   g_assert_false(parse("TRVCELL9 of another size", 24, pristine.fingerprint, out, &err));
   g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
   g_clear_error(&err);
+  /* the format before steps_late and bits_lost: a summary two metrics (16 bytes) smaller */
+  char *format2 = g_memdup2(orig, len);
+  memcpy(format2, "TRVCELL2", 8);
+  g_assert_false(parse(format2, len - 2 * sizeof(double), pristine.fingerprint, out, &err));
+  g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
+  g_assert_nonnull(strstr(err->message, "another build"));
+  g_clear_error(&err);
+  g_free(format2);
   g_assert_false(parse(orig, len - 1, pristine.fingerprint, out, &err)); /* cut */
   assert_damaged(err, sum_path);
   g_clear_error(&err);
