@@ -27,7 +27,8 @@
 
 enum { COL_CONTROLLER, COL_SEED, COL_REWARD, COL_COMMITS, COL_FAILURES, COL_DELIVERED, COL_IDEAL, COL_FD_EPS,
        COL_FD_ETA, N_COLS };
-static const char *const col_names[N_COLS] = {"controller", "seed", "reward", "commits", "commit_failures",
+/* the deployed outcome is what reached the log: committed_reward */
+static const char *const col_names[N_COLS] = {"controller", "seed", "committed_reward", "commits", "commit_failures",
                                               "delivered", "ideal", "fd_eps", "fd_eta"};
 
 static void cell_free(TrvGroundingCell *c) {

@@ -7,7 +7,7 @@
  * (what the floor did), `ideal` (the same decisions replayed with perfect
  * actuators and observations and nothing lost to the log), `fd_eps` and
  * `fd_eta` (the same replayed with the noise step world.fd_step on eps,
- * then on eta).  The deployed outcome is the episode's `reward`: what the
+ * then on eta).  The deployed outcome is the episode's `committed_reward`: what the
  * log committed.  Per cell (controller, seed), over its episodes:
  *   W1      trv_wasserstein1(reward, ideal), exact for the 1-D samples;
  *   p_f     commit_failures / commits, measured by the run;

@@ -67,7 +67,7 @@ static double close_with(TrvSession *s, int e, GArray **records, int lost) {
   TrvEpisodeCounts counts = {.commits = 2, .attempts = 2};
   TrvEpisodeRow row;
   GError *err = NULL;
-  g_assert_true(trv_session_close(s, e, (TrvRecord *)all->data, all->len, &counts, &row, decided, &err));
+  g_assert_true(trv_session_close(s, e, (TrvRecord *)all->data, all->len, NULL, 0, &counts, &row, decided, &err));
   g_assert_no_error(err);
   g_array_free(all, TRUE);
   g_array_free(decided, TRUE);

@@ -13,7 +13,7 @@
 #include <trivium/error.h>
 
 static const char *const controllers[] = {"trivium", "rlvr"};
-static const char header[] = "seed,controller,episode,reward,commits,commit_failures,lrcp_trace,delivered,ideal,"
+static const char header[] = "seed,controller,episode,committed_reward,commits,commit_failures,lrcp_trace,delivered,ideal,"
                              "fd_eps,fd_eta\n";
 static char *dir, *path;
 
@@ -41,7 +41,7 @@ static void assert_refused(const char *body, long max_rows, int line, const char
 }
 
 static void a_table_gives_each_cells_episodes_and_sums(void) {
-  put("seed,controller,episode,reward,commits,commit_failures,lrcp_trace,delivered,ideal,fd_eps,fd_eta\n"
+  put("seed,controller,episode,committed_reward,commits,commit_failures,lrcp_trace,delivered,ideal,fd_eps,fd_eta\n"
       "1,trivium,0,28,8,1,1;0,30,29,29,24\n"
       "1,trivium,1,30,8,0,1;0,30,32,31,27\n"
       "2,trivium,0,20,6,2,0,23,25,24,22\n"
@@ -73,12 +73,12 @@ static void malformed_tables_are_refused_with_their_line(void) {
   assert_refused("one,trivium,0,28,8,1,x,30,29,29,24\n", 8, 2, "seed 'one'; expected a whole number");
   assert_refused("99999999999,trivium,0,28,8,1,x,30,29,29,24\n", 8, 2, "seed '99999999999'");
   assert_refused("1,trivium,0,28,8,1,x,30,29,,24\n", 8, 2, "fd_eps ''; expected a number");
-  assert_refused("1,trivium,0,28x,8,1,x,30,29,29,24\n", 8, 2, "reward '28x'; expected a number");
+  assert_refused("1,trivium,0,28x,8,1,x,30,29,29,24\n", 8, 2, "committed_reward '28x'; expected a number");
   assert_refused("1,trivium,0,28,8,1,x,30,29,29,24\n\n1,trivium,1,28,8,1,x,30,29,29,24\n", 8, 3, "an empty line");
   assert_refused("1,trivium,0,28,8,1,x,30,29,29,24\n1,trivium,1,28,8,1,x,30,29,29,24\n", 1, 3,
                  "more rows than the run's 1");
   assert_refused("1,\x1b[2J,0,28,8,1,x,30,29,29,24\n", 8, 2, "controller '\\x1b[2J'");
-  put("seed,controller,reward\n1,trivium,3\n", -1);
+  put("seed,controller,committed_reward\n1,trivium,3\n", -1);
   GError *err = NULL;
   g_assert_null(read_back(8, &err));
   g_assert_nonnull(strstr(err->message, ":1: no column 'commits'"));
@@ -90,7 +90,7 @@ static void malformed_tables_are_refused_with_their_line(void) {
 }
 
 static void a_nul_byte_inside_a_line_is_refused(void) {
-  static const char text[] = "seed,controller,reward,commits,commit_failures,delivered,ideal,fd_eps,fd_eta\n"
+  static const char text[] = "seed,controller,committed_reward,commits,commit_failures,delivered,ideal,fd_eps,fd_eta\n"
                              "1,trivium,2\0003,8,1,30,29,29,24\n";
   put(text, sizeof text - 1);
   GError *err = NULL;

@@ -25,8 +25,9 @@
  *   oracle    eps, eta of the deployed fleet, every robot planning with the
  *             true effects: R_out = oracle - delivered.
  * Commit failures are not the world's: a robot whose records the log lost
- * has its deliveries of the episode missing from the episode's reward (the
- * committed outcome), while `delivered` counts what the floor did.
+ * has its deliveries of the episode missing from the episode's
+ * committed_reward (the committed outcome), while `delivered` and `reward`
+ * count what the floor did.
  *
  * Probe of component j by a robot (a timed test pick at a bay, the other
  * causes clamped at their means): w = kappa_j z + the excess of the dock

@@ -70,7 +70,8 @@ bool trv_cell_run_direct(const TrvCellSpec *spec, GArray *rows, GArray *log, GEr
     trivium_episode_close(ep, NULL);
     TrvEpisodeRow row;
     g_array_set_size(decided, 0);
-    if (!(ok = trv_session_close(s, e, (TrvRecord *)committed->data, committed->len, &counts, &row, decided, error)))
+    if (!(ok = trv_session_close(s, e, (TrvRecord *)committed->data, committed->len, NULL, 0, &counts, &row, decided,
+                                    error)))
       break;
     if (log) g_array_append_vals(log, decided->data, decided->len);
     g_array_append_val(rows, row);

@@ -186,8 +186,8 @@ static double bits_lost(const TrvSession *s, const TrvRecord *probes, size_t n_p
   return bits;
 }
 
-bool trv_session_close(TrvSession *s, int e, const TrvRecord *recs, size_t n, const TrvEpisodeCounts *counts,
-                       TrvEpisodeRow *row, GArray *decided, GError **error) {
+bool trv_session_close(TrvSession *s, int e, const TrvRecord *recs, size_t n, const TrvRecord *played, size_t n_played,
+                       const TrvEpisodeCounts *counts, TrvEpisodeRow *row, GArray *decided, GError **error) {
   memset(row, 0, sizeof *row);
   row->seed = (int)s->seed;
   row->episode = e;
@@ -196,8 +196,15 @@ bool trv_session_close(TrvSession *s, int e, const TrvRecord *recs, size_t n, co
   int nc = s->info.cand->n_components;
   for (size_t i = 0; i < n; i++) {
     const TrvRecord *r = &recs[order[i]];
-    if (r->kind == TRV_RECORD_STEP) row->reward += r->reward;
+    if (r->kind == TRV_RECORD_STEP) row->committed_reward += r->reward;
     if (r->a_int >= 0 && r->a_int < nc) g_array_append_val(s->probes_of, *r);
+  }
+  /* what the agents did, committed or not: the referee sees every step */
+  if (!played) played = recs, n_played = n;
+  size_t *played_order = played == recs ? order : trv_records_fold_order(played, n_played);
+  for (size_t i = 0; i < n_played; i++) {
+    const TrvRecord *r = &played[played_order[i]];
+    if (r->kind == TRV_RECORD_STEP) row->reward += r->reward;
   }
   trv_beliefs_clear(&s->beliefs);
   g_array_set_size(s->own, 0);
@@ -206,7 +213,9 @@ bool trv_session_close(TrvSession *s, int e, const TrvRecord *recs, size_t n, co
   double t0 = s->time_controller ? cpu_seconds() : 0;
   bool ok = s->controller->klass->absorb(s->controller->self, e, &er, row, &s->beliefs, s->own, error);
   row->controller_cpu = s->time_controller ? s->plan_cpu + cpu_seconds() - t0 : 0;
-  ok = ok && trv_referee_score_ordered(s->wc, s->world, &s->beliefs, recs, order, n, s->info.steps, row, error);
+  ok = ok && trv_referee_score_ordered(s->wc, s->world, &s->beliefs, played, played_order, n_played, s->info.steps, row,
+                                       error);
+  if (played_order != order) g_free(played_order);
   g_free(order);
   if (!ok) return false;
   row->gated_steps = counts->gated;

@@ -82,12 +82,16 @@ typedef struct {
 /* Closes episode e with the records the log committed for it (any order):
  * fills *row (every readout), and appends the decided records (the
  * committed ones, the controller's own, the EPISODE_END marker) to
- * *decided.  row->controller_cpu is the CPU time the controller spent
+ * *decided.  played (n_played): every step record the agents played in
+ * the episode, committed or not, which the referee sees (reward, r_out:
+ * what the agents did, not what reached the log); NULL: the committed
+ * ones.  row->controller_cpu is the CPU time the controller spent
  * on e (plan and absorb) when the session times it
  * (trv_session_time_controller), else 0.  False with *error when the
  * world answered out of bounds (its observational pairs, its referee):
  * the episode is not decided and the cell stops. */
-bool trv_session_close(TrvSession *s, int e, const TrvRecord *recs, size_t n, const TrvEpisodeCounts *counts,
+bool trv_session_close(TrvSession *s, int e, const TrvRecord *recs, size_t n, const TrvRecord *played, size_t n_played,
+                       const TrvEpisodeCounts *counts,
                        TrvEpisodeRow *row, GArray *decided, GError **error);
 
 /* The record closing episode e (written by the controller once every

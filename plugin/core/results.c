@@ -104,8 +104,8 @@ void trv_results_csv_header(GString *out, const TrvCellLayout *l) {
   }
   g_string_append(out, ",entropy_bits,budget,probes,gated_steps,reward,r_out,r_epi,r_hat_epi,r_temp,tau,committed,"
                        "lrcp_status,lrcp_trace,detector_stat,alarm,resets,commits,commit_attempts,commit_failures,"
-                       "records_lost,detector_closed,agents_missing,wait_lost,detector_timeout,steps_late,bits_lost,sim_time,"
-                       "soft_score");
+                       "records_lost,detector_closed,agents_missing,wait_lost,detector_timeout,steps_late,bits_lost,committed_reward,"
+                       "sim_time,soft_score");
   for (int k = 0; l->metric_names && l->metric_names[k]; k++) g_string_append_printf(out, ",%s", l->metric_names[k]);
   g_string_append_c(out, '\n');
 }
@@ -161,6 +161,7 @@ void trv_results_csv_row(GString *out, const TrvCellLayout *l, const TrvEpisodeR
   put_c(out, ','), put_g(out, w->wait_lost), put_c(out, ','), put_g(out, w->detector_timeout);
   put_c(out, ','), put_d(out, w->steps_late);
   put_c(out, ','), put_g(out, w->bits_lost);
+  put_c(out, ','), put_g(out, w->committed_reward);
   put_c(out, ','), put_g(out, w->sim_time), put_c(out, ','), put_g(out, w->soft_score);
   for (int k = 0; l->metric_names && l->metric_names[k]; k++)
     put_c(out, ','), put_g(out, k < w->n_world_metrics ? w->world_metrics[k] : NAN);

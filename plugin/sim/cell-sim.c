@@ -246,6 +246,7 @@ static void free_cell(Cell *cell) {
     g_free(d);
   }
   if (cell->decided) g_ptr_array_free(cell->decided, TRUE);
+  if (cell->played) g_array_free(cell->played, TRUE);
   if (cell->machine_hosts) g_hash_table_destroy(cell->machine_hosts);
   if (cell->shared_city) {
     Round *R = &cell->round;
@@ -328,6 +329,8 @@ bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {
     cell->mb_controller = sg_mailbox_by_name("trivium/controller");
     cell->mb_controller_reply = sg_mailbox_by_name("trivium/controller/reply");
     cell->decided = g_ptr_array_new();
+    cell->played = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
+    cell->played_episode = -1;
     cell->n_agents = agent_hosts ? (int)agent_hosts->len : opt->agents;
     cell->agents = g_new0(AgentState, cell->n_agents);
     for (int a = 0; a < cell->n_agents; a++) {

@@ -154,7 +154,6 @@ static void dispatch_and_wait(Cell *cell, int e, TrvEpisodeCounts *counts) {
     for (int i = 0; i < got; i++) {
       Msg *d = done[i];
       if (d->kind == MSG_DONE && d->episode == e && d->tag == cell->incarnation) {
-        counts->attempts += d->attempts;
         counts->gated += d->gated;
         counts->steps_late += d->late;
         reported++;
@@ -262,7 +261,6 @@ static void dispatch_shared(Cell *cell, int e, TrvEpisodeCounts *counts) {
       if (d->kind == MSG_DONE && d->episode == e && d->tag == R->tag && d->agent >= 0 && d->agent < cell->n_agents &&
           R->member[d->agent] && !R->done[d->agent]) {
         R->done[d->agent] = true;
-        counts->attempts += d->attempts;
         counts->gated += d->gated;
         counts->steps_late += d->late;
         waiting--;
@@ -438,11 +436,15 @@ static void absorb(Cell *cell, int e, GArray *recs, int intents, TrvEpisodeCount
   for (int a = 0; a < cell->n_agents; a++) counts->failures += !in[a];
   g_free(in);
   counts->sim_time = simgrid_get_clock();
+  counts->attempts = cell->played_attempts; /* every commit message sent, retries of failed commits included */
   TrvEpisodeRow row;
   DecidedEpisode *d = g_new0(DecidedEpisode, 1);
   d->records = g_array_sized_new(FALSE, FALSE, sizeof(TrvRecord), recs->len + 8);
   GError *err = NULL;
-  if (!trv_session_close(cell->session, e, (TrvRecord *)recs->data, recs->len, counts, &row, d->records, &err)) {
+  const TrvRecord *played = cell->played_episode == e ? (const TrvRecord *)cell->played->data : NULL;
+  size_t n_played = cell->played_episode == e ? cell->played->len : 0;
+  if (!trv_session_close(cell->session, e, (TrvRecord *)recs->data, recs->len, played, n_played, counts, &row,
+                         d->records, &err)) {
     trv_sim_cell_fail(cell, err); /* the world answered out of bounds: e is not decided */
     g_array_free(d->records, TRUE);
     g_free(d);
@@ -470,6 +472,11 @@ void trv_sim_controller_actor(int argc, char **argv) {
     if (cell->n_decided <= e) {
       if (!cell->closing) {
         if (!cell->shared_city || cell->round.episode != e) memset(&counts, 0, sizeof counts);
+        if (cell->played_episode != e) { /* the referee's view of e: every step played, committed or not */
+          cell->played_episode = e;
+          g_array_set_size(cell->played, 0);
+          cell->played_attempts = 0;
+        }
         if (cell->shared_city) dispatch_shared(cell, e, &counts);
         else dispatch_and_wait(cell, e, &counts);
         if (cell->error) break; /* planning it, or an agent playing it */

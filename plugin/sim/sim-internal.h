@@ -168,6 +168,14 @@ typedef struct {
   bool user_agents;        /* agents are a program's own actors: STOP them at the end */
   bool shared_city;        /* the world moves once per step for all agents (TrvAgentClass.step_end) */
   Round round;             /* shared city: the episode being played */
+  /* The referee's view of the episode being played (played_episode): every
+   * record the agents closed, committed or not, and every commit message
+   * they sent; handed over in the simulator's memory, not the network, as
+   * the referee sees the world itself.  A record closed after its episode
+   * was decided is not counted. */
+  GArray *played;
+  int played_episode;
+  int played_attempts;
   GHashTable *machine_hosts; /* machine number -> sg_host_t, for worlds whose agents run operations */
   GError *error;
 } Cell;

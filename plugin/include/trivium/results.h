@@ -55,6 +55,7 @@ typedef struct {
   double detector_timeout; /* the failure detector's wait for this episode, simulated seconds (0: no clock) */
   int steps_late;      /* the agents' steps that outlasted their duration on the world's clock (sim.clock) */
   double bits_lost;    /* expected information gain, at plan time, of the planned probes whose records were lost */
+  double committed_reward; /* the payoffs of the committed records only (reward counts every step played) */
   double sim_time;     /* simulated seconds when the episode closed */
   double soft_score;   /* legacy 1 - acc with beliefs clipped to [0.01, 0.99] */
   int n_world_metrics; /* values of the referee's metric_names */
