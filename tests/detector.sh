@@ -16,9 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 echo "1..6"
 n=0
 run="$T run $top/scenarios/multi-agent.xml -q -j1 -c trivium --set run.seeds=1 --set run.episodes=40 --set sim.probe_flops=1e9"
-# column $2 of $1's episodes.csv, by name
-col() { awk -F, -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } { print $k }' "$1/episodes.csv"; }
-metric() { awk -F, -v m="$2" '$2 == m { print $3 }' "$1/summary.csv"; }
+. "$top/tests/columns.sh"
 
 # 16 agents, every uplink flapping (down 0.5 s every 5 s on average)
 $run --sweep agents.count=16 -o "$tmp/calm" 2> /dev/null

@@ -14,9 +14,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "1..6"
 n=0
-# column $2 of $1's episodes.csv, by name
-col() { awk -F, -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } { print $k }' "$1/episodes.csv"; }
-metric() { awk -F, -v m="$2" '$2 == m { print $3 }' "$1/summary.csv"; }
+. "$top/tests/columns.sh"
 
 # 1. urs-smoke as shipped (one controller): 20 episodes of 30 city minutes
 "$T" run -e urs-smoke -q -j1 -c rlvr -o "$tmp/smoke" 2> /dev/null

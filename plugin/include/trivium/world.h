@@ -178,8 +178,10 @@ struct TrvAgentClass {
   void (*step_end)(void *world, int step);
   double (*step_payoff)(void *agent);
   /* Optional: the simulated work (flops, finite and >= 0) of the agent's
-   * episode just played, executed on its host; NULL: T sim.step_flops
-   * plus sim.probe_flops per probe. */
+   * episode just played, executed on its host after its steps; NULL:
+   * sim.step_flops per step plus sim.probe_flops per probe, run inside
+   * each step on the world's clock (step_seconds), or after the episode
+   * when steps last their work. */
   double (*work)(void *agent);
   /* Optional: operations the episode just played runs on machines, after
    * the agent's work: one actor per machine, on the machine's host,
