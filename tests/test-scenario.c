@@ -468,13 +468,30 @@ static void dtd_attributes_match_the_loader(void) {
     g_free(got);
     g_strfreev(loader);
   }
-  /* and every section of the parameter table is an element of the DTD */
+  /* and every section of the parameter table is an element of the DTD; an
+   * attribute the DTD enumerates lists exactly the parameter's choices */
   size_t n;
   const TrvParamSpec *specs = trv_param_specs(&n);
   for (size_t i = 0; i < n; i++) {
     char *sec = g_strndup(specs[i].key, strcspn(specs[i].key, "."));
     if (!g_hash_table_contains(declared, sec))
       g_error("parameter %s: scenarios/trivium-scenario.dtd has no <%s>", specs[i].key, sec);
+    if (specs[i].choices && strchr(specs[i].key, '.')) {
+      char *pattern = g_strdup_printf("<!ATTLIST\\s+%s\\s[^>]*\\n\\s+%s\\s+\\(([^)]*)\\)", sec,
+                                      strchr(specs[i].key, '.') + 1);
+      GRegex *en = g_regex_new(pattern, 0, 0, NULL);
+      if (g_regex_match(en, dtd, 0, &m)) {
+        char *listed = g_match_info_fetch(m, 1), *want = g_strjoinv("|", (char **)specs[i].choices);
+        if (strcmp(listed, want))
+          g_error("parameter %s: scenarios/trivium-scenario.dtd lists (%s), the parameter table (%s)", specs[i].key,
+                  listed, want);
+        g_free(listed);
+        g_free(want);
+      }
+      g_match_info_free(m);
+      g_regex_unref(en);
+      g_free(pattern);
+    }
     g_free(sec);
   }
   g_assert_cmpint(n_elements, ==, 24);

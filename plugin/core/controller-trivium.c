@@ -7,6 +7,9 @@
  *   trivium-nolrcp        no LRCP;
  *   trivium-ideal-commit  ideal frozen commit instead of the snapshot;
  *   trivium-roundrobin    front-loaded round-robin scheduler;
+ *   trivium-parallel      the parallel scheduler: the budget planned and
+ *                         assigned to the agents by gain per second of the
+ *                         episode's makespan (schedule-parallel.c);
  *   epistemic-reset       Trivium's probes and update, posterior reset to the
  *                         prior after every episode (probe-matched budget by
  *                         default; a probe every step with matched = 0).
@@ -25,7 +28,7 @@
 #include "reset.h"
 #include "schedule.h"
 
-enum { V_TRIVIUM, V_NOCUSUM, V_NOLRCP, V_IDEAL, V_ROUNDROBIN, V_EPI_RESET };
+enum { V_TRIVIUM, V_NOCUSUM, V_NOLRCP, V_IDEAL, V_ROUNDROBIN, V_EPI_RESET, V_PARALLEL };
 
 typedef struct {
   TrvParams p;
@@ -64,7 +67,9 @@ static void *tr_create(const TrvParams *p, const TrvWorldInfo *world, uint64_t s
   c->steps = world->steps;
   c->s2 = world->noise_var;
   c->m0 = p->m0 > 0 ? p->m0 : c->cand->n_components;
-  c->sched = variant == V_ROUNDROBIN ? TRV_SCHED_ROUNDROBIN : (TrvSchedulerKind)p->scheduler;
+  c->sched = variant == V_ROUNDROBIN ? TRV_SCHED_ROUNDROBIN
+             : variant == V_PARALLEL ? TRV_SCHED_PARALLEL
+                                     : (TrvSchedulerKind)p->scheduler;
   c->rule = variant == V_IDEAL ? TRV_COMMIT_IDEAL : TRV_COMMIT_EXECUTED;
   c->lrcp_on = variant != V_NOLRCP;
   c->lp = (TrvLrcpParams){p->lrcp_window, p->lrcp_zmax, p->lrcp_radius, p->lrcp_beta_max};
@@ -125,9 +130,17 @@ static void tr_plan(void *self, int e, TrvPlan *plan) {
   plan->episode = e;
   plan->ghat = c->ghat;
   plan->zabs = c->p.zabs;
-  plan->n_probes =
-      trv_schedule_probes(c->sched, prior, c->cand, eligible, c->budget, teams, c->p.zabs, c->eig_memo, &c->rr_cursor,
-                          &c->sched_rng, plan->probes);
+  if (c->sched == TRV_SCHED_PARALLEL && plan->agent_of) {
+    /* planned and assigned at once, by gain per second of the makespan */
+    int agents = plan->agents > 0 ? plan->agents : 1;
+    plan->n_probes = trv_schedule_parallel(prior, c->cand, eligible, c->budget, agents,
+                                           trv_coalition_cap(c->p.coalition, c->m0), plan->agent_cost,
+                                           plan->agent_value, c->p.zabs, c->eig_memo, plan->probes, plan->agent_of);
+    plan->assigned = true;
+  } else {
+    plan->n_probes = trv_schedule_probes(c->sched, prior, c->cand, eligible, c->budget, teams, c->p.zabs, c->eig_memo,
+                                         &c->rr_cursor, &c->sched_rng, plan->probes);
+  }
   plan->gate = true;
   plan->rho = c->p.rho;
   plan->snapshot = prior;

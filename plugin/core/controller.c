@@ -21,11 +21,12 @@ static const struct {
     {"trivium-nolrcp", &trv_controller_trivium, 2},
     {"trivium-ideal-commit", &trv_controller_trivium, 3},
     {"trivium-roundrobin", &trv_controller_trivium, 4},
+    {"trivium-parallel", &trv_controller_trivium, 6},
 };
 
 const char *const trv_controller_names[] = {"trivium", "rlvr", "rlvr-memory", "reactive", "epistemic-reset",
                                             "trivium-nocusum", "trivium-nolrcp", "trivium-ideal-commit",
-                                            "trivium-roundrobin", NULL};
+                                            "trivium-roundrobin", "trivium-parallel", NULL};
 
 TrvController *trv_controller_new(const char *name, const TrvParams *params, const TrvWorldInfo *world, uint64_t seed,
                                   GError **error) {

@@ -20,6 +20,7 @@
 #include "params.h"
 #include "posterior.h"
 #include "record.h"
+#include "schedule.h"
 #include "world.h"
 
 /* Most probes one episode's plan can carry. */
@@ -37,6 +38,16 @@ typedef struct {
   bool place_probes; /* built-in agents run the probes at their steps of highest probe value */
   double rho;
   TrvPosterior *snapshot; /* the belief the gate starts from, or NULL */
+  /* Only in the whole episode's plan, never in an agent's share.  Set
+   * before plan(): what each of the `agents` costs (NULL: unknown, take
+   * them as equal) and their probe values (NULL: none), and room for
+   * TRV_PLAN_MAX_PROBES agents in agent_of.  A controller that assigns
+   * its probes to agents itself fills agent_of[0..n_probes) and sets
+   * `assigned`; otherwise the session splits the plan (trv_assign_probes). */
+  const TrvAgentCost *agent_cost;
+  const double *agent_value;
+  int *agent_of;
+  bool assigned;
 } TrvPlan;
 
 TrvPlan *trv_plan_copy(const TrvPlan *plan);

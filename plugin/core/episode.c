@@ -44,6 +44,10 @@ TrvPlan *trv_plan_copy(const TrvPlan *plan) {
   TrvPlan *c = g_memdup2(plan, sizeof *plan);
   c->probes = plan->n_probes ? g_memdup2(plan->probes, sizeof(int) * (size_t)plan->n_probes) : NULL;
   c->snapshot = plan->snapshot ? trv_posterior_copy(plan->snapshot) : NULL;
+  c->agent_cost = NULL; /* the whole plan's, which a copy does not own */
+  c->agent_value = NULL;
+  c->agent_of = NULL;
+  c->assigned = false;
   return c;
 }
 

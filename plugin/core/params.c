@@ -12,7 +12,7 @@
 static const char *const slab_names[] = {"gaussian", "separated", "soft", NULL};
 static const char *const track_names[] = {"hazard", "forgetting", "none", NULL};
 static const char *const noise_names[] = {"known", "estimated", NULL};
-static const char *const sched_names[] = {"ig", "roundrobin", "random", NULL};
+static const char *const sched_names[] = {"ig", "roundrobin", "random", "parallel", NULL};
 static const char *const variant_names[] = {"headline", "flips", "variance", "nonlinear", "separation", "tanh", NULL};
 static const char *const urs_city_names[] = {"sf", "nyc", "sg", NULL};
 static const char *const ctl_mode_names[] = {"atomic", "best-effort", NULL};

@@ -3,10 +3,12 @@
  * the scratch space of an episode's close.
  *
  * Plan: the world's episode_begin(e), the controller's plan (told how many
- * agents share it), and the split of its probes across the agents
- * (schedule.h, trv_assign_probes): whole components to one agent each
- * (disjoint assignment, budget.coalition = 1) or split over coalitions of
- * at most budget.coalition agents; every agent plays every step.
+ * agents share it, what they cost and their probe values), and the split
+ * of its probes across the agents: the controller's own assignment when it
+ * made one (the parallel scheduler), else trv_assign_probes (schedule.h):
+ * whole components to one agent each (disjoint assignment,
+ * budget.coalition = 1) or split over coalitions of at most
+ * budget.coalition agents; every agent plays every step.
  * Close: the reward of the committed records (summed in fold order, so it
  * does not depend on the order records arrived in), the controller's
  * absorb, the referee's score, the transport's counts, and the decided
@@ -41,6 +43,9 @@ struct TrvSession {
   bool time_controller; /* measure row->controller_cpu (trv_session_time_controller) */
   double plan_cpu;      /* CPU seconds of the last plan */
   int *probes;     /* room for a plan's probes (TRV_PLAN_MAX_PROBES), kept across episodes */
+  int *agent_of;   /* room for their agents, the same */
+  TrvAgentCost *agent_cost; /* n_agent_cost agents' costs, or NULL (trv_session_set_agent_costs) */
+  int n_agent_cost;
   TrvPosterior *snapshot; /* the last plan's snapshot, which its shares point to */
   int planned[TRV_MAX_COMPONENTS]; /* the last plan's probes per component */
   double planned_zabs;             /* and their |z| */
@@ -67,10 +72,17 @@ TrvSession *trv_session_new(const TrvParams *params, const TrvWorldClass *wc, co
   s->own = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
   s->probes_of = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
   s->probes = g_new(int, TRV_PLAN_MAX_PROBES);
+  s->agent_of = g_new(int, TRV_PLAN_MAX_PROBES);
   return s;
 }
 
 void trv_session_time_controller(TrvSession *s, bool on) { s->time_controller = on; }
+
+void trv_session_set_agent_costs(TrvSession *s, const TrvAgentCost *cost, int n_agents) {
+  g_free(s->agent_cost);
+  s->agent_cost = cost && n_agents > 0 ? g_memdup2(cost, sizeof *cost * (size_t)n_agents) : NULL;
+  s->n_agent_cost = s->agent_cost ? n_agents : 0;
+}
 
 void trv_session_free(TrvSession *s) {
   if (!s) return;
@@ -82,6 +94,8 @@ void trv_session_free(TrvSession *s) {
   }
   if (s->probes_of) g_array_free(s->probes_of, TRUE);
   g_free(s->probes);
+  g_free(s->agent_of);
+  g_free(s->agent_cost);
   g_free(s->change_points);
   trv_posterior_free(s->snapshot);
   g_free(s);
@@ -102,12 +116,16 @@ int trv_session_change_points(const TrvSession *s, const int **out) {
   return s->n_change_points;
 }
 
-/* Splits plan into per-agent shares (schedule.h: trv_assign_probes), each
- * pointing to plan's snapshot. */
+/* Splits plan into per-agent shares, each pointing to plan's snapshot: by
+ * the controller's assignment when it made one, else by trv_assign_probes
+ * (schedule.h). */
 static void split_plan(const TrvPlan *plan, int n_agents, int cap, const double *value, TrvPlan **out) {
-  int *agent_of = g_new(int, plan->n_probes + 1), *load = g_new0(int, n_agents);
-  trv_assign_probes(plan->probes, plan->n_probes, plan->ghat.n, n_agents, cap, value, agent_of);
-  for (int i = 0; i < plan->n_probes; i++) load[agent_of[i]]++;
+  int *agent_of = plan->assigned ? plan->agent_of : g_new(int, plan->n_probes + 1), *load = g_new0(int, n_agents);
+  if (!plan->assigned) trv_assign_probes(plan->probes, plan->n_probes, plan->ghat.n, n_agents, cap, value, agent_of);
+  for (int i = 0; i < plan->n_probes; i++) {
+    g_assert(agent_of[i] >= 0 && agent_of[i] < n_agents);
+    load[agent_of[i]]++;
+  }
   /* one block: the shares, then their probes (trv_session_parts_free) */
   TrvPlan *block = g_malloc(sizeof *plan * (size_t)n_agents + sizeof(int) * ((size_t)plan->n_probes + 1));
   int *room = (int *)(block + n_agents);
@@ -116,6 +134,10 @@ static void split_plan(const TrvPlan *plan, int n_agents, int cap, const double 
     *p = *plan;
     p->probes = room;
     p->n_probes = 0;
+    p->agent_cost = NULL; /* the whole plan's alone */
+    p->agent_value = NULL;
+    p->agent_of = NULL;
+    p->assigned = false;
     room += load[a];
   }
   for (int i = 0; i < plan->n_probes; i++) {
@@ -123,7 +145,7 @@ static void split_plan(const TrvPlan *plan, int n_agents, int cap, const double 
     p->probes[p->n_probes++] = plan->probes[i];
   }
   g_free(load);
-  g_free(agent_of);
+  if (!plan->assigned) g_free(agent_of);
 }
 
 bool trv_session_plan(TrvSession *s, int e, int n_agents, TrvPlan **parts, GError **error) {
@@ -143,6 +165,9 @@ bool trv_session_plan(TrvSession *s, int e, int n_agents, TrvPlan **parts, GErro
   memset(&plan, 0, sizeof plan);
   plan.probes = s->probes;
   plan.agents = n_agents;
+  plan.agent_cost = s->n_agent_cost == n_agents ? s->agent_cost : NULL;
+  plan.agent_value = value;
+  plan.agent_of = s->agent_of;
   s->controller->klass->plan(s->controller->self, e, &plan);
   plan.place_probes = s->params.probe_value && s->wc->agent && s->wc->agent->probe_value_at;
   g_assert(plan.n_probes >= 0 && plan.n_probes <= TRV_PLAN_MAX_PROBES);

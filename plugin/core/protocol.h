@@ -43,6 +43,12 @@ void trv_session_free(TrvSession *s);
  * 0.6 us, which is a few percent of a cheap episode, so only benchmarks
  * ask for it.  Off by default. */
 void trv_session_time_controller(TrvSession *s, bool on);
+/* What each of n_agents agents' episode costs in simulated seconds (the
+ * SimGrid attachment computes it from the agents' hosts and the clock), for
+ * a controller that plans its probes by time (the parallel scheduler):
+ * copied; the plans of n_agents agents carry it.  Without it (or for
+ * another number of agents) agents are taken as equal. */
+void trv_session_set_agent_costs(TrvSession *s, const TrvAgentCost *cost, int n_agents);
 
 const TrvWorldInfo *trv_session_info(const TrvSession *s);
 const TrvWorldClass *trv_session_world_class(const TrvSession *s);

@@ -78,6 +78,12 @@ int trv_schedule_probes(TrvSchedulerKind kind, const TrvPosterior *post, const T
     case TRV_SCHED_RANDOM:
       for (int b = 0; b < budget; b++) plan[b] = el[trv_rng_below(rng, (uint64_t)n_el)];
       return budget;
+    case TRV_SCHED_PARALLEL: { /* one agent */
+      int *agent_of = g_new(int, budget);
+      int got = trv_schedule_parallel(post, cand, eligible, budget, 1, 1, NULL, NULL, zabs, memo, plan, agent_of);
+      g_free(agent_of);
+      return got;
+    }
   }
   g_assert_not_reached();
 }

@@ -18,6 +18,9 @@
  *  - round-robin: front-loaded cycle over the eligible components in id
  *    order, continuing where the previous episode stopped.
  *  - random: uniform over the eligible components.
+ *  - parallel: plans the budget and assigns it to the agents at once, by
+ *    marginal gain per marginal episode makespan (trv_schedule_parallel,
+ *    schedule-parallel.c); with one agent it is IGScore.
  * Components not eligible (frozen into G_hat) are never probed. */
 #ifndef TRV_SCHEDULE_H
 #define TRV_SCHEDULE_H
@@ -29,7 +32,12 @@
 #include "posterior.h"
 #include "rng.h"
 
-typedef enum { TRV_SCHED_IG = 0, TRV_SCHED_ROUNDROBIN = 1, TRV_SCHED_RANDOM = 2 } TrvSchedulerKind;
+typedef enum {
+  TRV_SCHED_IG = 0,
+  TRV_SCHED_ROUNDROBIN = 1,
+  TRV_SCHED_RANDOM = 2,
+  TRV_SCHED_PARALLEL = 3
+} TrvSchedulerKind;
 
 int trv_budget(int episode, int window, double alpha, double m0, int steps);
 
@@ -37,7 +45,9 @@ int trv_budget(int episode, int window, double alpha, double m0, int steps);
  * component is eligible).  unit >= 1 is IGScore's largest choice (1:
  * probe by probe); *rr_cursor carries round-robin state across episodes; rng is used
  * by the random scheduler only; memo (may be NULL) speeds IGScore's EIG
- * evaluations up without changing them. */
+ * evaluations up without changing them.  The parallel scheduler plans here
+ * as for one agent (IGScore probe by probe); trv_schedule_parallel plans
+ * for several. */
 int trv_schedule_probes(TrvSchedulerKind kind, const TrvPosterior *post, const TrvCandidates *cand,
                         const bool *eligible, int budget, int unit, double zabs, TrvEigMemo *memo, int *rr_cursor,
                         TrvRng *rng, int *plan);
@@ -63,5 +73,26 @@ int trv_coalition_cap(int coalition, double m0);
  * probes[i]; the probes of j fill its chunks in plan order. */
 void trv_assign_probes(const int *probes, int n_probes, int n_components, int n_agents, int cap, const double *value,
                        int *agent_of);
+
+/* What an agent's episode costs in simulated seconds: `base` without
+ * probes (its steps), and `probe` more for each probe it runs. */
+typedef struct {
+  double base, probe;
+} TrvAgentCost;
+
+/* The parallel scheduler (schedule-parallel.c): fills plan[0..budget) with
+ * components and agent_of[0..budget) with the agent that runs each probe,
+ * choosing (component, agent) by marginal expected information gain per
+ * marginal increase of the episode's makespan max_a (base_a + n_a
+ * probe_a), a choice that does not lengthen it first; a component's probes
+ * go to at most `cap` agents (1: disjoint assignment).  cost: n_agents
+ * entries, or NULL for equal agents (base 0, probe 1); value: NULL or
+ * n_agents probe values (equally placed agents are taken by value).
+ * Returns the number of probes planned: budget, or 0 when no component is
+ * eligible.  With one agent the plan is trv_schedule_probes's IGScore plan
+ * with unit 1, probe for probe. */
+int trv_schedule_parallel(const TrvPosterior *post, const TrvCandidates *cand, const bool *eligible, int budget,
+                          int n_agents, int cap, const TrvAgentCost *cost, const double *value, double zabs,
+                          TrvEigMemo *memo, int *plan, int *agent_of);
 
 #endif

@@ -12,6 +12,7 @@
  * forks a process per cell (SPEC section 10). */
 #include <errno.h>
 #include <fnmatch.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 #include <xbt/log.h>
@@ -288,6 +289,31 @@ bool trv_sim_check_contexts(GError **error) {
   return true;
 }
 
+/* What each built-in agent's episode costs on its host (TrvAgentCost), for
+ * the schedulers that plan by time: the steps as the agent plays them
+ * (agent-actor.c, clock_step), each lasting the step duration or its work
+ * on the host if longer, or, with the compute clock, its work alone; a
+ * probe adds sim.probe_flops to its step.  Not set for a world whose agents
+ * do their own work: there the steps' flops are not the episode's time. */
+static void set_agent_costs(Cell *cell) {
+  const TrvSimOptions *opt = cell->opt;
+  if (!cell->wc->agent || cell->wc->agent->work || cell->wc->agent->operations) return;
+  for (int a = 0; a < cell->n_agents; a++)
+    if (!(sg_host_get_speed(cell->agents[a].host) > 0)) return; /* a host that computes nothing: no clock to read */
+  TrvAgentCost *cost = g_new(TrvAgentCost, cell->n_agents);
+  for (int a = 0; a < cell->n_agents; a++) {
+    double speed = sg_host_get_speed(cell->agents[a].host);
+    double plain = opt->step_flops / speed, probing = (opt->step_flops + opt->probe_flops) / speed;
+    if (cell->step_seconds > 0) {
+      plain = fmax(cell->step_seconds, plain);
+      probing = fmax(cell->step_seconds, probing);
+    }
+    cost[a] = (TrvAgentCost){cell->info->steps * plain, probing - plain};
+  }
+  trv_session_set_agent_costs(cell->session, cost, cell->n_agents);
+  g_free(cost);
+}
+
 /* Builds the cell on the loaded platform: world, controller, agents and
  * replicas placed by role (agents on agent_hosts when given: the plugin's
  * registered actors), the CTL file, the fault driver.  On error the cell
@@ -345,6 +371,7 @@ bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {
       snprintf(name, sizeof name, "trivium/agent/%d/ack", a);
       as->mb_ack = sg_mailbox_by_name(name);
     }
+    if (ok && !agent_hosts) set_agent_costs(cell);
     if (cell->wc->agent && cell->wc->agent->step_end) { /* a shared city: the agents step together */
       Round *R = &cell->round;
       cell->shared_city = true;
