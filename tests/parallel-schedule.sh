@@ -5,14 +5,15 @@
 # is IGScore, the same run to the last bit of simulated time; with three
 # agents its run is shorter than IGScore's, whose budget mostly goes to one
 # agent; and it reads the agents' speeds from the platform, so a host three
-# times faster runs more of the probes.  TAP.
+# times faster runs more of the probes.  scripts/paired-speedup.sh reads
+# the sweep's seeds as summary.csv does.  TAP.
 set -u
 top=$(cd "${srcdir:-..}" && pwd)
 T=${TRIVIUM:-./trivium}
 T=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..3"
+echo "1..4"
 n=0
 # metric $3 of controller $2 in $1's summary.csv
 metric() { awk -F, -v c="$2" -v m="$3" '$1 == c && $2 == m { print $3 }' "$1/summary.csv"; }
@@ -54,3 +55,14 @@ n=$((n + 1))
 if [ "$fast" -ge $((2 * slow)) ] && [ "$slow" -gt 0 ]; then
   echo "ok $n - a host 3x faster runs $fast probes, the slower one $slow"
 else echo "not ok $n - a host 3x faster runs $fast probes, the slower one $slow"; tail -5 "$tmp/log" | sed 's/^/# /'; fi
+
+# 4. scripts/paired-speedup.sh: per-seed e_id and t_id whose means are summary.csv's
+"$top/scripts/paired-speedup.sh" "$tmp/run" trivium > "$tmp/paired" 2>&1
+row=$(grep '^| 3 | trivium-parallel |' "$tmp/paired")
+e=$(metric "$three" trivium-parallel e_id) t=$(metric "$three" trivium-parallel t_id)
+n=$((n + 1))
+if [ -n "$row" ] && echo "$row" | awk -F'|' -v e="$e" -v t="$t" '{
+     ok = $4 ~ /2 \/ 2/ && ($5 - e) ^ 2 < 1e-4 && ($6 - t) ^ 2 < (1e-3 * t) ^ 2 && $8 + 0 > 0 && $11 + 0 > 0
+     exit !ok }'; then
+  echo "ok $n - paired-speedup.sh: e_id $e and t_id $t as summary.csv has them"
+else echo "not ok $n - paired-speedup.sh: '$row' against e_id $e, t_id $t"; sed 's/^/# /' "$tmp/paired"; fi

@@ -550,6 +550,30 @@ static void parallel_with_one_agent_is_igscore(void) {
   g_rand_free(r);
 }
 
+/* When a coalition may hold every agent (cap >= M), every component's
+ * next probe goes to the same least-loaded agent and lengthens the episode
+ * alike, so the plan is IGScore's, probe for probe, and the loads differ
+ * by one probe at most: IGScore's allocation, run in parallel. */
+static void coalitions_of_every_agent_run_igscore_in_parallel(void) {
+  GRand *r = g_rand_new_with_seed(23);
+  for (int trial = 0; trial < 200; trial++) {
+    int n = g_rand_int_range(r, 1, 13), agents = g_rand_int_range(r, 1, 9), budget = g_rand_int_range(r, 1, 60);
+    int cap = agents + g_rand_int_range(r, 0, 3), ig[60], plan[60], agent_of[60], load[9], cursor = 0;
+    TrvCandidates cd = many(n);
+    TrvPosterior *post = random_posterior(r, n);
+    bool el[12];
+    for (int j = 0; j < n; j++) el[j] = j == 0 || g_rand_boolean(r);
+    TrvRng rng;
+    trv_rng_init(&rng, 1, TRV_STREAM_SCHEDULE);
+    trv_schedule_probes(TRV_SCHED_IG, post, &cd, el, budget, 1, 1.0, NULL, &cursor, &rng, ig);
+    trv_schedule_parallel(post, &cd, el, budget, agents, cap, NULL, NULL, 1.0, NULL, plan, agent_of);
+    for (int b = 0; b < budget; b++) g_assert_cmpint(plan[b], ==, ig[b]);
+    g_assert_cmpint(largest_load(agent_of, budget, agents, load), ==, (budget + agents - 1) / agents);
+    trv_posterior_free(post);
+  }
+  g_rand_free(r);
+}
+
 /* Probes that cost no time (they fit in their steps) are all free: the
  * plan is IGScore's, and each new component goes to the agent with the
  * fewest probes, the most valuable first, then the lower index. */
@@ -609,5 +633,7 @@ int main(int argc, char **argv) {
   g_test_add_func("/schedule/parallel_plans_respect_the_assignment_rule", parallel_plans_respect_the_assignment_rule);
   g_test_add_func("/schedule/parallel_with_one_agent_is_igscore", parallel_with_one_agent_is_igscore);
   g_test_add_func("/schedule/free_probes_spread_by_count_then_value", free_probes_spread_by_count_then_value);
+  g_test_add_func("/schedule/coalitions_of_every_agent_run_igscore_in_parallel",
+                  coalitions_of_every_agent_run_igscore_in_parallel);
   return g_test_run();
 }
