@@ -27,6 +27,9 @@ static const struct {
 const char *const trv_controller_names[] = {"trivium", "rlvr", "rlvr-memory", "reactive", "epistemic-reset",
                                             "trivium-nocusum", "trivium-nolrcp", "trivium-ideal-commit",
                                             "trivium-roundrobin", "trivium-parallel", NULL};
+const char *const trv_controller_defaults[] = {"trivium", "rlvr", "rlvr-memory", "reactive", "epistemic-reset",
+                                               "trivium-nocusum", "trivium-nolrcp", "trivium-ideal-commit",
+                                               "trivium-roundrobin", NULL};
 
 TrvController *trv_controller_new(const char *name, const TrvParams *params, const TrvWorldInfo *world, uint64_t seed,
                                   GError **error) {

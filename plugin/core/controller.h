@@ -136,6 +136,10 @@ typedef struct {
 
 /* Registered controller names, NULL-terminated, in table order. */
 extern const char *const trv_controller_names[];
+/* The controllers a scenario without <controllers> runs: every one but
+ * trivium-parallel, which with one agent is trivium to the bit (it differs
+ * only when several agents share a plan; name it to run it). */
+extern const char *const trv_controller_defaults[];
 /* Creates the controller called `name`; NULL with *error if unknown. */
 TrvController *trv_controller_new(const char *name, const TrvParams *params, const TrvWorldInfo *world, uint64_t seed,
                                   GError **error);
