@@ -65,10 +65,10 @@ static void gate_plays_safe_exactly_while_the_tally_exceeds_rho(void) {
     plan->snapshot = trv_posterior_new(3, &pp); /* pi0 = 0.5, no probes: stays at 0.5 */
     GArray *recs = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
     uint64_t seq = 0;
-    TrvRng rng;
-    trv_rng_init(&rng, 1, TRV_STREAM_PROBE);
+    TrvProbeSigns signs;
+    trv_probe_signs_init(&signs, 1, 0);
     TrvEpisodeSink sink = {keep_records, recs};
-    TrvEpisode *ep = trv_episode_new(plan, 0, p.steps, 0, &seq, &rng, &sink);
+    TrvEpisode *ep = trv_episode_new(plan, 0, p.steps, 0, &seq, &signs, &sink);
     void *agent = trv_world_causalbench.agent->instance(world, 0);
     g_assert_true(trv_agent_play(&trv_world_causalbench, agent, ep, NULL, NULL));
     int gated = trv_episode_gated(ep);
@@ -110,10 +110,10 @@ static void probes_run_at_the_steps_of_highest_value(void) {
     trv_graph_clear(&plan.ghat, 3);
     GArray *recs = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
     uint64_t seq = 0;
-    TrvRng rng;
-    trv_rng_init(&rng, 7, TRV_STREAM_PROBE);
+    TrvProbeSigns signs;
+    trv_probe_signs_init(&signs, 7, 0);
     TrvEpisodeSink sink = {keep_records, recs};
-    TrvEpisode *ep = trv_episode_new(&plan, 0, 10, 0, &seq, &rng, &sink);
+    TrvEpisode *ep = trv_episode_new(&plan, 0, 10, 0, &seq, &signs, &sink);
     g_assert_true(trv_agent_play(&wc, NULL, ep, NULL, NULL));
     g_assert_true(trivium_episode_close(ep, NULL));
     g_assert_cmpint(recs->len, ==, 10);

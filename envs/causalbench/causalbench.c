@@ -36,7 +36,12 @@
  * for draw.
  * Random streams: observational noise, probe noise and payoff noise each
  * have their own stream of the seed, so the observational stream is the
- * same for every controller (common random numbers). */
+ * same for every controller (common random numbers).  Agent a observes and
+ * is paid from streams of (seed, a).  Probes are numbered
+ * (TrvAgentClass.probe_number): the noise of the probe numbered n is
+ * normal n of the run's probe-noise stream, whichever agent runs it, so a
+ * probe measures the same at every agent count (agent 0's probe stream is
+ * the run's, and one agent draws in order, as before numbering). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -76,6 +81,8 @@ typedef struct {
   int episode;
   double k, s;
   TrvRng obs_rng, probe_rng, pay_rng;
+  bool numbered;       /* probe_rng is the run's stream, positioned at probe_next */
+  uint64_t probe_next; /* the number of its next draw */
 } CausalBench;
 
 static double g_link(const CausalBench *w, double u) {
@@ -218,9 +225,22 @@ static int cb_observe(void *world, int t, double *ctx, int max) {
   return 2;
 }
 
+/* The next probe is the run's number n: position the run's probe-noise
+ * stream at its normal n (forward, or over from the start). */
+static void cb_probe_number(void *agent, uint64_t n) {
+  CausalBench *w = agent;
+  if (!w->numbered || n < w->probe_next) {
+    trv_rng_init(&w->probe_rng, w->seed, TRV_STREAM_PROBE_NOISE);
+    w->numbered = true;
+    w->probe_next = 0;
+  }
+  for (; w->probe_next < n; w->probe_next++) (void)trv_rng_normal(&w->probe_rng);
+}
+
 static double cb_probe(void *world, int j, double z) {
   CausalBench *w = world;
   double noise = w->s * trv_rng_normal(&w->probe_rng);
+  w->probe_next++;
   g_assert(j >= 0 && j < w->p.cb_components);
   int k = w->comp_conf[j];
   if (k < 0) return w->k * g_link(w, z) + noise; /* X->Y */
@@ -284,6 +304,7 @@ static const TrvAgentClass agent_class = {
     .probe = cb_probe,
     .plan = cb_plan,
     .act = cb_act,
+    .probe_number = cb_probe_number,
 };
 
 static const TrvRefereeClass referee_class = {

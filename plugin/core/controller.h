@@ -33,6 +33,11 @@ typedef struct {
   TrvGraph ghat;    /* G_hat_e the dispatch head plans with */
   int n_probes;
   int *probes;      /* component of each probe, in order (n_probes of them) */
+  /* per probe: its number in the run (the session counts the probes it
+   * planned, episode after episode, in plan order; a share keeps its
+   * probes' numbers), when the world numbers its probes
+   * (TrvAgentClass.probe_number); NULL otherwise */
+  uint64_t *numbers;
   double zabs;      /* |z| of every probe */
   bool gate;        /* apply the dispatch gate */
   bool place_probes; /* built-in agents run the probes at their steps of highest probe value */

@@ -46,8 +46,8 @@ bool trv_cell_run_direct(const TrvCellSpec *spec, GArray *rows, GArray *log, GEr
     trv_session_free(s);
     return false;
   }
-  TrvRng probe_rng;
-  trv_rng_init(&probe_rng, spec->seed, TRV_STREAM_PROBE);
+  TrvProbeSigns signs;
+  trv_probe_signs_init(&signs, spec->seed, 0);
   DirectSync ds = {wc, world};
   TrvStepSync sync = {direct_step_end, &ds};
   GArray *committed = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
@@ -60,7 +60,7 @@ bool trv_cell_run_direct(const TrvCellSpec *spec, GArray *rows, GArray *log, GEr
     if (!(ok = trv_session_plan(s, e, 1, &share, error))) break;
     wc->agent->episode_begin(agent_world, e);
     g_array_set_size(committed, 0);
-    TrvEpisode *ep = trv_episode_new(share, 0, info->steps, info->safe_action, &seq, &probe_rng, &sink);
+    TrvEpisode *ep = trv_episode_new(share, 0, info->steps, info->safe_action, &seq, &signs, &sink);
     trv_session_parts_free(&share, 1);
     if (!(ok = trv_agent_play(wc, agent_world, ep, wc->agent->step_end ? &sync : NULL, error))) {
       trv_episode_discard(ep); /* the world answered out of bounds: the cell stops */

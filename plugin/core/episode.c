@@ -4,9 +4,11 @@
  * for a plan, which belongs to a transport).
  *
  * Invariants:
- *  - probe i of the share runs at step i; its sign is drawn from the
- *    agent's probe stream when the episode is created, one draw per probe
- *    in order, so the draws do not depend on how the agent calls us;
+ *  - probe i of the share runs at step i; its sign is drawn when the
+ *    episode is created (TrvProbeSigns: the agent's stream in order, or
+ *    the run's stream at the probe's number), so the draws do not depend
+ *    on how the agent calls us; a numbered probe tells the world its
+ *    number before it runs (TrvAgentClass.probe_number);
  *  - the gate is a running tally over steps 0..t of -log P_t(G_hat_e)
  *    under the plan's snapshot, which takes in each probe outcome at its
  *    step; it is advanced in step order, once per step, whoever asks;
@@ -27,6 +29,7 @@ struct TrvEpisode {
   int agent, steps, safe_action;
   uint64_t *seq;
   int *probe_at;   /* per step: the component its probe intervenes on, or -1 */
+  uint64_t *number_at; /* per step: its probe's number, when the plan numbers them */
   double *z;       /* per step: the signed intervention value of its probe */
   TrvRecord *recs; /* per step */
   guint8 *has;     /* per step: HAS_* */
@@ -43,6 +46,8 @@ struct TrvEpisode {
 TrvPlan *trv_plan_copy(const TrvPlan *plan) {
   TrvPlan *c = g_memdup2(plan, sizeof *plan);
   c->probes = plan->n_probes ? g_memdup2(plan->probes, sizeof(int) * (size_t)plan->n_probes) : NULL;
+  c->numbers = plan->numbers && plan->n_probes ? g_memdup2(plan->numbers, sizeof(uint64_t) * (size_t)plan->n_probes)
+                                               : NULL;
   c->snapshot = plan->snapshot ? trv_posterior_copy(plan->snapshot) : NULL;
   c->agent_cost = NULL; /* the whole plan's, which a copy does not own */
   c->agent_value = NULL;
@@ -54,10 +59,15 @@ TrvPlan *trv_plan_copy(const TrvPlan *plan) {
 void trv_plan_free(TrvPlan *plan) {
   if (!plan) return;
   g_free(plan->probes);
+  g_free(plan->numbers);
   trv_posterior_free(plan->snapshot);
   g_free(plan);
 }
 
+/* The numbers add nothing on the wire: a probe's number is the plan's
+ * first number (fixed part) plus the probe's index in the plan, which the
+ * 4 bytes of its component have room for (components < 2^6, indices <
+ * 2^12). */
 long trv_plan_wire_bytes(const TrvPlan *plan) {
   return 4L * plan->n_probes + 16L * plan->ghat.n + 80L * plan->ghat.n;
 }
@@ -69,13 +79,35 @@ TrvRecord trv_episode_end_record(int episode) {
   return r;
 }
 
+void trv_probe_signs_init(TrvProbeSigns *signs, uint64_t seed, int agent) {
+  memset(signs, 0, sizeof *signs);
+  signs->seed = seed;
+  signs->agent = agent;
+  trv_rng_init(&signs->rng, seed, TRV_STREAM_PROBE + 100 * (uint64_t)agent);
+}
+
+/* The sign of the probe numbered n: draw n of the run's stream.  An
+ * agent's numbers grow (its shares come in plan order, episode after
+ * episode): it skips the draws of the probes others run; a number behind
+ * the stream (none of ours) starts it over. */
+static double numbered_sign(TrvProbeSigns *signs, uint64_t n) {
+  if (!signs->numbered || n < signs->next) {
+    trv_rng_init(&signs->rng, signs->seed, TRV_STREAM_PROBE);
+    signs->numbered = true;
+    signs->next = 0;
+  }
+  for (; signs->next < n; signs->next++) (void)trv_rng_sign(&signs->rng);
+  signs->next++;
+  return trv_rng_sign(&signs->rng);
+}
+
 TrvEpisode *trv_episode_new(const TrvPlan *plan, int agent, int steps, int safe_action, uint64_t *seq,
-                            TrvRng *probe_rng, const TrvEpisodeSink *sink) {
-  return trv_episode_new_taking(trv_plan_copy(plan), agent, steps, safe_action, seq, probe_rng, sink);
+                            TrvProbeSigns *signs, const TrvEpisodeSink *sink) {
+  return trv_episode_new_taking(trv_plan_copy(plan), agent, steps, safe_action, seq, signs, sink);
 }
 
 TrvEpisode *trv_episode_new_taking(TrvPlan *plan, int agent, int steps, int safe_action, uint64_t *seq,
-                                   TrvRng *probe_rng, const TrvEpisodeSink *sink) {
+                                   TrvProbeSigns *signs, const TrvEpisodeSink *sink) {
   g_assert(steps > 0 && plan->n_probes >= 0);
   TrvEpisode *ep = g_new0(TrvEpisode, 1);
   ep->plan = plan;
@@ -89,13 +121,18 @@ TrvEpisode *trv_episode_new_taking(TrvPlan *plan, int agent, int steps, int safe
   if (ep->plan->n_probes > steps) ep->plan->n_probes = steps;
   /* the per-step arrays in one zeroed block: records, z, probes, flags */
   size_t n = (size_t)steps;
-  ep->recs = g_malloc0(n * (sizeof(TrvRecord) + sizeof(double) + sizeof(int) + sizeof(guint8) + sizeof(bool)));
+  ep->recs = g_malloc0(n * (sizeof(TrvRecord) + sizeof(double) + sizeof(uint64_t) + sizeof(int) + sizeof(guint8) +
+                            sizeof(bool)));
   ep->z = (double *)(ep->recs + n);
-  ep->probe_at = (int *)(ep->z + n);
+  ep->number_at = (uint64_t *)(ep->z + n);
+  ep->probe_at = (int *)(ep->number_at + n);
   ep->has = (guint8 *)(ep->probe_at + n);
   ep->closed = (bool *)(ep->has + n);
   for (int t = 0; t < steps; t++) ep->probe_at[t] = t < ep->plan->n_probes ? ep->plan->probes[t] : -1;
-  for (int i = 0; i < ep->plan->n_probes; i++) ep->z[i] = trv_rng_sign(probe_rng) * plan->zabs;
+  for (int i = 0; i < ep->plan->n_probes; i++) {
+    if (plan->numbers) ep->number_at[i] = plan->numbers[i];
+    ep->z[i] = (plan->numbers ? numbered_sign(signs, plan->numbers[i]) : trv_rng_sign(&signs->rng)) * plan->zabs;
+  }
   for (int j = 0; j < plan->ghat.n; j++) ep->ghat_flags[j] = plan->ghat.present[j];
   return ep;
 }
@@ -213,9 +250,13 @@ static void place_probes(TrvEpisode *ep, const double *value) {
   trv_top_desc(value, T, n, order);
   qsort(order, (size_t)n, sizeof *order, cmp_int);
   double *z = g_new(double, (size_t)T);
+  uint64_t *number = g_new(uint64_t, (size_t)T);
   memcpy(z, ep->z, sizeof(double) * (size_t)T);
-  for (int t = 0; t < T; t++) ep->probe_at[t] = -1, ep->z[t] = 0;
-  for (int i = 0; i < n; i++) ep->probe_at[order[i]] = ep->plan->probes[i], ep->z[order[i]] = z[i];
+  memcpy(number, ep->number_at, sizeof(uint64_t) * (size_t)T);
+  for (int t = 0; t < T; t++) ep->probe_at[t] = -1, ep->z[t] = 0, ep->number_at[t] = 0;
+  for (int i = 0; i < n; i++)
+    ep->probe_at[order[i]] = ep->plan->probes[i], ep->z[order[i]] = z[i], ep->number_at[order[i]] = number[i];
+  g_free(number);
   g_free(z);
   g_free(order);
 }
@@ -246,6 +287,7 @@ bool trv_agent_play(const TrvWorldClass *wc, void *aw, TrvEpisode *ep, const Trv
     int j;
     double z;
     if (trivium_episode_probe(ep, t, &j, &z)) {
+      if (ep->plan->numbers && ac->probe_number) ac->probe_number(aw, ep->number_at[t]);
       double outcome = ac->probe(aw, j, z);
       if (!trv_world_check_number(world, "agent.probe", outcome, -INFINITY, INFINITY, error)) return false;
       trivium_episode_record_probe(ep, t, outcome);

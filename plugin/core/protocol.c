@@ -8,7 +8,10 @@
  * made one (the parallel scheduler), else trv_assign_probes (schedule.h):
  * whole components to one agent each (disjoint assignment,
  * budget.coalition = 1) or split over coalitions of at most
- * budget.coalition agents; every agent plays every step.
+ * budget.coalition agents; every agent plays every step.  When the world
+ * numbers its probes (TrvAgentClass.probe_number) the session numbers
+ * them, in plan order, episode after episode: the number names the probe
+ * whichever agent the split gives it to (TrvPlan.numbers).
  * Close: the reward of the committed records (summed in fold order, so it
  * does not depend on the order records arrived in), the controller's
  * absorb, the referee's score, the transport's counts, and the decided
@@ -46,6 +49,8 @@ struct TrvSession {
   int *agent_of;   /* room for their agents, the same */
   TrvAgentCost *agent_cost; /* n_agent_cost agents' costs, or NULL (trv_session_set_agent_costs) */
   int n_agent_cost;
+  uint64_t *numbers;      /* room for their numbers, when the world numbers its probes (else NULL) */
+  uint64_t n_numbered;    /* probes numbered so far: the number of the next one */
   TrvPosterior *snapshot; /* the last plan's snapshot, which its shares point to */
   int planned[TRV_MAX_COMPONENTS]; /* the last plan's probes per component */
   double planned_zabs;             /* and their |z| */
@@ -73,6 +78,7 @@ TrvSession *trv_session_new(const TrvParams *params, const TrvWorldClass *wc, co
   s->probes_of = g_array_new(FALSE, FALSE, sizeof(TrvRecord));
   s->probes = g_new(int, TRV_PLAN_MAX_PROBES);
   s->agent_of = g_new(int, TRV_PLAN_MAX_PROBES);
+  if (wc->agent && wc->agent->probe_number) s->numbers = g_new(uint64_t, TRV_PLAN_MAX_PROBES);
   return s;
 }
 
@@ -96,6 +102,7 @@ void trv_session_free(TrvSession *s) {
   g_free(s->probes);
   g_free(s->agent_of);
   g_free(s->agent_cost);
+  g_free(s->numbers);
   g_free(s->change_points);
   trv_posterior_free(s->snapshot);
   g_free(s);
@@ -118,7 +125,7 @@ int trv_session_change_points(const TrvSession *s, const int **out) {
 
 /* Splits plan into per-agent shares, each pointing to plan's snapshot: by
  * the controller's assignment when it made one, else by trv_assign_probes
- * (schedule.h). */
+ * (schedule.h); a share's probes keep their numbers. */
 static void split_plan(const TrvPlan *plan, int n_agents, int cap, const double *value, TrvPlan **out) {
   int *agent_of = plan->assigned ? plan->agent_of : g_new(int, plan->n_probes + 1), *load = g_new0(int, n_agents);
   if (!plan->assigned) trv_assign_probes(plan->probes, plan->n_probes, plan->ghat.n, n_agents, cap, value, agent_of);
@@ -126,22 +133,29 @@ static void split_plan(const TrvPlan *plan, int n_agents, int cap, const double 
     g_assert(agent_of[i] >= 0 && agent_of[i] < n_agents);
     load[agent_of[i]]++;
   }
-  /* one block: the shares, then their probes (trv_session_parts_free) */
-  TrvPlan *block = g_malloc(sizeof *plan * (size_t)n_agents + sizeof(int) * ((size_t)plan->n_probes + 1));
-  int *room = (int *)(block + n_agents);
+  /* one block: the shares, their probes' numbers, then their probes
+   * (trv_session_parts_free) */
+  size_t n_numbers = plan->numbers ? (size_t)plan->n_probes : 0;
+  TrvPlan *block = g_malloc(sizeof *plan * (size_t)n_agents + sizeof(uint64_t) * n_numbers +
+                            sizeof(int) * ((size_t)plan->n_probes + 1));
+  uint64_t *numbers = (uint64_t *)(block + n_agents);
+  int *room = (int *)(numbers + n_numbers);
   for (int a = 0; a < n_agents; a++) {
     TrvPlan *p = out[a] = &block[a];
     *p = *plan;
     p->probes = room;
+    p->numbers = plan->numbers ? numbers : NULL;
     p->n_probes = 0;
     p->agent_cost = NULL; /* the whole plan's alone */
     p->agent_value = NULL;
     p->agent_of = NULL;
     p->assigned = false;
     room += load[a];
+    numbers += plan->numbers ? load[a] : 0;
   }
   for (int i = 0; i < plan->n_probes; i++) {
     TrvPlan *p = out[agent_of[i]];
+    if (p->numbers) p->numbers[p->n_probes] = plan->numbers[i];
     p->probes[p->n_probes++] = plan->probes[i];
   }
   g_free(load);
@@ -171,6 +185,11 @@ bool trv_session_plan(TrvSession *s, int e, int n_agents, TrvPlan **parts, GErro
   s->controller->klass->plan(s->controller->self, e, &plan);
   plan.place_probes = s->params.probe_value && s->wc->agent && s->wc->agent->probe_value_at;
   g_assert(plan.n_probes >= 0 && plan.n_probes <= TRV_PLAN_MAX_PROBES);
+  if (s->numbers) { /* numbered in plan order, whoever will run them */
+    plan.numbers = s->numbers;
+    for (int i = 0; i < plan.n_probes; i++) plan.numbers[i] = s->n_numbered + (uint64_t)i;
+    s->n_numbered += (uint64_t)plan.n_probes;
+  }
   double m0 = s->params.m0 > 0 ? s->params.m0 : s->info.cand->n_components;
   split_plan(&plan, n_agents, trv_coalition_cap(s->params.coalition, m0), value, parts);
   g_free(value);

@@ -127,15 +127,32 @@ typedef struct {
   void *ctx;
 } TrvEpisodeSink;
 
+/* Where an agent's probe signs come from.  A plan without numbers: the
+ * agent's own stream (seed, TRV_STREAM_PROBE + 100 agent), one draw per
+ * probe of its shares, in order.  A numbered plan (the world numbers its
+ * probes: TrvAgentClass.probe_number): the run's one stream (seed,
+ * TRV_STREAM_PROBE), draw n for the probe numbered n, whichever agent runs
+ * it; so a probe's sign is the same at every agent count and fault rate
+ * (common random numbers).  Agent 0's own stream is the run's, so one
+ * agent that runs every probe planned draws the same signs either way. */
+typedef struct {
+  TrvRng rng;
+  uint64_t seed;
+  int agent;
+  bool numbered; /* rng is the run's stream, next its position */
+  uint64_t next;
+} TrvProbeSigns;
+void trv_probe_signs_init(TrvProbeSigns *signs, uint64_t seed, int agent);
+
 /* Agent `agent`'s episode from its share of the plan (copied).  Record
  * sequence numbers continue from *seq (the agent's durable counter);
- * probe signs come from probe_rng, one draw per probe in order. */
+ * probe signs come from *signs (above). */
 TrvEpisode *trv_episode_new(const TrvPlan *plan, int agent, int steps, int safe_action, uint64_t *seq,
-                            TrvRng *probe_rng, const TrvEpisodeSink *sink);
+                            TrvProbeSigns *signs, const TrvEpisodeSink *sink);
 /* The same, taking plan (a plan the caller owns, trv_plan_copy's) instead
  * of copying it: the episode frees it. */
 TrvEpisode *trv_episode_new_taking(TrvPlan *plan, int agent, int steps, int safe_action, uint64_t *seq,
-                                   TrvRng *probe_rng, const TrvEpisodeSink *sink);
+                                   TrvProbeSigns *signs, const TrvEpisodeSink *sink);
 /* Frees an episode that will never be closed (its agent died with it):
  * nothing is committed. */
 void trv_episode_discard(TrvEpisode *ep);

@@ -267,7 +267,7 @@ TrvEpisode *trv_sim_agent_next(AgentState *a) {
     }
     TrvEpisodeSink sink = {sim_close, a};
     a->open = trv_episode_new_taking(m->plan, a->index, cell->info->steps, cell->info->safe_action, &a->seq,
-                                     &a->probe_rng, &sink);
+                                     &a->probe_signs, &sink);
     m->plan = NULL; /* the episode's now */
     trv_msg_free(m);
     return a->open;

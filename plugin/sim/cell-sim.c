@@ -365,7 +365,7 @@ bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {
       as->index = a;
       as->host = g_ptr_array_index(role_hosts[TRV_ROLE_AGENT], a % role_hosts[TRV_ROLE_AGENT]->len);
       if (cell->wc->agent && ok) ok = (as->world = trv_world_agent_new(cell->wc, world, a, error)) != NULL;
-      trv_rng_init(&as->probe_rng, spec->seed, TRV_STREAM_PROBE + 100 * (uint64_t)a);
+      trv_probe_signs_init(&as->probe_signs, spec->seed, a);
       snprintf(name, sizeof name, "trivium/agent/%d", a);
       as->mb = sg_mailbox_by_name(name);
       snprintf(name, sizeof name, "trivium/agent/%d/ack", a);

@@ -63,7 +63,7 @@ typedef struct {
   int index;
   sg_host_t host;
   void *world;     /* the agent's own handle on the world (built-in agents), or NULL */
-  TrvRng probe_rng;
+  TrvProbeSigns probe_signs;
   uint64_t seq;
   sg_mailbox_t mb, mb_ack;
   int plan_tag;    /* the incarnation of the controller whose plan is open */

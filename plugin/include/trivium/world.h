@@ -199,6 +199,20 @@ struct TrvAgentClass {
    * agent runs its probes at its steps of highest value (NULL: probe i at
    * step i). */
   double (*probe_value_at)(void *agent, int step);
+  /* Optional: common random numbers across agent counts and fault rates.
+   * Called before each probe with the probe's number in the run (0, 1,
+   * ...: the plans' probes in plan order, episode after episode), which
+   * names the same probe at every agent count whichever agent runs it.
+   * The world then draws the probe's randomness as draw `number` of one
+   * stream of the seed that all its agents share (skipping the draws of
+   * the probes other agents run), not from the agent's own, so that a
+   * probe's outcome depends on the probe and not on who runs it; the
+   * probes' signs are numbered the same way.  An agent's numbers grow
+   * unless the world places probes by value (probe_value_at).  A world
+   * whose probe outcome depends on the agent's own state (where a driver
+   * is) leaves it NULL: each agent then draws from its own streams, in its
+   * own order. */
+  void (*probe_number)(void *agent, uint64_t number);
 };
 
 /* The referee: called on the world after episode_begin(e), it answers for
