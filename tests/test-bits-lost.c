@@ -47,11 +47,11 @@ static void play(TrvSession *s, const TrvWorldClass *wc, void **agents, int n_ag
     for (int i = 0; i < parts[a]->n_probes; i++) planned[a][parts[a]->probes[i]]++;
     wc->agent->episode_begin(agents[a], e);
     static uint64_t seq[2];
-    TrvRng rng;
-    trv_rng_init(&rng, 100 + (uint64_t)a, TRV_STREAM_PROBE);
+    TrvProbeSigns signs;
+    trv_probe_signs_init(&signs, 100 + (uint64_t)a, 0);
     Sink k = {records[a]};
     TrvEpisodeSink sink = {keep, &k};
-    TrvEpisode *ep = trv_episode_new(parts[a], a, info->steps, info->safe_action, &seq[a], &rng, &sink);
+    TrvEpisode *ep = trv_episode_new(parts[a], a, info->steps, info->safe_action, &seq[a], &signs, &sink);
     g_assert_true(trv_agent_play(wc, agents[a], ep, NULL, &err));
     trivium_episode_close(ep, NULL);
   }
