@@ -15,8 +15,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "1..4"
 n=0
-# metric $3 of controller $2 in $1's summary.csv
-metric() { awk -F, -v c="$2" -v m="$3" '$1 == c && $2 == m { print $3 }' "$1/summary.csv"; }
+. "$top/tests/columns.sh"
 costly="--set sim.probe_flops=1e9 --set sim.step_seconds=0.01"
 
 # shellcheck disable=SC2086
@@ -25,8 +24,8 @@ costly="--set sim.probe_flops=1e9 --set sim.step_seconds=0.01"
 
 # 1. one agent: every probe lengthens the episode alike, so the plan is IGScore's
 one="$tmp/run/agents.count=1"
-a=$(metric "$one" trivium sim_time) b=$(metric "$one" trivium-parallel sim_time)
-ta=$(metric "$one" trivium t_id) tb=$(metric "$one" trivium-parallel t_id)
+a=$(metric_of "$one" trivium sim_time) b=$(metric_of "$one" trivium-parallel sim_time)
+ta=$(metric_of "$one" trivium t_id) tb=$(metric_of "$one" trivium-parallel t_id)
 n=$((n + 1))
 if [ -n "$a" ] && [ "$a" = "$b" ] && [ "$ta" = "$tb" ]; then
   echo "ok $n - one agent: trivium-parallel runs as IGScore ($a simulated seconds, t_id $ta)"
@@ -35,7 +34,7 @@ else echo "not ok $n - one agent: sim_time $a (trivium) against $b (trivium-para
 
 # 2. three agents: the budget spread over the three agents' loads makes the run shorter
 three="$tmp/run/agents.count=3"
-a=$(metric "$three" trivium sim_time) b=$(metric "$three" trivium-parallel sim_time)
+a=$(metric_of "$three" trivium sim_time) b=$(metric_of "$three" trivium-parallel sim_time)
 n=$((n + 1))
 if [ -n "$a" ] && [ -n "$b" ] && awk -v a="$a" -v b="$b" 'BEGIN { exit !(b < 0.75 * a) }'; then
   echo "ok $n - three agents: trivium-parallel's 30 episodes take $b simulated seconds, IGScore's $a"
@@ -59,7 +58,7 @@ else echo "not ok $n - a host 3x faster runs $fast probes, the slower one $slow"
 # 4. scripts/paired-speedup.sh: per-seed e_id and t_id whose means are summary.csv's
 "$top/scripts/paired-speedup.sh" "$tmp/run" trivium > "$tmp/paired" 2>&1
 row=$(grep '^| 3 | trivium-parallel |' "$tmp/paired")
-e=$(metric "$three" trivium-parallel e_id) t=$(metric "$three" trivium-parallel t_id)
+e=$(metric_of "$three" trivium-parallel e_id) t=$(metric_of "$three" trivium-parallel t_id)
 n=$((n + 1))
 if [ -n "$row" ] && echo "$row" | awk -F'|' -v e="$e" -v t="$t" '{
      ok = $4 ~ /2 \/ 2/ && ($5 - e) ^ 2 < 1e-4 && ($6 - t) ^ 2 < (1e-3 * t) ^ 2 && $8 + 0 > 0 && $11 + 0 > 0

@@ -216,6 +216,14 @@ static void report_done(Cell *cell, AgentState *a, int e, int attempts, int gate
   }
 }
 
+/* Whether the referee still watches episode e: it is the episode the
+ * controller plays and the controller has not begun to close it.  Asked
+ * before an agent's commit and again after it, since the close may begin
+ * while the commit is under way. */
+static bool referee_watches(const Cell *cell, int e) {
+  return e == cell->played_episode && !cell->closing;
+}
+
 /* The transport's close of an agent's episode, in the agent's actor:
  * commit (or send the telemetry), then DONE to the controller. */
 static bool sim_close(void *ctx, TrvEpisode *ep, GArray *recs, GError **error) {
@@ -223,11 +231,10 @@ static bool sim_close(void *ctx, TrvEpisode *ep, GArray *recs, GError **error) {
   Cell *cell = trv_sim_cell;
   int e = trivium_episode_index(ep), attempts = 0;
   bool ok = true;
-  bool seen = e == cell->played_episode && !cell->closing; /* the referee still watches e */
-  if (seen) g_array_append_vals(cell->played, recs->data, recs->len);
+  if (referee_watches(cell, e)) g_array_append_vals(cell->played, recs->data, recs->len);
   if (cell->opt->best_effort) send_telemetry(cell, a, e, recs);
   else ok = commit_atomic(cell, a, e, recs, &attempts);
-  if (e == cell->played_episode && !cell->closing) cell->played_attempts += attempts;
+  if (referee_watches(cell, e)) cell->played_attempts += attempts;
   if (!ok) {
     XBT_INFO("agent %d: the records of episode %d were not committed (%d attempts)", a->index, e, attempts);
     g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "agent %d: the records of episode %d were not committed after %d "
