@@ -71,6 +71,7 @@ typedef struct {
   GArray *grounding;     /* TrvGroundingRow per point and controller, for worlds with an ideal replay */
   GPtrArray *t_id;       /* per point and controller: GArray of t_id per seed (NaN: never identified) */
   GPtrArray *sim_time;   /* per point and controller: GArray of the run's simulated time per seed */
+  GPtrArray *exposure;   /* per point and controller: GArray of exposure_total per seed */
   GArray *bound_m0;      /* per point: the assignment's m0 (budget.m0, or |G_inf|), double */
   GArray *coalition;     /* per point: budget.coalition (1: disjoint assignment), int */
 } TrvSweepTable;
@@ -100,6 +101,15 @@ double trv_sweep_speedup_bound(const TrvSweepTable *sw, int point, int base);
 /* Appends ",TEXT" (quoted when it needs it) to csv and " | TEXT" to md for
  * each of n texts: a sweep table's key names or a point's values. */
 void trv_sweep_cells(GString *csv, GString *md, char *const *texts, int n);
+/* The mean over the seeds of sweep metric `metric` (a column of sweep.csv)
+ * at point for controller c; NaN for a name that is not one. */
+double trv_sweep_mean(const TrvSweepTable *sw, int point, int c, const char *metric);
+/* fault-table.c: along a fault axis (a swept fault time: mtbf, mttr,
+ * duration, start, stop, at), faults.csv and faults.md: per point and
+ * controller the paired effect of the faults against the point with the
+ * other keys equal and the mildest value of the axis; nothing without such
+ * an axis.  The table goes to `table` too (may be NULL). */
+bool trv_fault_table_write(const TrvSweepTable *sw, const char *dir, FILE *table, GError **error);
 /* speedup-table.c: along an agents.count axis, speedup.csv, speedup.md and
  * figures/speedup.*: per point and controller the median simulated time to
  * identify over the seeds with its interval, and its speedup over the

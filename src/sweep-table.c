@@ -50,6 +50,7 @@ void trv_sweep_table_init(TrvSweepTable *sw, char **keys, char **controllers, in
   sw->grounding = g_array_new(FALSE, FALSE, sizeof(TrvGroundingRow));
   sw->t_id = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
   sw->sim_time = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
+  sw->exposure = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
   sw->bound_m0 = g_array_new(FALSE, FALSE, sizeof(double));
   sw->coalition = g_array_new(FALSE, FALSE, sizeof(int));
 }
@@ -63,6 +64,7 @@ void trv_sweep_table_free(TrvSweepTable *sw) {
   g_array_free(sw->grounding, TRUE);
   g_ptr_array_free(sw->t_id, TRUE);
   g_ptr_array_free(sw->sim_time, TRUE);
+  g_ptr_array_free(sw->exposure, TRUE);
   g_array_free(sw->bound_m0, TRUE);
   g_array_free(sw->coalition, TRUE);
 }
@@ -89,6 +91,10 @@ void trv_sweep_table_add(TrvSweepTable *sw, const TrvRunResult *res, char **valu
     g_array_set_size(st, (guint)res->n_seeds);
     trv_run_metric_values(res, c, "sim_time", (double *)st->data);
     g_ptr_array_add(sw->sim_time, st);
+    GArray *ex = g_array_sized_new(FALSE, FALSE, sizeof(double), (guint)res->n_seeds);
+    g_array_set_size(ex, (guint)res->n_seeds);
+    trv_run_metric_values(res, c, "exposure_total", (double *)ex->data);
+    g_ptr_array_add(sw->exposure, ex);
   }
   for (int c = 0; c < sw->n_controllers; c++)
     for (int k = 0; k < N_METRICS; k++) {
@@ -100,6 +106,12 @@ void trv_sweep_table_add(TrvSweepTable *sw, const TrvRunResult *res, char **valu
 
 static const double *stat(const TrvSweepTable *sw, int point, int c, int k) {
   return &g_array_index(sw->stats, double, ((size_t)(point * sw->n_controllers + c) * N_METRICS + k) * 2);
+}
+
+double trv_sweep_mean(const TrvSweepTable *sw, int point, int c, const char *metric) {
+  for (int k = 0; k < N_METRICS; k++)
+    if (!strcmp(sweep_metrics[k], metric)) return stat(sw, point, c, k)[0];
+  return NAN;
 }
 
 int trv_sweep_agents_axis(const TrvSweepTable *sw) {
@@ -333,6 +345,7 @@ bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table
   for (int p = 0; p < n_points; p++) ticks[p] = g_strjoinv(", ", g_ptr_array_index(sw->values, p));
   ok = ok && trv_grounding_sweep_write(sw, dir, table, error);
   ok = ok && trv_speedup_write(sw, dir, table, error);
+  ok = ok && trv_fault_table_write(sw, dir, table, error);
   ok = ok && trv_write_sweep_figure(dir, key, ticks, n_points, sw->controllers, sw->n_controllers, names, n_figure,
                                     rows, error);
   g_strfreev(ticks);

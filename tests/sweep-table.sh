@@ -7,6 +7,9 @@
 # so (unless -q); a bad swept value stops the run before any cell runs;
 # a single numeric key gets its fits (a + b x, a + b/x) in sweep-fits.csv,
 # checked against least squares computed here from sweep.csv; a grid none.
+# Along a fault time, faults.csv: each point against the point with the
+# mildest value (the largest MTBF) and the other keys equal, seed by seed:
+# the run-time slowdown checked against each point's episodes.csv.
 # Along agents.count, speedup.csv: the median time to identify per point,
 # checked against t_id computed here from the points' episodes.csv, and the
 # speedup of the medians (1 at the smallest count); its figure one series
@@ -17,7 +20,7 @@ top=$(cd "${srcdir:-..}" && pwd)
 T=${TRIVIUM:-./trivium}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..8"
+echo "1..9"
 . "$top/tests/err-lines.sh"
 "$T" run -e fault-sweep -c trivium --set run.seeds=2 --set run.episodes=20 --sweep link-flap.mtbf=1,20 -o "$tmp/a" \
   >/dev/null 2>"$tmp/a.err"
@@ -115,3 +118,22 @@ if [ "$(series "$tmp/g/figures/speedup.gp")" -eq $((2 * 2 * 2)) ] && grep -q "ti
    [ ! -e "$tmp/a/speedup.csv" ] && { [ -z "$(command -v gnuplot)" ] || grep -q '</svg>' "$tmp/g/figures/speedup.svg"; }; then
   echo "ok 8 - the speedup figure: one series per MTBF in each of its two panels (drawn twice: SVG, PNG); no speedup table off an agent-count axis"
 else echo "not ok 8 - speedup figure"; fi
+# faults.csv of the grid: the reference is MTBF 50 at the same agent count; the paired slowdown of the
+# run time is the median over the 2 seeds (the mean) of each seed's sim_time(MTBF 2) / sim_time(MTBF 50)
+ok=1
+for a in 1 3; do
+  runtime "$tmp/g/link-flap.mtbf=50_agents.count=$a" > "$tmp/r50"
+  runtime "$tmp/g/link-flap.mtbf=2_agents.count=$a" > "$tmp/r2"
+  want=$(join "$tmp/r2" "$tmp/r50" | awk '{r += $2 / $3; n++} END {if (n == 2) printf "%.6g", r / 2}')
+  got=$(awk -F, -v a="$a" 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next}
+    $2 == 2 && $3 == a && $c["reference"] == 50 {printf "%.6g", $c["slowdown_time"]}' "$tmp/g/faults.csv")
+  ref=$(awk -F, -v a="$a" 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next}
+    $2 == 50 && $3 == a {print $c["reference"], $c["slowdown_time"], $c["slowdown_t_id"] == "nan" ? 1 : $c["slowdown_t_id"], $c["exposure_added"]}' \
+    "$tmp/g/faults.csv")
+  [ -n "$want" ] && [ "$got" = "$want" ] && [ "$ref" = "50 1 1 0" ] ||
+    { ok=0; echo "# M $a: slowdown $got, expected $want; reference row: $ref"; }
+done
+if [ $ok = 1 ] && [ "$(cut -d, -f4,5 "$tmp/a/faults.csv" | tail -n +2 | tr '\n' ' ')" = "2,20 2,20 " ] &&
+   head -1 "$tmp/g/faults.csv" | grep -q '^point,link-flap.mtbf,agents.count,controller,seeds,reference,p_f,bits_lost,time_lost,detector_closes,slowdown_t_id,'; then
+  echo "ok 9 - faults.csv: each point against the largest MTBF at the same agent count, the paired run-time slowdown as episodes.csv gives it"
+else echo "not ok 9 - faults.csv"; sed 's/^/# /' "$tmp/g/faults.csv"; fi
