@@ -40,7 +40,7 @@ same() {
       *) cmp -s "L/$f" "$1/$f" || { echo "# $1/$f differs or is missing" >err; return 1; } ;;
     esac
   done
-  [ "$count" -eq 38 ] || { echo "# $count files compared, expected 38" >err; return 1; }
+  [ "$count" -eq 40 ] || { echo "# $count files compared, expected 40" >err; return 1; }
 }
 
 "$T" run "$@" -j 2 -q -o L >/dev/null 2>err
