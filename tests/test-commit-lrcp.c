@@ -49,6 +49,28 @@ static void executed_snapshot_commits_map_only_below_the_entropy_bound(void) {
   trv_posterior_free(post);
 }
 
+/* The bound itself, probed on both sides: the snapshot is taken when
+ * H(P) <= h_ent and not when H(P) exceeds h_ent by the least amount, at
+ * every entropy the posterior passes through while it learns. */
+static void executed_snapshot_is_taken_exactly_up_to_h_ent(void) {
+  TrvPosterior *post = posterior();
+  TrvGraph g;
+  int checked = 0;
+  for (int i = 0; i < 60; i++) {
+    feed(post, i % 3, i % 3 == 1 ? 0.0 : 1.0, 1);
+    double h = trv_posterior_entropy_bits(post);
+    g_assert_true(h > 0);
+    trv_graph_clear(&g, 3);
+    g_assert_true(trv_commit_executed(post, h, &g));              /* H = h_ent: taken */
+    g_assert_true(trv_commit_executed(post, 1.5 * h, &g));        /* and below */
+    g_assert_false(trv_commit_executed(post, nextafter(h, 0), &g)); /* just above h_ent: not */
+    g_assert_false(trv_commit_executed(post, 0.6 * h, &g));       /* well above */
+    checked++;
+  }
+  g_assert_cmpint(checked, ==, 60);
+  trv_posterior_free(post);
+}
+
 static void ideal_commit_freezes_resolved_large_effects_and_keeps_them(void) {
   TrvPosterior *post = posterior();
   TrvGraph g;
@@ -145,6 +167,7 @@ int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/commit/executed_snapshot_commits_map_only_below_the_entropy_bound",
                   executed_snapshot_commits_map_only_below_the_entropy_bound);
+  g_test_add_func("/commit/executed_snapshot_is_taken_exactly_up_to_h_ent", executed_snapshot_is_taken_exactly_up_to_h_ent);
   g_test_add_func("/commit/ideal_commit_freezes_resolved_large_effects_and_keeps_them",
                   ideal_commit_freezes_resolved_large_effects_and_keeps_them);
   g_test_add_func("/lrcp/residual_z_is_the_standardized_signed_residual", residual_z_is_the_standardized_signed_residual);

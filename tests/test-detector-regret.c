@@ -73,6 +73,39 @@ static void residual_ratio_alarms_on_variance_inflation(void) {
   g_assert_null(trv_detector_lookup("no-such-detector"));
 }
 
+/* After an alarm every detector restarts its statistic: a detector that has
+ * just alarmed answers the next episode exactly as a new one does.  Every
+ * registered detector, driven by the same episodes: a calm one (residuals
+ * of 1, no entropy drop), a storm that each of them alarms on (entropy
+ * falling by 10 bits, the last residual 10: residual-ratio restarts at the
+ * probe it alarms on, so the storm's alarm is its last probe), then a
+ * calm episode again. */
+static void every_detector_restarts_after_an_alarm(void) {
+  int comp[4] = {0, 0, 1, 1};
+  double z[4] = {1, -1, 1, -1}, one[4] = {1, -1, 1, -1}, ten[4] = {1, -1, 1, -10};
+  TrvDetectorInput calm = {.h_prev_bits = 3, .h_bits = 3, .n_probes = 4, .component = comp, .z = z,
+                           .resid = one, .s2 = 1, .n_components = 2};
+  TrvDetectorInput storm = calm, probe = calm;
+  storm.h_prev_bits = 12, storm.h_bits = 2, storm.resid = ten;
+  probe.h_prev_bits = 2, probe.h_bits = 1.5;
+  int n = 0;
+  for (const char *const *name = trv_detector_name_list; *name; name++, n++) {
+    const TrvDetectorClass *k = trv_detector_lookup(*name);
+    g_assert_nonnull(k);
+    void *d = k->create(&dp, 2), *fresh = k->create(&dp, 2);
+    double stat, want;
+    g_assert_false(k->step(d, &calm, &stat));
+    g_assert_true(k->step(d, &storm, &stat));
+    bool alarm = k->step(d, &probe, &stat), want_alarm = k->step(fresh, &probe, &want);
+    if (alarm != want_alarm || stat != want)
+      g_error("%s after an alarm: %s, statistic %.17g; a new detector: %s, %.17g", *name, alarm ? "alarm" : "quiet",
+              stat, want_alarm ? "alarm" : "quiet", want);
+    k->free(d);
+    k->free(fresh);
+  }
+  g_assert_cmpint(n, >=, 3);
+}
+
 static void regrets_on_a_three_episode_hand_example(void) {
   /* Episode payoffs: oracle expected 0.5 per step, T = 4.
    * e0: played 0.5, 0.5, -0.5, 0.5   -> R_out 1.0
@@ -110,6 +143,7 @@ int main(int argc, char **argv) {
   g_test_add_func("/detector/loglik_cusum_accumulates_the_likelihood_ratio_per_component",
                   loglik_cusum_accumulates_the_likelihood_ratio_per_component);
   g_test_add_func("/detector/residual_ratio_alarms_on_variance_inflation", residual_ratio_alarms_on_variance_inflation);
+  g_test_add_func("/detector/every_detector_restarts_after_an_alarm", every_detector_restarts_after_an_alarm);
   g_test_add_func("/regret/regrets_on_a_three_episode_hand_example", regrets_on_a_three_episode_hand_example);
   return g_test_run();
 }
