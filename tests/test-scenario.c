@@ -88,9 +88,9 @@ static void fault_sweep_scenario_sweeps_the_flap_rate(void) {
   g_assert_cmpfloat(f->mttr, ==, 0.5);
   g_assert_cmpfloat(f->start, ==, 0);
   g_assert_true(isinf(f->stop));
-  g_assert_cmpuint(trv_scenario_n_points(s), ==, 6);
-  static const double mtbf[] = {1, 2, 5, 10, 20, 50};
-  for (size_t k = 0; k < 6; k++) {
+  g_assert_cmpuint(trv_scenario_n_points(s), ==, 7);
+  static const double mtbf[] = {1, 2, 5, 10, 20, 50, 1e9};
+  for (size_t k = 0; k < 7; k++) {
     TrvParams p;
     GArray *faults = trv_scenario_point(s, k, &p);
     g_assert_cmpfloat(g_array_index(faults, TrvFaultSpec, 0).mtbf, ==, mtbf[k]);
@@ -523,7 +523,7 @@ static void validate_command_prints_one_line_per_file(void) {
   g_assert_true(WIFEXITED(status));
   g_assert_cmpint(WEXITSTATUS(status), ==, 2);
   char *want_out = g_strdup_printf("%s: ok (world causalbench, 1 controller, 500 episodes x 10 seeds, 1 fault, sweeps "
-                                   "link-flap.mtbf over 6 values)\n"
+                                   "link-flap.mtbf over 7 values)\n"
                                    "%s: ok (world causalbench, 2 controllers, 1 episode x 20 seeds, 0 faults, no "
                                    "sweeps)\n", good, sep);
   char *want_err = g_strdup_printf("%s:5:8: parameter run.episodes: -5 is out of range [1, 1e+07]\n", bad);
