@@ -29,7 +29,7 @@
 
 /* The magics of the earlier formats: a file with one of them was written
  * by an earlier build (its cells run again), whatever its size. */
-static const char *const earlier_magics[] = {"TRVCELL1", "TRVCELL2", NULL};
+static const char *const earlier_magics[] = {"TRVCELL1", "TRVCELL2", "TRVCELL4", NULL};
 
 char *trv_cell_fingerprint(const char *point, const char *controller, uint64_t seed) {
   GChecksum *c = g_checksum_new(G_CHECKSUM_SHA256);

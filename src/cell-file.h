@@ -30,12 +30,13 @@
 
 /* The format: TRVCELL1 had no checksum; TRVCELL2 has; TRVCELL4 is
  * TRVCELL2 with the summary's steps_late and bits_lost metrics (a larger
- * TrvCellSummary).
+ * TrvCellSummary); TRVCELL7 TRVCELL4 with r_epi_step and r_temp_belief.
  * Files of the earlier formats are "another build" (cell-file.c).  A new
  * magic differs from every earlier one in at least two bits, so that no
  * single flipped bit makes a file read as an earlier build's instead of
- * damaged: "TRVCELL3" is one bit from "TRVCELL2", hence 4. */
-#define TRV_CELL_MAGIC "TRVCELL4"
+ * damaged: "TRVCELL3" is one bit from "TRVCELL2", hence 4; 5 and 6 are one
+ * bit from 4, hence 7. */
+#define TRV_CELL_MAGIC "TRVCELL7"
 #define TRV_SHA256_HEX 64
 /* A failed cell's message: the file is read when at most this long, and
  * shown cut to TRV_CELL_MESSAGE_SHOWN bytes of text. */

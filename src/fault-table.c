@@ -77,21 +77,6 @@ static TrvMedianInterval paired_difference(const GArray *base, const GArray *poi
   return mi;
 }
 
-static void md_value(GString *s, double v) {
-  if (isnan(v)) g_string_append(s, "nan");
-  else if (isinf(v)) g_string_append(s, v > 0 ? "never" : "-inf");
-  else g_string_append_printf(s, "%.4g", v);
-}
-
-static void md_interval(GString *s, TrvMedianInterval m) {
-  md_value(s, m.median);
-  g_string_append(s, " [");
-  md_value(s, m.lo);
-  g_string_append(s, ", ");
-  md_value(s, m.hi);
-  g_string_append_c(s, ']');
-}
-
 static void csv_value(GString *s, double v) {
   if (isnan(v)) g_string_append(s, ",nan");
   else if (isinf(v)) g_string_append(s, v > 0 ? ",inf" : ",-inf");
@@ -141,19 +126,18 @@ bool trv_fault_table_write(const TrvSweepTable *sw, const char *dir, FILE *table
         double m = trv_sweep_mean(sw, p, c, means[k]);
         csv_value(csv, m);
         g_string_append(md, " | ");
-        md_value(md, m);
+        trv_md_value(md, m);
       }
       const TrvMedianInterval cols[3] = {st, sr, ex};
       for (int k = 0; k < 3; k++) {
         csv_value(csv, cols[k].median), csv_value(csv, cols[k].lo), csv_value(csv, cols[k].hi);
         g_string_append(md, " | ");
-        md_interval(md, cols[k]);
+        trv_md_interval(md, cols[k].median, cols[k].lo, cols[k].hi);
       }
       g_string_append_c(csv, '\n');
       g_string_append(md, " |\n");
     }
   }
-  char *pcsv = g_build_filename(dir, "faults.csv", NULL), *pmd = g_build_filename(dir, "faults.md", NULL);
   GString *doc = g_string_new(NULL);
   g_string_append_printf(doc, "Paired effect of the faults along %s: each point against its reference, the point "
                               "with the other keys equal and the mildest %s (reference), seed by "
@@ -164,13 +148,9 @@ bool trv_fault_table_write(const TrvSweepTable *sw, const char *dir, FILE *table
                               "exposure_total(reference).  Intervals: order statistics of the median, coverage "
                               "at least %.3g\n\n%s",
                          sw->keys[axis], sw->keys[axis], coverage, md->str);
-  bool ok = trv_write_file_atomic(pcsv, csv->str, (gssize)csv->len, error) &&
-            trv_write_file_atomic(pmd, doc->str, (gssize)doc->len, error);
-  if (ok && table) fprintf(table, "\n%s", doc->str);
+  bool ok = trv_sweep_write_table(dir, "faults", csv, doc, table, error);
   g_string_free(doc, TRUE);
   g_string_free(csv, TRUE);
   g_string_free(md, TRUE);
-  g_free(pcsv);
-  g_free(pmd);
   return ok;
 }

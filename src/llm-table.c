@@ -3,7 +3,7 @@
  * commit time of trivium's reliability posterior.
  *
  * R_temp per seed is summary.csv's r_temp (capitulation episodes while the
- * committed graph still said "reliable").  Seeds whose user is reliable
+ * committed graph still said "reliable" or nothing was committed yet).  Seeds whose user is reliable
  * have no adversarial hint, so R_temp is 0 there for every controller; the
  * table gives it over all seeds and over the unreliable ones (the world's
  * metric `unreliable`).  The ratio is mean(trivium) / mean(rlvr) over the

@@ -101,6 +101,14 @@ double trv_sweep_speedup_bound(const TrvSweepTable *sw, int point, int base);
 /* Appends ",TEXT" (quoted when it needs it) to csv and " | TEXT" to md for
  * each of n texts: a sweep table's key names or a point's values. */
 void trv_sweep_cells(GString *csv, GString *md, char *const *texts, int n);
+/* A table's cell in Markdown: v with 4 significant digits, "never" for
+ * +-inf, "nan"; and "v [lo, hi]". */
+void trv_md_value(GString *md, double v);
+void trv_md_interval(GString *md, double v, double lo, double hi);
+/* Writes DIR/NAME.csv (csv) and DIR/NAME.md (doc), atomically, and prints
+ * doc on `table` (may be NULL) after a blank line. */
+bool trv_sweep_write_table(const char *dir, const char *name, const GString *csv, const GString *doc, FILE *table,
+                           GError **error);
 /* The mean over the seeds of sweep metric `metric` (a column of sweep.csv)
  * at point for controller c; NaN for a name that is not one. */
 double trv_sweep_mean(const TrvSweepTable *sw, int point, int c, const char *metric);

@@ -40,21 +40,6 @@ static void ratio_band(const GArray *base, const GArray *mine, double *lo, doubl
                                median_of, true, &rng, BOOTSTRAP, lo, hi);
 }
 
-static void md_value(GString *s, double v) {
-  if (isfinite(v)) g_string_append_printf(s, "%.4g", v);
-  else g_string_append(s, isinf(v) ? "never" : "nan");
-}
-
-/* "v [lo, hi]" */
-static void md_interval(GString *s, double v, double lo, double hi) {
-  md_value(s, v);
-  g_string_append(s, " [");
-  md_value(s, lo);
-  g_string_append(s, ", ");
-  md_value(s, hi);
-  g_string_append_c(s, ']');
-}
-
 /* The series label of a point: the other keys' values, then the controller. */
 static char *series_label(const TrvSweepTable *sw, int point, int c, int axis) {
   char **v = g_ptr_array_index(sw->values, (guint)point);
@@ -110,15 +95,15 @@ bool trv_speedup_write(const TrvSweepTable *sw, const char *dir, FILE *table, GE
         else g_string_append_printf(csv, ",%.9g", cols[k]);
       g_string_append_printf(csv, ",%d\n", above);
       g_string_append_printf(md, " | %s | %d / %u | ", sw->controllers[c], identified, t->len);
-      md_interval(md, m.median, m.lo, m.hi);
+      trv_md_interval(md, m.median, m.lo, m.hi);
       g_string_append(md, " | ");
-      md_interval(md, sp, lo, hi);
+      trv_md_interval(md, sp, lo, hi);
       g_string_append(md, " | ");
-      md_interval(md, pt.median, pt.lo, pt.hi);
+      trv_md_interval(md, pt.median, pt.lo, pt.hi);
       g_string_append(md, " | ");
-      md_interval(md, pr.median, pr.lo, pr.hi);
+      trv_md_interval(md, pr.median, pr.lo, pr.hi);
       g_string_append(md, " | ");
-      md_value(md, bound);
+      trv_md_value(md, bound);
       g_string_append(md, above ? " (**above the bound**) |\n" : " |\n");
       /* the series of (base, c): its index among the series seen so far */
       char *label = series_label(sw, base, c, axis);
@@ -130,7 +115,6 @@ bool trv_speedup_write(const TrvSweepTable *sw, const char *dir, FILE *table, GE
       g_array_append_vals(rows, row, 8);
     }
   }
-  char *pcsv = g_build_filename(dir, "speedup.csv", NULL), *pmd = g_build_filename(dir, "speedup.md", NULL);
   GString *doc = g_string_new(NULL);
   g_string_append_printf(doc, "Speedup of the simulated time to identify, S(M) = T_id(smallest M) / T_id(M): medians "
                               "over seeds (a seed that never identifies counts as never); intervals: order "
@@ -140,9 +124,7 @@ bool trv_speedup_write(const TrvSweepTable *sw, const char *dir, FILE *table, GE
                               "statistics' interval of that median; bound: what the assignment allows, min(M, m0) "
                               "over min(M0, m0) with disjoint assignment, M / M0 with coalitions\n\n%s",
                          coverage, md->str);
-  bool ok = trv_write_file_atomic(pcsv, csv->str, (gssize)csv->len, error) &&
-            trv_write_file_atomic(pmd, doc->str, (gssize)doc->len, error);
-  if (ok && table) fprintf(table, "\n%s", doc->str);
+  bool ok = trv_sweep_write_table(dir, "speedup", csv, doc, table, error);
   ok = ok && trv_write_speedup_figure(dir, (char **)labels->pdata, (int)labels->len, (const double *)rows->data,
                                       (int)(rows->len / 8), error);
   g_ptr_array_free(labels, TRUE);
@@ -150,7 +132,5 @@ bool trv_speedup_write(const TrvSweepTable *sw, const char *dir, FILE *table, GE
   g_string_free(doc, TRUE);
   g_string_free(csv, TRUE);
   g_string_free(md, TRUE);
-  g_free(pcsv);
-  g_free(pmd);
   return ok;
 }

@@ -16,7 +16,7 @@
 
 /* The metrics of a point, in the order of sweep.csv's columns. */
 enum {
-  M_EXPOSURE_TOTAL, M_EXPOSURE_STATIONARY, M_COMMITTED_EXPOSURE_TOTAL, M_R_OUT, M_P_F, M_PROBES, M_E_ID,
+  M_EXPOSURE_TOTAL, M_EXPOSURE_STATIONARY, M_COMMITTED_EXPOSURE_TOTAL, M_R_OUT, M_R_TEMP, M_P_F, M_PROBES, M_E_ID,
   M_T_ID, M_E_TASK, M_T_TASK, M_ALARMS, M_DETECTIONS, M_FALSE_ALARMS, M_DETECTION_DELAY, M_E_COMMIT,
   M_T_COMMIT, M_RECOVERY_EPISODES, M_COMMIT_LAG, M_LRCP_CALLS, M_RECORDS_LOST, M_DETECTOR_CLOSES, M_TIME_LOST,
   M_BITS_LOST, M_SIM_TIME, /* the speedup's measure */
@@ -24,7 +24,7 @@ enum {
 };
 static const char *const sweep_metrics[N_METRICS] = {
     [M_EXPOSURE_TOTAL] = "exposure_total", [M_EXPOSURE_STATIONARY] = "exposure_stationary",
-    [M_COMMITTED_EXPOSURE_TOTAL] = "committed_exposure_total", [M_R_OUT] = "r_out", [M_P_F] = "p_f",
+    [M_COMMITTED_EXPOSURE_TOTAL] = "committed_exposure_total", [M_R_OUT] = "r_out", [M_R_TEMP] = "r_temp", [M_P_F] = "p_f",
     [M_PROBES] = "probes", [M_E_ID] = "e_id", [M_T_ID] = "t_id", [M_E_TASK] = "e_task",
     [M_T_TASK] = "t_task", [M_ALARMS] = "alarms", [M_DETECTIONS] = "detections",
     [M_FALSE_ALARMS] = "false_alarms", [M_DETECTION_DELAY] = "detection_delay", [M_E_COMMIT] = "e_commit",
@@ -106,6 +106,31 @@ void trv_sweep_table_add(TrvSweepTable *sw, const TrvRunResult *res, char **valu
 
 static const double *stat(const TrvSweepTable *sw, int point, int c, int k) {
   return &g_array_index(sw->stats, double, ((size_t)(point * sw->n_controllers + c) * N_METRICS + k) * 2);
+}
+
+void trv_md_value(GString *md, double v) {
+  if (isfinite(v)) g_string_append_printf(md, "%.4g", v);
+  else g_string_append(md, isinf(v) ? "never" : "nan");
+}
+
+void trv_md_interval(GString *md, double v, double lo, double hi) {
+  trv_md_value(md, v);
+  g_string_append(md, " [");
+  trv_md_value(md, lo);
+  g_string_append(md, ", ");
+  trv_md_value(md, hi);
+  g_string_append_c(md, ']');
+}
+
+bool trv_sweep_write_table(const char *dir, const char *name, const GString *csv, const GString *doc, FILE *table,
+                           GError **error) {
+  char *base = g_build_filename(dir, name, NULL);
+  char *pcsv = g_strconcat(base, ".csv", NULL), *pmd = g_strconcat(base, ".md", NULL);
+  bool ok = trv_write_file_atomic(pcsv, csv->str, (gssize)csv->len, error) &&
+            trv_write_file_atomic(pmd, doc->str, (gssize)doc->len, error);
+  if (ok && table) fprintf(table, "\n%s", doc->str);
+  g_free(base), g_free(pcsv), g_free(pmd);
+  return ok;
 }
 
 double trv_sweep_mean(const TrvSweepTable *sw, int point, int c, const char *metric) {
@@ -192,7 +217,7 @@ static void md_num(GString *s, double v) {
  * sqrt(E) + rho log E).  sweep-fits.csv and a table for sweep.md.  False
  * (nothing written) for a grid, a key with a non-numeric value or fewer
  * than three points. */
-static const int fit_metrics[] = {M_EXPOSURE_TOTAL, M_R_OUT, M_E_COMMIT};
+static const int fit_metrics[] = {M_EXPOSURE_TOTAL, M_R_OUT, M_R_TEMP, M_E_COMMIT};
 enum { FIT_LINE, FIT_INVERSE, FIT_BOUND, N_FITS };
 static const char *const fit_names[N_FITS] = {"a+b*x", "a+b/x", "a*sqrt(E)+b*x*ln(E)"};
 

@@ -71,7 +71,7 @@ want=$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == "exposure_total") e
   NR > 1 && $3 == "trivium" {x = 1 / $2; y = $e; n++; sx += x; sy += y; sxx += x * x; sxy += x * y}
   END {b = (n * sxy - sx * sy) / (n * sxx - sx * sx); a = (sy - b * sx) / n; printf "%.6g %.6g", a, b}' "$tmp/f/sweep.csv")
 got=$(awk -F, '$1 == "trivium" && $2 == "exposure_total" && $3 == "a+b/x" {printf "%.6g %.6g", $4, $5}' "$tmp/f/sweep-fits.csv")
-if [ -n "$want" ] && [ "$want" = "$got" ] && [ "$(grep -c ',a+b\*x,' "$tmp/f/sweep-fits.csv")" -eq 3 ] &&
+if [ -n "$want" ] && [ "$want" = "$got" ] && [ "$(grep -c ',a+b\*x,' "$tmp/f/sweep-fits.csv")" -eq 4 ] &&
    grep -q '^Fits over the points' "$tmp/f/sweep.md" && [ ! -e "$tmp/g/sweep-fits.csv" ]; then
   echo "ok 6 - sweep-fits.csv: a + b/x of the exposure is the least-squares line ($got); a grid has none"
 else echo "not ok 6 - fits: want '$want', got '$got'"; fi

@@ -32,6 +32,7 @@ typedef struct {
   int variant, steps;
   TrvPosterior *post;
   TrvGraph ghat;
+  bool ghat_live; /* G_hat came from a commit (the posterior was sure enough), not a clear */
   double n_ep, mean_ep, m2_ep; /* Welford over episode mean rewards */
   double prior_absent, prior_present; /* loss terms of a component held at the prior */
 } Outcome;
@@ -104,8 +105,10 @@ static void oc_plan(void *self, int e, TrvPlan *plan) {
       c->ghat.present[j] = readout_map(c, c->post, j);
       c->ghat.kappa[j] = c->ghat.present[j] ? mu : 0.0;
     }
+    c->ghat_live = true;
   } else if (c->variant == V_RLVR) {
     trv_graph_clear(&c->ghat, c->cand->n_components);
+    c->ghat_live = false;
   }
   plan->episode = e;
   plan->ghat = c->ghat;
@@ -144,6 +147,7 @@ static bool oc_absorb(void *self, int e, const TrvEpisodeRecords *er, TrvEpisode
     r_hat += l_hat;
   }
   beliefs->ghat = c->ghat;
+  beliefs->committed = c->ghat_live;
   for (int j = 0; j < nc; j++) {
     beliefs->map[j] = readout_map(c, c->post, j);
     beliefs->p[j] = c->cand->components[j].observed ? trv_posterior_presence(c->post, j) : 0.0;
@@ -157,6 +161,7 @@ static bool oc_absorb(void *self, int e, const TrvEpisodeRecords *er, TrvEpisode
     if (c->n_ep >= 5 && m < c->mean_ep - c->p.reactive_sd * sd) {
       reset_model(c);
       trv_graph_clear(&c->ghat, nc);
+      c->ghat_live = false;
       c->n_ep = c->mean_ep = c->m2_ep = 0;
       row->alarm = 1;
     } else {

@@ -252,6 +252,7 @@ static bool tr_absorb(void *self, int e, const TrvEpisodeRecords *er, TrvEpisode
   if (c->recent->len > 2 * RECENT_MAX) g_array_remove_range(c->recent, 0, c->recent->len - RECENT_MAX);
 
   beliefs->ghat = ghat_e;
+  beliefs->committed = c->ghat_live; /* still G_hat_e's: the alarm and the commit below come after */
   for (int j = 0; j < nc; j++) beliefs->map[j] = trv_posterior_map(c->post, j), beliefs->p[j] = trv_posterior_presence(c->post, j);
   row->entropy_bits = trv_posterior_entropy_bits(c->post);
   row->budget = c->budget;

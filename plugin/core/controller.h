@@ -64,7 +64,7 @@ long trv_plan_wire_bytes(const TrvPlan *plan);
 /* One point of the in-episode belief trajectory P_{e,t}: from step `step`
  * on, for `repeat` accumulations of R_epi.  `map` is the task readout's
  * MAP and `confident` says the belief is sure enough to commit (the two
- * decide tau_e against the truth); its loss terms live in the beliefs'
+ * decide tau_belief against the truth); its loss terms live in the beliefs'
  * `losses` (trv_beliefs_losses). */
 typedef struct {
   int step, repeat;
@@ -75,6 +75,7 @@ typedef struct {
 /* What a controller believed during an episode, for the referee. */
 typedef struct {
   TrvGraph ghat;  /* G_hat_e: the graph the episode acted on */
+  bool committed; /* G_hat_e came from a commit (false before the first one, or after an alarm cleared it) */
   bool map[TRV_MAX_COMPONENTS];
   double p[TRV_MAX_COMPONENTS]; /* presence at the episode's end */
   int n;          /* components */

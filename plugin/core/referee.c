@@ -5,9 +5,14 @@
  *   truth, R_out (per step against the oracle's expected payoff, in fold
  *   order, or the world's own episode total), the world's metrics, the
  *   committed and MAP graphs with the exposures and the legacy soft score,
- *   R_epi = sum over the trajectory of -log P_{e,t}(G_true_e), tau_e (the
- *   first point whose MAP is right on the task-relevant components while
- *   the belief is sure enough to commit) and R_temp.
+ *   R_epi = sum over the trajectory of -log P_{e,t}(G_true_e) and its
+ *   bounded mean per step (each component's probability floored at
+ *   TRV_LOGLOSS_FLOOR), tau_e and R_temp (tau_e: the first step at which the
+ *   graph the agents act on, G_hat_e, is right on the task-relevant
+ *   components: 0 or T, since commits happen at episode boundaries; T when
+ *   nothing committed put G_hat_e there), and the belief's variant
+ *   tau_belief and R_temp_belief (the first point whose MAP is right on the
+ *   task-relevant components while the belief is sure enough to commit).
  * Sums run in the order the controller produced its trajectory, so a
  * replay of the same records gives the same bits.  Every answer of the
  * referee is checked (world-call.h) before it is used. */
@@ -138,26 +143,41 @@ bool trv_referee_score_ordered(const TrvWorldClass *wc, void *world, const TrvBe
   row->posterior_exposure = row->map != row->truth;
   row->committed_exposure = row->ghat != row->truth;
 
-  /* the trajectory: R_epi and tau */
-  double r_epi = 0;
-  int tau = -1;
+  /* the trajectory: R_epi, its bounded per-step form, and tau_belief */
+  double r_epi = 0, bounded = 0, cap = -log(TRV_LOGLOSS_FLOOR);
+  long accumulated = 0;
+  int tau_belief = -1;
   const double *loss = (const double *)b->losses->data;
   for (guint i = 0; i < b->points->len; i++, loss += 2 * nc) {
     const TrvBeliefPoint *pt = &g_array_index(b->points, TrvBeliefPoint, i);
-    double v = 0;
-    for (int j = 0; j < nc; j++) v += loss[(truth.present[j] ? nc : 0) + j];
-    for (int k = 0; k < pt->repeat; k++) r_epi += v;
-    if (tau >= 0 || !pt->confident) continue;
+    double v = 0, vb = 0;
+    for (int j = 0; j < nc; j++) {
+      double l = loss[(truth.present[j] ? nc : 0) + j];
+      v += l;
+      vb += l < cap ? l : cap;
+    }
+    for (int k = 0; k < pt->repeat; k++) r_epi += v, bounded += vb;
+    accumulated += pt->repeat;
+    if (tau_belief >= 0 || !pt->confident) continue;
     bool right = true;
     for (int j = 0; j < nc && right; j++)
       if (relevant(ref, world, j) && (bool)(pt->map >> j & 1) != truth.present[j]) right = false;
-    if (right) tau = pt->step;
+    if (right) tau_belief = pt->step;
   }
   row->r_epi = r_epi;
-  row->tau = tau < 0 ? steps : tau;
+  row->r_epi_step = accumulated > 0 ? bounded / (double)accumulated : 0.0;
   double gap = ref->gap ? ref->gap(world) : 0.0;
   if (!trv_world_check_number(wc->name, "referee.gap", gap, 0, INFINITY, error)) return false;
-  row->r_temp = trv_regret_temporal(trv_graph_wrong_on_task(wc, world, &b->ghat, &truth), gap, row->tau, steps);
+  /* R_temp: the graph the agents act on is G_hat_e for the whole episode
+   * (commits happen at its boundaries), so it is right on the task from
+   * step 0 or never; a G_hat_e that no commit put there (nothing committed
+   * yet, or cleared by an alarm) is no commitment to the truth. */
+  bool wrong = trv_graph_wrong_on_task(wc, world, &b->ghat, &truth);
+  bool in_m = wrong || !b->committed;
+  row->tau = in_m ? steps : 0;
+  row->r_temp = trv_regret_temporal(in_m, gap, row->tau, steps);
+  row->tau_belief = tau_belief < 0 ? steps : tau_belief;
+  row->r_temp_belief = trv_regret_temporal(wrong, gap, row->tau_belief, steps);
   return true;
 }
 

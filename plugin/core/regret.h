@@ -4,10 +4,14 @@
  *                  expected payoff of the action played;
  *  R_epi  (why):   sum over steps of -log P_{e,t}(G_true_e); its operational
  *                  proxy R_hat_epi uses G_hat_e instead of the truth;
- *  R_temp (when):  Delta_e * min(tau_e, T) for episodes in M (committed graph
- *                  wrong on the task-relevant components), 0 otherwise;
- *                  tau_e = first step at which the posterior commits to the
- *                  correct structure (T if it never does). */
+ *  R_temp (when):  Delta_e * min(tau_e, T) for episodes in M (the graph the
+ *                  agents act on is wrong on the task-relevant components,
+ *                  or no commit put it there), 0 otherwise; tau_e = first
+ *                  step at which the scheduler commits to the correct
+ *                  structure (T if it never does: a controller that never
+ *                  commits has tau_e = T in every episode).  referee.c
+ *                  also keeps the variant with tau_e from the in-episode
+ *                  belief (R_temp_belief). */
 #ifndef TRV_REGRET_H
 #define TRV_REGRET_H
 

@@ -21,7 +21,8 @@ static const struct {
     {"r_out", "outcome regret, summed over episodes"},
     {"r_epi", "epistemic regret -log P(G_true), summed over steps"},
     {"r_hat_epi", "operational epistemic tally -log P(G_hat), summed over steps"},
-    {"r_temp", "temporal regret, summed over episodes"},
+    {"r_temp", "temporal regret, summed over episodes: Delta_e T in every episode whose G_hat_e is wrong on the task "
+               "or was put there by no commit"},
     {"probes", "probes spent"},
     {"alarms", "detector alarms"},
     {"detections", "change-points followed by an alarm within 50 episodes"},
@@ -54,6 +55,9 @@ static const struct {
     {"steps_late", "agents' steps that outlasted their duration on the world's clock (work or barrier), summed"},
     {"bits_lost", "expected information gain, at plan time, of the planned probes whose records never reached the log, "
                   "in bits, summed"},
+    {"r_epi_step", "epistemic log-loss per step, each component's probability floored at 1e-15 (at most 34.5 nats a "
+                   "component), mean over episodes"},
+    {"r_temp_belief", "temporal regret with tau_e from the in-episode belief (its first confident, right point), summed"},
 };
 
 const char *trivium_metric_name(TrvMetric m) { return m >= 0 && m < TRV_METRIC_COUNT ? metrics[m].name : NULL; }
@@ -102,7 +106,8 @@ void trv_results_csv_header(GString *out, const TrvCellLayout *l) {
     g_string_append(out, ",p_");
     column_name(out, l->cand->components[j].name);
   }
-  g_string_append(out, ",entropy_bits,budget,probes,gated_steps,reward,r_out,r_epi,r_hat_epi,r_temp,tau,committed,"
+  g_string_append(out, ",entropy_bits,budget,probes,gated_steps,reward,r_out,r_epi,r_hat_epi,r_temp,tau,r_epi_step,"
+                       "r_temp_belief,tau_belief,committed,"
                        "lrcp_status,lrcp_trace,detector_stat,alarm,resets,commits,commit_attempts,commit_failures,"
                        "records_lost,detector_closed,agents_missing,wait_lost,detector_timeout,steps_late,bits_lost,committed_reward,"
                        "sim_time,soft_score");
@@ -148,7 +153,9 @@ void trv_results_csv_row(GString *out, const TrvCellLayout *l, const TrvEpisodeR
   put_c(out, ','), put_d(out, w->probes), put_c(out, ','), put_d(out, w->gated_steps);
   const double r[] = {w->reward, w->r_out, w->r_epi, w->r_hat_epi, w->r_temp};
   for (size_t k = 0; k < G_N_ELEMENTS(r); k++) put_c(out, ','), put_g(out, r[k]);
-  put_c(out, ','), put_d(out, w->tau), put_c(out, ','), put_d(out, w->committed);
+  put_c(out, ','), put_d(out, w->tau);
+  put_c(out, ','), put_g(out, w->r_epi_step), put_c(out, ','), put_g(out, w->r_temp_belief);
+  put_c(out, ','), put_d(out, w->tau_belief), put_c(out, ','), put_d(out, w->committed);
   put_c(out, ','), put_s(out, lrcp_names[w->lrcp_status]), put_c(out, ',');
   for (int k = 0; k < w->lrcp_n; k++) {
     if (k) put_c(out, ';');
@@ -227,6 +234,8 @@ void trv_cell_summarizer_add(TrvCellSummarizer *z, const TrvCellLayout *l, const
   m[TRV_METRIC_R_EPI] += w->r_epi;
   m[TRV_METRIC_R_HAT_EPI] += w->r_hat_epi;
   m[TRV_METRIC_R_TEMP] += w->r_temp;
+  m[TRV_METRIC_R_TEMP_BELIEF] += w->r_temp_belief;
+  m[TRV_METRIC_R_EPI_STEP] += w->r_epi_step / l->episodes;
   m[TRV_METRIC_PROBES] += w->probes;
   m[TRV_METRIC_SOFT_SCORE] += w->soft_score / l->episodes;
   z->attempts += w->commits;

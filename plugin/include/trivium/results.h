@@ -39,7 +39,10 @@ typedef struct {
   double entropy_bits;
   int budget, probes, gated_steps;
   double reward, r_out, r_epi, r_hat_epi, r_temp;
-  int tau;       /* step at which the posterior committed to the truth (T: never) */
+  int tau;       /* tau_e: first step at which the graph the agents act on is right on the task (T: never) */
+  double r_epi_step;    /* epistemic log-loss per step, each component's probability floored (TRV_LOGLOSS_FLOOR) */
+  double r_temp_belief; /* R_temp with tau_e from the in-episode belief (tau_belief) */
+  int tau_belief;       /* first step whose MAP is right on the task while the belief is sure enough to commit (T: never) */
   int committed; /* a commit rule took or changed G_hat at this boundary */
   int lrcp_status, lrcp_n; /* TrvLrcpStatus; residual trace eps_0 .. eps_{n-1} */
   int lrcp_eps[TRV_LRCP_MAX_ITER + 1];
@@ -74,8 +77,14 @@ typedef enum {
   TRV_METRIC_UNCOMMITTED_EPISODES, TRV_METRIC_T_TASK, TRV_METRIC_E_TASK,
   TRV_METRIC_T_COMMIT, TRV_METRIC_E_COMMIT, TRV_METRIC_RECOVERY, TRV_METRIC_COMMIT_LAG, TRV_METRIC_LRCP_CALLS,
   TRV_METRIC_LRCP_FLAGGED, TRV_METRIC_LRCP_ITERATIONS, TRV_METRIC_LRCP_RESIDUAL_RATIO, TRV_METRIC_RECORDS_LOST,
-  TRV_METRIC_DETECTOR_CLOSES, TRV_METRIC_TIME_LOST, TRV_METRIC_STEPS_LATE, TRV_METRIC_BITS_LOST, TRV_METRIC_COUNT
+  TRV_METRIC_DETECTOR_CLOSES, TRV_METRIC_TIME_LOST, TRV_METRIC_STEPS_LATE, TRV_METRIC_BITS_LOST,
+  TRV_METRIC_R_EPI_STEP, TRV_METRIC_R_TEMP_BELIEF, TRV_METRIC_COUNT
 } TrvMetric;
+
+/* The floor of a component's probability in the bounded epistemic
+ * log-loss (r_epi_step): -log max(p, floor), at most 34.5 nats a
+ * component, the clipping scikit-learn's log_loss long applied. */
+#define TRV_LOGLOSS_FLOOR 1e-15
 
 /* The metric's name in summary.csv ("exposure_total", ...) and meaning. */
 TRIVIUM_API const char *trivium_metric_name(TrvMetric metric);
