@@ -191,6 +191,8 @@ void trv_sim_plugin_cfg(const char *key, const char *value) {
   else g_error_free(err);
 }
 
+static void build(void);
+
 static void register_agent(sg_actor_t actor) {
   if (trv_sim_actor_agent(actor) >= 0) return;
   trv_sim_actor_set_agent(actor, (int)plugin.actors->len);
@@ -199,8 +201,34 @@ static void register_agent(sg_actor_t actor) {
 
 void trivium_agent_attach(sg_actor_t actor) {
   ensure_state();
-  g_return_if_fail(plugin.initialised && !plugin.built && actor);
-  register_agent(actor);
+  g_return_if_fail(plugin.initialised && actor);
+  if (!plugin.built && !plugin.building) {
+    register_agent(actor);
+    return;
+  }
+  /* the run is under way: an actor SimGrid restarted takes back its agent */
+  if (trv_sim_actor_agent(actor) >= 0 || plugin.failed || !trv_sim_cell) return;
+  if (trv_sim_agent_rejoin(&plugin.cell, actor) < 0)
+    XBT_CWARN(trivium_plugin, "trivium_agent_attach: actor %s on %s joins no agent: the agents are the actors marked "
+              "when the simulation started, and a restarted one takes back its own (same name, same host)",
+              sg_actor_get_name(actor), sg_host_get_name(sg_actor_get_host(actor)));
+}
+
+/* The calling actor's agent index (taking back the identity of the absent
+ * agent it was, when SimGrid restarted it), or -1. */
+static int self_agent(void) {
+  sg_actor_t self = sg_actor_self();
+  int index = trv_sim_actor_agent(self);
+  if (index < 0 && !plugin.failed && trv_sim_cell) index = trv_sim_agent_rejoin(&plugin.cell, self);
+  return index;
+}
+
+void trivium_agent_leave(void) {
+  g_return_if_fail(plugin.initialised);
+  if (!plugin.built) build();
+  int index = self_agent();
+  if (index < 0 || plugin.failed || !trv_sim_cell || index >= plugin.cell.n_agents) return;
+  trv_sim_agent_leave(&plugin.cell, &plugin.cell.agents[index]);
 }
 
 static int cmp_pid(const void *a, const void *b) {
@@ -293,6 +321,7 @@ static bool build_cell(GError **error) {
   trv_cell_summarizer_init(&plugin.summarizer, l);
   plugin.cell.user_agents = own > 0;
   trv_sim_cell_start(&plugin.cell, own == 0);
+  for (int i = 0; i < own; i++) trv_sim_agent_present(&plugin.cell, &plugin.cell.agents[i], plugin.actors->pdata[i]);
   XBT_INFO("world %s, controller %s, seed %llu: %d %s agents, %d log replicas", wc->name, plugin.value[S_CONTROLLER],
            (unsigned long long)plugin.seed, plugin.cell.n_agents, own ? "of the program's" : "built-in",
            plugin.cell.n_replicas);
@@ -353,13 +382,13 @@ void trv_sim_plugin_init(void) {
 TrvEpisode *trivium_agent_next_episode(void) {
   g_return_val_if_fail(plugin.initialised, NULL);
   if (!plugin.built) build();
-  int index = trv_sim_actor_agent(sg_actor_self());
+  int index = self_agent();
   if (index < 0) {
     XBT_CWARN(trivium_plugin, "trivium_agent_next_episode: actor %s is not a Trivium agent (no trivium.agent "
                               "property, not attached)", sg_actor_self_get_name());
     return NULL;
   }
-  if (plugin.failed || !trv_sim_cell || index >= plugin.cell.n_agents) return NULL;
+  if (plugin.failed || !trv_sim_cell || index >= plugin.cell.n_agents || plugin.cell.agents[index].left) return NULL;
   return trv_sim_agent_next(&plugin.cell.agents[index]);
 }
 
@@ -376,6 +405,7 @@ bool trivium_plugin_finished(GError **error) {
     plugin.error = NULL;
     return false;
   }
+  trv_sim_agent_life_free(&plugin.cell);
   bool ok = trv_sim_cell_finish(&plugin.cell, error);
   trv_cell_summarizer_finish(&plugin.summarizer, &plugin.layout, &plugin.summary);
   trv_posterior_free(plugin.report.final_posterior);

@@ -73,6 +73,13 @@ typedef struct {
   TrvEpisode *open; /* the episode handed to the agent and not yet closed */
   bool stopped;     /* the run is over for this agent */
   int late;         /* steps of the open episode that outlasted their duration (world clock) */
+  /* a program's own agent (agent-life.c): its actor while present, the
+   * watcher that joins it or answers for it, the actor's name (a restart
+   * keeps it), and whether it is absent (away or left) or left */
+  sg_actor_t actor, watcher;
+  char *name;
+  bool absent, left;
+  bool reporting; /* the watcher is delivering a report for it */
 } AgentState;
 
 typedef struct {
@@ -166,6 +173,7 @@ typedef struct {
   bool finished;
   sg_actor_t fault_driver; /* keeps the simulation alive while a crashed controller is down */
   bool user_agents;        /* agents are a program's own actors: STOP them at the end */
+  bool ended_early;        /* every agent left before the last episode (agent-life.c) */
   bool shared_city;        /* the world moves once per step for all agents (TrvAgentClass.step_end) */
   Round round;             /* shared city: the episode being played */
   /* The referee's view of the episode being played (played_episode): every
@@ -242,6 +250,22 @@ void trv_sim_replica_actor(int argc, char **argv);
 /* The next episode of agent a (waits for its plan); NULL at the end of the
  * run.  The body of trivium_agent_next_episode(). */
 TrvEpisode *trv_sim_agent_next(AgentState *a);
+
+/* A program's own agents coming and going (agent-life.c). */
+/* Agent a is played by `actor` from now on: watched until it ends. */
+void trv_sim_agent_present(Cell *cell, AgentState *a, sg_actor_t actor);
+/* Agent a leaves the run (trivium_agent_leave, from its actor). */
+void trv_sim_agent_leave(Cell *cell, AgentState *a);
+/* An actor that is no agent asks for a plan: when it has the name and the
+ * host of an absent agent (SimGrid restarted it), it becomes that agent
+ * again; returns its index, or -1. */
+int trv_sim_agent_rejoin(Cell *cell, sg_actor_t actor);
+/* Every agent of the program's own has left: the run ends. */
+bool trv_sim_agents_gone(const Cell *cell);
+/* The run ends early because every agent left: says so (a warning). */
+void trv_sim_agents_ended(Cell *cell);
+/* Releases the agents' actors and names (before the cell is freed). */
+void trv_sim_agent_life_free(Cell *cell);
 
 /* faults (faults.c) and the C++ wrappers (s4u.cpp) */
 /* After the platform loads: the fault processes and their driver. */

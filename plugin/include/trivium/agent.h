@@ -46,9 +46,20 @@ G_BEGIN_DECLS
 typedef struct TrvEpisode TrvEpisode;
 
 /* In an agent actor: waits for this agent's next plan and returns its
- * episode; NULL when the run is over (or the calling actor is not an
- * agent).  Close each episode before asking for the next. */
+ * episode; NULL when the run is over, after trivium_agent_leave(), or
+ * when the calling actor is not an agent.  Close each episode before
+ * asking for the next.  An actor that SimGrid restarted (auto-restart,
+ * on_failure="RESTART") is the agent it was: the same index, sequence
+ * numbers and streams. */
 TRIVIUM_API TrvEpisode *trivium_agent_next_episode(void);
+/* In an agent actor: this agent plays no more episodes (close the open
+ * one first: an episode still open is discarded, its records lost).  An
+ * agent whose actor returns, or is killed while its host is on, leaves
+ * too.  The controller no longer waits for an agent that left (its
+ * commits count as failed); when every agent has left, the run ends with
+ * a warning before its next episode, and trivium_plugin_finished() says
+ * how many episodes were played. */
+TRIVIUM_API void trivium_agent_leave(void);
 
 TRIVIUM_API int trivium_episode_index(const TrvEpisode *ep); /* e */
 TRIVIUM_API int trivium_episode_agent(const TrvEpisode *ep); /* this agent's index */
