@@ -21,9 +21,11 @@
  * SimGrid's example does, and sends a task again when its transfer failed
  * (the worker's host turned off under it): the restarted worker gets it.
  *
- *   masterworker PLATFORM DEPLOYMENT [--without-trivium] [--cfg=...]
+ *   masterworker PLATFORM DEPLOYMENT [--without-trivium | --out DIR] [--cfg=...]
  * --without-trivium runs the same program with no plugin (the workers only
- * execute their tasks), for its simulated time. */
+ * execute their tasks), for its simulated time; --out DIR writes the run's
+ * directory (trivium_results_write_dir), which `trivium report DIR` turns
+ * into the tables and figures of `trivium run`. */
 #include <simgrid/actor.h>
 #include <simgrid/comm.h>
 #include <simgrid/engine.h>
@@ -121,9 +123,11 @@ int main(int argc, char **argv) {
     return 2;
   }
   simgrid_init(&argc, argv);
+  const char *out = NULL;
   if (argc == 4 && !strcmp(argv[3], "--without-trivium")) with_trivium = false;
+  else if (argc == 5 && !strcmp(argv[3], "--out")) out = argv[4];
   else if (argc != 3) {
-    fprintf(stderr, "usage: %s PLATFORM DEPLOYMENT [--without-trivium] [--cfg=...]\n", argv[0]);
+    fprintf(stderr, "usage: %s PLATFORM DEPLOYMENT [--without-trivium | --out DIR] [--cfg=...]\n", argv[0]);
     return 2;
   }
   if (with_trivium) trivium_plugin_init();
@@ -143,5 +147,9 @@ int main(int argc, char **argv) {
   }
   printf("masterworker: Trivium played %zu episodes, simulated time %.6f s\n", trivium_results_n_episodes(),
          simgrid_get_clock());
-  return trivium_results_write_csv(stdout, true, &err) ? 0 : 1;
+  if (!trivium_results_write_csv(stdout, true, &err) || (out && !trivium_results_write_dir(out, &err))) {
+    fprintf(stderr, "masterworker: %s\n", err->message);
+    return err->code == TRV_ERROR_INPUT ? 2 : 1;
+  }
+  return 0;
 }

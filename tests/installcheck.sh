@@ -74,7 +74,7 @@ check "the C++ example runs and prints what the C one prints" \
 check "the couriers world: Trivium exact in every stationary episode, the outcome-only learner not (5 seeds)" \
   "COURIERS='$work/couriers' COURIERS_PLATFORM='$work/couriers-platform.xml' COURIERS_DEPLOYMENT='$work/couriers-deployment.xml' sh '$here/couriers.sh' | tee '$work/tap' && ! grep -q '^not ok' '$work/tap'"
 check "the master-worker example: workers that stop, leave and crash end the run early, within 2x of the program without Trivium" \
-  "MASTERWORKER='$work/masterworker' MASTERWORKER_DIR='$work' sh '$here/masterworker.sh' | tee '$work/tap' && ! grep -q '^not ok' '$work/tap'"
+  "MASTERWORKER='$work/masterworker' MASTERWORKER_DIR='$work' TRIVIUM='$bindir/trivium' sh '$here/masterworker.sh' | tee '$work/tap' && ! grep -q '^not ok' '$work/tap'"
 check "the installed trivium runs its installed default scenario" \
   "cd '$work' && env -u TRIVIUM_DATADIR '$bindir/trivium' run -q -c trivium --set run.seeds=1 --set run.episodes=30 -o run && json_compact run/run.json > run/compact && grep -q '\"platform\":\"$pkgdatadir/platforms/causalbench.xml\"' run/compact && grep -q '\"status\":\"complete\"' run/compact"
 check "the installed trivium runs an installed job-shop scenario on its installed instance and platform" \

@@ -4,12 +4,14 @@
 # leaves Trivium early, and one whose host crashes and restarts.  Each run
 # finishes with the episodes its agents played, a warning for the early
 # end, the restarted agent under its own index, and a simulated time
-# within 2x of the same program without Trivium.  Run by `make check`
+# within 2x of the same program without Trivium; its run directory is
+# accepted by `trivium report`.  Run by `make check`
 # on the build tree and by `make installcheck` on the examples built out
 # of tree (MASTERWORKER, MASTERWORKER_DIR).  TAP.
 set -u
 top=${srcdir:-..}
 exe=${MASTERWORKER:-examples/masterworker}
+T=${TRIVIUM:-./trivium}
 dir=${MASTERWORKER_DIR:-$top/examples}
 plat=$dir/masterworker-platform.xml
 tmp=$(mktemp -d)
@@ -17,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(cd "$(dirname "$0")" && pwd)/columns.sh"
 # the index of column $1 in the episodes.csv of directory $2
 column_index() { awk -F, -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) print i; exit }' "$2/episodes.csv"; }
-echo "1..12"
+echo "1..13"
 n=0
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; [ -f "${3:-/dev/null}" ] && tail -8 "$3" | sed 's/^/# /'; fi; }
 
@@ -91,3 +93,10 @@ within_2x crash; ok $? "simulated time within 2x of the program without Trivium 
 rc=$?
 [ $rc -eq 2 ] && grep -q 'run.steps' "$tmp/bad.out" && ! grep -q 'tasks' "$tmp/bad.out"
 ok $? "a bad setting: exit 2 naming the key, no worker ran" "$tmp/bad.out"
+
+# the run's directory, accepted by trivium report: its summary counts the 5 episodes played
+"$exe" "$plat" "$dir/masterworker-deployment.xml" --out "$tmp/dir" > /dev/null 2> "$tmp/dir.err" &&
+  "$T" report -q "$tmp/dir" 2>> "$tmp/dir.err" && [ -s "$tmp/dir/summary.md" ] && [ -s "$tmp/dir/figures/regret.dat" ] &&
+  grep -q '^trivium,p_f,0,' "$tmp/dir/summary.csv" && grep -q '"ended_early": true' "$tmp/dir/run.json" &&
+  [ "$(wc -l < "$tmp/dir/episodes.csv")" -eq 6 ]
+ok $? "--out DIR: trivium report accepts the example's run directory (5 episodes, the early end in run.json)" "$tmp/dir.err"

@@ -24,6 +24,8 @@
  * over, so trivium_agent_next_episode() returns NULL.  One simulation per
  * process, so the plugin's state is one static structure, like the
  * extension ids of SimGrid's own plugins. */
+#include <config.h>
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +56,7 @@ enum { S_WORLD, S_CONTROLLER, S_SEED, S_ROLE_CONTROLLER, S_ROLE_CTL, S_ROLE_AGEN
 
 static struct {
   bool ready, initialised, building, built, failed, finished_called;
+  bool ended_early; /* every agent left before the last episode */
   TrvParams params;
   bool agents_set; /* agents.count was given */
   char *value[S_COUNT];
@@ -406,6 +409,7 @@ bool trivium_plugin_finished(GError **error) {
     return false;
   }
   trv_sim_agent_life_free(&plugin.cell);
+  plugin.ended_early = plugin.cell.ended_early;
   bool ok = trv_sim_cell_finish(&plugin.cell, error);
   trv_cell_summarizer_finish(&plugin.summarizer, &plugin.layout, &plugin.summary);
   trv_posterior_free(plugin.report.final_posterior);
@@ -433,5 +437,39 @@ bool trivium_results_write_csv(FILE *out, bool header, GError **error) {
   bool ok = fwrite(s->str, 1, s->len, out) == s->len && fflush(out) == 0;
   g_string_free(s, TRUE);
   if (!ok) g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "writing the results failed");
+  return ok;
+}
+
+bool trivium_results_write_dir(const char *dir, GError **error) {
+  if (!dir || !*dir) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "trivium_results_write_dir: a directory is required");
+    return false;
+  }
+  if (!plugin.finished_called || !plugin.rows) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: no results to write: call trivium_plugin_finished() after "
+                "the simulation first", dir);
+    return false;
+  }
+  size_t n_specs;
+  const TrvParamSpec *specs = trv_param_specs(&n_specs);
+  size_t n = S_COUNT + n_specs;
+  const char **keys = g_new(const char *, n), **values = g_new(const char *, n);
+  char **formatted = g_new0(char *, n_specs + 1);
+  for (int k = 0; k < S_COUNT; k++) keys[k] = settings[k].key, values[k] = plugin.value[k];
+  for (size_t i = 0; i < n_specs; i++) {
+    formatted[i] = trv_params_format(&plugin.params, &specs[i]);
+    keys[S_COUNT + i] = specs[i].key;
+    values[S_COUNT + i] = formatted[i];
+  }
+  char **argv = trv_sim_command_line();
+  TrvProgramRun run = {.version = PACKAGE_VERSION, .world = plugin.value[S_WORLD], .command_line = argv,
+                       .seed = plugin.seed, .setting_keys = keys, .setting_values = values, .n_settings = n,
+                       .layout = &plugin.layout, .rows = (const TrvEpisodeRow *)plugin.rows->data,
+                       .n_rows = plugin.rows->len, .summary = &plugin.summary, .ended_early = plugin.ended_early};
+  bool ok = trv_sim_program_dir_write(&run, dir, error);
+  g_strfreev(argv);
+  g_strfreev(formatted);
+  g_free(keys);
+  g_free(values);
   return ok;
 }

@@ -28,6 +28,7 @@
 
 #include "core/keyset.h"
 #include "core/protocol.h"
+#include "core/results.h"
 #include "log/ctl.h"
 #include "sim.h"
 
@@ -267,6 +268,26 @@ void trv_sim_agents_ended(Cell *cell);
 /* Releases the agents' actors and names (before the cell is freed). */
 void trv_sim_agent_life_free(Cell *cell);
 
+/* A program's run, as trivium_results_write_dir() writes it
+ * (program-dir.c). */
+typedef struct {
+  const char *version, *world;
+  char **command_line;            /* the program's arguments, NULL-terminated */
+  uint64_t seed;
+  const char *const *setting_keys; /* every setting, with its value */
+  const char *const *setting_values;
+  size_t n_settings;
+  const TrvCellLayout *layout;    /* components, world metrics, change-points, controller, planned episodes */
+  const TrvEpisodeRow *rows;
+  size_t n_rows;
+  const TrvCellSummary *summary;
+  bool ended_early;
+} TrvProgramRun;
+/* Writes dir/episodes.csv and dir/run.json (format trivium-program-1),
+ * creating dir; false with *error (TRV_ERROR_INPUT for a directory that
+ * cannot be used: a link below it, a run of trivium run). */
+bool trv_sim_program_dir_write(const TrvProgramRun *run, const char *dir, GError **error);
+
 /* faults (faults.c) and the C++ wrappers (s4u.cpp) */
 /* After the platform loads: the fault processes and their driver. */
 bool trv_sim_install_faults(Cell *cell, GError **error);
@@ -284,6 +305,9 @@ void trv_sim_context_settings(int *threads, int *stack_kib);
 void trv_sim_actor_ext_init(void);
 void trv_sim_actor_set_agent(sg_actor_t actor, int index);
 int trv_sim_actor_agent(const_sg_actor_t actor); /* -1: not an agent */
+/* The program's command line as SimGrid took it in simgrid_init (free
+ * with g_strfreev). */
+char **trv_sim_command_line(void);
 /* Runs fn once the platform is loaded (SimGrid's on_platform_created). */
 void trv_sim_on_platform_created(void (*fn)(void));
 /* Tracing (s4u.cpp): after simgrid_init, before the platform; marks are
