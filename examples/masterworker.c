@@ -17,7 +17,8 @@
  * turns HOST off at AT and on again DURATION seconds later: the worker
  * there dies with its host and, marked on_failure="RESTART", starts again
  * when the host is back; it is the same agent as before (its index, its
- * records' identity).  The master sends task i to worker i mod W, as
+ * records' identity, its random stream: each worker prints the first draw
+ * of trivium_episode_uniform in each of its lives).  The master sends task i to worker i mod W, as
  * SimGrid's example does, and sends a task again when its transfer failed
  * (the worker's host turned off under it): the restarted worker gets it.
  *
@@ -87,8 +88,8 @@ static void worker(int argc, char **argv) {
       last = trivium_episode_index(ep);
       if (first < 0) {
         first = last;
-        printf("%s on %s: agent %d from episode %d, t=%.6f\n", argv[1], sg_host_self_get_name(), agent, first,
-               simgrid_get_clock());
+        printf("%s on %s: agent %d from episode %d, draws %.6f, t=%.6f\n", argv[1], sg_host_self_get_name(), agent,
+               first, trivium_episode_uniform(ep), simgrid_get_clock());
       }
       trivium_episode_play(ep);
       trivium_episode_close(ep, NULL);

@@ -19,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(cd "$(dirname "$0")" && pwd)/columns.sh"
 # the index of column $1 in the episodes.csv of directory $2
 column_index() { awk -F, -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) print i; exit }' "$2/episodes.csv"; }
-echo "1..13"
+echo "1..14"
 n=0
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; [ -f "${3:-/dev/null}" ] && tail -8 "$3" | sed 's/^/# /'; fi; }
 
@@ -100,3 +100,13 @@ ok $? "a bad setting: exit 2 naming the key, no worker ran" "$tmp/bad.out"
   grep -q '^trivium,p_f,0,' "$tmp/dir/summary.csv" && grep -q '"ended_early": true' "$tmp/dir/run.json" &&
   [ "$(wc -l < "$tmp/dir/episodes.csv")" -eq 6 ]
 ok $? "--out DIR: trivium report accepts the example's run directory (5 episodes, the early end in run.json)" "$tmp/dir.err"
+
+# each agent's own random stream: the same draws for the same seed, one
+# stream per agent, and the restarted worker continues its own
+"$exe" "$plat" "$dir/masterworker-crash-deployment.xml" > "$tmp/again.out" 2>/dev/null
+first=$(sed -n 's/^worker-2 on worker-2: agent 1 from episode [0-9]*, draws \([0-9.]*\),.*/\1/p' "$tmp/crash.out")
+distinct=$(sed -n 's/^worker-[0-9] on worker-[0-9]: agent [0-9] from episode 0, draws \([0-9.]*\),.*/\1/p' "$tmp/crash.out" | sort -u | wc -l)
+[ "$(grep -c 'draws' "$tmp/crash.out")" -eq 5 ] && [ "$distinct" -eq 4 ] &&
+  [ "$(echo "$first" | wc -l)" -eq 2 ] && [ "$(echo "$first" | sort -u | wc -l)" -eq 2 ] &&
+  [ "$(grep 'draws' "$tmp/crash.out")" = "$(grep 'draws' "$tmp/again.out")" ]
+ok $? "trivium_episode_uniform: the same draws run after run, 4 agents' streams, the restarted agent's continued ($(echo $first))" "$tmp/crash.out"

@@ -27,7 +27,12 @@
  * plans to the failure detector.
  * The exit callbacks of SimGrid may make no simcall; joining from an
  * actor of its own is how Trivium hears of an actor's end with simcalls
- * allowed. */
+ * allowed.
+ * What an agent has of its own lives with its identity too: the world it
+ * acts in (trivium_episode_world) and its random stream
+ * (trivium_episode_uniform, trivium_episode_normal), seeded by the run's
+ * seed and the agent's index, which a restarted actor continues. */
+#include <math.h>
 #include <string.h>
 
 #include "sim-internal.h"
@@ -181,4 +186,39 @@ void trv_sim_agent_life_free(Cell *cell) {
     a->watcher = a->actor = NULL;
     a->name = NULL;
   }
+}
+
+/* ---- what an agent has of its own ------------------------------------------ */
+
+static AgentState *agent_of(const TrvEpisode *ep) {
+  Cell *cell = trv_sim_cell;
+  if (!ep || !cell) return NULL;
+  int i = trivium_episode_agent(ep);
+  return i >= 0 && i < cell->n_agents ? &cell->agents[i] : NULL;
+}
+
+void *trivium_episode_world(const TrvEpisode *ep) {
+  return agent_of(ep) ? trv_session_world(trv_sim_cell->session) : NULL;
+}
+
+static TrvRng *own_rng(TrvEpisode *ep) {
+  AgentState *a = agent_of(ep);
+  if (!a) return NULL;
+  if (!a->own_rng_ready) {
+    trv_rng_init(&a->own_rng, trv_sim_cell->spec->seed, TRV_STREAM_AGENT + 100 * (uint64_t)a->index);
+    a->own_rng_ready = true;
+  }
+  return &a->own_rng;
+}
+
+double trivium_episode_uniform(TrvEpisode *ep) {
+  TrvRng *r = own_rng(ep);
+  g_return_val_if_fail(r, NAN);
+  return trv_rng_uniform(r);
+}
+
+double trivium_episode_normal(TrvEpisode *ep) {
+  TrvRng *r = own_rng(ep);
+  g_return_val_if_fail(r, NAN);
+  return trv_rng_normal(r);
 }

@@ -81,6 +81,8 @@ typedef struct {
   char *name;
   bool absent, left;
   bool reporting; /* the watcher is delivering a report for it */
+  TrvRng own_rng;  /* the agent's own stream (trivium_episode_uniform), once own_rng_ready */
+  bool own_rng_ready;
 } AgentState;
 
 typedef struct {

@@ -82,6 +82,17 @@ TRIVIUM_API bool trivium_episode_gate(TrvEpisode *ep, int step);
  * n_context is 0).  One call per step, in any order. */
 TRIVIUM_API void trivium_episode_record_step(TrvEpisode *ep, int step, int action, double reward,
                                              const double *context, int n_context);
+/* The world the episode is played in: the instance Trivium made with its
+ * class's init (trivium/world.h) for this run, the one the referee
+ * scores, for an agent of the program's own that acts in it (no global
+ * pointer needed).  NULL outside a run. */
+TRIVIUM_API void *trivium_episode_world(const TrvEpisode *ep);
+/* This agent's own random stream, seeded by the run's seed and the
+ * agent's index: the same draws for the same seed, whatever the other
+ * agents draw, and continued (not restarted) by an actor SimGrid restarts.
+ * A uniform in [0, 1), and a standard normal.  NaN outside a run. */
+TRIVIUM_API double trivium_episode_uniform(TrvEpisode *ep);
+TRIVIUM_API double trivium_episode_normal(TrvEpisode *ep);
 /* For worlds with an agent class (the built-in ones): plays the whole
  * episode as Trivium's own agents do, with this agent's instance of the
  * world (observe, probe, gate, act at every step), and costs its compute
