@@ -20,8 +20,14 @@
  *    pid order; each gets its index as an extension of its actor;
  *  - a program with no such actor gets agents.count built-in agents, on
  *    the hosts of the role agent, when its world has an agent class.
- * The controller sends STOP to a program's own agents when the run is
- * over, so trivium_agent_next_episode() returns NULL.  One simulation per
+ * A program's own agents come and go (agent-life.c): they leave
+ * (trivium_agent_leave, or their actor ends), and an actor SimGrid
+ * restarts takes back its agent's identity when it asks for a plan or is
+ * attached again.  The controller sends STOP to a program's own agents when
+ * the run is over, so trivium_agent_next_episode() returns NULL.  After the
+ * run, the rows and summary are kept for the getters of trivium/results.h
+ * and written as a run directory by trivium_results_write_dir
+ * (program-dir.c).  One simulation per
  * process, so the plugin's state is one static structure, like the
  * extension ids of SimGrid's own plugins. */
 #include <config.h>
