@@ -72,21 +72,15 @@ typedef struct {
   Rand noise[COURIERS_MAX];
 } Town;
 
-static Town *town; /* the one town of this program: its couriers act in it */
-
 static void *town_init(const TrvParams *params, uint64_t seed, GError **error) {
   double episodes;
   if (!trivium_params_get(params, "run.episodes", &episodes, error)) return NULL;
   Town *t = g_new0(Town, 1);
   t->episodes = (int)episodes;
   for (int c = 0; c < COURIERS_MAX; c++) t->noise[c].s = (seed + 1) * 0x9E3779B97F4A7C15ULL + (uint64_t)c * 7919 + 1;
-  town = t;
   return t;
 }
-static void town_free(void *w) {
-  if (town == w) town = NULL;
-  g_free(w);
-}
+static void town_free(void *w) { g_free(w); }
 static const TrvCandidates *town_candidates(void *w) {
   (void)w;
   return &candidates;
@@ -149,7 +143,7 @@ static const TrvWorldClass town_class = {
 
 /* The probe do(Z_j = z) in the town, courier c's noise: the measured
  * effect plus noise, the other parents of the target held at 0. */
-static double intervene(Rand *r, int j, double z) {
+static double intervene(const Town *town, Rand *r, int j, double z) {
   double k = j == TRAFFIC_DELAY ? town->k_td : effect[j];
   return k * z + normal(r);
 }
@@ -159,6 +153,7 @@ static void courier(int argc, char **argv) {
   (void)argv;
   TrvEpisode *ep;
   while ((ep = trivium_agent_next_episode()) != NULL) {
+    Town *town = trivium_episode_world(ep); /* the town of this run: the couriers act in it */
     Rand *r = &town->noise[trivium_episode_agent(ep) % COURIERS_MAX];
     const TrvGraph *g = trivium_episode_graph(ep);
     /* the courier's rule: the ring road unless traffic is believed to delay */
@@ -169,7 +164,7 @@ static void courier(int argc, char **argv) {
       double seen[3] = {traffic, load, delay};
       int j;
       double z;
-      if (trivium_episode_probe(ep, t, &j, &z)) trivium_episode_record_probe(ep, t, intervene(r, j, z));
+      if (trivium_episode_probe(ep, t, &j, &z)) trivium_episode_record_probe(ep, t, intervene(town, r, j, z));
       int route = trivium_episode_gate(ep, t) ? 0 : planned;
       double payoff = (route ? ring_payoff(town) : 0.0) + 0.3 * normal(r);
       sg_actor_sleep_for(1.0); /* a minute of driving */

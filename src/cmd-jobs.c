@@ -15,7 +15,9 @@
  * `trivium run` of the same command produces.  A local run writes the same
  * manifest, so that `trivium report DIR` (the merge under another name)
  * writes the tables and figures of any run directory again from its
- * cells. */
+ * cells.  A program's run directory (trivium_results_write_dir: a
+ * run.json, no jobs.json) is reported from its run.json
+ * (program-report.c). */
 #include <config.h>
 
 #include <errno.h>
@@ -26,6 +28,7 @@
 
 #include "commands.h"
 #include "jobs-file.h"
+#include "program-report.h"
 #include "run.h"
 
 /* The program that runs the jobs: this executable, or in a build tree
@@ -237,6 +240,14 @@ static int merge_or_report(int argc, char **argv, bool report) {
   RunCtx ctx = {0};
   TrvJobsFile jf = {0};
   char *dir = ok ? g_canonicalize_filename(argv[1], NULL) : NULL;
+  if (ok && report && trv_is_program_dir(dir)) { /* a program's (trivium_results_write_dir) */
+    int code = trv_program_report(dir, quiet, &err);
+    if (code) fprintf(stderr, "trivium: %s\n", err->message);
+    else if (!quiet) printf("\nOutputs: %s/\n", dir);
+    g_clear_error(&err);
+    g_free(dir);
+    return code;
+  }
   if (ok) {
     char *json = g_build_filename(dir, "jobs.json", NULL);
     ok = trv_jobs_file_load(json, &jf, &err);

@@ -15,7 +15,7 @@
 #include <trivium/error.h>
 #include "jobs-file.h"
 #include "json-file.h"
-#include "out-file.h"
+#include "core/out-file.h"
 #include "simgrid-options.h"
 
 #define JOBS_FILE_MAX_BYTES ((gsize)1 << 20)

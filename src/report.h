@@ -7,7 +7,7 @@
 #include <glib.h>
 #include <stdio.h>
 
-#include "out-file.h"
+#include "core/out-file.h"
 
 #include "core/controller.h"
 #include "core/results.h"

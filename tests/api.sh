@@ -5,14 +5,17 @@
 # URS (the smoke scenario: 8 drivers sharing San Francisco).  Also: every
 # --cfg=trivium/KEY is the --set KEY of the command line; agents.count is
 # honoured by the plugin; --log=trivium.thres:info shows the changes of
-# G_hat, the alarms and the resets.  TAP.
+# G_hat, the alarms and the resets; a program's run directory
+# (trivium_results_write_dir) is accepted by `trivium report`, which writes
+# the summary `trivium run` writes for the same cell, and it is written
+# inside its directory only.  TAP.
 set -u
 top=${srcdir:-..}
 T=${TRIVIUM:-./trivium}
 api=${API_RUN:-tests/api-run}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..10"
+echo "1..14"
 
 # $1 name, $2 platform, $3 scenario, $4 controllers, $5 seeds, then --cfg settings
 compare() {
@@ -123,3 +126,48 @@ rc=$?
 if [ $rc -eq 2 ] && grep -q "fault 'link-flap:agent-\*-uplink:0:1': mtbf '0'" "$tmp/badf.err"; then
   echo "ok 10 - a bad --cfg=trivium/fault: exit 2 naming the fault and the field"
 else echo "not ok 10 - exit $rc"; sed 's/^/# /' "$tmp/badf.err" | tail -3; fi
+
+# a program's run directory: `trivium report` writes from it the summary
+# and figures `trivium run` writes for the same world, platform and seed
+"$api" "$top/platforms/causalbench.xml" --cfg=trivium/run.episodes:120 --out "$tmp/prog" > /dev/null 2>"$tmp/prog.err" &&
+  "$T" report -q "$tmp/prog" 2>>"$tmp/prog.err" &&
+  "$T" run -q "$top/scenarios/default.xml" -c trivium --set run.seeds=1 --set run.episodes=120 -o "$tmp/prog-run" \
+    > /dev/null 2>>"$tmp/prog.err"
+if cmp -s "$tmp/prog/summary.csv" "$tmp/prog-run/summary.csv" && cmp -s "$tmp/prog/episodes.csv" "$tmp/prog-run/episodes.csv" &&
+   cmp -s "$tmp/prog/figures/regret.dat" "$tmp/prog-run/figures/regret.dat" &&
+   cmp -s "$tmp/prog/figures/presence.dat" "$tmp/prog-run/figures/presence.dat" &&
+   grep -q '"format": "trivium-program-1"' "$tmp/prog/run.json" && grep -q '"--cfg=trivium/run.episodes:120"' "$tmp/prog/run.json" &&
+   [ "$(wc -l < "$tmp/prog/summary.csv")" -gt 40 ]; then
+  echo "ok 11 - trivium report on the plugin's run directory: summary.csv, episodes.csv and figures identical to trivium run's"
+else
+  echo "not ok 11 - the program's report differs"; diff "$tmp/prog/summary.csv" "$tmp/prog-run/summary.csv" | head -5 | sed 's/^/# /'
+  sed 's/^/# /' "$tmp/prog.err" | tail -5
+fi
+
+# never through a link, never outside the directory
+mkdir "$tmp/trap"
+ln -s "$tmp/outside.csv" "$tmp/trap/episodes.csv"
+"$api" "$top/platforms/causalbench.xml" --cfg=trivium/run.episodes:5 --out "$tmp/trap" > /dev/null 2>"$tmp/trap.err"
+rc=$?
+if [ $rc -eq 2 ] && [ ! -e "$tmp/outside.csv" ] && grep -q "^api-run: $tmp/trap/episodes.csv: a symbolic link" "$tmp/trap.err"; then
+  echo "ok 12 - a link planted where the program writes its directory: refused (exit 2), nothing written through it"
+else echo "not ok 12 - exit $rc"; sed 's/^/# /' "$tmp/trap.err" | tail -3; fi
+rm -f "$tmp/prog/summary.csv"
+ln -s "$tmp/outside.csv" "$tmp/prog/summary.csv"
+"$T" report -q "$tmp/prog" > /dev/null 2>"$tmp/trap2.err"
+rc=$?
+if [ $rc -eq 2 ] && [ ! -e "$tmp/outside.csv" ] && grep -q "summary.csv: a symbolic link" "$tmp/trap2.err"; then
+  echo "ok 13 - trivium report on a program's directory with a planted link: refused (exit 2), nothing written through it"
+else echo "not ok 13 - exit $rc"; sed 's/^/# /' "$tmp/trap2.err" | tail -3; fi
+
+# a damaged run.json, and a trivium run's directory, are refused with one line
+rm -f "$tmp/prog/summary.csv"
+sed 's/"seed": 1,/"seed": -4,/' "$tmp/prog/run.json" > "$tmp/run.json" && cat "$tmp/run.json" > "$tmp/prog/run.json"
+"$T" report -q "$tmp/prog" > /dev/null 2>"$tmp/bad-json.err"
+rc1=$?
+"$api" "$top/platforms/causalbench.xml" --cfg=trivium/run.episodes:5 --out "$tmp/prog-run" > /dev/null 2>"$tmp/taken.err"
+rc2=$?
+if [ $rc1 -eq 2 ] && [ "$(wc -l < "$tmp/bad-json.err")" -eq 1 ] && grep -q "run.json: seed: -4; expected an integer" "$tmp/bad-json.err" &&
+   [ $rc2 -eq 2 ] && grep -q "holds a run of trivium run" "$tmp/taken.err" && cmp -s "$tmp/prog-run/episodes.csv" "$tmp/prog/episodes.csv"; then
+  echo "ok 14 - a program's run.json out of range, and a trivium run's directory: exit 2, one line naming the member or the run"
+else echo "not ok 14 - exit $rc1, $rc2"; cat "$tmp/bad-json.err" "$tmp/taken.err" | sed 's/^/# /' | tail -4; fi

@@ -4,9 +4,10 @@
 #   installcheck.sh PREFIX LIBDIR DOCDIR BINDIR PKGDATADIR MANDIR INCLUDEDIR
 # The examples are copied from the installed doc directory into a scratch
 # directory and built there by their own Makefile with pkg-config alone:
-# the C example, its C++ twin, and the couriers world of its own (written
+# the C example, its C++ twin, the couriers world of its own (written
 # against the public headers only), which must identify its true graph on 5
-# seeds while an outcome-only learner does not; built again with the
+# seeds while an outcome-only learner does not, and SimGrid's master-worker
+# shape, whose workers stop, leave and crash (tests/masterworker.sh); built again with the
 # rpath of `pkg-config --variable=libdir trivium`, the C example runs with
 # no LD_LIBRARY_PATH.  man(1), given the installed man directory alone,
 # finds the page of every function the installed headers declare and
@@ -19,7 +20,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/public-api.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-echo "1..11"
+echo "1..12"
 n=0
 check() { n=$((n + 1)); if eval "$2" > "$work/out" 2>&1; then echo "ok $n - $1"; else echo "not ok $n - $1"; tail -15 "$work/out" | sed 's/^/# /'; fi; }
 
@@ -60,7 +61,7 @@ export PKG_CONFIG=pkg-config
 export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 check "pkg-config --cflags --libs trivium names the installed prefix only" \
   "$PKG_CONFIG --cflags --libs trivium | grep -q -- '-I$includedir' && ! $PKG_CONFIG --cflags --libs trivium | grep -q '/plugin/include'"
-check "the examples build out of tree with pkg-config alone (C, C++, the couriers world)" \
+check "the examples build out of tree with pkg-config alone (C, C++, the couriers world, master-worker)" \
   "cd '$work' && make -f Makefile.example PKG_CONFIG='$PKG_CONFIG' TRIVIUM_CFLAGS=\"\$($PKG_CONFIG --cflags trivium)\" TRIVIUM_LIBS=\"\$($PKG_CONFIG --libs trivium)\""
 check "the C example runs against the installed library" \
   "cd '$work' && ./dispatch-example dispatch-platform.xml dispatch-deployment.xml 40 > c.out && grep -q 'Trivium finished 40 episodes' c.out && ldd ./dispatch-example | grep -q '$libdir/libtrivium.so'"
@@ -72,6 +73,8 @@ check "the C++ example runs and prints what the C one prints" \
   "cd '$work' && ./dispatch-example-cxx dispatch-platform.xml dispatch-deployment.xml 40 > cxx.out && diff c.out cxx.out"
 check "the couriers world: Trivium exact in every stationary episode, the outcome-only learner not (5 seeds)" \
   "COURIERS='$work/couriers' COURIERS_PLATFORM='$work/couriers-platform.xml' COURIERS_DEPLOYMENT='$work/couriers-deployment.xml' sh '$here/couriers.sh' | tee '$work/tap' && ! grep -q '^not ok' '$work/tap'"
+check "the master-worker example: workers that stop, leave and crash end the run early, within 2x of the program without Trivium" \
+  "MASTERWORKER='$work/masterworker' MASTERWORKER_DIR='$work' TRIVIUM='$bindir/trivium' sh '$here/masterworker.sh' | tee '$work/tap' && ! grep -q '^not ok' '$work/tap'"
 check "the installed trivium runs its installed default scenario" \
   "cd '$work' && env -u TRIVIUM_DATADIR '$bindir/trivium' run -q -c trivium --set run.seeds=1 --set run.episodes=30 -o run && json_compact run/run.json > run/compact && grep -q '\"platform\":\"$pkgdatadir/platforms/causalbench.xml\"' run/compact && grep -q '\"status\":\"complete\"' run/compact"
 check "the installed trivium runs an installed job-shop scenario on its installed instance and platform" \

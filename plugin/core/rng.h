@@ -28,6 +28,7 @@ enum {
   TRV_STREAM_DISPATCH = 5,  /* payoff noise of the dispatch head */
   TRV_STREAM_FAULTS = 6,    /* scenario fault processes */
   TRV_STREAM_PROBE_NOISE = 7, /* noise of probe outcomes */
+  TRV_STREAM_AGENT = 8,     /* an agent's own stream (trivium_episode_uniform), + 100 x its index */
 };
 
 /* Seeds rng from (seed, stream).  Equal inputs give equal sequences. */

@@ -22,7 +22,9 @@
  * ones.  The run ends with catch-up rounds until every replica holds every
  * episode, then STOP.  A world's answer out of bounds (core/world-call.h)
  * while planning, playing or closing an episode stops the run there: the
- * episode is not decided, and the cell ends with that error. */
+ * episode is not decided, and the cell ends with that error.  When every
+ * agent of a program's own has left (agent-life.c), the run ends before
+ * its next episode, or without the one nobody played. */
 #include <math.h>
 #include <string.h>
 
@@ -422,8 +424,9 @@ static void absorb(Cell *cell, int e, GArray *recs, int intents, TrvEpisodeCount
     if (intents > probe_outcomes) cell->report->orphan_interventions += (uint64_t)(intents - probe_outcomes);
     counts->records_lost = (int)MAX(0, expected - (long)recs->len);
   }
-  /* p_f counts every due commit, one per agent and episode, whether the
-   * agent got its plan, committed, or reported back or not: a commit
+  /* p_f counts every due commit, one per agent (that has not left) and
+   * episode, whether the agent got its plan, committed, or reported back or
+   * not: a commit
    * failed when none of the agent's records is in the episode's committed
    * set.  DONE reports give the attempts and the gate's counts only. */
   bool *in = g_new0(bool, cell->n_agents);
@@ -431,9 +434,9 @@ static void absorb(Cell *cell, int e, GArray *recs, int intents, TrvEpisodeCount
     const TrvRecord *r = &g_array_index(recs, TrvRecord, i);
     if (r->kind == TRV_RECORD_STEP && r->agent < (uint32_t)cell->n_agents) in[r->agent] = true;
   }
-  counts->commits = cell->n_agents;
-  counts->failures = 0;
-  for (int a = 0; a < cell->n_agents; a++) counts->failures += !in[a];
+  counts->commits = counts->failures = 0;
+  for (int a = 0; a < cell->n_agents; a++) /* an agent that left owes no commit (agent-life.c) */
+    if (in[a] || !cell->agents[a].left) counts->commits++, counts->failures += !in[a];
   g_free(in);
   counts->sim_time = simgrid_get_clock();
   counts->attempts = cell->played_attempts; /* every commit message sent, retries of failed commits included */
@@ -469,6 +472,7 @@ void trv_sim_controller_actor(int argc, char **argv) {
   static TrvEpisodeCounts counts; /* survives a restart within the episode */
   while (cell->episode < episodes && !cell->error) { /* an error (a world's bad answer) stops the run */
     int e = cell->episode;
+    if (trv_sim_agents_gone(cell) && !cell->closing) break; /* a program's agents all left (agent-life.c) */
     if (cell->n_decided <= e) {
       if (!cell->closing) {
         if (!cell->shared_city || cell->round.episode != e) memset(&counts, 0, sizeof counts);
@@ -480,6 +484,7 @@ void trv_sim_controller_actor(int argc, char **argv) {
         if (cell->shared_city) dispatch_shared(cell, e, &counts);
         else dispatch_and_wait(cell, e, &counts);
         if (cell->error) break; /* planning it, or an agent playing it */
+        if (trv_sim_agents_gone(cell) && cell->played->len == 0) break; /* nobody played e: not an episode */
         cell->closing = true;
       }
       int intents;
@@ -499,8 +504,9 @@ void trv_sim_controller_actor(int argc, char **argv) {
     forget_decided(cell);
     cell->episode = e + 1;
   }
-  for (int round = 0; !cell->error && round < CATCHUP_ROUNDS_MAX; round++) {
-    bool all = decide_round(cell, episodes - 1);
+  if (cell->episode < episodes && !cell->error) trv_sim_agents_ended(cell);
+  for (int round = 0; !cell->error && cell->n_decided > 0 && round < CATCHUP_ROUNDS_MAX; round++) {
+    bool all = decide_round(cell, cell->n_decided - 1);
     forget_decided(cell);
     if (all) break;
     sg_actor_sleep_for(1.0);

@@ -20,10 +20,18 @@
  *    pid order; each gets its index as an extension of its actor;
  *  - a program with no such actor gets agents.count built-in agents, on
  *    the hosts of the role agent, when its world has an agent class.
- * The controller sends STOP to a program's own agents when the run is
- * over, so trivium_agent_next_episode() returns NULL.  One simulation per
+ * A program's own agents come and go (agent-life.c): they leave
+ * (trivium_agent_leave, or their actor ends), and an actor SimGrid
+ * restarts takes back its agent's identity when it asks for a plan or is
+ * attached again.  The controller sends STOP to a program's own agents when
+ * the run is over, so trivium_agent_next_episode() returns NULL.  After the
+ * run, the rows and summary are kept for the getters of trivium/results.h
+ * and written as a run directory by trivium_results_write_dir
+ * (program-dir.c).  One simulation per
  * process, so the plugin's state is one static structure, like the
  * extension ids of SimGrid's own plugins. */
+#include <config.h>
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +62,7 @@ enum { S_WORLD, S_CONTROLLER, S_SEED, S_ROLE_CONTROLLER, S_ROLE_CTL, S_ROLE_AGEN
 
 static struct {
   bool ready, initialised, building, built, failed, finished_called;
+  bool ended_early; /* every agent left before the last episode */
   TrvParams params;
   bool agents_set; /* agents.count was given */
   char *value[S_COUNT];
@@ -191,6 +200,8 @@ void trv_sim_plugin_cfg(const char *key, const char *value) {
   else g_error_free(err);
 }
 
+static void build(void);
+
 static void register_agent(sg_actor_t actor) {
   if (trv_sim_actor_agent(actor) >= 0) return;
   trv_sim_actor_set_agent(actor, (int)plugin.actors->len);
@@ -199,8 +210,34 @@ static void register_agent(sg_actor_t actor) {
 
 void trivium_agent_attach(sg_actor_t actor) {
   ensure_state();
-  g_return_if_fail(plugin.initialised && !plugin.built && actor);
-  register_agent(actor);
+  g_return_if_fail(plugin.initialised && actor);
+  if (!plugin.built && !plugin.building) {
+    register_agent(actor);
+    return;
+  }
+  /* the run is under way: an actor SimGrid restarted takes back its agent */
+  if (trv_sim_actor_agent(actor) >= 0 || plugin.failed || !trv_sim_cell) return;
+  if (trv_sim_agent_rejoin(&plugin.cell, actor) < 0)
+    XBT_CWARN(trivium_plugin, "trivium_agent_attach: actor %s on %s joins no agent: the agents are the actors marked "
+              "when the simulation started, and a restarted one takes back its own (same name, same host)",
+              sg_actor_get_name(actor), sg_host_get_name(sg_actor_get_host(actor)));
+}
+
+/* The calling actor's agent index (taking back the identity of the absent
+ * agent it was, when SimGrid restarted it), or -1. */
+static int self_agent(void) {
+  sg_actor_t self = sg_actor_self();
+  int index = trv_sim_actor_agent(self);
+  if (index < 0 && !plugin.failed && trv_sim_cell) index = trv_sim_agent_rejoin(&plugin.cell, self);
+  return index;
+}
+
+void trivium_agent_leave(void) {
+  g_return_if_fail(plugin.initialised);
+  if (!plugin.built) build();
+  int index = self_agent();
+  if (index < 0 || plugin.failed || !trv_sim_cell || index >= plugin.cell.n_agents) return;
+  trv_sim_agent_leave(&plugin.cell, &plugin.cell.agents[index]);
 }
 
 static int cmp_pid(const void *a, const void *b) {
@@ -293,6 +330,7 @@ static bool build_cell(GError **error) {
   trv_cell_summarizer_init(&plugin.summarizer, l);
   plugin.cell.user_agents = own > 0;
   trv_sim_cell_start(&plugin.cell, own == 0);
+  for (int i = 0; i < own; i++) trv_sim_agent_present(&plugin.cell, &plugin.cell.agents[i], plugin.actors->pdata[i]);
   XBT_INFO("world %s, controller %s, seed %llu: %d %s agents, %d log replicas", wc->name, plugin.value[S_CONTROLLER],
            (unsigned long long)plugin.seed, plugin.cell.n_agents, own ? "of the program's" : "built-in",
            plugin.cell.n_replicas);
@@ -353,13 +391,13 @@ void trv_sim_plugin_init(void) {
 TrvEpisode *trivium_agent_next_episode(void) {
   g_return_val_if_fail(plugin.initialised, NULL);
   if (!plugin.built) build();
-  int index = trv_sim_actor_agent(sg_actor_self());
+  int index = self_agent();
   if (index < 0) {
     XBT_CWARN(trivium_plugin, "trivium_agent_next_episode: actor %s is not a Trivium agent (no trivium.agent "
                               "property, not attached)", sg_actor_self_get_name());
     return NULL;
   }
-  if (plugin.failed || !trv_sim_cell || index >= plugin.cell.n_agents) return NULL;
+  if (plugin.failed || !trv_sim_cell || index >= plugin.cell.n_agents || plugin.cell.agents[index].left) return NULL;
   return trv_sim_agent_next(&plugin.cell.agents[index]);
 }
 
@@ -376,6 +414,8 @@ bool trivium_plugin_finished(GError **error) {
     plugin.error = NULL;
     return false;
   }
+  trv_sim_agent_life_free(&plugin.cell);
+  plugin.ended_early = plugin.cell.ended_early;
   bool ok = trv_sim_cell_finish(&plugin.cell, error);
   trv_cell_summarizer_finish(&plugin.summarizer, &plugin.layout, &plugin.summary);
   trv_posterior_free(plugin.report.final_posterior);
@@ -403,5 +443,39 @@ bool trivium_results_write_csv(FILE *out, bool header, GError **error) {
   bool ok = fwrite(s->str, 1, s->len, out) == s->len && fflush(out) == 0;
   g_string_free(s, TRUE);
   if (!ok) g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "writing the results failed");
+  return ok;
+}
+
+bool trivium_results_write_dir(const char *dir, GError **error) {
+  if (!dir || !*dir) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "trivium_results_write_dir: a directory is required");
+    return false;
+  }
+  if (!plugin.finished_called || !plugin.rows) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: no results to write: call trivium_plugin_finished() after "
+                "the simulation first", dir);
+    return false;
+  }
+  size_t n_specs;
+  const TrvParamSpec *specs = trv_param_specs(&n_specs);
+  size_t n = S_COUNT + n_specs;
+  const char **keys = g_new(const char *, n), **values = g_new(const char *, n);
+  char **formatted = g_new0(char *, n_specs + 1);
+  for (int k = 0; k < S_COUNT; k++) keys[k] = settings[k].key, values[k] = plugin.value[k];
+  for (size_t i = 0; i < n_specs; i++) {
+    formatted[i] = trv_params_format(&plugin.params, &specs[i]);
+    keys[S_COUNT + i] = specs[i].key;
+    values[S_COUNT + i] = formatted[i];
+  }
+  char **argv = trv_sim_command_line();
+  TrvProgramRun run = {.version = PACKAGE_VERSION, .world = plugin.value[S_WORLD], .command_line = argv,
+                       .seed = plugin.seed, .setting_keys = keys, .setting_values = values, .n_settings = n,
+                       .layout = &plugin.layout, .rows = (const TrvEpisodeRow *)plugin.rows->data,
+                       .n_rows = plugin.rows->len, .summary = &plugin.summary, .ended_early = plugin.ended_early};
+  bool ok = trv_sim_program_dir_write(&run, dir, error);
+  g_strfreev(argv);
+  g_strfreev(formatted);
+  g_free(keys);
+  g_free(values);
   return ok;
 }

@@ -7,6 +7,7 @@
  *    deployment's properties are set, so plugin.c scans the actors at time
  *    0 instead;
  *  - running a function when the platform is created (the plugin's boot);
+ *  - the program's command line (simgrid::xbt::cmdline), for its run.json;
  *  - a mailbox's permanent receiver, given up when its host turns off, and
  *    the number of transfers queued on a mailbox;
  *  - the number of threads SimGrid runs actors on and their stack size
@@ -27,6 +28,7 @@
 #include <simgrid/s4u/Link.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 #include <simgrid/instr.h>
+#include <xbt/virtu.h>
 #include <set>
 #include <string>
 #include <vector>
@@ -43,6 +45,7 @@ void trv_sim_actor_ext_init(void);
 void trv_sim_actor_set_agent(sg_actor_t actor, int index);
 int trv_sim_actor_agent(const_sg_actor_t actor);
 void trv_sim_on_platform_created(void (*fn)(void));
+char** trv_sim_command_line(void);
 void trv_sim_mailbox_receive_eagerly(sg_mailbox_t mb);
 size_t trv_sim_mailbox_queued(const_sg_mailbox_t mb);
 void trv_sim_context_settings(int* threads, int* stack_kib);
@@ -129,6 +132,16 @@ int trv_sim_actor_agent(const_sg_actor_t actor)
 {
   const AgentIndex* a = agent_ext.valid() ? actor->extension(agent_ext) : nullptr;
   return a ? a->index : -1;
+}
+
+char** trv_sim_command_line(void)
+{
+  GStrvBuilder* b = g_strv_builder_new();
+  for (auto const& arg : simgrid::xbt::cmdline)
+    g_strv_builder_add(b, arg.c_str());
+  char** v = g_strv_builder_end(b);
+  g_strv_builder_unref(b);
+  return v;
 }
 
 void trv_sim_on_platform_created(void (*fn)(void))

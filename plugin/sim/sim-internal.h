@@ -28,6 +28,7 @@
 
 #include "core/keyset.h"
 #include "core/protocol.h"
+#include "core/results.h"
 #include "log/ctl.h"
 #include "sim.h"
 
@@ -73,6 +74,15 @@ typedef struct {
   TrvEpisode *open; /* the episode handed to the agent and not yet closed */
   bool stopped;     /* the run is over for this agent */
   int late;         /* steps of the open episode that outlasted their duration (world clock) */
+  /* a program's own agent (agent-life.c): its actor while present, the
+   * watcher that joins it or answers for it, the actor's name (a restart
+   * keeps it), and whether it is absent (away or left) or left */
+  sg_actor_t actor, watcher;
+  char *name;
+  bool absent, left;
+  bool reporting; /* the watcher is delivering a report for it */
+  TrvRng own_rng;  /* the agent's own stream (trivium_episode_uniform), once own_rng_ready */
+  bool own_rng_ready;
 } AgentState;
 
 typedef struct {
@@ -166,6 +176,7 @@ typedef struct {
   bool finished;
   sg_actor_t fault_driver; /* keeps the simulation alive while a crashed controller is down */
   bool user_agents;        /* agents are a program's own actors: STOP them at the end */
+  bool ended_early;        /* every agent left before the last episode (agent-life.c) */
   bool shared_city;        /* the world moves once per step for all agents (TrvAgentClass.step_end) */
   Round round;             /* shared city: the episode being played */
   /* The referee's view of the episode being played (played_episode): every
@@ -243,6 +254,42 @@ void trv_sim_replica_actor(int argc, char **argv);
  * run.  The body of trivium_agent_next_episode(). */
 TrvEpisode *trv_sim_agent_next(AgentState *a);
 
+/* A program's own agents coming and going (agent-life.c). */
+/* Agent a is played by `actor` from now on: watched until it ends. */
+void trv_sim_agent_present(Cell *cell, AgentState *a, sg_actor_t actor);
+/* Agent a leaves the run (trivium_agent_leave, from its actor). */
+void trv_sim_agent_leave(Cell *cell, AgentState *a);
+/* An actor that is no agent asks for a plan: when it has the name and the
+ * host of an absent agent (SimGrid restarted it), it becomes that agent
+ * again; returns its index, or -1. */
+int trv_sim_agent_rejoin(Cell *cell, sg_actor_t actor);
+/* Every agent of the program's own has left: the run ends. */
+bool trv_sim_agents_gone(const Cell *cell);
+/* The run ends early because every agent left: says so (a warning). */
+void trv_sim_agents_ended(Cell *cell);
+/* Releases the agents' actors and names (before the cell is freed). */
+void trv_sim_agent_life_free(Cell *cell);
+
+/* A program's run, as trivium_results_write_dir() writes it
+ * (program-dir.c). */
+typedef struct {
+  const char *version, *world;
+  char **command_line;            /* the program's arguments, NULL-terminated */
+  uint64_t seed;
+  const char *const *setting_keys; /* every setting, with its value */
+  const char *const *setting_values;
+  size_t n_settings;
+  const TrvCellLayout *layout;    /* components, world metrics, change-points, controller, planned episodes */
+  const TrvEpisodeRow *rows;
+  size_t n_rows;
+  const TrvCellSummary *summary;
+  bool ended_early;
+} TrvProgramRun;
+/* Writes dir/episodes.csv and dir/run.json (format trivium-program-1),
+ * creating dir; false with *error (TRV_ERROR_INPUT for a directory that
+ * cannot be used: a link below it, a run of trivium run). */
+bool trv_sim_program_dir_write(const TrvProgramRun *run, const char *dir, GError **error);
+
 /* faults (faults.c) and the C++ wrappers (s4u.cpp) */
 /* After the platform loads: the fault processes and their driver. */
 bool trv_sim_install_faults(Cell *cell, GError **error);
@@ -260,6 +307,9 @@ void trv_sim_context_settings(int *threads, int *stack_kib);
 void trv_sim_actor_ext_init(void);
 void trv_sim_actor_set_agent(sg_actor_t actor, int index);
 int trv_sim_actor_agent(const_sg_actor_t actor); /* -1: not an agent */
+/* The program's command line as SimGrid took it in simgrid_init (free
+ * with g_strfreev). */
+char **trv_sim_command_line(void);
 /* Runs fn once the platform is loaded (SimGrid's on_platform_created). */
 void trv_sim_on_platform_created(void (*fn)(void));
 /* Tracing (s4u.cpp): after simgrid_init, before the platform; marks are

@@ -46,9 +46,20 @@ G_BEGIN_DECLS
 typedef struct TrvEpisode TrvEpisode;
 
 /* In an agent actor: waits for this agent's next plan and returns its
- * episode; NULL when the run is over (or the calling actor is not an
- * agent).  Close each episode before asking for the next. */
+ * episode; NULL when the run is over, after trivium_agent_leave(), or
+ * when the calling actor is not an agent.  Close each episode before
+ * asking for the next.  An actor that SimGrid restarted (auto-restart,
+ * on_failure="RESTART") is the agent it was: the same index, sequence
+ * numbers and streams. */
 TRIVIUM_API TrvEpisode *trivium_agent_next_episode(void);
+/* In an agent actor: this agent plays no more episodes (close the open
+ * one first: an episode still open is discarded, its records lost).  An
+ * agent whose actor returns, or is killed while its host is on, leaves
+ * too.  The controller no longer waits for an agent that left (its
+ * commits count as failed); when every agent has left, the run ends with
+ * a warning before its next episode, and trivium_plugin_finished() says
+ * how many episodes were played. */
+TRIVIUM_API void trivium_agent_leave(void);
 
 TRIVIUM_API int trivium_episode_index(const TrvEpisode *ep); /* e */
 TRIVIUM_API int trivium_episode_agent(const TrvEpisode *ep); /* this agent's index */
@@ -71,6 +82,17 @@ TRIVIUM_API bool trivium_episode_gate(TrvEpisode *ep, int step);
  * n_context is 0).  One call per step, in any order. */
 TRIVIUM_API void trivium_episode_record_step(TrvEpisode *ep, int step, int action, double reward,
                                              const double *context, int n_context);
+/* The world the episode is played in: the instance Trivium made with its
+ * class's init (trivium/world.h) for this run, the one the referee
+ * scores, for an agent of the program's own that acts in it (no global
+ * pointer needed).  NULL outside a run. */
+TRIVIUM_API void *trivium_episode_world(const TrvEpisode *ep);
+/* This agent's own random stream, seeded by the run's seed and the
+ * agent's index: the same draws for the same seed, whatever the other
+ * agents draw, and continued (not restarted) by an actor SimGrid restarts.
+ * A uniform in [0, 1), and a standard normal.  NaN outside a run. */
+TRIVIUM_API double trivium_episode_uniform(TrvEpisode *ep);
+TRIVIUM_API double trivium_episode_normal(TrvEpisode *ep);
 /* For worlds with an agent class (the built-in ones): plays the whole
  * episode as Trivium's own agents do, with this agent's instance of the
  * world (observe, probe, gate, act at every step), and costs its compute

@@ -144,6 +144,16 @@ TRIVIUM_API const TrvCellSummary *trivium_results_summary(void);
 /* Writes the rows as episodes.csv lines (with the header line when
  * `header`), exactly as `trivium run` does for the same cell. */
 TRIVIUM_API bool trivium_results_write_csv(FILE *out, bool header, GError **error);
+/* Writes the run's directory `dir` (created if missing): episodes.csv, as
+ * above, and run.json (the program's command line, the world, controller,
+ * seed and every setting, and the summary), from which `trivium report
+ * DIR` writes summary.csv, summary.md and the figures that `trivium run`
+ * writes for the same cell.  Files are written inside dir only, never
+ * through a symbolic link, each under a temporary name renamed when whole.
+ * After trivium_plugin_finished(); false with *error (TRV_ERROR_INPUT: no
+ * results yet, a directory that cannot be used or holds a run of `trivium
+ * run`; TRV_ERROR_IO: a write failed). */
+TRIVIUM_API bool trivium_results_write_dir(const char *dir, GError **error);
 
 G_END_DECLS
 

@@ -62,9 +62,14 @@ TRIVIUM_API bool trivium_plugin_set(const char *key, const char *value, GError *
  * one, or once the simulation runs.  A pattern that matches nothing on
  * the platform stops the simulation when it starts. */
 TRIVIUM_API bool trivium_plugin_add_fault(const char *spec, GError **error);
-/* Marks an actor as a dispatch agent, from code (before simgrid_run()). */
+/* Marks an actor as a dispatch agent, from code (before simgrid_run()).
+ * Once the simulation runs, an actor restarted by SimGrid takes back the
+ * identity of the agent it was (same name, same host); any other actor is
+ * refused with a warning: agents are fixed when the simulation starts. */
 TRIVIUM_API void trivium_agent_attach(sg_actor_t actor);
-/* After simgrid_run(): true when the controller finished every episode;
+/* After simgrid_run(): true when the controller finished every episode,
+ * or every episode played before all the agents left (the run then ends
+ * early, with a warning; trivium_results_n_episodes() gives how many);
  * false with *error on a deadlock, a setting that could not be honoured
  * or a log that could not be written.  Call once; the results
  * (trivium/results.h) are then available. */

@@ -1,8 +1,9 @@
 /* out-file.c - how a run writes its files (out-file.h).
  *
  * A run directory is not always one's own: `trivium report` and `trivium
- * merge` work on directories received from others, and a run resumes in a
- * directory that already holds files.  Whatever is planted there, a run
+ * merge` work on directories received from others, a run resumes in a
+ * directory that already holds files, and a program with the plugin writes
+ * its run's directory (trivium_results_write_dir) wherever it is told.  Whatever is planted there, a run
  * writes only inside it:
  *   - the directory the user names (-o, merge/report DIR, --ctl DIR) may be
  *     a link: the user chose it;
