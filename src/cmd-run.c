@@ -27,6 +27,7 @@
 #include "run-values.h"
 #include "replay-config.h"
 #include "sim/child.h"
+#include "simgrid-options.h"
 
 /* The parameters and faults of point k: the scenario's point, the --fault
  * processes, the --set assignments, and (CLI sweep) the swept value. */
@@ -40,8 +41,14 @@ static bool load_point(RunCtx *ctx, size_t k, const char *sweep_key, const char 
   TrvSimOptions *o = &ctx->sim;
   trv_sim_options_init(o, &ctx->params);
   o->platform = ctx->platform;
-  o->simgrid_args = (const char *const *)ctx->simgrid_args->pdata;
-  o->n_simgrid_args = ctx->simgrid_args->len;
+  /* -q: SimGrid's "Configuration change" lines too (a --log= of the user's comes after, and wins) */
+  if (!ctx->cell_args) {
+    ctx->cell_args = g_ptr_array_new();
+    if (ctx->quiet) g_ptr_array_add(ctx->cell_args, (char *)"--log=xbt_cfg.thres:warning");
+    for (guint i = 0; i < ctx->simgrid_args->len; i++) g_ptr_array_add(ctx->cell_args, ctx->simgrid_args->pdata[i]);
+  }
+  o->simgrid_args = (const char *const *)ctx->cell_args->pdata;
+  o->n_simgrid_args = ctx->cell_args->len;
   for (int r = 0; r < TRV_N_ROLES; r++) o->role_hosts[r] = ctx->role_hosts[r];
   o->faults = (const TrvFaultSpec *)ctx->faults->data;
   o->n_faults = ctx->faults->len;
@@ -272,6 +279,11 @@ bool trv_run_parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError *
     }
   }
   g_free(replay);
+  bool trace_named = false;
+  ctx->tracing = trv_simgrid_tracing((const char *const *)ctx->simgrid_args->pdata, ctx->simgrid_args->len, &trace_named);
+  if (ok && trace_named)
+    ok = input_error(error, "--cfg=tracing/filename: a run writes each cell's trace inside its output directory, as "
+                     "OUT/traces/<controller>-seed<N>.trace (a sweep: OUT/<point>/traces/...)%s; drop the option", "");
   if (ok && cells && (ok = trv_run_parse_cells(cells, &ctx->cell_first, &ctx->cell_last, error)))
     ctx->mode = TRV_RUN_CELLS;
   g_free(cells);
@@ -377,6 +389,7 @@ void trv_run_ctx_free(RunCtx *ctx) {
   g_free(ctx->cli_sweep);
   g_free(ctx->experiment);
   for (int r = 0; r < TRV_N_ROLES; r++) g_free(ctx->role_hosts[r]);
+  if (ctx->cell_args) g_ptr_array_free(ctx->cell_args, TRUE);
   if (ctx->simgrid_args) g_ptr_array_free(ctx->simgrid_args, TRUE);
   for (guint i = 0; ctx->cli_faults && i < ctx->cli_faults->len; i++)
     trv_fault_spec_clear(&g_array_index(ctx->cli_faults, TrvFaultSpec, i));

@@ -307,7 +307,7 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
   bool any = false;
   for (int c = 0; c < total; c++) any = any || cell_selected(ctx, c);
   if (ctx->mode == TRV_RUN_CELLS && !any) return 0; /* none of this job's cells is here */
-  if (ctx->own_placement && ctx->mode != TRV_RUN_CELLS) { /* placements that defeat themselves: said, not refused */
+  if (ctx->own_placement && ctx->mode != TRV_RUN_CELLS && !ctx->quiet) { /* placements that defeat themselves: said, not refused */
     char **warn = trv_scenario_warnings(ctx->scenario, &ctx->params, ctx->faults);
     for (int i = 0; warn[i]; i++)
       fprintf(stderr, "trivium: warning: %s%s%s\n", label ? label : "", label ? ": " : "", warn[i]);
@@ -408,11 +408,12 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
                                            sweep ? sweep->grounding : NULL, error) ||
                       !trv_write_run_json(&res, json, "complete", error)))
       code = (*error)->code == TRV_ERROR_INPUT ? 2 : 1; /* a link where it writes: refused */
-    for (int i = 0; code == 0 && i < total; i++) /* lost work is never silent */
+    /* lost work is never silent (but for -q: the uncommitted_episodes column says it) */
+    for (int i = 0; code == 0 && !ctx->quiet && i < total; i++)
       if (cells[i].metric[TRV_METRIC_UNCOMMITTED_EPISODES] > 0)
-        fprintf(stderr, "trivium: warning: %s, seed %d: in %.0f of %d episodes no agent's records were committed\n",
-                ctx->controllers[i / seeds_n], seeds[i % seeds_n], cells[i].metric[TRV_METRIC_UNCOMMITTED_EPISODES],
-                layout.episodes);
+        fprintf(stderr, "trivium: warning: %s%s%s, seed %d: in %.0f of %d episodes no agent's records were committed\n",
+                label ? label : "", label ? ": " : "", ctx->controllers[i / seeds_n], seeds[i % seeds_n],
+                cells[i].metric[TRV_METRIC_UNCOMMITTED_EPISODES], layout.episodes);
     if (code == 0 && sweep) trv_sweep_table_add(sweep, &res, ctx->point_values);
   }
   g_free(json);

@@ -45,6 +45,8 @@ typedef struct {
   int chunk;                 /* --chunk: cells per job */
   bool no_simgrid;           /* a merge: no simulation, SimGrid's options are not tried */
   GPtrArray *simgrid_args;
+  GPtrArray *cell_args; /* what a cell hands SimGrid: simgrid_args, after --log=xbt_cfg.thres:warning with -q */
+  bool tracing;      /* SimGrid's options turn tracing on: each cell writes OUT/traces/<controller>-seed<N>.trace */
   const TrvWorldClass *world_class; /* the scenario's world */
   /* the point being run */
   TrvParams params;

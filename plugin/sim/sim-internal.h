@@ -264,7 +264,7 @@ int trv_sim_actor_agent(const_sg_actor_t actor); /* -1: not an agent */
 void trv_sim_on_platform_created(void (*fn)(void));
 /* Tracing (s4u.cpp): after simgrid_init, before the platform; marks are
  * written only when SimGrid tracing is on. */
-void trv_sim_trace_setup(const char *suffix);
+void trv_sim_trace_setup(const char *file, const char *suffix);
 void trv_sim_trace_mark(const char *type, const char *value);
 
 #endif
