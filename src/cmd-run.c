@@ -121,6 +121,28 @@ static bool input_error(GError **error, const char *fmt, const char *a) {
   return false;
 }
 
+/* -e NAME names no shipped scenario: fails saying so, with the closest
+ * shipped name ("did you mean") when one is close. */
+static bool no_shipped_scenario(const char *name, GError **error) {
+  char *any = trv_find_data("scenarios", "default.xml", NULL), *dir = any ? g_path_get_dirname(any) : NULL;
+  GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+  GDir *d = dir ? g_dir_open(dir, 0, NULL) : NULL;
+  for (const char *f; d && (f = g_dir_read_name(d)) && names->len < 4096;)
+    if (g_str_has_suffix(f, ".xml")) g_ptr_array_add(names, g_strndup(f, strlen(f) - 4));
+  if (d) g_dir_close(d);
+  g_ptr_array_add(names, NULL);
+  const char *best = trv_suggest(name, (const char *const *)names->pdata);
+  char *q = trv_run_quote(name), *qb = best ? trv_run_quote(best) : NULL;
+  g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "no shipped scenario '%s' (see the scenarios/ directory%s%s)%s%s%s", q,
+              dir ? ": " : "", dir ? dir : "", qb ? "; did you mean '" : "", qb ? qb : "", qb ? "'?" : "");
+  g_free(q);
+  g_free(qb);
+  g_ptr_array_free(names, TRUE);
+  g_free(dir);
+  g_free(any);
+  return false;
+}
+
 /* The parameter that "KEY=VALUE" names, NULL for an unknown or malformed
  * one (said where it is applied). */
 static const TrvParamSpec *assigned_param(const char *assignment) {
@@ -235,7 +257,8 @@ bool trv_run_parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError *
   char **rv = (char **)rest->pdata;
   GOptionContext *oc = g_option_context_new(bench ? "[SCENARIO] - time a run" : "[SCENARIO] - run a scenario under SimGrid");
   g_option_context_add_main_entries(oc, entries, NULL);
-  g_option_context_set_description(oc, "SimGrid options --cfg=... and --log=... are passed through to the simulator.");
+  g_option_context_set_description(oc, "SimGrid options --cfg=... and --log=... are passed through to the simulator; --help-models, "
+                                      "--help-tracing and --help-log-categories print SimGrid's own help.");
   GError *perr = NULL;
   bool ok = g_option_context_parse(oc, &rc, &rv, &perr);
   g_option_context_free(oc);
@@ -301,7 +324,7 @@ bool trv_run_parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError *
     char *base = g_strdup_printf("%s.xml", name);
     file = trv_find_data("scenarios", base, NULL);
     g_free(base);
-    if (!file) ok = input_error(error, "no shipped scenario '%s' (see the scenarios/ directory)", name);
+    if (!file) ok = no_shipped_scenario(name, error);
   }
   if (ok) {
     ctx->scenario = trv_scenario_load(file, error);
@@ -477,9 +500,23 @@ int trv_run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals
   return code;
 }
 
+/* SimGrid's own help options (--help-models, --help-tracing,
+ * --help-log-categories): SimGrid prints its text and exits 0. */
+static const char *const simgrid_helps[] = {"--help-models", "--help-tracing", "--help-log-categories", NULL};
+
+static int simgrid_help(const char *option) {
+  int argc = 2;
+  char *argv[] = {(char *)"trivium", (char *)option, NULL};
+  simgrid_init(&argc, argv);
+  return 0;
+}
+
 int trv_cmd_run(int argc, char **argv) {
   RunCtx ctx = {0};
   GError *err = NULL;
+  for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+    for (int h = 0; simgrid_helps[h]; h++)
+      if (!strcmp(argv[i], simgrid_helps[h])) return simgrid_help(argv[i]);
   if (!trv_run_parse_args(&ctx, argc, argv, false, &err)) {
     trv_run_ctx_free(&ctx);
     return trv_run_fail(err);
