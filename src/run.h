@@ -67,7 +67,7 @@ typedef struct {
   char **controllers;    /* borrowed */
   int n_controllers;
   GPtrArray *values;     /* per point: char ** of n_keys values */
-  GArray *stats;         /* per point, controller and sweep metric: mean, sd */
+  GArray *stats;         /* per point, controller and sweep metric: mean, sd, and the 95% interval lo, hi */
   GArray *episodes;      /* per point: its episodes E (int) */
   GString *llm_csv, *llm_md; /* the LLM stream's rows (llm-table.c), NULL without them */
   GArray *grounding;     /* TrvGroundingRow per point and controller, for worlds with an ideal replay */
@@ -75,6 +75,7 @@ typedef struct {
   GPtrArray *sim_time;   /* per point and controller: GArray of the run's simulated time per seed */
   GArray *bound_m0;      /* per point: the assignment's m0 (budget.m0, or |G_inf|), double */
   GArray *coalition;     /* per point: budget.coalition (1: disjoint assignment), int */
+  bool regret_nonnegative; /* the world's R_out is against a per-step oracle's expected payoff: >= 0 */
 } TrvSweepTable;
 
 void trv_sweep_table_init(TrvSweepTable *sw, char **keys, char **controllers, int n_controllers);
