@@ -215,7 +215,7 @@ static bool panel_figure(const char *dir, const char *name, const char *key, cha
     g_string_append_c(plot, '\n');
   }
   if (!wide) g_string_append(plot, "unset multiplot\n");
-  int height = wide ? 600 : MAX(300 * n_metrics, 400), width = wide ? 1200 : 900;
+  int height = wide ? 600 : MAX(300 * n_metrics, 400), width = wide ? 1200 : 1000;
   trv_fig_outputs(gp, name, width, height, plot->str);
   bool ok = trv_fig_write(dir, name, dat, gp, caption, error);
   g_string_free(dat, TRUE);
