@@ -28,6 +28,7 @@
 #include "figures.h"
 #include "replay-config.h"
 #include "run.h"
+#include "run-inputs.h"
 #include "core/world-call.h"
 #include "sim/child.h"
 
@@ -299,6 +300,11 @@ static bool cell_selected(const RunCtx *ctx, int c) {
   return true;
 }
 
+/* The largest input copied into a run directory: the largest of a
+ * scenario, a platform and a fault trace. */
+#define RUN_INPUT_MAX_BYTES \
+  MAX(MAX((size_t)TRV_SCENARIO_MAX_BYTES, (size_t)TRV_PLATFORM_MAX_BYTES), (size_t)TRV_FAULT_TRACE_MAX_BYTES)
+
 int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals *totals, TrvSweepTable *sweep,
                   const char *label, GError **error) {
   const TrvWorldClass *wc = ctx->world_class;
@@ -393,6 +399,30 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
                       .n_faults = ctx->faults ? ctx->faults->len : 0,
                       .simgrid_args = (const char *const *)ctx->simgrid_args->pdata,
                       .n_simgrid_args = ctx->simgrid_args->len, .file_sha256 = ctx->sha_cache};
+  /* the run directory keeps a copy of the scenario, the platforms and the
+   * fault traces it read: a replay from a copied directory finds them */
+  if (code == 0 && ctx->mode != TRV_RUN_CELLS) {
+    GPtrArray *read = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_add(read, g_strdup(scenario_abs));
+    g_ptr_array_add(read, ctx->platform ? g_canonicalize_filename(ctx->platform, NULL) : NULL);
+    g_ptr_array_add(read, ctx->scenario ? g_strdup(ctx->scenario->platform) : NULL);
+    for (guint i = 0; ctx->faults && i < ctx->faults->len; i++) {
+      const TrvFaultSpec *f = &g_array_index(ctx->faults, TrvFaultSpec, i);
+      if (f->trace) g_ptr_array_add(read, g_strdup(f->trace->file));
+    }
+    for (guint i = 0; ctx->scenario && i < ctx->scenario->faults->len; i++) {
+      const TrvFaultSpec *f = &g_array_index(ctx->scenario->faults, TrvFaultSpec, i);
+      if (f->trace) g_ptr_array_add(read, g_strdup(f->trace->file));
+    }
+    GPtrArray *list = g_ptr_array_new(); /* without the NULLs: the list ends at the first */
+    for (guint i = 0; i < read->len; i++)
+      if (read->pdata[i]) g_ptr_array_add(list, read->pdata[i]);
+    g_ptr_array_add(list, NULL);
+    res.input_copies = trv_run_inputs_copy(ctx->out, (const char *const *)list->pdata, RUN_INPUT_MAX_BYTES, error);
+    if (!res.input_copies) code = (*error)->code == TRV_ERROR_INPUT ? 2 : 1;
+    g_ptr_array_free(list, TRUE);
+    g_ptr_array_free(read, TRUE);
+  }
   char *json = g_build_filename(ctx->out, "run.json", NULL);
   if (code == 0 && ctx->mode == TRV_RUN_ALL && !trv_write_run_json(&res, json, "running", error)) /* nothing measured yet */
     code = (*error)->code == TRV_ERROR_INPUT ? 2 : 1;
@@ -417,6 +447,7 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
     if (code == 0 && sweep) trv_sweep_table_add(sweep, &res, ctx->point_values);
   }
   g_free(json);
+  if (res.input_copies) g_hash_table_unref(res.input_copies);
   g_free(scenario_abs);
   g_free(cells);
   g_free(seeds);
