@@ -20,11 +20,9 @@
  * axis spanning a decade or more (MTBF, agents, budget) on a log scale. */
 #include <config.h>
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "figures.h"
 #include "figure-draw.h"
