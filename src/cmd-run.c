@@ -477,8 +477,9 @@ int trv_run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals
       char *dir = g_strdelimit(g_strdup(label), " /", '_');
       ctx->out = g_build_filename(base_out, dir, NULL);
       ctx->point_dir = dir;
-      if (!ctx->quiet) fprintf(stderr, "trivium: point %zu/%zu: %s -> %s\n", k + 1, n, label, ctx->out);
-      if (code == 0 && !trv_check_out_dir(ctx->out, false, error)) code = 2;
+      if (!ctx->quiet && ctx->mode != TRV_RUN_STATUS)
+        fprintf(stderr, "trivium: point %zu/%zu: %s -> %s\n", k + 1, n, label, ctx->out);
+      if (code == 0 && ctx->mode != TRV_RUN_STATUS && !trv_check_out_dir(ctx->out, false, error)) code = 2;
       ctx->point_values = point_values;
       if (code == 0) code = trv_run_point(ctx, argc, argv, NULL, totals, &sw, label, error);
       ctx->point_dir = NULL;
@@ -489,7 +490,7 @@ int trv_run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals
       g_free(label);
     }
     ctx->out = base_out;
-    if (code == 0 && !count && ctx->mode != TRV_RUN_CELLS &&
+    if (code == 0 && !count && ctx->mode != TRV_RUN_CELLS && ctx->mode != TRV_RUN_STATUS &&
         !trv_sweep_table_write(&sw, base_out, table, ctx->experiment, ctx->params.seeds, error))
       code = (*error)->code == TRV_ERROR_INPUT ? 2 : 1;
     trv_sweep_table_free(&sw);

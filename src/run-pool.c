@@ -295,7 +295,7 @@ static char *point_identity(RunCtx *ctx, const char *const *inputs) {
  * not complete already; with --cells, those of them in the given range of
  * the run's cells; in a merge, none. */
 static bool cell_selected(const RunCtx *ctx, int c) {
-  if (ctx->mode == TRV_RUN_MERGE) return false;
+  if (ctx->mode == TRV_RUN_MERGE || ctx->mode == TRV_RUN_STATUS) return false;
   if (ctx->mode == TRV_RUN_CELLS) return ctx->cell_offset + c >= ctx->cell_first && ctx->cell_offset + c <= ctx->cell_last;
   return true;
 }
@@ -313,7 +313,7 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
   bool any = false;
   for (int c = 0; c < total; c++) any = any || cell_selected(ctx, c);
   if (ctx->mode == TRV_RUN_CELLS && !any) return 0; /* none of this job's cells is here */
-  if (ctx->own_placement && ctx->mode != TRV_RUN_CELLS && !ctx->quiet) { /* placements that defeat themselves: said, not refused */
+  if (ctx->own_placement && ctx->mode != TRV_RUN_CELLS && ctx->mode != TRV_RUN_STATUS && !ctx->quiet) { /* placements that defeat themselves: said, not refused */
     char **warn = trv_scenario_warnings(ctx->scenario, &ctx->params, ctx->faults);
     for (int i = 0; warn[i]; i++)
       fprintf(stderr, "trivium: warning: %s%s%s\n", label ? label : "", label ? ": " : "", warn[i]);
@@ -341,13 +341,15 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
   int missing = 0, code = 0;
   GString *why = g_string_new(NULL);
   char *cells_dir = g_build_filename(ctx->out, "cells", NULL);
-  if (!trv_out_dir(cells_dir, false, error)) code = 2;
+  if (ctx->mode != TRV_RUN_STATUS && !trv_out_dir(cells_dir, false, error)) code = 2;
   for (int c = 0; c < total && code == 0; c++) {
     int n_seeds = ctx->params.seeds;
     fingerprints[c] = trv_cell_fingerprint(identity, ctx->controllers[c / n_seeds], (uint64_t)(ctx->params.seed_base + c % n_seeds));
     GError *e = NULL;
     if (!ctx->fresh && cell_complete(ctx, &layout, c, fingerprints[c], &files[c], &e)) continue;
-    if (e && e->code == TRV_ERROR_CORRUPT && ctx->mode == TRV_RUN_MERGE) {
+    if (ctx->mode == TRV_RUN_STATUS) { /* counted below: running or missing */
+      to_run[c] = true;
+    } else if (e && e->code == TRV_ERROR_CORRUPT && ctx->mode == TRV_RUN_MERGE) {
       code = refuse_damaged(g_steal_pointer(&e), error);
     } else if (cell_selected(ctx, c)) {
       to_run[c] = true;
@@ -359,6 +361,24 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
     g_clear_error(&e);
   }
   g_free(cells_dir);
+  if (code == 0 && ctx->mode == TRV_RUN_STATUS) { /* say it, write nothing */
+    long running = 0, not_done = 0;
+    for (int c = 0; c < total; c++)
+      if (to_run[c]) not_done++, running += cell_busy(ctx, c);
+    if (!ctx->quiet)
+      printf("%s%s%ld complete, %ld running, %ld missing of %d cells (%s)\n", label ? label : "", label ? ": " : "",
+           total - not_done, running, not_done - running, total, ctx->out);
+    if (totals) totals->complete += total - not_done, totals->running += running, totals->missing += not_done - running;
+  }
+  if (ctx->mode == TRV_RUN_STATUS) {
+    g_strfreev(fingerprints);
+    g_free(files);
+    g_free(to_run);
+    g_string_free(why, TRUE);
+    g_free(identity);
+    wc->free(world);
+    return code;
+  }
   int n_to_run = 0;
   for (int c = 0; c < total; c++) n_to_run += to_run[c];
   if (code == 0 && ctx->mode == TRV_RUN_ALL && n_to_run < total && !ctx->quiet)

@@ -18,6 +18,7 @@ typedef enum {
   TRV_RUN_ALL,   /* run the cells not complete yet, then merge (trivium run) */
   TRV_RUN_CELLS, /* run the cells cell_first..cell_last of the run, no merge (--cells, a job's share) */
   TRV_RUN_MERGE, /* run nothing: merge complete cells (trivium merge) */
+  TRV_RUN_STATUS, /* run and write nothing: count each point's cells complete, running, missing (trivium status) */
 } TrvRunMode;
 
 typedef struct {
@@ -118,6 +119,7 @@ typedef struct {
   gint64 probes;
   double controller_cpu; /* seconds in the controllers' own calls, all cells */
   double agent_steps;
+  long complete, running, missing; /* TRV_RUN_STATUS: the cells of every point */
 } TrvRunTotals;
 
 /* The grounding table (grounding.c) of a point whose world reports the
