@@ -224,18 +224,24 @@ int trv_emit_jobs(RunCtx *ctx, int argc, char **argv, GError **error) {
   return ok ? 0 : 1;
 }
 
-static int merge_or_report(int argc, char **argv, bool report) {
+/* merge, report and status: the run rebuilt from DIR/jobs.json, then its
+ * cells merged (merge, report) or counted (status). */
+static int merge_or_report(int argc, char **argv, bool report, bool status) {
   gboolean quiet = FALSE;
-  GOptionEntry entries[] = {{"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "no table", NULL}, {NULL}};
+  GOptionEntry entries[] = {{"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, status ? "only the exit code" : "no table",
+                             NULL},
+                            {NULL}};
   GOptionContext *oc = g_option_context_new(
-      report ? "DIR - write the tables and figures of the run in DIR again, from its cells"
-             : "DIR - join the cells a job list left in DIR (trivium run --emit)");
+      status   ? "DIR - each point's cells complete, running and missing, of a run or a job list in DIR"
+      : report ? "DIR - write the tables and figures of the run in DIR again, from its cells"
+               : "DIR - join the cells a job list left in DIR (trivium run --emit)");
   g_option_context_add_main_entries(oc, entries, NULL);
   GError *err = NULL;
   bool ok = g_option_context_parse(oc, &argc, &argv, &err);
   g_option_context_free(oc);
   if (ok && argc != 2)
-    g_set_error(&err, TRV_ERROR, TRV_ERROR_INPUT, "%s: expected one directory, the -o of a run", report ? "report" : "merge"),
+    g_set_error(&err, TRV_ERROR, TRV_ERROR_INPUT, "%s: expected one directory, the -o of a run",
+                status ? "status" : report ? "report" : "merge"),
         ok = false;
   RunCtx ctx = {0};
   TrvJobsFile jf = {0};
@@ -283,13 +289,22 @@ static int merge_or_report(int argc, char **argv, bool report) {
       code = 2;
     }
   }
-  if (code == 0) {
+  if (code == 0 && status) {
+    ctx.mode = TRV_RUN_STATUS;
+    TrvRunTotals totals = {0};
+    code = trv_run_points(&ctx, (int)g_strv_length(command), command, NULL, &totals, NULL, &err);
+    if (code == 0 && !quiet)
+      printf("%s: %s (%ld complete, %ld running, %ld missing of %ld cells)\n", dir,
+             totals.missing + totals.running == 0 ? "complete" : totals.running ? "running" : "incomplete",
+             totals.complete, totals.running, totals.missing, cells);
+    if (code == 0 && totals.missing + totals.running > 0) code = 1; /* no message: the lines above say it */
+  } else if (code == 0) {
     ctx.mode = TRV_RUN_MERGE;
     TrvRunTotals totals = {0};
     code = trv_run_points(&ctx, (int)g_strv_length(command), command, quiet ? NULL : stdout, &totals, NULL, &err);
     if (code == 0 && !quiet) printf("\nOutputs: %s/\n", dir);
   }
-  if (code) {
+  if (code && err) {
     fprintf(stderr, "trivium: %s\n", err->message);
     g_error_free(err);
   }
@@ -300,5 +315,6 @@ static int merge_or_report(int argc, char **argv, bool report) {
   return code;
 }
 
-int trv_cmd_merge(int argc, char **argv) { return merge_or_report(argc, argv, false); }
-int trv_cmd_report(int argc, char **argv) { return merge_or_report(argc, argv, true); }
+int trv_cmd_merge(int argc, char **argv) { return merge_or_report(argc, argv, false, false); }
+int trv_cmd_report(int argc, char **argv) { return merge_or_report(argc, argv, true, false); }
+int trv_cmd_status(int argc, char **argv) { return merge_or_report(argc, argv, false, true); }

@@ -27,6 +27,7 @@
 #include "run-values.h"
 #include "replay-config.h"
 #include "sim/child.h"
+#include "simgrid-options.h"
 
 /* The parameters and faults of point k: the scenario's point, the --fault
  * processes, the --set assignments, and (CLI sweep) the swept value. */
@@ -40,8 +41,14 @@ static bool load_point(RunCtx *ctx, size_t k, const char *sweep_key, const char 
   TrvSimOptions *o = &ctx->sim;
   trv_sim_options_init(o, &ctx->params);
   o->platform = ctx->platform;
-  o->simgrid_args = (const char *const *)ctx->simgrid_args->pdata;
-  o->n_simgrid_args = ctx->simgrid_args->len;
+  /* -q: SimGrid's "Configuration change" lines too (a --log= of the user's comes after, and wins) */
+  if (!ctx->cell_args) {
+    ctx->cell_args = g_ptr_array_new();
+    if (ctx->quiet) g_ptr_array_add(ctx->cell_args, (char *)"--log=xbt_cfg.thres:warning");
+    for (guint i = 0; i < ctx->simgrid_args->len; i++) g_ptr_array_add(ctx->cell_args, ctx->simgrid_args->pdata[i]);
+  }
+  o->simgrid_args = (const char *const *)ctx->cell_args->pdata;
+  o->n_simgrid_args = ctx->cell_args->len;
   for (int r = 0; r < TRV_N_ROLES; r++) o->role_hosts[r] = ctx->role_hosts[r];
   o->faults = (const TrvFaultSpec *)ctx->faults->data;
   o->n_faults = ctx->faults->len;
@@ -111,6 +118,28 @@ static bool input_error(GError **error, const char *fmt, const char *a) {
   char *q = trv_run_quote(a);
   g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, fmt, q);
   g_free(q);
+  return false;
+}
+
+/* -e NAME names no shipped scenario: fails saying so, with the closest
+ * shipped name ("did you mean") when one is close. */
+static bool no_shipped_scenario(const char *name, GError **error) {
+  char *any = trv_find_data("scenarios", "default.xml", NULL), *dir = any ? g_path_get_dirname(any) : NULL;
+  GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+  GDir *d = dir ? g_dir_open(dir, 0, NULL) : NULL;
+  for (const char *f; d && (f = g_dir_read_name(d)) && names->len < 4096;)
+    if (g_str_has_suffix(f, ".xml")) g_ptr_array_add(names, g_strndup(f, strlen(f) - 4));
+  if (d) g_dir_close(d);
+  g_ptr_array_add(names, NULL);
+  const char *best = trv_suggest(name, (const char *const *)names->pdata);
+  char *q = trv_run_quote(name), *qb = best ? trv_run_quote(best) : NULL;
+  g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "no shipped scenario '%s' (see the scenarios/ directory%s%s)%s%s%s", q,
+              dir ? ": " : "", dir ? dir : "", qb ? "; did you mean '" : "", qb ? qb : "", qb ? "'?" : "");
+  g_free(q);
+  g_free(qb);
+  g_ptr_array_free(names, TRUE);
+  g_free(dir);
+  g_free(any);
   return false;
 }
 
@@ -228,7 +257,8 @@ bool trv_run_parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError *
   char **rv = (char **)rest->pdata;
   GOptionContext *oc = g_option_context_new(bench ? "[SCENARIO] - time a run" : "[SCENARIO] - run a scenario under SimGrid");
   g_option_context_add_main_entries(oc, entries, NULL);
-  g_option_context_set_description(oc, "SimGrid options --cfg=... and --log=... are passed through to the simulator.");
+  g_option_context_set_description(oc, "SimGrid options --cfg=... and --log=... are passed through to the simulator; --help-models, "
+                                      "--help-tracing and --help-log-categories print SimGrid's own help.");
   GError *perr = NULL;
   bool ok = g_option_context_parse(oc, &rc, &rv, &perr);
   g_option_context_free(oc);
@@ -272,6 +302,11 @@ bool trv_run_parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError *
     }
   }
   g_free(replay);
+  bool trace_named = false;
+  ctx->tracing = trv_simgrid_tracing((const char *const *)ctx->simgrid_args->pdata, ctx->simgrid_args->len, &trace_named);
+  if (ok && trace_named)
+    ok = input_error(error, "--cfg=tracing/filename: a run writes each cell's trace inside its output directory, as "
+                     "OUT/traces/<controller>-seed<N>.trace (a sweep: OUT/<point>/traces/...)%s; drop the option", "");
   if (ok && cells && (ok = trv_run_parse_cells(cells, &ctx->cell_first, &ctx->cell_last, error)))
     ctx->mode = TRV_RUN_CELLS;
   g_free(cells);
@@ -289,7 +324,7 @@ bool trv_run_parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError *
     char *base = g_strdup_printf("%s.xml", name);
     file = trv_find_data("scenarios", base, NULL);
     g_free(base);
-    if (!file) ok = input_error(error, "no shipped scenario '%s' (see the scenarios/ directory)", name);
+    if (!file) ok = no_shipped_scenario(name, error);
   }
   if (ok) {
     ctx->scenario = trv_scenario_load(file, error);
@@ -377,6 +412,7 @@ void trv_run_ctx_free(RunCtx *ctx) {
   g_free(ctx->cli_sweep);
   g_free(ctx->experiment);
   for (int r = 0; r < TRV_N_ROLES; r++) g_free(ctx->role_hosts[r]);
+  if (ctx->cell_args) g_ptr_array_free(ctx->cell_args, TRUE);
   if (ctx->simgrid_args) g_ptr_array_free(ctx->simgrid_args, TRUE);
   for (guint i = 0; ctx->cli_faults && i < ctx->cli_faults->len; i++)
     trv_fault_spec_clear(&g_array_index(ctx->cli_faults, TrvFaultSpec, i));
@@ -441,8 +477,9 @@ int trv_run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals
       char *dir = g_strdelimit(g_strdup(label), " /", '_');
       ctx->out = g_build_filename(base_out, dir, NULL);
       ctx->point_dir = dir;
-      if (!ctx->quiet) fprintf(stderr, "trivium: point %zu/%zu: %s -> %s\n", k + 1, n, label, ctx->out);
-      if (code == 0 && !trv_check_out_dir(ctx->out, false, error)) code = 2;
+      if (!ctx->quiet && ctx->mode != TRV_RUN_STATUS)
+        fprintf(stderr, "trivium: point %zu/%zu: %s -> %s\n", k + 1, n, label, ctx->out);
+      if (code == 0 && ctx->mode != TRV_RUN_STATUS && !trv_check_out_dir(ctx->out, false, error)) code = 2;
       ctx->point_values = point_values;
       if (code == 0) code = trv_run_point(ctx, argc, argv, NULL, totals, &sw, label, error);
       ctx->point_dir = NULL;
@@ -453,7 +490,7 @@ int trv_run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals
       g_free(label);
     }
     ctx->out = base_out;
-    if (code == 0 && !count && ctx->mode != TRV_RUN_CELLS &&
+    if (code == 0 && !count && ctx->mode != TRV_RUN_CELLS && ctx->mode != TRV_RUN_STATUS &&
         !trv_sweep_table_write(&sw, base_out, table, ctx->experiment, ctx->params.seeds, error))
       code = (*error)->code == TRV_ERROR_INPUT ? 2 : 1;
     trv_sweep_table_free(&sw);
@@ -464,9 +501,23 @@ int trv_run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals
   return code;
 }
 
+/* SimGrid's own help options (--help-models, --help-tracing,
+ * --help-log-categories): SimGrid prints its text and exits 0. */
+static const char *const simgrid_helps[] = {"--help-models", "--help-tracing", "--help-log-categories", NULL};
+
+static int simgrid_help(const char *option) {
+  int argc = 2;
+  char *argv[] = {(char *)"trivium", (char *)option, NULL};
+  simgrid_init(&argc, argv);
+  return 0;
+}
+
 int trv_cmd_run(int argc, char **argv) {
   RunCtx ctx = {0};
   GError *err = NULL;
+  for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+    for (int h = 0; simgrid_helps[h]; h++)
+      if (!strcmp(argv[i], simgrid_helps[h])) return simgrid_help(argv[i]);
   if (!trv_run_parse_args(&ctx, argc, argv, false, &err)) {
     trv_run_ctx_free(&ctx);
     return trv_run_fail(err);

@@ -5,20 +5,29 @@
  * is too large before reading it, checks the platform as SimGrid would be
  * handed it (trv_platform_file_check), reads and checks every fault trace
  * and bounds every count, so validate returns promptly on any input.
+ * Then SimGrid's own parser loads the platform, in a forked child as a
+ * run's check does (SimGrid aborts the process on a platform it refuses):
+ * what it refuses is said on one line, with SimGrid's reason.
  * Exit codes: 0 when every file is valid, 2 otherwise (SPEC section 9). */
+#include <config.h>
+
+#include <simgrid/engine.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "commands.h"
 #include "core/controller.h"
 #include "core/world-call.h"
 #include "scenario/scenario.h"
+#include "sim/child.h"
 
 static void usage(FILE *f) {
   fprintf(f, "usage: trivium validate SCENARIO.xml...\n\n"
              "Checks each scenario (structure, names, values, output paths, limits) and the platform\n"
              "it names (what SimGrid may load, its hosts and links, roles, fault patterns and fault\n"
-             "traces) without running anything.  Reference: docs/scenarios.md.\n");
+             "traces), then has SimGrid's own parser load the platform, without running anything.\n"
+             "Reference: docs/scenarios.md.\n");
 }
 
 /* "9 controllers" / "1 controller". */
@@ -57,6 +66,36 @@ static char *summary(const TrvScenario *sc) {
   if (sc->sweeps->len > 1) g_string_append_printf(s, " (%zu points)", trv_scenario_n_points(sc));
   g_string_append(s, ")");
   return g_string_free(s, FALSE);
+}
+
+/* In the child: SimGrid loads the platform (and aborts on what it refuses). */
+static int load_platform(void *data, int report_fd) {
+  (void)report_fd;
+  int argc = 1;
+  char *argv[] = {(char *)"trivium", NULL};
+  simgrid_init(&argc, argv);
+  simgrid_load_platform((const char *)data);
+  return 0;
+}
+
+/* Whether SimGrid loads `platform`; false with *error (TRV_ERROR_INPUT)
+ * "SimGrid refused the platform P: REASON".  A child that cannot be made
+ * checks nothing (true). */
+static bool simgrid_loads(const char *platform, GError **error) {
+  TrvChild *child = trv_child_start(load_platform, (void *)platform, true, NULL);
+  if (!child) return true;
+  int status = trv_child_wait(child, NULL);
+  bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (!ok) {
+    char *log = trv_child_log_head(child, 65536), *why = trv_simgrid_reason(log), *how = trv_child_status_text(status);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "SimGrid refused the platform %s: %s", platform,
+                why ? why : how);
+    g_free(how);
+    g_free(why);
+    g_free(log);
+  }
+  trv_child_free(child);
+  return ok;
 }
 
 int trv_cmd_validate(int argc, char **argv) {
@@ -98,6 +137,14 @@ int trv_cmd_validate(int argc, char **argv) {
       continue;
     }
     wc->free(world);
+    if (!simgrid_loads(sc->platform, &err)) {
+      fflush(stdout);
+      fprintf(stderr, "%s: %s\n", argv[i], err->message);
+      g_clear_error(&err);
+      trv_scenario_free(sc);
+      code = 2;
+      continue;
+    }
     /* placements that defeat themselves: each once, with the first point it holds at */
     GHashTable *said = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     for (size_t k = 0; k < trv_scenario_n_points(sc); k++) {

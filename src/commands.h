@@ -15,6 +15,7 @@ int trv_cmd_run(int argc, char **argv);
 int trv_cmd_bench(int argc, char **argv);
 int trv_cmd_merge(int argc, char **argv);
 int trv_cmd_report(int argc, char **argv);
+int trv_cmd_status(int argc, char **argv);
 int trv_cmd_params(int argc, char **argv);
 int trv_cmd_ctl(int argc, char **argv);
 int trv_cmd_trace(int argc, char **argv);

@@ -11,23 +11,29 @@
 
 #include "gp-quote.h"
 
-/* One point: regret.{dat,gp,svg,png} (cumulative outcome regret against
- * episodes, mean over seeds, one line per controller) and
- * presence.{dat,gp,svg,png} (the final presence probability of every
- * candidate component, mean over seeds, per controller) and, when the
- * world has change-points, recovery.{dat,gp,svg,png} (per change-point the
- * recovery of the MAP and of G_hat and the exposure after it).  False with
- * *error when a file cannot be written; gnuplot missing or failing is
- * said once on stderr and leaves the scripts and data. */
+/* Every figure is NAME.{dat,gp,txt,svg,png}: data, script, caption and the
+ * two drawings.
+ *
+ * One point (figure-run.c): regret.* (cumulative outcome regret against
+ * episodes, mean over seeds with a 95% band, one line per controller, the
+ * change-points marked), presence.* (the final presence probability of
+ * every candidate component per controller with its interval, and the
+ * truth at the last episode, read from OUT/cells) and, when the world has
+ * change-points, recovery.* (per change-point the recovery of the MAP and
+ * of G_hat and the exposure after it).  False with *error when a file
+ * cannot be written; gnuplot missing or failing is said once on stderr and
+ * leaves the scripts, data and captions. */
 bool trv_write_figures(const TrvRunResult *r, const char *dir, GError **error);
 
-/* A sweep: sweep.{dat,gp,svg,png}, each of `metrics` (mean and sd over
- * seeds, one line per controller) against the points (`labels` on the
- * axis, `key` its title).  rows holds, per
- * point and controller (point-major), n_metrics (mean, sd) pairs. */
+/* A sweep: sweep.*, each of `metrics` (mean over n_seeds seeds with its
+ * 95% interval, one line per controller) against the points (`labels`,
+ * `key` the axis; numeric values on a numeric axis, log scale for an MTBF,
+ * an agent count, a budget or a decade's span).  rows holds, per point and
+ * controller (point-major), n_metrics (mean, lo, hi) triples; the
+ * intervals are clipped at each metric's bounds. */
 bool trv_write_sweep_figure(const char *dir, const char *key, char **labels, int n_points, char **controllers,
                             int n_controllers, const char *const *metrics, int n_metrics, const double *rows,
-                            GError **error);
+                            int n_seeds, GError **error);
 
 /* A grounding sweep: grounding.{dat,gp,svg,png}, the measured W1 (mean
  * and sd over seeds) and the bound against the points, per controller.

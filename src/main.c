@@ -17,6 +17,7 @@ static const TrvCommand commands[] = {
     {"run", trv_cmd_run, "run an experiment (default: the headline CausalBench-Seq run)"},
     {"merge", trv_cmd_merge, "join the cells a job list (trivium run --emit) left in a directory"},
     {"report", trv_cmd_report, "write a run's tables and figures again from its cells"},
+    {"status", trv_cmd_status, "each point's cells complete, running and missing, of a run or a job list"},
     {"bench", trv_cmd_bench, "time the headline run: wall and CPU time, probes/s, memory, the SimGrid skeleton's CPU time"},
     {"params", trv_cmd_params, "list every parameter with its default and meaning"},
     {"version", trv_cmd_version, "print the version and git revision"},

@@ -40,6 +40,7 @@
 #include "llm/llm.h"
 #include "replay-config.h"
 #include "report.h"
+#include "run-inputs.h"
 #include "scenario/scenario.h"
 #include "simgrid-options.h"
 #include "urs/caltable.h"
@@ -177,7 +178,7 @@ static bool fault_law(Reader *r, JsonObject *o, guint i, const char *side, TrvFa
   return ok;
 }
 
-static const char *checked_file(Reader *r, JsonNode *n, const char *where);
+static char *checked_file(Reader *r, JsonNode *n, const char *where);
 
 /* A fault trace's "file": absent (or null) for the other kinds; for a
  * fault trace the file, which must still
@@ -190,7 +191,7 @@ static bool fault_file(Reader *r, JsonObject *o, guint i, TrvFaultSpec *f, size_
   if (f->kind != TRV_FAULT_TRACE) {
     if (n && !JSON_NODE_HOLDS_NULL(n)) ok = wrong(r, where, n, "null (only a fault-trace has a file)");
   } else {
-    const char *path = checked_file(r, n, where);
+    char *path = checked_file(r, n, where);
     GError *e = NULL;
     f->trace = path ? trv_fault_trace_load(path, &e) : NULL;
     if (path && !f->trace) {
@@ -204,6 +205,7 @@ static bool fault_file(Reader *r, JsonObject *o, guint i, TrvFaultSpec *f, size_
     } else {
       *events += f->trace->n_events;
     }
+    g_free(path);
   }
   g_free(where);
   return ok;
@@ -350,26 +352,50 @@ char *trv_file_sha256(const char *path) {
   return sum;
 }
 
-/* A {"path": ..., "sha256": ...} node named `where`: the path, when the
- * file there still has that SHA-256. */
-static const char *checked_file(Reader *r, JsonNode *n, const char *where) {
+/* A {"path": ..., "sha256": ...[, "copy": ...]} node named `where`: the
+ * path, when the file there still has that SHA-256; else its copy in the
+ * run directory (run-inputs.h: "copy", relative to run.json's directory),
+ * when that has it.  Allocated. */
+static char *checked_file(Reader *r, JsonNode *n, const char *where) {
   JsonObject *o = n && JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
   JsonNode *pn = o ? json_object_get_member(o, "path") : NULL, *sn = o ? json_object_get_member(o, "sha256") : NULL;
+  JsonNode *cn = o ? json_object_get_member(o, "copy") : NULL;
   if (!o) return wrong(r, where, n, "{\"path\": ..., \"sha256\": ...}"), NULL;
   if (!trv_json_is_string(pn)) return bad(r, "%s.path is %s; expected text", where, trv_json_kind(pn)), NULL;
   if (!trv_json_is_string(sn)) return bad(r, "%s.sha256 is %s; expected text", where, trv_json_kind(sn)), NULL;
+  if (cn && !JSON_NODE_HOLDS_NULL(cn) && !trv_json_is_string(cn))
+    return bad(r, "%s.copy is %s; expected text", where, trv_json_kind(cn)), NULL;
   const char *path = json_node_get_string(pn), *sum = json_node_get_string(sn);
-  if (!text_ok(r, where, path, RUN_JSON_MAX_PATH) || !text_ok(r, where, sum, 64)) return NULL;
+  const char *copy = trv_json_is_string(cn) ? json_node_get_string(cn) : NULL;
+  if (!text_ok(r, where, path, RUN_JSON_MAX_PATH) || !text_ok(r, where, sum, 64) ||
+      (copy && !text_ok(r, where, copy, RUN_JSON_MAX_PATH)))
+    return NULL;
   char *now = trv_file_sha256(path);
-  bool same = now && !strcmp(now, sum);
-  if (!same)
-    bad(r, "%s %s %s since the run (SHA-256 %s, recorded %s); a replay runs on the same inputs", where, path,
-        now ? "changed" : "cannot be read", now ? now : "-", sum);
+  if (now && !strcmp(now, sum)) {
+    g_free(now);
+    return g_strdup(path);
+  }
+  char *dir = g_path_get_dirname(r->file), *kept = copy ? trv_run_inputs_resolve(dir, copy) : NULL;
+  char *kept_sum = kept ? trv_file_sha256(kept) : NULL;
+  g_free(dir);
+  if (kept_sum && !strcmp(kept_sum, sum)) { /* the original moved or changed: the run's own copy */
+    g_free(now);
+    g_free(kept_sum);
+    return kept;
+  }
+  if (copy && !kept)
+    bad(r, "%s.copy '%s' is not a path below the run directory's inputs/", where, copy);
+  else
+    bad(r, "%s %s %s since the run (SHA-256 %s, recorded %s)%s%s%s; a replay runs on the same inputs", where, path,
+        now ? "changed" : "cannot be read", now ? now : "-", sum, kept ? " and its copy " : "", kept ? kept : "",
+        kept ? (kept_sum ? " changed" : " cannot be read") : "");
   g_free(now);
-  return same ? path : NULL;
+  g_free(kept);
+  g_free(kept_sum);
+  return NULL;
 }
 
-static const char *required_file(Reader *r, JsonObject *root, const char *name) {
+static char *required_file(Reader *r, JsonObject *root, const char *name) {
   JsonNode *n = json_object_get_member(root, name);
   if (!n || JSON_NODE_HOLDS_NULL(n)) return bad(r, "no %s recorded; expected a run.json written by trivium run", name), NULL;
   return checked_file(r, n, name);
@@ -414,19 +440,21 @@ bool trv_replay_config_load(const char *file, TrvReplayConfig *rc, GError **erro
   ok = ok && read_parameters(&r, root, sets) && read_faults(&r, root, faults) && read_roles(&r, root, rc) &&
        read_simgrid_options(&r, root, sg) && read_controllers(&r, root, ctl);
   /* the files last: a file refused for its contents costs no hashing */
-  const char *scenario = ok ? required_file(&r, root, "scenario_file") : NULL;
-  const char *platform = scenario ? required_file(&r, root, "platform_file") : NULL;
+  char *scenario = ok ? required_file(&r, root, "scenario_file") : NULL;
+  char *platform = scenario ? required_file(&r, root, "platform_file") : NULL;
   ok = ok && scenario && platform;
   JsonArray *inputs = ok ? array_member(&r, root, "inputs", TRV_RUN_MAX_INPUTS, "input files") : NULL;
   ok = ok && inputs;
   for (guint i = 0; ok && i < json_array_get_length(inputs); i++) {
     char *where = g_strdup_printf("\"inputs\"[%u]", i);
-    ok = checked_file(&r, json_array_get_element(inputs, i), where) != NULL;
+    char *path = checked_file(&r, json_array_get_element(inputs, i), where);
+    ok = path != NULL;
+    g_free(path);
     g_free(where);
   }
   if (ok) {
-    rc->scenario = g_strdup(scenario);
-    rc->platform = g_strdup(platform);
+    rc->scenario = g_steal_pointer(&scenario);
+    rc->platform = g_steal_pointer(&platform);
     rc->sets = strv_of(sets);
     rc->simgrid_args = strv_of(sg);
     char **c = strv_of(ctl);
@@ -438,6 +466,8 @@ bool trv_replay_config_load(const char *file, TrvReplayConfig *rc, GError **erro
     g_ptr_array_free(ctl, TRUE);
     trv_replay_config_clear(rc);
   }
+  g_free(scenario);
+  g_free(platform);
   g_object_unref(parser);
   return ok;
 }

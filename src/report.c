@@ -58,10 +58,18 @@ static void add_member_string(JsonBuilder *b, const char *name, const char *s) {
   else json_builder_add_null_value(b);
 }
 
-/* {"path": ..., "sha256": ...} of a file (sha256 null when it cannot be read). */
-static void add_file(JsonBuilder *b, const char *path, GHashTable *known) {
+/* "copy": the file's copy in the run directory, when it has one. */
+static void add_copy(JsonBuilder *b, const char *path, GHashTable *copies) {
+  const char *copy = copies && path ? g_hash_table_lookup(copies, path) : NULL;
+  if (copy) add_member_string(b, "copy", copy);
+}
+
+/* {"path": ..., "sha256": ...[, "copy": ...]} of a file (sha256 null when
+ * it cannot be read). */
+static void add_file(JsonBuilder *b, const char *path, GHashTable *known, GHashTable *copies) {
   json_builder_begin_object(b);
   add_member_string(b, "path", path);
+  add_copy(b, path, copies);
   /* the digest the run's fingerprints were made with, when it has one (a
    * calibration table is megabytes: hashing it again costs tens of ms) */
   gpointer have;
@@ -71,10 +79,11 @@ static void add_file(JsonBuilder *b, const char *path, GHashTable *known) {
   json_builder_end_object(b);
 }
 
-/* {"path": ..., "sha256": ...} of a file already hashed. */
-static void add_file_digest(JsonBuilder *b, const char *path, const char *sha256) {
+/* {"path": ..., "sha256": ...[, "copy": ...]} of a file already hashed. */
+static void add_file_digest(JsonBuilder *b, const char *path, const char *sha256, GHashTable *copies) {
   json_builder_begin_object(b);
   add_member_string(b, "path", path);
+  add_copy(b, path, copies);
   add_member_string(b, "sha256", sha256);
   json_builder_end_object(b);
 }
@@ -143,13 +152,13 @@ bool trv_write_run_json(const TrvRunResult *r, const char *path, const char *sta
   add_member_string(b, "world", r->world_class->name);
   add_member_string(b, "platform", r->platform);
   json_builder_set_member_name(b, "platform_file");
-  add_file(b, r->platform, r->file_sha256);
+  add_file(b, r->platform, r->file_sha256, r->input_copies);
   json_builder_set_member_name(b, "scenario_file");
-  if (r->scenario_file) add_file(b, r->scenario_file, r->file_sha256);
+  if (r->scenario_file) add_file(b, r->scenario_file, r->file_sha256, r->input_copies);
   else json_builder_add_null_value(b);
   json_builder_set_member_name(b, "inputs");
   json_builder_begin_array(b);
-  for (int i = 0; r->inputs && r->inputs[i]; i++) add_file(b, r->inputs[i], r->file_sha256);
+  for (int i = 0; r->inputs && r->inputs[i]; i++) add_file(b, r->inputs[i], r->file_sha256, NULL);
   json_builder_end_array(b);
   json_builder_set_member_name(b, "roles");
   json_builder_begin_object(b);
@@ -180,7 +189,7 @@ bool trv_write_run_json(const TrvRunResult *r, const char *path, const char *sta
      * as before fault traces) */
     if (ft->trace) {
       json_builder_set_member_name(b, "file");
-      add_file_digest(b, ft->trace->file, ft->trace->sha256);
+      add_file_digest(b, ft->trace->file, ft->trace->sha256, r->input_copies);
     }
     json_builder_end_object(b);
   }

@@ -47,6 +47,7 @@ typedef struct {
   const char *const *simgrid_args;  /* --cfg=... / --log=... */
   size_t n_simgrid_args;
   const char *const *inputs;        /* data files the world reads (NULL-terminated; TRV_RUN_MAX_INPUTS at most) */
+  GHashTable *input_copies;         /* path -> its copy in the run directory, "inputs/REL" (run-inputs.h; may be NULL) */
   GHashTable *file_sha256;          /* path -> SHA-256 of the files the run has hashed already, NULL
                                      * for one it could not read (the table may be NULL) */
 } TrvRunResult;

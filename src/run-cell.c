@@ -147,14 +147,18 @@ int trv_run_cell_child(void *data, int report_fd) {
   TrvSimOptions opt = ctx->sim;
   char *ctl_file = ctl_file_for(ctx, spec.controller, spec.seed);
   opt.ctl_path = ctl_file;
-  /* with SimGrid tracing on, each cell writes a trace of its own */
-  char *trace_suffix = ctx->n_controllers * ctx->params.seeds > 1
-                           ? g_strdup_printf("-%s-seed%llu", spec.controller, (unsigned long long)spec.seed)
-                           : NULL;
-  opt.trace_suffix = trace_suffix;
+  /* with SimGrid tracing on, each cell writes a trace of its own inside the
+   * point's directory: OUT/traces/<controller>-seed<N>.trace, never through
+   * a link (SimGrid opens it) */
+  char *trace_dir = ctx->tracing ? g_build_filename(ctx->out, "traces", NULL) : NULL;
+  char *trace_name = g_strdup_printf("%s-seed%llu.trace", spec.controller, (unsigned long long)spec.seed);
+  char *trace_file = trace_dir ? g_build_filename(trace_dir, trace_name, NULL) : NULL;
+  opt.trace_file = trace_file ? trace_file : "/dev/null";
+  opt.trace_suffix = NULL;
   opt.sink = (TrvRowSink){cell_row, &sink};
   if (!sink.csv) {
     if (!err) write_cell_error(csv_tmp, "cannot write", &err);
+  } else if (trace_file && (!trv_out_dir(trace_dir, false, &err) || !trv_out_writable(trace_file, &err))) {
   } else if (trv_sim_run_cell(&spec, &opt, NULL, NULL, NULL, &err)) {
     TrvCellFile cf;
     memset(&cf, 0, sizeof cf);
@@ -187,6 +191,9 @@ int trv_run_cell_child(void *data, int report_fd) {
     unlink(started); /* complete: its log is a finished one */
   }
   g_free(started);
+  g_free(trace_dir);
+  g_free(trace_name);
+  g_free(trace_file);
   return code; /* the lock goes with the process */
 }
 

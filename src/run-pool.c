@@ -28,6 +28,7 @@
 #include "figures.h"
 #include "replay-config.h"
 #include "run.h"
+#include "run-inputs.h"
 #include "core/world-call.h"
 #include "sim/child.h"
 
@@ -294,10 +295,15 @@ static char *point_identity(RunCtx *ctx, const char *const *inputs) {
  * not complete already; with --cells, those of them in the given range of
  * the run's cells; in a merge, none. */
 static bool cell_selected(const RunCtx *ctx, int c) {
-  if (ctx->mode == TRV_RUN_MERGE) return false;
+  if (ctx->mode == TRV_RUN_MERGE || ctx->mode == TRV_RUN_STATUS) return false;
   if (ctx->mode == TRV_RUN_CELLS) return ctx->cell_offset + c >= ctx->cell_first && ctx->cell_offset + c <= ctx->cell_last;
   return true;
 }
+
+/* The largest input copied into a run directory: the largest of a
+ * scenario, a platform and a fault trace. */
+#define RUN_INPUT_MAX_BYTES \
+  MAX(MAX((size_t)TRV_SCENARIO_MAX_BYTES, (size_t)TRV_PLATFORM_MAX_BYTES), (size_t)TRV_FAULT_TRACE_MAX_BYTES)
 
 int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals *totals, TrvSweepTable *sweep,
                   const char *label, GError **error) {
@@ -307,7 +313,7 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
   bool any = false;
   for (int c = 0; c < total; c++) any = any || cell_selected(ctx, c);
   if (ctx->mode == TRV_RUN_CELLS && !any) return 0; /* none of this job's cells is here */
-  if (ctx->own_placement && ctx->mode != TRV_RUN_CELLS) { /* placements that defeat themselves: said, not refused */
+  if (ctx->own_placement && ctx->mode != TRV_RUN_CELLS && ctx->mode != TRV_RUN_STATUS && !ctx->quiet) { /* placements that defeat themselves: said, not refused */
     char **warn = trv_scenario_warnings(ctx->scenario, &ctx->params, ctx->faults);
     for (int i = 0; warn[i]; i++)
       fprintf(stderr, "trivium: warning: %s%s%s\n", label ? label : "", label ? ": " : "", warn[i]);
@@ -335,13 +341,15 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
   int missing = 0, code = 0;
   GString *why = g_string_new(NULL);
   char *cells_dir = g_build_filename(ctx->out, "cells", NULL);
-  if (!trv_out_dir(cells_dir, false, error)) code = 2;
+  if (ctx->mode != TRV_RUN_STATUS && !trv_out_dir(cells_dir, false, error)) code = 2;
   for (int c = 0; c < total && code == 0; c++) {
     int n_seeds = ctx->params.seeds;
     fingerprints[c] = trv_cell_fingerprint(identity, ctx->controllers[c / n_seeds], (uint64_t)(ctx->params.seed_base + c % n_seeds));
     GError *e = NULL;
     if (!ctx->fresh && cell_complete(ctx, &layout, c, fingerprints[c], &files[c], &e)) continue;
-    if (e && e->code == TRV_ERROR_CORRUPT && ctx->mode == TRV_RUN_MERGE) {
+    if (ctx->mode == TRV_RUN_STATUS) { /* counted below: running or missing */
+      to_run[c] = true;
+    } else if (e && e->code == TRV_ERROR_CORRUPT && ctx->mode == TRV_RUN_MERGE) {
       code = refuse_damaged(g_steal_pointer(&e), error);
     } else if (cell_selected(ctx, c)) {
       to_run[c] = true;
@@ -353,6 +361,24 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
     g_clear_error(&e);
   }
   g_free(cells_dir);
+  if (code == 0 && ctx->mode == TRV_RUN_STATUS) { /* say it, write nothing */
+    long running = 0, not_done = 0;
+    for (int c = 0; c < total; c++)
+      if (to_run[c]) not_done++, running += cell_busy(ctx, c);
+    if (!ctx->quiet)
+      printf("%s%s%ld complete, %ld running, %ld missing of %d cells (%s)\n", label ? label : "", label ? ": " : "",
+           total - not_done, running, not_done - running, total, ctx->out);
+    if (totals) totals->complete += total - not_done, totals->running += running, totals->missing += not_done - running;
+  }
+  if (ctx->mode == TRV_RUN_STATUS) {
+    g_strfreev(fingerprints);
+    g_free(files);
+    g_free(to_run);
+    g_string_free(why, TRUE);
+    g_free(identity);
+    wc->free(world);
+    return code;
+  }
   int n_to_run = 0;
   for (int c = 0; c < total; c++) n_to_run += to_run[c];
   if (code == 0 && ctx->mode == TRV_RUN_ALL && n_to_run < total && !ctx->quiet)
@@ -393,6 +419,30 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
                       .n_faults = ctx->faults ? ctx->faults->len : 0,
                       .simgrid_args = (const char *const *)ctx->simgrid_args->pdata,
                       .n_simgrid_args = ctx->simgrid_args->len, .file_sha256 = ctx->sha_cache};
+  /* the run directory keeps a copy of the scenario, the platforms and the
+   * fault traces it read: a replay from a copied directory finds them */
+  if (code == 0 && ctx->mode != TRV_RUN_CELLS) {
+    GPtrArray *read = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_add(read, g_strdup(scenario_abs));
+    g_ptr_array_add(read, ctx->platform ? g_canonicalize_filename(ctx->platform, NULL) : NULL);
+    g_ptr_array_add(read, ctx->scenario ? g_strdup(ctx->scenario->platform) : NULL);
+    for (guint i = 0; ctx->faults && i < ctx->faults->len; i++) {
+      const TrvFaultSpec *f = &g_array_index(ctx->faults, TrvFaultSpec, i);
+      if (f->trace) g_ptr_array_add(read, g_strdup(f->trace->file));
+    }
+    for (guint i = 0; ctx->scenario && i < ctx->scenario->faults->len; i++) {
+      const TrvFaultSpec *f = &g_array_index(ctx->scenario->faults, TrvFaultSpec, i);
+      if (f->trace) g_ptr_array_add(read, g_strdup(f->trace->file));
+    }
+    GPtrArray *list = g_ptr_array_new(); /* without the NULLs: the list ends at the first */
+    for (guint i = 0; i < read->len; i++)
+      if (read->pdata[i]) g_ptr_array_add(list, read->pdata[i]);
+    g_ptr_array_add(list, NULL);
+    res.input_copies = trv_run_inputs_copy(ctx->out, (const char *const *)list->pdata, RUN_INPUT_MAX_BYTES, error);
+    if (!res.input_copies) code = (*error)->code == TRV_ERROR_INPUT ? 2 : 1;
+    g_ptr_array_free(list, TRUE);
+    g_ptr_array_free(read, TRUE);
+  }
   char *json = g_build_filename(ctx->out, "run.json", NULL);
   if (code == 0 && ctx->mode == TRV_RUN_ALL && !trv_write_run_json(&res, json, "running", error)) /* nothing measured yet */
     code = (*error)->code == TRV_ERROR_INPUT ? 2 : 1;
@@ -408,14 +458,16 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
                                            sweep ? sweep->grounding : NULL, error) ||
                       !trv_write_run_json(&res, json, "complete", error)))
       code = (*error)->code == TRV_ERROR_INPUT ? 2 : 1; /* a link where it writes: refused */
-    for (int i = 0; code == 0 && i < total; i++) /* lost work is never silent */
+    /* lost work is never silent (but for -q: the uncommitted_episodes column says it) */
+    for (int i = 0; code == 0 && !ctx->quiet && i < total; i++)
       if (cells[i].metric[TRV_METRIC_UNCOMMITTED_EPISODES] > 0)
-        fprintf(stderr, "trivium: warning: %s, seed %d: in %.0f of %d episodes no agent's records were committed\n",
-                ctx->controllers[i / seeds_n], seeds[i % seeds_n], cells[i].metric[TRV_METRIC_UNCOMMITTED_EPISODES],
-                layout.episodes);
+        fprintf(stderr, "trivium: warning: %s%s%s, seed %d: in %.0f of %d episodes no agent's records were committed\n",
+                label ? label : "", label ? ": " : "", ctx->controllers[i / seeds_n], seeds[i % seeds_n],
+                cells[i].metric[TRV_METRIC_UNCOMMITTED_EPISODES], layout.episodes);
     if (code == 0 && sweep) trv_sweep_table_add(sweep, &res, ctx->point_values);
   }
   g_free(json);
+  if (res.input_copies) g_hash_table_unref(res.input_copies);
   g_free(scenario_abs);
   g_free(cells);
   g_free(seeds);

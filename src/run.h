@@ -18,6 +18,7 @@ typedef enum {
   TRV_RUN_ALL,   /* run the cells not complete yet, then merge (trivium run) */
   TRV_RUN_CELLS, /* run the cells cell_first..cell_last of the run, no merge (--cells, a job's share) */
   TRV_RUN_MERGE, /* run nothing: merge complete cells (trivium merge) */
+  TRV_RUN_STATUS, /* run and write nothing: count each point's cells complete, running, missing (trivium status) */
 } TrvRunMode;
 
 typedef struct {
@@ -45,6 +46,8 @@ typedef struct {
   int chunk;                 /* --chunk: cells per job */
   bool no_simgrid;           /* a merge: no simulation, SimGrid's options are not tried */
   GPtrArray *simgrid_args;
+  GPtrArray *cell_args; /* what a cell hands SimGrid: simgrid_args, after --log=xbt_cfg.thres:warning with -q */
+  bool tracing;      /* SimGrid's options turn tracing on: each cell writes OUT/traces/<controller>-seed<N>.trace */
   const TrvWorldClass *world_class; /* the scenario's world */
   /* the point being run */
   TrvParams params;
@@ -65,7 +68,7 @@ typedef struct {
   char **controllers;    /* borrowed */
   int n_controllers;
   GPtrArray *values;     /* per point: char ** of n_keys values */
-  GArray *stats;         /* per point, controller and sweep metric: mean, sd */
+  GArray *stats;         /* per point, controller and sweep metric: mean, sd, and the 95% interval lo, hi */
   GArray *episodes;      /* per point: its episodes E (int) */
   GString *llm_csv, *llm_md; /* the LLM stream's rows (llm-table.c), NULL without them */
   GArray *grounding;     /* TrvGroundingRow per point and controller, for worlds with an ideal replay */
@@ -74,6 +77,7 @@ typedef struct {
   GPtrArray *exposure;   /* per point and controller: GArray of exposure_total per seed */
   GArray *bound_m0;      /* per point: the assignment's m0 (budget.m0, or |G_inf|), double */
   GArray *coalition;     /* per point: budget.coalition (1: disjoint assignment), int */
+  bool regret_nonnegative; /* the world's R_out is against a per-step oracle's expected payoff: >= 0 */
 } TrvSweepTable;
 
 void trv_sweep_table_init(TrvSweepTable *sw, char **keys, char **controllers, int n_controllers);
@@ -133,6 +137,7 @@ typedef struct {
   gint64 probes;
   double controller_cpu; /* seconds in the controllers' own calls, all cells */
   double agent_steps;
+  long complete, running, missing; /* TRV_RUN_STATUS: the cells of every point */
 } TrvRunTotals;
 
 /* The grounding table (grounding.c) of a point whose world reports the

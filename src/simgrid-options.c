@@ -172,3 +172,19 @@ bool trv_simgrid_file_option_check(const char *file, const char *option, GError 
   g_free(why);
   return false;
 }
+
+bool trv_simgrid_tracing(const char *const *args, size_t n, bool *filename_given) {
+  static const char *const truths[] = {"yes", "on", "true", "1", NULL};
+  bool on = false;
+  *filename_given = false;
+  for (size_t i = 0; i < n; i++) {
+    if (!g_str_has_prefix(args[i], "--cfg=")) continue;
+    char **settings = g_strsplit_set(args[i] + strlen("--cfg="), " \t", -1);
+    for (int k = 0; settings[k]; k++) {
+      if (g_str_has_prefix(settings[k], "tracing:")) on = one_of(settings[k] + strlen("tracing:"), truths, true);
+      if (g_str_has_prefix(settings[k], "tracing/filename:")) *filename_given = true;
+    }
+    g_strfreev(settings);
+  }
+  return on;
+}

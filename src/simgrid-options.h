@@ -30,4 +30,11 @@
  * "FILE: SimGrid option 'OPTION' cannot come from a file (WHY); ..." */
 bool trv_simgrid_file_option_check(const char *file, const char *option, GError **error);
 
+/* Whether SimGrid's options from the command line (args, n of them) turn
+ * tracing on: the last --cfg=tracing:VALUE setting (a --cfg= may hold
+ * several settings separated by blanks) with VALUE yes, on, true or 1.
+ * *filename_given: whether one of them sets tracing/filename (a run writes
+ * its traces inside its own directory, so the caller refuses it). */
+bool trv_simgrid_tracing(const char *const *args, size_t n, bool *filename_given);
+
 #endif

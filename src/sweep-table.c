@@ -82,6 +82,8 @@ void trv_sweep_table_add(TrvSweepTable *sw, const TrvRunResult *res, char **valu
   double m0 = res->params->m0 > 0 ? res->params->m0 : res->layout->cand->n_components;
   g_array_append_val(sw->bound_m0, m0);
   g_array_append_val(sw->coalition, res->params->coalition);
+  const TrvRefereeClass *ref = res->world_class ? res->world_class->referee : NULL;
+  sw->regret_nonnegative = ref && ref->oracle && ref->expected_payoff;
   for (int c = 0; c < sw->n_controllers; c++) {
     GArray *t = g_array_sized_new(FALSE, FALSE, sizeof(double), (guint)res->n_seeds);
     g_array_set_size(t, (guint)res->n_seeds);
@@ -101,11 +103,13 @@ void trv_sweep_table_add(TrvSweepTable *sw, const TrvRunResult *res, char **valu
       TrvSummary s = trv_run_metric(res, c, sweep_metrics[k]);
       g_array_append_val(sw->stats, s.mean);
       g_array_append_val(sw->stats, s.sd);
+      g_array_append_val(sw->stats, s.lo);
+      g_array_append_val(sw->stats, s.hi);
     }
 }
 
 static const double *stat(const TrvSweepTable *sw, int point, int c, int k) {
-  return &g_array_index(sw->stats, double, ((size_t)(point * sw->n_controllers + c) * N_METRICS + k) * 2);
+  return &g_array_index(sw->stats, double, ((size_t)(point * sw->n_controllers + c) * N_METRICS + k) * 4);
 }
 
 void trv_md_value(GString *md, double v) {
@@ -357,13 +361,14 @@ bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table
   if (speedup) figure_metrics[n_figure++] = M_SIM_TIME;
   const char *names[N_FIGURE_MAX];
   for (int m = 0; m < n_figure; m++) names[m] = sweep_metrics[figure_metrics[m]];
-  double *rows = g_new(double, (size_t)MAX(n_points * sw->n_controllers * n_figure * 2, 1));
+  double *rows = g_new(double, (size_t)MAX(n_points * sw->n_controllers * n_figure * 3, 1));
   for (int p = 0; p < n_points; p++)
     for (int c = 0; c < sw->n_controllers; c++)
       for (int m = 0; m < n_figure; m++) {
-        const double *st = stat(sw, p, c, figure_metrics[m]);
-        double *dst = &rows[((size_t)(p * sw->n_controllers + c) * n_figure + m) * 2];
-        dst[0] = st[0], dst[1] = st[1];
+        const double *st = stat(sw, p, c, figure_metrics[m]); /* mean, sd, lo, hi */
+        double *dst = &rows[((size_t)(p * sw->n_controllers + c) * n_figure + m) * 3];
+        dst[0] = st[0], dst[1] = st[2], dst[2] = st[3];
+        if (figure_metrics[m] == M_R_OUT && sw->regret_nonnegative && dst[1] < 0) dst[1] = 0; /* its domain */
       }
   char *key = g_strjoinv(", ", sw->keys);
   char **ticks = g_new0(char *, n_points + 1); /* a point's values, the keys on the axis' label */
@@ -372,7 +377,7 @@ bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table
   ok = ok && trv_speedup_write(sw, dir, table, error);
   ok = ok && trv_fault_table_write(sw, dir, table, error);
   ok = ok && trv_write_sweep_figure(dir, key, ticks, n_points, sw->controllers, sw->n_controllers, names, n_figure,
-                                    rows, error);
+                                    rows, seeds, error);
   g_strfreev(ticks);
   g_free(key);
   g_free(rows);

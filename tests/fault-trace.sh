@@ -95,9 +95,11 @@ rc=$?
 cp -r "$tmp/alone" "$tmp/changed"
 "$T" run "$tmp/changed/s.xml" -q -j1 -c trivium -o "$tmp/changed/out" 2> /dev/null
 echo '# changed' >> "$tmp/changed/faults/t0.trace"
+# the run directory's own copy would stand in for it: changed too
+find "$tmp/changed/out/inputs" -name t0.trace -exec sh -c 'echo "# changed" >>"$1"' sh {} \;
 "$T" run --replay-config "$tmp/changed/out/run.json" -q -o "$tmp/changed/replay" > /dev/null 2> "$tmp/changed.err"
 rc2=$?
-if echo "$j" | grep -q "\"faults\":\[{\"kind\":\"fault-trace\",\"pattern\":\"faults/tower-outages.trace\",.*\"file\":{\"path\":\"$real\",\"sha256\":\"$sum\"}}\]" &&
+if echo "$j" | grep -q "\"faults\":\[{\"kind\":\"fault-trace\",\"pattern\":\"faults/tower-outages.trace\",.*\"file\":{\"path\":\"$real\",\"copy\":\"inputs/[^\"]*tower-outages.trace\",\"sha256\":\"$sum\"}}\]" &&
    [ $rc -eq 0 ] && cmp -s "$tmp/replay/episodes.csv" "$tmp/trace/episodes.csv" &&
    [ $rc2 -eq 2 ] && [ "$(err_lines "$tmp/changed.err")" -eq 1 ] && grep -q '"faults"\[0\]\.file .*t0.trace changed since the run' "$tmp/changed.err"; then
   ok "run.json records the trace's path and SHA-256; --replay-config reruns it byte for byte and refuses a changed trace"

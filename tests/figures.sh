@@ -1,6 +1,6 @@
 #!/bin/sh
 # The figures a run draws (docs/outputs.md): for every point
-# figures/regret.{dat,gp,svg,png}, figures/presence.{...} and, with
+# figures/regret.{dat,gp,txt,svg,png}, figures/presence.{...} and, with
 # change-points, figures/recovery.{...}; for a sweep figures/sweep.{...}.  The numbers are the tables' (the last row of
 # regret.dat is each controller's r_out in summary.csv; presence.dat's
 # columns are the final presences of the cells, which the summary's
@@ -22,7 +22,7 @@ for p in link-flap.mtbf=1 link-flap.mtbf=20; do
   for c in trivium rlvr; do
     want=$(awk -F, -v c="$c" '$1 == c && $2 == "r_out" {print $3}' "$d/summary.csv")
     col=$(sed -n '1s/.*: //p' "$d/figures/regret.dat" | tr ' ' '\n' | tr -d "'" | grep -nx "$c" | cut -d: -f1)
-    got=$(tail -1 "$d/figures/regret.dat" | awk -v k="$col" '{print $(k + 1)}')
+    got=$(tail -1 "$d/figures/regret.dat" | awk -v k="$col" '{print $(3 * (k - 1) + 2)}') # mean, lo, hi per controller
     awk -v a="$want" -v b="$got" 'BEGIN {d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= 1e-6 * (1 + (a < 0 ? -a : a)))}' ||
       { ok=0; echo "# $p $c: summary r_out $want, regret.dat $got"; }
   done
@@ -35,13 +35,14 @@ done
 if [ $ok = 1 ]; then echo "ok 1 - regret.dat ends at each controller's r_out of summary.csv; one row per episode, per component and per change-point"
 else echo "not ok 1 - figure data"; fi
 series() { grep -o " title '" "$1" | wc -l; } # plot series (each terminal draws them all)
-if [ "$(series "$tmp/r/link-flap.mtbf=1/figures/regret.gp")" -eq 2 ] &&
-   [ "$(series "$tmp/r/link-flap.mtbf=1/figures/presence.gp")" -eq 2 ] &&
+if [ "$(series "$tmp/r/link-flap.mtbf=1/figures/regret.gp")" -eq $((2 * (2 + 1))) ] &&
+   [ "$(series "$tmp/r/link-flap.mtbf=1/figures/presence.gp")" -eq $((2 * (2 + 1))) ] &&
    [ "$(series "$tmp/r/link-flap.mtbf=1/figures/recovery.gp")" -eq $((2 * 4 * 2)) ] &&
    [ "$(series "$tmp/r/figures/sweep.gp")" -eq $((2 * 5 * 2)) ] &&
-   grep -q "^0 " "$tmp/r/figures/sweep.dat" && grep -q "^1 " "$tmp/r/figures/sweep.dat" && ! grep -q "^2 " "$tmp/r/figures/sweep.dat" &&
-   grep -q "'20' 1" "$tmp/r/figures/sweep.gp" && grep -q "set xlabel 'link-flap.mtbf'" "$tmp/r/figures/sweep.gp"; then
-  echo "ok 2 - one series per controller (regret, presence; recovery: in each of its 4 panels; the sweep: in each of its 5 panels); the sweep figure: one row per point, the points' values on its axis, the key as its title"
+   [ "$(grep -c '^1 ' "$tmp/r/figures/sweep.dat")" -eq 1 ] && [ "$(grep -c '^20 ' "$tmp/r/figures/sweep.dat")" -eq 1 ] &&
+   [ "$(grep -cv '^#' "$tmp/r/figures/sweep.dat")" -eq 2 ] &&
+   grep -q "'20' 20" "$tmp/r/figures/sweep.gp" && grep -q "set xlabel 'link-flap.mtbf (simulated s, log scale)'" "$tmp/r/figures/sweep.gp"; then
+  echo "ok 2 - one series per controller, drawn for SVG and PNG (regret and presence with the change-points' and the truth's entries; recovery: in each of its 4 panels; the sweep: in each of its 5 panels); the sweep figure: one row per point at its value, ticks at the values, the key and its unit as its title"
 else echo "not ok 2 - sweep figure"; fi
 bad=$(grep -lE "(^|[^a-z_])(load|system|cd|call|shell|print) |'/|\`" "$tmp"/r/figures/*.gp "$tmp"/r/*/figures/*.gp 2>/dev/null)
 if [ -z "$bad" ]; then echo "ok 3 - the scripts read and write by relative name only and run nothing else"

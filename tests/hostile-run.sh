@@ -106,8 +106,8 @@ if [ "$(cksum < "$tmp/ctl/trivium-seed1.ctl")" = "$sum1" ] && [ ! -e "$tmp/f2/ru
   echo "ok $n - the earlier log is untouched and nothing ran"
 else echo "not ok $n - the earlier log changed or the run started"; fi
 
-# lost work is never silent: every commit lost gives p_f = 1, a warning and run.json's count
-"$T" run -q -c trivium --set run.seeds=1 --set run.episodes=20 --fault 'link-flap:*:0.05:0.05' -o "$tmp/g" \
+# lost work is never silent: every commit lost gives p_f = 1, a warning (without -q) and run.json's count
+"$T" run -c trivium --set run.seeds=1 --set run.episodes=20 --fault 'link-flap:*:0.05:0.05' -o "$tmp/g" \
   >/dev/null 2>"$tmp/g.err"
 n=$((n + 1))
 pf=$(awk -F, '$2 == "p_f" {print $3}' "$tmp/g/summary.csv")

@@ -19,9 +19,10 @@ sum() { sha256sum "$1" | cut -d' ' -f1; }
   --fault 'link-flap:tower-*:30:1' --cfg=network/model:CM02 >"$tmp/log" 2>&1 || sed 's/^/# /' "$tmp/log"
 j="$tmp/u/compact"
 json_compact "$tmp/u/run.json" >"$j"
-if grep -q "\"scenario_file\":{\"path\":\"$top/scenarios/urs-smoke.xml\",\"sha256\":\"$(sum "$top/scenarios/urs-smoke.xml")\"}" "$j" &&
-   grep -q "\"platform_file\":{\"path\":\"$top/platforms/urs-sf.xml\",\"sha256\":\"$(sum "$top/platforms/urs-sf.xml")\"}" "$j"; then
-  echo "ok 1 - the scenario and the platform, each with its SHA-256"
+if grep -q "\"scenario_file\":{\"path\":\"$top/scenarios/urs-smoke.xml\",\"copy\":\"inputs/scenarios/urs-smoke.xml\",\"sha256\":\"$(sum "$top/scenarios/urs-smoke.xml")\"}" "$j" &&
+   grep -q "\"platform_file\":{\"path\":\"$top/platforms/urs-sf.xml\",\"copy\":\"inputs/platforms/urs-sf.xml\",\"sha256\":\"$(sum "$top/platforms/urs-sf.xml")\"}" "$j" &&
+   cmp -s "$tmp/u/inputs/platforms/urs-sf.xml" "$top/platforms/urs-sf.xml"; then
+  echo "ok 1 - the scenario and the platform, each with its SHA-256 and its copy in the run directory"
 else echo "not ok 1 - scenario or platform missing or wrong"; sed 's/^/# /' "$tmp/u/run.json" | head -14; fi
 if grep -q "sf.cal\",\"sha256\":\"$(sum "$top/data/urs/sf.cal")\"" "$j"; then
   echo "ok 2 - the calibration table the world read, with its SHA-256"

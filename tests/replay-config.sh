@@ -37,7 +37,9 @@ exit2() {
 }
 n=3
 echo "<!-- changed -->" >>"$tmp/u.xml"
-exit2 "a scenario changed since the run is refused" "scenario_file $tmp/u.xml changed since the run" \
+# the run's own copy of the scenario (OUT/inputs/...) would stand in for it: changed too
+find "$tmp/u/inputs" -name u.xml -exec sh -c 'echo "<!-- changed -->" >>"$1"' sh {} \;
+exit2 "a scenario changed since the run (and its copy in the run directory) is refused" "scenario_file $tmp/u.xml changed since the run" \
   "$T" run --replay-config "$tmp/u/run.json" -o "$tmp/u2" -q
 json_compact "$tmp/f/link-flap.mtbf=1/run.json" | sed 's/"status":"complete"/"status":"running"/' >"$tmp/running.json"
 exit2 "the run.json of an unfinished run is refused" '"status" is not "complete"' \

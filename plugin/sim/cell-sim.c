@@ -504,7 +504,7 @@ bool trv_sim_run_cell(const TrvSimCellSpec *spec, const TrvSimOptions *opt, GArr
   for (size_t i = 0; i < opt->n_simgrid_args; i++) argv[i + 1] = g_strdup(opt->simgrid_args[i]);
   simgrid_init(&argc, argv);
   trv_sim_log_defaults();
-  trv_sim_trace_setup(opt->trace_suffix);
+  trv_sim_trace_setup(opt->trace_file, opt->trace_suffix);
   simgrid_load_platform(opt->platform);
   g_strfreev(argv);
   trv_sim_cell = &cell;

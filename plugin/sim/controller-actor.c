@@ -399,9 +399,11 @@ static void forget_decided(Cell *cell) {
 }
 
 static void log_episode(const TrvEpisodeRow *row) {
-  /* Paje marks (a traced run): when each episode closed, and its events */
+  /* Paje marks (a traced run): when each episode closed, and its events.
+   * SimGrid writes a mark's value unquoted, so a value holds no blank
+   * (pj_dump would split it). */
   trv_sim_trace_mark("trivium/episode", "closed");
-  if (row->alarm) trv_sim_trace_mark("trivium/alarm", row->resets ? "reset" : "no reset");
+  if (row->alarm) trv_sim_trace_mark("trivium/alarm", row->resets ? "reset" : "no-reset");
   if (row->commit_failures) trv_sim_trace_mark("trivium/commit", "failed");
   if (row->committed)
     XBT_VERB("episode %d: commit rule took the MAP graph (H = %.3g bits)", row->episode, row->entropy_bits);

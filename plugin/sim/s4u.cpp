@@ -49,7 +49,7 @@ char** trv_sim_command_line(void);
 void trv_sim_mailbox_receive_eagerly(sg_mailbox_t mb);
 size_t trv_sim_mailbox_queued(const_sg_mailbox_t mb);
 void trv_sim_context_settings(int* threads, int* stack_kib);
-void trv_sim_trace_setup(const char* suffix);
+void trv_sim_trace_setup(const char* file, const char* suffix);
 void trv_sim_trace_discard(void);
 void trv_sim_trace_mark(const char* type, const char* value);
 /* plugin.c */
@@ -197,11 +197,13 @@ void trv_sim_context_settings(int* threads, int* stack_kib)
 static bool tracing_on = false;
 
 /* After simgrid_init, before the platform loads: whether tracing is on,
- * the cell's own file name, and Trivium's mark types. */
-void trv_sim_trace_setup(const char* suffix) {
+ * and the cell's own file name (file, else tracing/filename with suffix). */
+void trv_sim_trace_setup(const char* file, const char* suffix) {
   tracing_on = simgrid::config::get_value<bool>("tracing");
   if (!tracing_on) return;
-  if (suffix && *suffix) {
+  if (file && *file) {
+    simgrid::config::set_value("tracing/filename", std::string(file));
+  } else if (suffix && *suffix) {
     std::string name = simgrid::config::get_value<std::string>("tracing/filename");
     size_t slash = name.rfind('/'), dot = name.rfind('.');
     size_t at = dot != std::string::npos && (slash == std::string::npos || dot > slash) ? dot : name.size();

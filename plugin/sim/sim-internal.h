@@ -314,7 +314,7 @@ char **trv_sim_command_line(void);
 void trv_sim_on_platform_created(void (*fn)(void));
 /* Tracing (s4u.cpp): after simgrid_init, before the platform; marks are
  * written only when SimGrid tracing is on. */
-void trv_sim_trace_setup(const char *suffix);
+void trv_sim_trace_setup(const char *file, const char *suffix);
 void trv_sim_trace_mark(const char *type, const char *value);
 
 #endif

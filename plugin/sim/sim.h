@@ -52,9 +52,12 @@ typedef struct {
   const char *ctl_path; /* write the decided log (replica 0's) here, or NULL */
   int ctl_fsync;        /* TrvCtlFsync of that file */
   TrvRowSink sink;      /* optional: rows as they come */
-  /* When SimGrid tracing is on (--cfg=tracing:yes): inserted before the
-   * extension of tracing/filename, so that the cells of a run each write a
-   * trace of their own ("-trivium-seed3"); NULL keeps the name. */
+  /* When SimGrid tracing is on (--cfg=tracing:yes): the cell's trace file,
+   * in place of tracing/filename (the trivium program gives each cell
+   * OUT/traces/<controller>-seed<N>.trace); NULL keeps tracing/filename,
+   * with trace_suffix inserted before its extension ("-trivium-seed3") when
+   * that is not NULL. */
+  const char *trace_file;
   const char *trace_suffix;
   bool time_controller; /* measure each row's controller_cpu (benchmarks; else 0) */
 } TrvSimOptions;
