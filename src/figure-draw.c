@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 
 #include "figure-draw.h"
-#include "out-file.h"
+#include "core/out-file.h"
 
 static bool gnuplot_warned;
 

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "core/input.h"
-#include "out-file.h"
+#include "core/out-file.h"
 #include "run-inputs.h"
 
 /* The components of an absolute canonical path ("/a/b/c" -> a, b, c). */
