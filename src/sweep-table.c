@@ -333,6 +333,7 @@ bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table
   for (int p = 0; p < n_points; p++) ticks[p] = g_strjoinv(", ", g_ptr_array_index(sw->values, p));
   ok = ok && trv_grounding_sweep_write(sw, dir, table, error);
   ok = ok && trv_speedup_write(sw, dir, table, error);
+  ok = ok && trv_saturation_write(sw, dir, table, error);
   ok = ok && trv_write_sweep_figure(dir, key, ticks, n_points, sw->controllers, sw->n_controllers, names, n_figure,
                                     rows, error);
   g_strfreev(ticks);
