@@ -21,15 +21,17 @@
 # docs/experiments/faults-and-agents.md ("The study") defines every measure
 # and quotes the tables.
 #
-#   scripts/faults-and-agents.sh [-j JOBS] [-o DIR] [-s SCENARIO_DIR]
+#   scripts/faults-and-agents.sh [-t] [-j JOBS] [-o DIR] [-s SCENARIO_DIR]
 #                                [-w "WORLD..."] [-- TRIVIUM_RUN_OPTION...]
 #
 # -j: parallel cells (default 2); -o: the output directory (default
 # results/faults-and-agents-DATE; a directory of an interrupted study is
 # finished, its complete cells kept); -s: where the faults-agents-*.xml
 # scenarios are (default: this tree's scenarios/); -w: a subset of the
-# worlds sf nyc sg causalbench jssp; options after -- go to every
-# `trivium run` (e.g. --set run.seed_base=101).  TRIVIUM names the program
+# worlds sf nyc sg causalbench jssp; -t: run nothing, write the study's
+# tables and figures again from the runs already in DIR (their sweep.csv,
+# speedup.csv and saturation.csv); options after -- go to every `trivium
+# run` (e.g. --set run.seed_base=101).  TRIVIUM names the program
 # (default: trivium on PATH).  Writes nothing outside DIR.  Exit 2 on a bad
 # option, 1 when a run fails.
 set -eu
@@ -40,12 +42,14 @@ jobs=2
 out=
 scen=$src/scenarios
 worlds="sf nyc sg causalbench jssp"
+tables_only=0
 usage() {
-  echo "usage: faults-and-agents.sh [-j JOBS] [-o DIR] [-s SCENARIO_DIR] [-w \"WORLD...\"] [-- TRIVIUM_RUN_OPTION...]" >&2
+  echo "usage: faults-and-agents.sh [-t] [-j JOBS] [-o DIR] [-s SCENARIO_DIR] [-w \"WORLD...\"] [-- TRIVIUM_RUN_OPTION...]" >&2
   exit 2
 }
-while getopts j:o:s:w:h opt; do
+while getopts tj:o:s:w:h opt; do
   case $opt in
+    t) tables_only=1 ;;
     j) jobs=$OPTARG ;;
     o) out=$OPTARG ;;
     s) scen=$OPTARG ;;
@@ -63,11 +67,14 @@ for w in $worlds; do
   esac
   [ -f "$scen/faults-agents-$w.xml" ] || { echo "faults-and-agents.sh: $scen/faults-agents-$w.xml: no such scenario" >&2; exit 2; }
 done
+if [ $tables_only = 1 ]; then
+  [ -n "$out" ] && [ -d "$out" ] || { echo "faults-and-agents.sh: -t needs -o DIR, the directory of a study that ran" >&2; exit 2; }
+fi
 [ -n "$out" ] || out=results/faults-and-agents-$(date +%Y%m%d-%H%M%S)
 case $out in -*) out=./$out ;; esac
 mkdir -p "$out/figures"
 
-for w in $worlds; do
+[ $tables_only = 1 ] || for w in $worlds; do
   echo "faults-and-agents.sh: $w -> $out/$w" >&2
   "$T" run "$scen/faults-agents-$w.xml" -q -j "$jobs" -o "$out/$w" "$@" >"$out/$w.log" 2>&1 ||
     { echo "faults-and-agents.sh: the $w run failed (exit $?); its output is in $out/$w.log" >&2; exit 1; }
@@ -200,8 +207,8 @@ for w in $worlds; do
   # against M: a block per (controller, MTBF); columns M, t_id median, S(t_id), S(run time), p_f, bits lost, time lost
   awk -F, -v world="$w" '
     function d(v) { return v ~ /inf/ ? "nan" : v }
-    function hours(s) { return s >= 1e8 ? "no faults" : s >= 3600 ? sprintf("%g h", s / 3600) : sprintf("%g min", s / 60) }
-    NR > 1 && $1 == world { k = $2 SUBSEP $4; if (!(k in seen)) { seen[k] = 1; key[++n] = k; title[k] = $2 ", MTBF " hours($4) }
+    function hours(s) { return s >= 3600 ? sprintf("%g h", s / 3600) : sprintf("%g min", s / 60) }
+    NR > 1 && $1 == world { k = $2 SUBSEP $4; if (!(k in seen)) { seen[k] = 1; key[++n] = k; title[k] = $2 ", " ($4 >= 1e8 ? "no faults" : "MTBF " hours($4)) }
       data[k] = data[k] sprintf("%s %s %s %s %s %s %s\n", $5, d($6), d($7), d($10), d($12), d($13), d($14)) }
     END { for (i = 1; i <= n; i++) { printf "\"%s\" t_id S_tid S_time p_f bits lost\n%s\n\n", title[key[i]], data[key[i]] } }
   ' "$out/study.csv" >"$fig/$w-agents.dat"
