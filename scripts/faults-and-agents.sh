@@ -306,6 +306,8 @@ set ylabel 'saturation point M_sat (agents, log scale)'
 set key outside right top
 plot for [i=0:nb-1] 'saturation.dat' index i using 1:2 with linespoints title columnheader(1)
 EOF
+# no saturation point under faults (no series with a number): no figure of it
+[ "$(grep -c '^"' "$fig/saturation.dat")" -gt 0 ] || rm -f "$fig/saturation.gp" "$fig/saturation.plot"
 for g in "$fig"/*.gp; do
   (cd "$fig" && gnuplot "$(basename "$g")") 2>"$g.err" || { echo "faults-and-agents.sh: gnuplot failed on $g:" >&2; cat "$g.err" >&2; exit 1; }
   rm -f "$g.err"
