@@ -158,6 +158,8 @@ awk -F, "$lib"'
         if (what == "pf") return g(row[i, 12])
         if (what == "bits") return g(row[i, 13])
         if (what == "lost") return g(row[i, 14]) " (" g(row[i, 15]) ")"
+        if (what == "wait") return g(row[i, 14])
+        if (what == "tid1") return g(row[i, 6])
         if (what == "task") return g(row[i, 16])
       }
     return "-"
@@ -177,6 +179,30 @@ awk -F, "$lib"'
     printf "# The faults-and-agents study\n\n"
     printf "Columns: the uplinks'"'"' MTBF (each outage lasts a mean 10 minutes; no faults: MTBF 1e9 s); rows: the agent count M.  "
     printf "Times in the world'"'"'s seconds; means over the seeds unless a median is said; paired speedups: the median over the seeds of each seed'"'"'s ratio to M = 1 (the same seed and MTBF).\n\n"
+    # the summary: one row per world, controller and MTBF, at the smallest and the largest M
+    printf "## Summary\n\nPer world, controller and MTBF: at the smallest and the largest agent count (M = first / last), "
+    printf "p_f, bits lost and time lost per seed; the median t_id at the smallest M; the largest paired speedup of t_id "
+    printf "and of the run time with M_max and the saturation point M_sat.\n\n"
+    printf "| world | controller | MTBF | M | p_f | bits lost | time lost (s) | median t_id (s) at the first M | t_id: largest paired speedup [interval] at M_max; M_sat | run time: largest paired speedup at M_max; M_sat |\n"
+    printf "|---|---|---|---|---|---|---|---|---|---|\n"
+    for (q = 1; q <= nwc; q++) {
+      split(order[q], p, SUBSEP); w = p[1]; c = p[2]
+      if (!(w in sorted)) { sorted[w] = 1; sortm(w); sorta(w) }
+      lo = as[w, 1]; hi = as[w, na[w]]
+      for (j = 1; j <= nm[w]; j++) {
+        m = ms[w, j]; st = ""; sr = ""
+        for (i = 1; i <= s; i++)
+          if (sat[i, 1] == w && sat[i, 2] == c && sat[i, 3] == m) {
+            x = sat[i, 9] == "nan" ? "-" : g(sat[i, 9]) (sat[i, 5] == "t_id" ? " [" g(sat[i, 10]) ", " g(sat[i, 11]) "]" : "") " at " g(sat[i, 8]) "; " g(sat[i, 6])
+            if (sat[i, 9] == "nan") x = "-"
+            if (sat[i, 5] == "t_id") st = x; else sr = x
+          }
+        printf "| %s | %s | %s | %s / %s | %s / %s | %s / %s | %s / %s | %s | %s | %s |\n", w, c, mtbf_name(m), lo, hi,
+               cell(w, c, m, lo, "pf"), cell(w, c, m, hi, "pf"), cell(w, c, m, lo, "bits"), cell(w, c, m, hi, "bits"),
+               cell(w, c, m, lo, "wait"), cell(w, c, m, hi, "wait"), cell(w, c, m, lo, "tid1"), st, sr
+      }
+    }
+    printf "\n"
     for (q = 1; q <= nwc; q++) {
       split(order[q], p, SUBSEP); w = p[1]; c = p[2]
       if (!(w in sorted)) { sorted[w] = 1; sortm(w); sorta(w) }
