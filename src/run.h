@@ -128,6 +128,12 @@ bool trv_fault_table_write(const TrvSweepTable *sw, const char *dir, FILE *table
  * smallest agent count; nothing without such an axis.  The table goes to
  * `table` too (may be NULL). */
 bool trv_speedup_write(const TrvSweepTable *sw, const char *dir, FILE *table, GError **error);
+/* saturation-table.c: along an agents.count axis, saturation.csv and
+ * saturation.md: per series (the other keys' values, the controller) and
+ * measure (t_id, run_time) the agent count at which the paired speedup
+ * stops rising; nothing without such an axis.  The table goes to `table`
+ * too (may be NULL). */
+bool trv_saturation_write(const TrvSweepTable *sw, const char *dir, FILE *table, GError **error);
 
 /* Runs every cell of the current point into ctx->out and writes its outputs;
  * prints the tables on `table` (may be NULL); adds a line per controller to

@@ -376,6 +376,7 @@ bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table
   ok = ok && trv_grounding_sweep_write(sw, dir, table, error);
   ok = ok && trv_speedup_write(sw, dir, table, error);
   ok = ok && trv_fault_table_write(sw, dir, table, error);
+  ok = ok && trv_saturation_write(sw, dir, table, error);
   ok = ok && trv_write_sweep_figure(dir, key, ticks, n_points, sw->controllers, sw->n_controllers, names, n_figure,
                                     rows, seeds, error);
   g_strfreev(ticks);
