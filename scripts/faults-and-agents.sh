@@ -257,18 +257,24 @@ awk -F, '
   END { for (i = 1; i <= n; i++) if (key[i] in rises) printf "\"%s\" m_sat\n%s\n\n", title[key[i]], data[key[i]] }
 ' "$out/study-saturation.csv" >"$fig/saturation.dat"
 
+# $1 figure name, $2 and $3 width and height: the lines of a figure's
+# script that draw its .plot as SVG and as PNG.
+terminals() {
+  cat <<EOF
+set terminal svg size $2,$3 dynamic noenhanced font 'Helvetica,11'
+set output '$1.svg'
+load '$1.plot'
+set terminal pngcairo size $2,$3 noenhanced font 'Helvetica,10'
+set output '$1.png'
+load '$1.plot'
+EOF
+}
+
 # $1 figure name, $2 x label, $3 x log base: six panels, one legend (below
 # the panels); a panel whose column holds no number says so rather than
 # failing.  The ranges and flags are numbers computed from the data file.
 panels() {
-  cat <<EOF
-set terminal svg size 1200,900 dynamic noenhanced font 'Helvetica,11'
-set output '$1.svg'
-load '$1.plot'
-set terminal pngcairo size 1200,900 noenhanced font 'Helvetica,10'
-set output '$1.png'
-load '$1.plot'
-EOF
+  terminals "$1" 1200 900
   # x range, then per column 2..7 whether it holds a number
   set -- "$1" "$2" "$3" $(awk '!/^"/ && NF >= 7 {
       if (!n++ || $1 < lo) lo = $1; if (n == 1 || $1 > hi) hi = $1
@@ -315,14 +321,7 @@ for w in $worlds; do
   panels "$w-agents" 'agents M (log scale)' 2 >"$fig/$w-agents.gp"
   panels "$w-faults" 'uplink MTBF (h, log scale)' 10 >"$fig/$w-faults.gp"
 done
-cat >"$fig/saturation.gp" <<'EOF'
-set terminal svg size 800,500 dynamic noenhanced font 'Helvetica,11'
-set output 'saturation.svg'
-load 'saturation.plot'
-set terminal pngcairo size 800,500 noenhanced font 'Helvetica,10'
-set output 'saturation.png'
-load 'saturation.plot'
-EOF
+terminals saturation 800 500 >"$fig/saturation.gp"
 cat >"$fig/saturation.plot" <<EOF
 nb = $(grep -c '^"' "$fig/saturation.dat")
 set grid
