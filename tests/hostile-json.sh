@@ -29,6 +29,8 @@ forbidden='--log=root.app:file:VICTIM
 --cfg=plugin:host_energy
 --cfg=smpi/hostfile:VICTIM
 --cfg=trivium/ctl.file:VICTIM
+--cfg=trivium/output:VICTIM
+--cfg=plugin:trivium
 --cfg=network/model:CM02 tracing/filename:TRACE'
 count=$(echo "$forbidden" | wc -l)
 echo "1..$((2 * count + 7))"

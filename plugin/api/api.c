@@ -9,11 +9,14 @@
 
 #include "worlds.h"
 
-void trv_sim_plugin_init(void); /* plugin/sim/plugin.c */
+/* plugin/sim/plugin.c */
+void trv_sim_plugin_init(void);
+void trv_sim_plugin_by_program(void);
 
 void trivium_plugin_init(void) {
   trv_worlds_register_builtin();
   trv_sim_plugin_init();
+  trv_sim_plugin_by_program();
 }
 
 const char *trivium_version(void) { return PACKAGE_VERSION; }

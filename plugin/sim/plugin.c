@@ -57,11 +57,29 @@ static const struct {
     {"fault", "", "fault processes, as trivium run --fault takes them, separated by ';': "
                   "link-flap:GLOB:MTBF:MTTR[:START[:STOP]], host-crash:GLOB:AT:DURATION, partition:GLOBS:AT:DURATION "
                   "(empty: none)"},
+    {"output", "", "when the simulation ends, write the run's directory here, as trivium_results_write_dir() does "
+                   "(empty: no directory)"},
 };
-enum { S_WORLD, S_CONTROLLER, S_SEED, S_ROLE_CONTROLLER, S_ROLE_CTL, S_ROLE_AGENT, S_CTL_FILE, S_FAULT, S_COUNT };
+enum {
+  S_WORLD,
+  S_CONTROLLER,
+  S_SEED,
+  S_ROLE_CONTROLLER,
+  S_ROLE_CTL,
+  S_ROLE_AGENT,
+  S_CTL_FILE,
+  S_FAULT,
+  S_OUTPUT,
+  S_COUNT
+};
 
 static struct {
   bool ready, initialised, building, built, failed, finished_called;
+  bool by_simgrid;  /* attached by --cfg=plugin:trivium: the plugin ends the run itself */
+  bool by_program;  /* the program called trivium_plugin_init() */
+  bool ended;       /* the simulation ended and the run was finished (finish_run) */
+  bool finished_ok; /* finish_run's result; its error is plugin.error */
+  bool not_attached_said;
   bool ended_early; /* every agent left before the last episode */
   TrvParams params;
   bool agents_set; /* agents.count was given */
@@ -201,6 +219,8 @@ void trv_sim_plugin_cfg(const char *key, const char *value) {
 }
 
 static void build(void);
+static bool attached(const char *call);
+static void on_simulation_end(void);
 
 static void register_agent(sg_actor_t actor) {
   if (trv_sim_actor_agent(actor) >= 0) return;
@@ -233,7 +253,7 @@ static int self_agent(void) {
 }
 
 void trivium_agent_leave(void) {
-  g_return_if_fail(plugin.initialised);
+  if (!attached("trivium_agent_leave")) return;
   if (!plugin.built) build();
   int index = self_agent();
   if (index < 0 || plugin.failed || !trv_sim_cell || index >= plugin.cell.n_agents) return;
@@ -386,11 +406,28 @@ void trv_sim_plugin_init(void) {
   trv_sim_actor_ext_init();
   trv_sim_log_defaults();
   trv_sim_on_platform_created(on_platform);
+  trv_sim_on_simulation_end(on_simulation_end);
+}
+
+void trv_sim_plugin_by_program(void) { plugin.by_program = true; }
+
+void trv_sim_plugin_by_simgrid(void) { plugin.by_simgrid = true; }
+
+/* Whether the plugin is attached; said once to an actor that asks when it
+ * is not. */
+static bool attached(const char *call) {
+  if (plugin.initialised) return true;
+  if (!plugin.not_attached_said)
+    XBT_CWARN(trivium_plugin, "%s: Trivium is not attached to this simulation: call trivium_plugin_init() before "
+              "simgrid_load_platform(), or run the program with --cfg=plugin:trivium", call);
+  plugin.not_attached_said = true;
+  return false;
 }
 
 TrvEpisode *trivium_agent_next_episode(void) {
-  g_return_val_if_fail(plugin.initialised, NULL);
+  if (!attached("trivium_agent_next_episode")) return NULL;
   if (!plugin.built) build();
+  if (plugin.failed) return NULL; /* said once, when the simulation stopped */
   int index = self_agent();
   if (index < 0) {
     XBT_CWARN(trivium_plugin, "trivium_agent_next_episode: actor %s is not a Trivium agent (no trivium.agent "
@@ -401,26 +438,66 @@ TrvEpisode *trivium_agent_next_episode(void) {
   return trv_sim_agent_next(&plugin.cell.agents[index]);
 }
 
-bool trivium_plugin_finished(GError **error) {
-  g_return_val_if_fail(plugin.initialised && !plugin.finished_called, false);
-  plugin.finished_called = true;
+/* Ends the run once, after the simulation: its outcome is kept for
+ * trivium_plugin_finished() (ok, or the error in plugin.error). */
+static bool finish_run(void) {
+  if (plugin.ended) return plugin.finished_ok;
+  plugin.ended = true;
   if (!plugin.built) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "the simulation never started Trivium: call trivium_plugin_init() "
-                                                   "before simgrid_load_platform() and run the simulation");
-    return false;
+    g_set_error(&plugin.error, TRV_ERROR, TRV_ERROR_INPUT, "the simulation never started Trivium: call "
+                "trivium_plugin_init() before simgrid_load_platform() and run the simulation");
+    return plugin.finished_ok = false;
   }
-  if (plugin.failed) {
-    g_propagate_error(error, plugin.error);
-    plugin.error = NULL;
-    return false;
-  }
+  if (plugin.failed) return plugin.finished_ok = false;
   trv_sim_agent_life_free(&plugin.cell);
   plugin.ended_early = plugin.cell.ended_early;
-  bool ok = trv_sim_cell_finish(&plugin.cell, error);
+  plugin.finished_ok = trv_sim_cell_finish(&plugin.cell, &plugin.error);
   trv_cell_summarizer_finish(&plugin.summarizer, &plugin.layout, &plugin.summary);
   trv_posterior_free(plugin.report.final_posterior);
   plugin.report.final_posterior = NULL;
+  return plugin.finished_ok;
+}
+
+bool trivium_plugin_finished(GError **error) {
+  g_return_val_if_fail(plugin.initialised && !plugin.finished_called, false);
+  bool ok = finish_run();
+  plugin.finished_called = true;
+  if (!ok) g_propagate_error(error, g_error_copy(plugin.error));
   return ok;
+}
+
+/* When the simulation ends (SimGrid's signal; also after a failure at time
+ * 0, which kills every actor): a run attached by --cfg=plugin:trivium, or
+ * given the setting output, is finished here and its directory written;
+ * an error is said once and, for a program that knows nothing of Trivium
+ * (attached by SimGrid alone), ends the process with 2 (a bad input) or 1. */
+static void on_simulation_end(void) {
+  bool own_end = plugin.by_simgrid && !plugin.by_program;
+  const char *out = plugin.value[S_OUTPUT];
+  if (!own_end && !*out) return;
+  GError *err = NULL;
+  if (!finish_run()) {
+    if (!own_end) return; /* the program's trivium_plugin_finished() returns the error */
+    /* a failure at time 0 was said when the simulation stopped (build) */
+    if (!plugin.failed) XBT_CERROR(trivium_plugin, "Trivium: %s", plugin.error->message);
+    exit(plugin.error->code == TRV_ERROR_INPUT ? 2 : 1);
+  }
+  if (*out) {
+    plugin.finished_called = true; /* the results' getters answer from here on */
+    bool ok = trivium_results_write_dir(out, &err);
+    plugin.finished_called = false;
+    if (!ok) {
+      XBT_CERROR(trivium_plugin, "Trivium: %s", err->message);
+      int code = err->code == TRV_ERROR_INPUT ? 2 : 1;
+      g_error_free(err);
+      if (own_end) exit(code);
+      return;
+    }
+    XBT_CINFO(trivium_plugin, "the run's directory is %s (trivium report %s draws its tables and figures)", out, out);
+  } else {
+    XBT_CWARN(trivium_plugin, "attached with --cfg=plugin:trivium and no --cfg=trivium/output:DIR: the run's %u "
+              "episodes are not written anywhere", plugin.rows ? plugin.rows->len : 0);
+  }
 }
 
 size_t trivium_results_n_episodes(void) { return plugin.rows ? plugin.rows->len : 0; }

@@ -6,7 +6,10 @@
  *    actor-creation signal is no way to find agents: it fires before a
  *    deployment's properties are set, so plugin.c scans the actors at time
  *    0 instead;
- *  - running a function when the platform is created (the plugin's boot);
+ *  - running a function when the platform is created (the plugin's boot)
+ *    and when the simulation ends (a run attached by --cfg=plugin:trivium
+ *    writes its results);
+ *  - an entry in SimGrid's list of plugins (--cfg=plugin:NAME), below;
  *  - the program's command line (simgrid::xbt::cmdline), for its run.json;
  *  - a mailbox's permanent receiver, given up when its host turns off, and
  *    the number of transfers queued on a mailbox;
@@ -21,6 +24,8 @@
  *    line goes to trivium_plugin_set().
  * (State profiles are no way around a fault actor either: 3.32 refuses them
  * on sealed resources, and its creation callbacks run after sealing.) */
+#include <dlfcn.h>
+#include <functional>
 #include <glib.h>
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
@@ -28,6 +33,7 @@
 #include <simgrid/s4u/Link.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 #include <simgrid/instr.h>
+#include <simgrid/version.h>
 #include <xbt/virtu.h>
 #include <set>
 #include <string>
@@ -45,6 +51,8 @@ void trv_sim_actor_ext_init(void);
 void trv_sim_actor_set_agent(sg_actor_t actor, int index);
 int trv_sim_actor_agent(const_sg_actor_t actor);
 void trv_sim_on_platform_created(void (*fn)(void));
+void trv_sim_on_simulation_end(void (*fn)(void));
+bool trv_sim_simgrid_plugin_add(const char* name, const char* description, void (*init)(void));
 char** trv_sim_command_line(void);
 void trv_sim_mailbox_receive_eagerly(sg_mailbox_t mb);
 size_t trv_sim_mailbox_queued(const_sg_mailbox_t mb);
@@ -147,6 +155,52 @@ char** trv_sim_command_line(void)
 void trv_sim_on_platform_created(void (*fn)(void))
 {
   simgrid::s4u::Engine::on_platform_created_cb([fn]() { fn(); });
+}
+
+void trv_sim_on_simulation_end(void (*fn)(void))
+{
+  simgrid::s4u::Engine::on_simulation_end_cb([fn]() { fn(); });
+}
+
+/* ---- SimGrid's list of plugins ------------------------------------------ */
+
+/* SimGrid 3.31 and 3.32 keep the plugins that --cfg=plugin:NAME attaches
+ * in a table their public headers do not declare: the function-local
+ * static of the inline surf_plugin_description() (src/surf/
+ * surf_interface.hpp), a std::vector of {name, description, init}, which
+ * SimGrid's own plugins fill from constructors.  libsimgrid.so exports the
+ * table and its guard; an entry of the same layout is appended here once
+ * the table exists (its guard set).  On another SimGrid, or when the table
+ * is not found, nothing is added and false is returned: the program then
+ * calls trivium_plugin_init() itself. */
+namespace {
+struct SimgridPluginEntry {
+  const char* name;
+  const char* description;
+  std::function<void()> init;
+};
+} // namespace
+
+bool trv_sim_simgrid_plugin_add(const char* name, const char* description, void (*init)(void))
+{
+#if SIMGRID_VERSION_MAJOR == 3 && SIMGRID_VERSION_MINOR >= 31 && SIMGRID_VERSION_MINOR <= 32
+  const auto* guard = static_cast<const unsigned char*>(
+      dlsym(RTLD_DEFAULT, "_ZGVZ23surf_plugin_descriptionvE24plugin_description_table"));
+  auto* table = static_cast<std::vector<SimgridPluginEntry>*>(
+      dlsym(RTLD_DEFAULT, "_ZZ23surf_plugin_descriptionvE24plugin_description_table"));
+  if (guard == nullptr || table == nullptr || *guard == 0)
+    return false;
+  for (auto const& e : *table)
+    if (e.name != nullptr && std::string(e.name) == name)
+      return true;
+  table->push_back(SimgridPluginEntry{name, description, [init]() { init(); }});
+  return true;
+#else
+  (void)name;
+  (void)description;
+  (void)init;
+  return false;
+#endif
 }
 
 /* ---- permanent receivers ------------------------------------------------ */

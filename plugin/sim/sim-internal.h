@@ -312,6 +312,10 @@ int trv_sim_actor_agent(const_sg_actor_t actor); /* -1: not an agent */
 char **trv_sim_command_line(void);
 /* Runs fn once the platform is loaded (SimGrid's on_platform_created). */
 void trv_sim_on_platform_created(void (*fn)(void));
+void trv_sim_on_simulation_end(void (*fn)(void));
+/* Appends NAME to SimGrid's list of plugins (--cfg=plugin:NAME runs init);
+ * false when this SimGrid keeps no list Trivium can reach (s4u.cpp). */
+bool trv_sim_simgrid_plugin_add(const char *name, const char *description, void (*init)(void));
 /* Tracing (s4u.cpp): after simgrid_init, before the platform; marks are
  * written only when SimGrid tracing is on. */
 void trv_sim_trace_setup(const char *file, const char *suffix);

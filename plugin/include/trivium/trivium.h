@@ -28,8 +28,10 @@
  *
  * Settings are the keys of `trivium params` (the parameter table) and the
  * plugin's own: world, controller, seed, role.controller, role.ctl,
- * role.agent, ctl.file, fault.  Each is also the SimGrid flag trivium/KEY
- * (--cfg=trivium/run.episodes:50).  Trivium logs under the XBT category
+ * role.agent, ctl.file, fault, output.  Each is also the SimGrid flag
+ * trivium/KEY (--cfg=trivium/run.episodes:50).  A program linked with
+ * libtrivium may also be attached with no call of its own:
+ * --cfg=plugin:trivium on its command line (docs/plugin-api.md).  Trivium logs under the XBT category
  * `trivium` (at warning by default; --log=trivium.thres:info shows the
  * changes of the committed graph, alarms, resets, failed commits and
  * faults). */

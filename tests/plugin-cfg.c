@@ -1,0 +1,55 @@
+/* plugin-cfg.c - a SimGrid program whose main() knows nothing of Trivium:
+ * its actors "worker" are Trivium agents when the deployment marks them
+ * (property trivium.agent) and the plugin is attached with
+ * --cfg=plugin:trivium on the command line; each plays episodes
+ * (trivium_episode_play) until the run is over, then executes a task of
+ * its own.  tests/plugin-cfg.sh runs it.
+ *
+ *   plugin-cfg PLATFORM DEPLOYMENT [--attach DIR] [--cfg=...]
+ * --attach DIR attaches Trivium through the API instead
+ * (trivium_plugin_init, trivium_plugin_finished,
+ * trivium_results_write_dir DIR): the same run, for comparison. */
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <stdio.h>
+#include <string.h>
+#include <trivium/trivium.h>
+
+static void worker(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  int played = 0;
+  TrvEpisode *ep;
+  while ((ep = trivium_agent_next_episode()) != NULL) {
+    trivium_episode_play(ep);
+    trivium_episode_close(ep, NULL);
+    played++;
+  }
+  sg_actor_execute(1e8);
+  printf("%s: %d episodes, t=%.6f\n", sg_host_self_get_name(), played, simgrid_get_clock());
+}
+
+int main(int argc, char **argv) {
+  simgrid_init(&argc, argv);
+  const char *attach = NULL;
+  if (argc == 5 && !strcmp(argv[3], "--attach")) attach = argv[4];
+  else if (argc != 3) {
+    fprintf(stderr, "usage: %s PLATFORM DEPLOYMENT [--attach DIR] [--cfg=...]\n", argv[0]);
+    return 2;
+  }
+  if (attach) trivium_plugin_init();
+  simgrid_load_platform(argv[1]);
+  simgrid_register_function("worker", worker);
+  simgrid_load_deployment(argv[2]);
+  simgrid_run();
+  if (attach) {
+    GError *err = NULL;
+    if (!trivium_plugin_finished(&err) || !trivium_results_write_dir(attach, &err)) {
+      fprintf(stderr, "plugin-cfg: %s\n", err->message);
+      return err->code == TRV_ERROR_INPUT ? 2 : 1;
+    }
+  }
+  printf("plugin-cfg: simulated time %.6f s\n", simgrid_get_clock());
+  return 0;
+}

@@ -1,0 +1,76 @@
+#!/bin/sh
+# Trivium attached by SimGrid's plugin mechanism: tests/plugin-cfg.c is a
+# program whose main() makes no Trivium call; --cfg=plugin:trivium attaches
+# the plugin, its marked actors play their episodes, and
+# --cfg=trivium/output:DIR writes the run's directory when the simulation
+# ends, the same as the program attaching Trivium through the API.  A bad
+# setting or a missing role ends the program at time 0 with one message and
+# exit 2.  TAP.
+set -u
+top=${srcdir:-..}
+exe=tests/plugin-cfg
+T=./trivium
+plat=$top/examples/masterworker-platform.xml
+dep=$top/tests/plugin-cfg-deployment.xml
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$top/tests/err-lines.sh"
+echo "1..8"
+# the program's stderr without SimGrid's notices of the --cfg settings
+errs() { grep -v '\[xbt_cfg/INFO\]' "$1" > "$1.own"; err_lines "$1.own"; }
+short="--cfg=trivium/run.episodes:20 --cfg=trivium/run.steps:10 --cfg=trivium/sim.clock:compute"
+
+"$exe" "$plat" "$dep" --cfg=plugin:help > "$tmp/help" 2>&1
+if grep -q '^  trivium: ' "$tmp/help"; then echo "ok 1 - --cfg=plugin:help lists trivium"
+else echo "not ok 1 - trivium not in SimGrid's plugin list"; tail -3 "$tmp/help" | sed 's/^/# /'; fi
+
+# shellcheck disable=SC2086
+"$exe" "$plat" "$dep" --cfg=plugin:trivium $short "--cfg=trivium/output:$tmp/cfg" > "$tmp/cfg.out" 2> "$tmp/cfg.err"
+rc=$?
+rows=$(($(wc -l < "$tmp/cfg/episodes.csv" 2>/dev/null || echo 1) - 1))
+if [ $rc -eq 0 ] && [ $rows -eq 20 ] && [ "$(grep -c ': 20 episodes, ' "$tmp/cfg.out")" -eq 2 ] &&
+   [ "$(errs "$tmp/cfg.err")" -eq 0 ]; then
+  echo "ok 2 - --cfg=plugin:trivium: both marked workers play the 20 episodes; output:DIR holds their 20 rows"
+else echo "not ok 2 - exit $rc, $rows rows"; tail -3 "$tmp/cfg.err" | sed 's/^/# /'; fi
+
+# shellcheck disable=SC2086
+"$exe" "$plat" "$dep" --attach "$tmp/api" $short > "$tmp/api.out" 2> "$tmp/api.err"
+if cmp -s "$tmp/cfg/episodes.csv" "$tmp/api/episodes.csv" &&
+   [ "$(grep -v -e '"output"' -e '"command_line"' "$tmp/cfg/run.json" | cksum)" = \
+     "$(grep -v -e '"output"' -e '"command_line"' "$tmp/api/run.json" | cksum)" ]; then
+  echo "ok 3 - the same run attached through the API: episodes.csv and run.json identical"
+else echo "not ok 3 - the two attachments differ"; diff "$tmp/cfg/run.json" "$tmp/api/run.json" | head -5 | sed 's/^/# /'; fi
+
+if "$T" report -q "$tmp/cfg" > /dev/null 2> "$tmp/report.err" && [ -s "$tmp/cfg/summary.csv" ]; then
+  echo "ok 4 - trivium report accepts the directory the plugin wrote"
+else echo "not ok 4 - trivium report"; tail -3 "$tmp/report.err" | sed 's/^/# /'; fi
+
+# fail early: a bad setting, a role with no host
+"$exe" "$plat" "$dep" --cfg=plugin:trivium --cfg=trivium/run.episodes:0 "--cfg=trivium/output:$tmp/bad" \
+  > "$tmp/bad.out" 2> "$tmp/bad.err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(errs "$tmp/bad.err")" -eq 1 ] && grep -q '^\[[^]]* 0\.000000\] .*run\.episodes: 0 is out of range' "$tmp/bad.err" &&
+   ! grep -q episodes "$tmp/bad.out" && [ ! -e "$tmp/bad" ]; then
+  echo "ok 5 - a bad setting: one message at time 0 naming the key, exit 2, no actor of the program ran to its end"
+else echo "not ok 5 - exit $rc"; sed 's/^/# /' "$tmp/bad.err" | tail -4; fi
+"$exe" "$plat" "$dep" --cfg=plugin:trivium '--cfg=trivium/role.ctl:nohost*' > "$tmp/role.out" 2> "$tmp/role.err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(errs "$tmp/role.err")" -eq 1 ] && grep -q "role ctl: no host matches 'nohost\*'" "$tmp/role.err"; then
+  echo "ok 6 - a role with no host: one message naming the role, exit 2"
+else echo "not ok 6 - exit $rc"; sed 's/^/# /' "$tmp/role.err" | tail -4; fi
+
+# not attached: the agents' calls say so once and return NULL
+"$exe" "$plat" "$dep" > "$tmp/none.out" 2> "$tmp/none.err"
+rc=$?
+if [ $rc -eq 0 ] && [ "$(errs "$tmp/none.err")" -eq 1 ] && grep -q 'Trivium is not attached' "$tmp/none.err" &&
+   [ "$(grep -c ': 0 episodes, ' "$tmp/none.out")" -eq 2 ]; then
+  echo "ok 7 - without the plugin: one warning that Trivium is not attached, the program runs"
+else echo "not ok 7 - exit $rc"; sed 's/^/# /' "$tmp/none.err" | tail -3; fi
+
+# attached with nowhere to write: a warning at the end
+# shellcheck disable=SC2086
+"$exe" "$plat" "$dep" --cfg=plugin:trivium $short > "$tmp/noout.out" 2> "$tmp/noout.err"
+rc=$?
+if [ $rc -eq 0 ] && [ "$(errs "$tmp/noout.err")" -eq 1 ] && grep -q 'no --cfg=trivium/output:DIR' "$tmp/noout.err"; then
+  echo "ok 8 - attached without output: one warning that the episodes are not written"
+else echo "not ok 8 - exit $rc"; sed 's/^/# /' "$tmp/noout.err" | tail -3; fi
