@@ -29,6 +29,7 @@
 #include "commands.h"
 #include "jobs-file.h"
 #include "program-report.h"
+#include "program-merge.h"
 #include "run.h"
 
 /* The program that runs the jobs: this executable, or in a build tree
@@ -234,11 +235,19 @@ static int merge_or_report(int argc, char **argv, bool report, bool status) {
   GOptionContext *oc = g_option_context_new(
       status   ? "DIR - each point's cells complete, running and missing, of a run or a job list in DIR"
       : report ? "DIR - write the tables and figures of the run in DIR again, from its cells"
-               : "DIR - join the cells a job list left in DIR (trivium run --emit)");
+               : "DIR - join the cells a job list left in DIR (trivium run --emit)\n"
+                 "  trivium merge OUT DIR... - join the run directories of a program's processes into OUT");
   g_option_context_add_main_entries(oc, entries, NULL);
   GError *err = NULL;
   bool ok = g_option_context_parse(oc, &argc, &argv, &err);
   g_option_context_free(oc);
+  if (ok && !report && !status && argc > 2) { /* OUT DIR...: the run directories of a program's processes */
+    int code = trv_program_merge(argv[1], argv + 2, argc - 2, quiet, &err);
+    if (code) fprintf(stderr, "trivium: %s\n", err->message);
+    else if (!quiet) printf("\nOutputs: %s/\n", argv[1]);
+    g_clear_error(&err);
+    return code;
+  }
   if (ok && argc != 2)
     g_set_error(&err, TRV_ERROR, TRV_ERROR_INPUT, "%s: expected one directory, the -o of a run",
                 status ? "status" : report ? "report" : "merge"),

@@ -6,8 +6,8 @@
  * truth at the last episode) and recovery.* (figures.c).
  *
  * The truth at the last episode is read from the cells' own rows
- * (OUT/cells/<controller>-seed<N>.csv, the last line's truth column; a
- * program's run directory, one cell and no cells/, its episodes.csv): the
+ * (OUT/cells/<controller>-seed<N>.csv, the last line's truth column; for
+ * program's run directories, their episodes.csv: truth_files): the
  * cell summaries keep no graph.  A row that cannot be read, or whose truth
  * is not a string of 0/1 of the candidates' length, leaves that seed out
  * (no seed: the truth column is NaN and the caption says so). */
@@ -143,11 +143,7 @@ static bool presence_figure(const TrvRunResult *r, const char *out, const char *
   int read = 0;
   for (int s = 0; nc > 0 && s < ns; s++) {
     char *name = g_strdup_printf("%s-seed%d.csv", r->controllers[0], r->seeds[s]);
-    char *path = g_build_filename(out, "cells", name, NULL);
-    if (!g_file_test(path, G_FILE_TEST_EXISTS) && nc == 1 && ns == 1) { /* a program's run directory: one cell */
-      g_free(path);
-      path = g_build_filename(out, "episodes.csv", NULL);
-    }
+    char *path = r->truth_files ? g_strdup(r->truth_files[s]) : g_build_filename(out, "cells", name, NULL);
     if (last_truth(path, n, one)) {
       for (int j = 0; j < n; j++) truth[j] += one[j];
       read++;

@@ -11,6 +11,11 @@
 #include "program-run.h"
 #include "report.h"
 
+const TrvWorldClass *trv_program_world(const TrvProgramRunFile *p) {
+  const TrvWorldClass *known = trivium_world_lookup(p->world.name);
+  return known ? known : &p->world;
+}
+
 bool trv_is_program_dir(const char *dir) {
   char *jobs = g_build_filename(dir, "jobs.json", NULL), *run = g_build_filename(dir, "run.json", NULL);
   bool yes = !g_file_test(jobs, G_FILE_TEST_EXISTS) && !g_file_test(jobs, G_FILE_TEST_IS_SYMLINK) &&
@@ -28,11 +33,15 @@ int trv_program_report(const char *dir, bool quiet, GError **error) {
   const char *controllers[] = {p->controller};
   int seeds[] = {p->seed}, code = 0;
   char *experiment = g_strdup_printf("program (%s)", p->world.name);
-  TrvRunResult res = {.experiment = experiment, .params = &p->params, .world_class = &p->world, .layout = &p->layout,
-                      .controllers = controllers, .n_controllers = 1, .n_seeds = 1, .seeds = seeds, .cells = p->sum};
+  char *episodes = g_build_filename(dir, "episodes.csv", NULL);
+  const char *truth_files[] = {episodes};
+  TrvRunResult res = {.experiment = experiment, .params = &p->params, .world_class = trv_program_world(p),
+                      .layout = &p->layout, .controllers = controllers, .n_controllers = 1, .n_seeds = 1, .seeds = seeds,
+                      .cells = p->sum, .truth_files = truth_files};
   if (!trv_write_summary(&res, dir, quiet ? NULL : stdout, error) || !trv_write_figures(&res, dir, error))
     code = (*error)->code == TRV_ERROR_INPUT ? 2 : 1;
   g_free(experiment);
+  g_free(episodes);
   trv_program_run_free(p);
   return code;
 }

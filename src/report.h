@@ -39,6 +39,10 @@ typedef struct {
   char **argv;
   int argc;
   const TrvCellSummary *cells;
+  /* per seed of the first controller, a file whose last row holds the
+   * truth at the last episode (episodes.csv columns); NULL: the run's
+   * cells/<controller>-seed<N>.csv (figure-run.c) */
+  const char *const *truth_files;
   /* provenance for run.json (each may be NULL/0) */
   const char *scenario_file;        /* the scenario as given */
   const char *const *role_hosts;    /* TRV_N_ROLES: globs, or NULL for the trivium.role property */
