@@ -3,7 +3,8 @@
  * (property trivium.agent) and the plugin is attached with
  * --cfg=plugin:trivium on the command line; each plays episodes
  * (trivium_episode_play) until the run is over, then executes a task of
- * its own.  tests/plugin-cfg.sh runs it.
+ * its own.  A worker the deployment starts later (start_time) joins the
+ * run late.  tests/plugin-cfg.sh runs it.
  *
  *   plugin-cfg PLATFORM DEPLOYMENT [--attach DIR] [--cfg=...]
  * --attach DIR attaches Trivium through the API instead
@@ -19,15 +20,18 @@
 static void worker(int argc, char **argv) {
   (void)argc;
   (void)argv;
-  int played = 0;
+  int played = 0, agent = -1, first = -1;
+  double start = simgrid_get_clock();
   TrvEpisode *ep;
   while ((ep = trivium_agent_next_episode()) != NULL) {
+    if (first < 0) first = trivium_episode_index(ep), agent = trivium_episode_agent(ep);
     trivium_episode_play(ep);
     trivium_episode_close(ep, NULL);
     played++;
   }
   sg_actor_execute(1e8);
-  printf("%s: %d episodes, t=%.6f\n", sg_host_self_get_name(), played, simgrid_get_clock());
+  printf("%s: %d episodes, agent %d from episode %d, started t=%.6f, t=%.6f\n", sg_host_self_get_name(), played, agent,
+         first, start, simgrid_get_clock());
 }
 
 int main(int argc, char **argv) {

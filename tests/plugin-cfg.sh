@@ -5,7 +5,8 @@
 # --cfg=trivium/output:DIR writes the run's directory when the simulation
 # ends, the same as the program attaching Trivium through the API.  A bad
 # setting or a missing role ends the program at time 0 with one message and
-# exit 2.  TAP.
+# exit 2.  Actors the deployment starts later join late, in the slots
+# agents.count leaves beyond the agents marked at the start.  TAP.
 set -u
 top=${srcdir:-..}
 exe=tests/plugin-cfg
@@ -15,7 +16,7 @@ dep=$top/tests/plugin-cfg-deployment.xml
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/err-lines.sh"
-echo "1..8"
+echo "1..9"
 # the program's stderr without SimGrid's notices of the --cfg settings
 errs() { grep -v '\[xbt_cfg/INFO\]' "$1" > "$1.own"; err_lines "$1.own"; }
 short="--cfg=trivium/run.episodes:20 --cfg=trivium/run.steps:10 --cfg=trivium/sim.clock:compute"
@@ -74,3 +75,17 @@ rc=$?
 if [ $rc -eq 0 ] && [ "$(errs "$tmp/noout.err")" -eq 1 ] && grep -q 'no --cfg=trivium/output:DIR' "$tmp/noout.err"; then
   echo "ok 8 - attached without output: one warning that the episodes are not written"
 else echo "not ok 8 - exit $rc"; sed 's/^/# /' "$tmp/noout.err" | tail -3; fi
+
+# late join: worker-3 and worker-4 start at 2 s; agents.count = 3 leaves one slot
+# shellcheck disable=SC2086
+"$exe" "$plat" "$top/tests/plugin-cfg-late-deployment.xml" --cfg=plugin:trivium $short --cfg=trivium/run.episodes:40 \
+  --cfg=trivium/agents.count:3 "--cfg=trivium/output:$tmp/late" > "$tmp/late.out" 2> "$tmp/late.err"
+rc=$?
+from=$(sed -n 's/^worker-3: [0-9]* episodes, agent 2 from episode \([0-9]*\),.*/\1/p' "$tmp/late.out")
+col() { awk -F, -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) print i; exit }' "$tmp/late/episodes.csv"; }
+if [ $rc -eq 0 ] && [ -n "$from" ] && [ "$from" -gt 0 ] &&
+   awk -F, -v e="$from" -v c="$(col commits)" -v f="$(col commit_failures)" \
+     'NR > 1 { n++; if ($c != ($3 < e ? 2 : 3) || $f != 0) bad = 1 } END { exit bad || n != 40 }' "$tmp/late/episodes.csv" &&
+   grep -q '^worker-4: 0 episodes' "$tmp/late.out" && [ "$(grep -c 'joins no agent: every slot is taken' "$tmp/late.err")" -eq 1 ]; then
+  echo "ok 9 - a late worker joins as agent 2 at episode $from: 2 commits an episode before, 3 from then on, none failed; a second finds no slot (one warning)"
+else echo "not ok 9 - exit $rc, joined at '$from'"; grep -v xbt_cfg "$tmp/late.err" | tail -3 | sed 's/^/# /'; fi

@@ -28,6 +28,10 @@
  * The exit callbacks of SimGrid may make no simcall; joining from an
  * actor of its own is how Trivium hears of an actor's end with simcalls
  * allowed.
+ * Agents may join late: the slots beyond the actors marked at the start
+ * (agents.count above their number) are answered for as agents that left
+ * until an actor marked trivium.agent, or attached, asks for a plan and
+ * takes the first open slot; it plays from the first plan it receives.
  * What an agent has of its own lives with its identity too: the world it
  * acts in (trivium_episode_world) and its random stream
  * (trivium_episode_uniform, trivium_episode_normal), seeded by the run's
@@ -123,10 +127,11 @@ static void watch(Cell *cell, AgentState *a) {
  * delivering a report ends by itself after it (a report cut short would
  * hold the controller until its failure detector gives up). */
 static void unwatch(AgentState *a) {
-  if (!a->watcher) return;
-  if (!a->reporting) sg_actor_kill(a->watcher);
-  sg_actor_unref(a->watcher);
-  a->watcher = NULL;
+  sg_actor_t w = a->watcher;
+  if (!w) return;
+  a->watcher = NULL; /* before the kill, a simcall: other actors may run meanwhile */
+  if (!a->reporting && !a->stopped) sg_actor_kill(w); /* stopped: it has ended */
+  sg_actor_unref(w);
 }
 
 void trv_sim_agent_present(Cell *cell, AgentState *a, sg_actor_t actor) {
@@ -163,6 +168,32 @@ int trv_sim_agent_rejoin(Cell *cell, sg_actor_t actor) {
     return i;
   }
   return -1;
+}
+
+void trv_sim_agent_open_slot(Cell *cell, AgentState *a) {
+  a->absent = a->left = a->open_slot = true;
+  watch(cell, a);
+}
+
+int trv_sim_agent_join(Cell *cell, sg_actor_t actor) {
+  int found = -1;
+  for (int i = 0; i < cell->n_agents; i++) {
+    AgentState *a = &cell->agents[i];
+    if (!a->open_slot) continue;
+    if (a->stopped) { /* the run is over */
+      found = -2;
+      continue;
+    }
+    a->open_slot = false; /* taken before unwatch's simcall lets another actor look for a slot */
+    unwatch(a);
+    a->host = sg_actor_get_host(actor);
+    trv_sim_actor_set_agent(actor, i);
+    trv_sim_agent_present(cell, a, actor);
+    XBT_INFO("agent %d (%s on %s) joined after %d decided episodes", i, a->name, sg_host_get_name(a->host),
+             cell->n_decided);
+    return i;
+  }
+  return found;
 }
 
 bool trv_sim_agents_gone(const Cell *cell) {

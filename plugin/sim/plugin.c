@@ -222,6 +222,18 @@ static void build(void);
 static bool attached(const char *call);
 static void on_simulation_end(void);
 
+/* Whether the deployment marks actor as a Trivium agent. */
+static bool marked(sg_actor_t actor) {
+  const char *v = sg_actor_get_property_value(actor, "trivium.agent");
+  return v && strcmp(v, "0") && strcmp(v, "false");
+}
+
+static void no_slot(const char *call, sg_actor_t actor) {
+  XBT_CWARN(trivium_plugin, "%s: actor %s on %s joins no agent: every slot is taken (agents.count counts the agents "
+            "marked at the start and those that join late), and a restarted actor takes back its own (same name, "
+            "same host)", call, sg_actor_get_name(actor), sg_host_get_name(sg_actor_get_host(actor)));
+}
+
 static void register_agent(sg_actor_t actor) {
   if (trv_sim_actor_agent(actor) >= 0) return;
   trv_sim_actor_set_agent(actor, (int)plugin.actors->len);
@@ -235,21 +247,25 @@ void trivium_agent_attach(sg_actor_t actor) {
     register_agent(actor);
     return;
   }
-  /* the run is under way: an actor SimGrid restarted takes back its agent */
+  /* the run is under way: an actor SimGrid restarted takes back its
+   * agent; another takes an open slot */
   if (trv_sim_actor_agent(actor) >= 0 || plugin.failed || !trv_sim_cell) return;
-  if (trv_sim_agent_rejoin(&plugin.cell, actor) < 0)
-    XBT_CWARN(trivium_plugin, "trivium_agent_attach: actor %s on %s joins no agent: the agents are the actors marked "
-              "when the simulation started, and a restarted one takes back its own (same name, same host)",
-              sg_actor_get_name(actor), sg_host_get_name(sg_actor_get_host(actor)));
+  if (trv_sim_agent_rejoin(&plugin.cell, actor) < 0 && trv_sim_agent_join(&plugin.cell, actor) == -1)
+    no_slot("trivium_agent_attach", actor);
 }
 
 /* The calling actor's agent index (taking back the identity of the absent
- * agent it was, when SimGrid restarted it), or -1. */
+ * agent it was, when SimGrid restarted it; an actor marked trivium.agent
+ * that started later takes an open slot), or -1. */
 static int self_agent(void) {
   sg_actor_t self = sg_actor_self();
   int index = trv_sim_actor_agent(self);
   if (index < 0 && !plugin.failed && trv_sim_cell) index = trv_sim_agent_rejoin(&plugin.cell, self);
-  return index;
+  if (index < 0 && !plugin.failed && trv_sim_cell && marked(self)) {
+    index = trv_sim_agent_join(&plugin.cell, self);
+    if (index == -1) no_slot("trivium_agent_next_episode", self);
+  }
+  return index < 0 ? -1 : index;
 }
 
 void trivium_agent_leave(void) {
@@ -270,10 +286,8 @@ static void find_marked_agents(void) {
   size_t n = sg_actor_count();
   sg_actor_t *all = sg_actor_list();
   qsort(all, n, sizeof *all, cmp_pid);
-  for (size_t i = 0; i < n; i++) {
-    const char *v = sg_actor_get_property_value(all[i], "trivium.agent");
-    if (v && strcmp(v, "0") && strcmp(v, "false")) register_agent(all[i]);
-  }
+  for (size_t i = 0; i < n; i++)
+    if (marked(all[i])) register_agent(all[i]);
   g_free(all);
 }
 
@@ -296,15 +310,23 @@ static bool build_cell(GError **error) {
     return false;
   }
   find_marked_agents();
-  int own = (int)plugin.actors->len;
-  if (own > 0 && plugin.agents_set && plugin.params.agents != own) {
+  int own = (int)plugin.actors->len, slots = own;
+  if (own > 0 && plugin.agents_set && plugin.params.agents < own) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                 "agents.count = %d, but %d actors are Trivium agents (property trivium.agent or "
-                "trivium_agent_attach): set one or the other",
+                "trivium_agent_attach): agents.count counts them and the agents that join late",
                 plugin.params.agents, own);
     return false;
   }
-  if (own > 0) plugin.params.agents = own;
+  if (own > 0 && plugin.agents_set) slots = plugin.params.agents;
+  if (slots > own && wc->agent && wc->agent->step_end) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                "agents.count = %d for %d agents: world %s steps its agents together (a shared city), so its "
+                "agents cannot join late; mark every agent at the start",
+                slots, own, wc->name);
+    return false;
+  }
+  if (own > 0) plugin.params.agents = slots;
   plugin.spec = (TrvSimCellSpec){.params = &plugin.params, .world_class = wc, .controller = plugin.value[S_CONTROLLER],
                                  .seed = plugin.seed};
   trv_sim_options_init(&plugin.opt, &plugin.params);
@@ -322,6 +344,7 @@ static bool build_cell(GError **error) {
   if (own > 0) {
     hosts = g_ptr_array_new();
     for (guint i = 0; i < plugin.actors->len; i++) g_ptr_array_add(hosts, sg_actor_get_host(plugin.actors->pdata[i]));
+    for (int i = own; i < slots; i++) g_ptr_array_add(hosts, hosts->pdata[0]); /* until an agent takes the slot */
   }
   trv_sim_cell = &plugin.cell;
   bool ok = trv_sim_cell_build(&plugin.cell, hosts, error);
@@ -351,6 +374,7 @@ static bool build_cell(GError **error) {
   plugin.cell.user_agents = own > 0;
   trv_sim_cell_start(&plugin.cell, own == 0);
   for (int i = 0; i < own; i++) trv_sim_agent_present(&plugin.cell, &plugin.cell.agents[i], plugin.actors->pdata[i]);
+  for (int i = own; i < slots; i++) trv_sim_agent_open_slot(&plugin.cell, &plugin.cell.agents[i]);
   XBT_INFO("world %s, controller %s, seed %llu: %d %s agents, %d log replicas", wc->name, plugin.value[S_CONTROLLER],
            (unsigned long long)plugin.seed, plugin.cell.n_agents, own ? "of the program's" : "built-in",
            plugin.cell.n_replicas);
@@ -430,8 +454,9 @@ TrvEpisode *trivium_agent_next_episode(void) {
   if (plugin.failed) return NULL; /* said once, when the simulation stopped */
   int index = self_agent();
   if (index < 0) {
-    XBT_CWARN(trivium_plugin, "trivium_agent_next_episode: actor %s is not a Trivium agent (no trivium.agent "
-                              "property, not attached)", sg_actor_self_get_name());
+    if (!marked(sg_actor_self())) /* a marked one was told there is no slot */
+      XBT_CWARN(trivium_plugin, "trivium_agent_next_episode: actor %s is not a Trivium agent (no trivium.agent "
+                                "property, not attached)", sg_actor_self_get_name());
     return NULL;
   }
   if (plugin.failed || !trv_sim_cell || index >= plugin.cell.n_agents || plugin.cell.agents[index].left) return NULL;

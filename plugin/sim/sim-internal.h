@@ -80,6 +80,7 @@ typedef struct {
   sg_actor_t actor, watcher;
   char *name;
   bool absent, left;
+  bool open_slot; /* a slot for an agent that joins late, not yet taken */
   bool reporting; /* the watcher is delivering a report for it */
   TrvRng own_rng;  /* the agent's own stream (trivium_episode_uniform), once own_rng_ready */
   bool own_rng_ready;
@@ -263,6 +264,12 @@ void trv_sim_agent_leave(Cell *cell, AgentState *a);
  * host of an absent agent (SimGrid restarted it), it becomes that agent
  * again; returns its index, or -1. */
 int trv_sim_agent_rejoin(Cell *cell, sg_actor_t actor);
+/* Agent a is a slot for an agent that joins late: answered for as one
+ * that left until an actor takes it. */
+void trv_sim_agent_open_slot(Cell *cell, AgentState *a);
+/* `actor` joins the run in the first open slot; its index, -1 when no
+ * slot is open, -2 when the run is over. */
+int trv_sim_agent_join(Cell *cell, sg_actor_t actor);
 /* Every agent of the program's own has left: the run ends. */
 bool trv_sim_agents_gone(const Cell *cell);
 /* The run ends early because every agent left: says so (a warning). */
