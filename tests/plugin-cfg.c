@@ -14,21 +14,23 @@
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <trivium/trivium.h>
 
+/* worker [EPISODES]: with EPISODES, the worker leaves the run after that
+ * many episodes (trivium_agent_leave) */
 static void worker(int argc, char **argv) {
-  (void)argc;
-  (void)argv;
-  int played = 0, agent = -1, first = -1;
+  int played = 0, agent = -1, first = -1, most = argc > 1 ? atoi(argv[1]) : -1;
   double start = simgrid_get_clock();
   TrvEpisode *ep;
-  while ((ep = trivium_agent_next_episode()) != NULL) {
+  while (played != most && (ep = trivium_agent_next_episode()) != NULL) {
     if (first < 0) first = trivium_episode_index(ep), agent = trivium_episode_agent(ep);
     trivium_episode_play(ep);
     trivium_episode_close(ep, NULL);
     played++;
   }
+  if (played == most) trivium_agent_leave();
   sg_actor_execute(1e8);
   printf("%s: %d episodes, agent %d from episode %d, started t=%.6f, t=%.6f\n", sg_host_self_get_name(), played, agent,
          first, start, simgrid_get_clock());

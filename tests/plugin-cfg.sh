@@ -16,7 +16,7 @@ dep=$top/tests/plugin-cfg-deployment.xml
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/err-lines.sh"
-echo "1..9"
+echo "1..10"
 # the program's stderr without SimGrid's notices of the --cfg settings
 errs() { grep -v '\[xbt_cfg/INFO\]' "$1" > "$1.own"; err_lines "$1.own"; }
 short="--cfg=trivium/run.episodes:20 --cfg=trivium/run.steps:10 --cfg=trivium/sim.clock:compute"
@@ -89,3 +89,17 @@ if [ $rc -eq 0 ] && [ -n "$from" ] && [ "$from" -gt 0 ] &&
    grep -q '^worker-4: 0 episodes' "$tmp/late.out" && [ "$(grep -c 'joins no agent: every slot is taken' "$tmp/late.err")" -eq 1 ]; then
   echo "ok 9 - a late worker joins as agent 2 at episode $from: 2 commits an episode before, 3 from then on, none failed; a second finds no slot (one warning)"
 else echo "not ok 9 - exit $rc, joined at '$from'"; grep -v xbt_cfg "$tmp/late.err" | tail -3 | sed 's/^/# /'; fi
+
+# a shared city (URS, agents stepping together) after one of its two agents
+# left: the episodes go on at their pace, not waiting for the agent gone
+"$exe" "$plat" "$top/tests/plugin-cfg-leave-deployment.xml" --cfg=plugin:trivium --cfg=trivium/world:urs \
+  --cfg=trivium/sim.clock:compute --cfg=trivium/run.episodes:10 "--cfg=trivium/output:$tmp/leave" \
+  > "$tmp/leave.out" 2> "$tmp/leave.err"
+rc=$?
+if [ $rc -eq 0 ] && grep -q '^worker-1: 3 episodes' "$tmp/leave.out" && grep -q '^worker-2: 10 episodes' "$tmp/leave.out" &&
+   awk -F, -v t="$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "sim_time") print i; exit }' "$tmp/leave/episodes.csv")" \
+     'NR > 1 { d = $t - prev; prev = $t; if ($3 < 3) { if (d > before) before = d } else if (d > after) after = d; n++ }
+      END { printf "# longest episode %.3f s before the leave, %.3f s after\n", before, after; exit !(n == 10 && after < 3 * before) }' \
+     "$tmp/leave/episodes.csv"; then
+  echo "ok 10 - a shared city after an agent left: no episode waits for it (each within 3x the longest before)"
+else echo "not ok 10 - exit $rc"; grep -v xbt_cfg "$tmp/leave.err" | tail -3 | sed 's/^/# /'; fi

@@ -23,8 +23,9 @@
  * agent it was: its index, its sequence numbers and streams (the
  * AgentState), so its records carry the same agent as before.
  * Shared-city worlds fix their round's participants from the plans
- * delivered: there the watcher only records the absence and leaves the
- * plans to the failure detector.
+ * delivered: there the watcher only records the absence; the controller
+ * offers an agent that left no plan, and an agent away is left to the
+ * failure detector.
  * The exit callbacks of SimGrid may make no simcall; joining from an
  * actor of its own is how Trivium hears of an actor's end with simcalls
  * allowed.
