@@ -18,22 +18,27 @@
 #include <string.h>
 #include <trivium/trivium.h>
 
-/* worker [EPISODES]: with EPISODES, the worker leaves the run after that
- * many episodes (trivium_agent_leave) */
+/* worker [EPISODES [FLOPS]]: with EPISODES (-1: all), the worker leaves
+ * the run after that many episodes (trivium_agent_leave); with FLOPS, it
+ * computes that much of its own work before asking for each episode.  It
+ * prints the longest time its commits took (trivium_episode_close). */
 static void worker(int argc, char **argv) {
   int played = 0, agent = -1, first = -1, most = argc > 1 ? atoi(argv[1]) : -1;
-  double start = simgrid_get_clock();
+  double flops = argc > 2 ? atof(argv[2]) : 0, start = simgrid_get_clock(), closing = 0;
   TrvEpisode *ep;
-  while (played != most && (ep = trivium_agent_next_episode()) != NULL) {
+  while (played != most && (flops <= 0 || (sg_actor_execute(flops), true)) &&
+         (ep = trivium_agent_next_episode()) != NULL) {
     if (first < 0) first = trivium_episode_index(ep), agent = trivium_episode_agent(ep);
     trivium_episode_play(ep);
+    double before = simgrid_get_clock();
     trivium_episode_close(ep, NULL);
+    if (simgrid_get_clock() - before > closing) closing = simgrid_get_clock() - before;
     played++;
   }
   if (played == most) trivium_agent_leave();
   sg_actor_execute(1e8);
-  printf("%s: %d episodes, agent %d from episode %d, started t=%.6f, t=%.6f\n", sg_host_self_get_name(), played, agent,
-         first, start, simgrid_get_clock());
+  printf("%s: %d episodes, agent %d from episode %d, started t=%.6f, t=%.6f, longest commit %.6f s\n",
+         sg_host_self_get_name(), played, agent, first, start, simgrid_get_clock(), closing);
 }
 
 int main(int argc, char **argv) {

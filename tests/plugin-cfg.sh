@@ -16,7 +16,7 @@ dep=$top/tests/plugin-cfg-deployment.xml
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/err-lines.sh"
-echo "1..10"
+echo "1..11"
 # the program's stderr without SimGrid's notices of the --cfg settings
 errs() { grep -v '\[xbt_cfg/INFO\]' "$1" > "$1.own"; err_lines "$1.own"; }
 short="--cfg=trivium/run.episodes:20 --cfg=trivium/run.steps:10 --cfg=trivium/sim.clock:compute"
@@ -103,3 +103,15 @@ if [ $rc -eq 0 ] && grep -q '^worker-1: 3 episodes' "$tmp/leave.out" && grep -q 
      "$tmp/leave/episodes.csv"; then
   echo "ok 10 - a shared city after an agent left: no episode waits for it (each within 3x the longest before)"
 else echo "not ok 10 - exit $rc"; grep -v xbt_cfg "$tmp/leave.err" | tail -3 | sed 's/^/# /'; fi
+
+# an agent busy with its own work when the plan comes (worker-1 computes
+# 5 s before each episode) does not hold up the others' commits: the
+# controller takes worker-2's report while worker-1's plan waits
+"$exe" "$plat" "$top/tests/plugin-cfg-busy-deployment.xml" --cfg=plugin:trivium $short --cfg=trivium/run.episodes:10 \
+  > "$tmp/busy.out" 2> "$tmp/busy.err"
+rc=$?
+longest=$(sed -n 's/^worker-2: 10 episodes, .*longest commit \([0-9.]*\) s$/\1/p' "$tmp/busy.out")
+if [ $rc -eq 0 ] && [ -n "$longest" ] && grep -q '^worker-1: 10 episodes' "$tmp/busy.out" &&
+   awk -v l="$longest" 'BEGIN { exit !(l < 2) }'; then
+  echo "ok 11 - a busy agent's plan does not hold up the other's commit (longest $longest s, the busy one computes 5 s)"
+else echo "not ok 11 - exit $rc, worker-2's longest commit '$longest' s"; grep -v xbt_cfg "$tmp/busy.err" | tail -3 | sed 's/^/# /'; fi

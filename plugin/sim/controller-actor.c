@@ -124,6 +124,8 @@ static sg_comm_t post_plan(Cell *cell, int e, int a, const TrvPlan *part, double
  * reached (link or host down) is offered its plan again every second
  * while the reports of the others are taken, so that one agent down does
  * not keep the controller from hearing the rest. */
+#define PLAN_FIRST_WAIT 1.0 /* simulated seconds */
+
 static void dispatch_and_wait(Cell *cell, int e, TrvEpisodeCounts *counts) {
   int n = cell->n_agents;
   TrvPlan **parts = g_new(TrvPlan *, n);
@@ -137,7 +139,11 @@ static void dispatch_and_wait(Cell *cell, int e, TrvEpisodeCounts *counts) {
   sg_comm_t *comms = g_new(sg_comm_t, n);
   Msg **msgs = g_new0(Msg *, n);
   for (int a = 0; a < n; a++) comms[a] = post_plan(cell, e, a, parts[a], deadline, &msgs[a]);
-  double by = fmin(start + cell->opt->commit_timeout, deadline);
+  /* a second for the first delivery: an agent not yet listening (a
+   * program's agent busy with work of its own, one still in its previous
+   * episode) is offered its plan again below while the others' reports
+   * are taken, instead of holding them up for ctl.timeout */
+  double by = fmin(start + fmin(cell->opt->commit_timeout, PLAN_FIRST_WAIT), deadline);
   for (int a = 0; a < n; a++)
     if (trv_msg_finish(comms[a], msgs[a], by - simgrid_get_clock())) sent[a] = true, n_sent++;
   double last = simgrid_get_clock();
