@@ -24,7 +24,7 @@ awk '{print $2}' "$tmp/exported.types" | sort -u > "$tmp/exported"
 
 # 1: the header reader sees the declarations (guards against a test that
 # passes because it compares nothing)
-if grep -qx trivium_plugin_init "$tmp/declared" && grep -qx trivium_episode_close "$tmp/declared" &&
+if grep -qx trivium_plugin_init_abi "$tmp/declared" && grep -qx trivium_episode_close "$tmp/declared" &&
    [ "$(wc -l < "$tmp/declared")" -ge 20 ]; then
   echo "ok 1 - the public headers declare $(wc -l < "$tmp/declared") functions"
 else

@@ -6,10 +6,11 @@
  * its own.  A worker the deployment starts later (start_time) joins the
  * run late.  tests/plugin-cfg.sh runs it.
  *
- *   plugin-cfg PLATFORM DEPLOYMENT [--attach DIR] [--cfg=...]
+ *   plugin-cfg PLATFORM DEPLOYMENT [--attach DIR [--abi N]] [--cfg=...]
  * --attach DIR attaches Trivium through the API instead
  * (trivium_plugin_init, trivium_plugin_finished,
- * trivium_results_write_dir DIR): the same run, for comparison. */
+ * trivium_results_write_dir DIR): the same run, for comparison; --abi N
+ * as a program compiled against the headers of interface N would. */
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
@@ -44,12 +45,15 @@ static void worker(int argc, char **argv) {
 int main(int argc, char **argv) {
   simgrid_init(&argc, argv);
   const char *attach = NULL;
-  if (argc == 5 && !strcmp(argv[3], "--attach")) attach = argv[4];
-  else if (argc != 3) {
-    fprintf(stderr, "usage: %s PLATFORM DEPLOYMENT [--attach DIR] [--cfg=...]\n", argv[0]);
+  int abi = TRIVIUM_ABI_VERSION;
+  if ((argc == 5 || (argc == 7 && !strcmp(argv[5], "--abi"))) && !strcmp(argv[3], "--attach")) {
+    attach = argv[4];
+    if (argc == 7) abi = atoi(argv[6]);
+  } else if (argc != 3) {
+    fprintf(stderr, "usage: %s PLATFORM DEPLOYMENT [--attach DIR [--abi N]] [--cfg=...]\n", argv[0]);
     return 2;
   }
-  if (attach) trivium_plugin_init();
+  if (attach) trivium_plugin_init_abi(abi); /* trivium_plugin_init(), or as if compiled against interface N */
   simgrid_load_platform(argv[1]);
   simgrid_register_function("worker", worker);
   simgrid_load_deployment(argv[2]);

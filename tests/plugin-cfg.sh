@@ -16,7 +16,7 @@ dep=$top/tests/plugin-cfg-deployment.xml
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/err-lines.sh"
-echo "1..11"
+echo "1..12"
 # the program's stderr without SimGrid's notices of the --cfg settings
 errs() { grep -v '\[xbt_cfg/INFO\]' "$1" > "$1.own"; err_lines "$1.own"; }
 short="--cfg=trivium/run.episodes:20 --cfg=trivium/run.steps:10 --cfg=trivium/sim.clock:compute"
@@ -115,3 +115,11 @@ if [ $rc -eq 0 ] && [ -n "$longest" ] && grep -q '^worker-1: 10 episodes' "$tmp/
    awk -v l="$longest" 'BEGIN { exit !(l < 2) }'; then
   echo "ok 11 - a busy agent's plan does not hold up the other's commit (longest $longest s, the busy one computes 5 s)"
 else echo "not ok 11 - exit $rc, worker-2's longest commit '$longest' s"; grep -v xbt_cfg "$tmp/busy.err" | tail -3 | sed 's/^/# /'; fi
+
+# a program compiled against another interface of the headers: stopped at time 0
+"$exe" "$plat" "$dep" --attach "$tmp/abi" --abi 2 > "$tmp/abi.out" 2> "$tmp/abi.err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "^plugin-cfg: this program was compiled against Trivium's headers of interface 2, and the library" "$tmp/abi.err" &&
+   ! grep -q 'episodes,' "$tmp/abi.out" && [ ! -e "$tmp/abi" ]; then
+  echo "ok 12 - a program of another header interface: the simulation stops at time 0, exit 2 naming both interfaces"
+else echo "not ok 12 - exit $rc"; grep -v xbt_cfg "$tmp/abi.err" | tail -3 | sed 's/^/# /'; fi

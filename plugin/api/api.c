@@ -12,11 +12,17 @@
 /* plugin/sim/plugin.c */
 void trv_sim_plugin_init(void);
 void trv_sim_plugin_by_program(void);
+void trv_sim_plugin_refuse(char *why); /* takes why */
 
-void trivium_plugin_init(void) {
+void trivium_plugin_init_abi(int abi) {
   trv_worlds_register_builtin();
   trv_sim_plugin_init();
   trv_sim_plugin_by_program();
+  if (abi != TRIVIUM_ABI_VERSION)
+    trv_sim_plugin_refuse(g_strdup_printf("this program was compiled against Trivium's headers of interface %d, and "
+                                          "the library it runs with (%s) has interface %d: rebuild the program "
+                                          "against the installed headers",
+                                          abi, PACKAGE_VERSION, TRIVIUM_ABI_VERSION));
 }
 
 const char *trivium_version(void) { return PACKAGE_VERSION; }

@@ -435,6 +435,13 @@ void trv_sim_plugin_init(void) {
 
 void trv_sim_plugin_by_program(void) { plugin.by_program = true; }
 
+/* The run cannot start (the program's interface is not the library's):
+ * said when the simulation starts, as a bad setting is. */
+void trv_sim_plugin_refuse(char *why) {
+  if (!plugin.error) g_set_error_literal(&plugin.error, TRV_ERROR, TRV_ERROR_INPUT, why);
+  g_free(why);
+}
+
 void trv_sim_plugin_by_simgrid(void) { plugin.by_simgrid = true; }
 
 /* Whether the plugin is attached; said once to an actor that asks when it

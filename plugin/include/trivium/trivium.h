@@ -51,9 +51,19 @@
 
 G_BEGIN_DECLS
 
+/* The interface of these headers: the layout of their structs and the
+ * values of their enums (TrvEpisodeRow, TrvWorldClass, TrvMetric, ...).
+ * It is the library's libtool CURRENT, raised with every change of a
+ * public struct or enum. */
+#define TRIVIUM_ABI_VERSION 3
+
 /* Safe to call twice.  Call before simgrid_load_platform(); registers the
- * built-in worlds. */
-TRIVIUM_API void trivium_plugin_init(void);
+ * built-in worlds.  A macro: it hands the library the interface the
+ * program was compiled with, and a library of another interface stops
+ * the simulation at time 0 with one error naming both (rebuild the
+ * program against the installed headers). */
+#define trivium_plugin_init() trivium_plugin_init_abi(TRIVIUM_ABI_VERSION)
+TRIVIUM_API void trivium_plugin_init_abi(int abi);
 /* A setting (see above); false with *error when the key or the value is
  * wrong, or once the simulation runs. */
 TRIVIUM_API bool trivium_plugin_set(const char *key, const char *value, GError **error);
@@ -66,8 +76,9 @@ TRIVIUM_API bool trivium_plugin_set(const char *key, const char *value, GError *
 TRIVIUM_API bool trivium_plugin_add_fault(const char *spec, GError **error);
 /* Marks an actor as a dispatch agent, from code (before simgrid_run()).
  * Once the simulation runs, an actor restarted by SimGrid takes back the
- * identity of the agent it was (same name, same host); any other actor is
- * refused with a warning: agents are fixed when the simulation starts. */
+ * identity of the agent it was (same name, same host); any other actor
+ * joins late, in a slot agents.count leaves beyond the actors marked at
+ * the start, or is refused with a warning when no slot is open. */
 TRIVIUM_API void trivium_agent_attach(sg_actor_t actor);
 /* After simgrid_run(): true when the controller finished every episode,
  * or every episode played before all the agents left (the run then ends
