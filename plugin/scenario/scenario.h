@@ -55,6 +55,7 @@
 #define TRV_PLATFORM_MAX_LINKS 100000              /* link and backbone elements */
 #define TRV_PLATFORM_MAX_GENERATORS 10000          /* cluster and cabinet elements */
 #define TRV_PLATFORM_MAX_NAME 255                  /* bytes of a host or link name (a DNS name is at most 253) */
+#define TRV_PLATFORM_MAX_PROFILES 10000            /* distinct profile files a platform names */
 #define TRV_FAULT_TRACE_MAX_BYTES (4 * 1024 * 1024) /* a fault trace file */
 #define TRV_FAULT_TRACE_MAX_LINE 1024              /* bytes of one line of a fault trace, its end excluded */
 #define TRV_FAULT_TRACE_MAX_EVENTS 100000          /* event lines, of one trace and of all a scenario's traces */
@@ -284,11 +285,15 @@ char **trv_scenario_element_attributes(const char *element);
  * property of each host (NULL when it has none), links (link, backbone).
  * links_complete is false when the platform also generates links (cluster,
  * cabinet) whose names this reader does not reproduce.  Host names are
- * unique. */
+ * unique.  profiles: the files its "file" and "*_file" attributes name
+ * (availability, state and trace profiles SimGrid reads), as SimGrid
+ * resolves them (relative to the platform's directory, or absolute),
+ * canonical, each once, in document order. */
 typedef struct {
   GPtrArray *hosts; /* char * */
   GPtrArray *roles; /* char * or NULL, parallel to hosts */
   GPtrArray *links; /* char * */
+  GPtrArray *profiles; /* char *, absolute */
   bool links_complete;
 } TrvPlatformNames;
 
@@ -309,7 +314,8 @@ typedef struct {
  *     set output files, plugins, search paths or Trivium's own settings;
  *   - names, in every "file" or "*_file" attribute, a regular file of at
  *     most TRV_PLATFORM_MAX_BYTES (relative to the platform's directory, as
- *     SimGrid resolves it, or absolute);
+ *     SimGrid resolves it, or absolute), at most TRV_PLATFORM_MAX_PROFILES
+ *     distinct ones;
  *   - stays within the counts above (hosts, links, clusters, name lengths),
  *     counted before any cluster is expanded, and declares no host twice.
  * Otherwise false with *error (TRV_ERROR_INPUT):
