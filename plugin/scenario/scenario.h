@@ -273,6 +273,20 @@ char **trv_scenario_point_values(const TrvScenario *s, size_t k);
  *  - a host-crash or partition whose hosts run no Trivium actor. */
 char **trv_scenario_warnings(const TrvScenario *s, const TrvParams *p, const GArray *faults);
 
+/* Whether every link the scenario's faults name matches one of `links`:
+ * the names of the links of its platform as the simulator builds them
+ * (with the links a <cluster> or <cabinet> generates, which the platform
+ * reader does not list; the loader checks the rest).  Each glob of a
+ * link-flap pattern and each link resource (down/up lines) of a fault
+ * trace must match one.  False with *error (TRV_ERROR_INPUT) for the
+ * first that matches none:
+ *   "FILE:LINE: link-flap pattern 'P' matches no link of PLATFORM as
+ *    SimGrid builds it; expected one of its links: a, b, ...[; did you
+ *    mean 'X'?]"
+ * (a fault trace: "FILE:LINE: fault trace 'T' refused: TRACE:LINE: link
+ * 'R' matches no link ..."). */
+bool trv_scenario_check_links(const TrvScenario *s, GPtrArray *links, GError **error);
+
 /* The attributes an element of the scenario language accepts (a new
  * NULL-terminated vector, g_strfreev), or NULL for an unknown element.  For
  * the parameter elements (run, posterior, ..., ctl, agents, sim) these are
