@@ -5,7 +5,8 @@
  * so that seeds can name its scenarios and platforms with their real
  * SHA-256) and loads it.  A refusal must be a TRV_ERROR_INPUT error; an
  * accepted file must give a scenario and a platform, one to all of the
- * known controllers, every --set assignment of the form KEY=VALUE, at most
+ * known controllers, every --set assignment of the form KEY=VALUE (each
+ * key once), an absolute data directory or none, at most
  * TRV_SCENARIO_MAX_FAULTS fault processes of a known kind with a pattern
  * (a fault trace with its events, read from the file it names), and
  * SimGrid options of the allow-list only.  The input also goes through
@@ -95,7 +96,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     g_assert(g_strv_length(controllers) <= g_strv_length((char **)trv_controller_names));
     for (int i = 0; controllers[i]; i++) g_assert(g_strv_contains(trv_controller_names, controllers[i]));
     g_strfreev(controllers);
-    for (int i = 0; rc.sets[i]; i++) g_assert(strchr(rc.sets[i], '=') != NULL && !trv_text_control_byte(rc.sets[i]));
+    for (int i = 0; rc.sets[i]; i++) { /* each key once: a data file's parameter replaces the value recorded */
+      g_assert(strchr(rc.sets[i], '=') != NULL && !trv_text_control_byte(rc.sets[i]));
+      size_t key = (size_t)(strchr(rc.sets[i], '=') - rc.sets[i]);
+      for (int k = 0; k < i; k++) g_assert(strncmp(rc.sets[k], rc.sets[i], key + 1) != 0);
+    }
+    g_assert(!rc.data_dir || g_path_is_absolute(rc.data_dir));
     g_assert(rc.faults->len <= TRV_SCENARIO_MAX_FAULTS);
     for (guint i = 0; i < rc.faults->len; i++) {
       const TrvFaultSpec *f = &g_array_index(rc.faults, TrvFaultSpec, i);

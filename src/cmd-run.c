@@ -297,6 +297,8 @@ bool trv_run_parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError *
         g_array_index(rcfg.faults, TrvFaultSpec, i).trace = NULL;
         g_array_append_val(ctx->cli_faults, f);
       }
+      /* the world finds its shipped data files where the replay checked them */
+      if (rcfg.data_dir) g_setenv("TRIVIUM_DATADIR", rcfg.data_dir, TRUE);
       ctx->replay = true;
       trv_replay_config_clear(&rcfg);
     }

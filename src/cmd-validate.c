@@ -7,12 +7,18 @@
  * and bounds every count, so validate returns promptly on any input.
  * Then SimGrid's own parser loads the platform, in a forked child as a
  * run's check does (SimGrid aborts the process on a platform it refuses):
- * what it refuses is said on one line, with SimGrid's reason.
+ * what it refuses is said on one line, with SimGrid's reason.  The child
+ * reports the links SimGrid built, those a <cluster> generates included,
+ * and every link the faults name (a link-flap's globs, a fault trace's
+ * link lines) must match one of them: FILE:LINE, what matched nothing and
+ * the links there are.
  * Exit codes: 0 when every file is valid, 2 otherwise (SPEC section 9). */
 #include <config.h>
 
 #include <simgrid/engine.h>
+#include <simgrid/link.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -26,7 +32,8 @@ static void usage(FILE *f) {
   fprintf(f, "usage: trivium validate SCENARIO.xml...\n\n"
              "Checks each scenario (structure, names, values, output paths, limits) and the platform\n"
              "it names (what SimGrid may load, its hosts and links, roles, fault patterns and fault\n"
-             "traces), then has SimGrid's own parser load the platform, without running anything.\n"
+             "traces), then has SimGrid's own parser load the platform and checks the links the faults\n"
+             "name against the links it built (a <cluster>'s too), without running anything.\n"
              "Reference: docs/scenarios.md.\n");
 }
 
@@ -68,23 +75,58 @@ static char *summary(const TrvScenario *sc) {
   return g_string_free(s, FALSE);
 }
 
-/* In the child: SimGrid loads the platform (and aborts on what it refuses). */
+/* The most bytes of link names the child reports; a platform whose links'
+ * names take more is not checked link by link (the run checks them). */
+#define LINK_NAMES_MAX_BYTES ((size_t)64 << 20)
+
+/* In the child: SimGrid loads the platform (and aborts on what it refuses),
+ * then reports its links: "COUNT BYTES\n" and the names, each ended by a
+ * NUL, BYTES in all (0 and no names when they would take more than
+ * LINK_NAMES_MAX_BYTES). */
 static int load_platform(void *data, int report_fd) {
-  (void)report_fd;
   int argc = 1;
   char *argv[] = {(char *)"trivium", NULL};
   simgrid_init(&argc, argv);
   simgrid_load_platform((const char *)data);
-  return 0;
+  size_t n = sg_link_count(), bytes = 0;
+  sg_link_t *links = sg_link_list();
+  for (size_t i = 0; i < n; i++) bytes += strlen(sg_link_get_name(links[i])) + 1;
+  if (bytes > LINK_NAMES_MAX_BYTES) bytes = 0;
+  char head[64];
+  int len = g_snprintf(head, sizeof head, "%zu %zu\n", n, bytes);
+  bool ok = trv_write_all(report_fd, head, (size_t)len);
+  for (size_t i = 0; ok && bytes && i < n; i++) {
+    const char *name = sg_link_get_name(links[i]);
+    ok = trv_write_all(report_fd, name, strlen(name) + 1);
+  }
+  free(links);
+  return ok ? 0 : 1;
+}
+
+/* The link names of a child's report (see load_platform), or NULL when
+ * the report holds none (too many to report) or is not whole. */
+static GPtrArray *link_names(const GByteArray *report) {
+  const char *text = (const char *)report->data, *nl = memchr(text, '\n', report->len);
+  unsigned long long n, bytes;
+  if (!nl || sscanf(text, "%llu %llu", &n, &bytes) != 2 || bytes == 0 ||
+      (size_t)(report->data + report->len - (const guint8 *)(nl + 1)) != bytes || text[report->len - 1] != '\0')
+    return NULL;
+  GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+  for (const char *p = nl + 1; p < text + report->len; p += strlen(p) + 1) g_ptr_array_add(names, g_strdup(p));
+  if (names->len != n) g_clear_pointer(&names, g_ptr_array_unref);
+  return names;
 }
 
 /* Whether SimGrid loads `platform`; false with *error (TRV_ERROR_INPUT)
- * "SimGrid refused the platform P: REASON".  A child that cannot be made
- * checks nothing (true). */
-static bool simgrid_loads(const char *platform, GError **error) {
+ * "SimGrid refused the platform P: REASON".  *links: the names of its
+ * links as SimGrid built them (NULL when they were not reported).  A child
+ * that cannot be made checks nothing (true). */
+static bool simgrid_loads(const char *platform, GPtrArray **links, GError **error) {
+  *links = NULL;
   TrvChild *child = trv_child_start(load_platform, (void *)platform, true, NULL);
   if (!child) return true;
-  int status = trv_child_wait(child, NULL);
+  GByteArray *report = g_byte_array_new();
+  int status = trv_child_wait(child, report);
   bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   if (!ok) {
     char *log = trv_child_log_head(child, 65536), *why = trv_simgrid_reason(log), *how = trv_child_status_text(status);
@@ -93,7 +135,10 @@ static bool simgrid_loads(const char *platform, GError **error) {
     g_free(how);
     g_free(why);
     g_free(log);
+  } else {
+    *links = link_names(report);
   }
+  g_byte_array_unref(report);
   trv_child_free(child);
   return ok;
 }
@@ -137,9 +182,21 @@ int trv_cmd_validate(int argc, char **argv) {
       continue;
     }
     wc->free(world);
-    if (!simgrid_loads(sc->platform, &err)) {
+    GPtrArray *links = NULL;
+    if (!simgrid_loads(sc->platform, &links, &err)) {
       fflush(stdout);
       fprintf(stderr, "%s: %s\n", argv[i], err->message);
+      g_clear_error(&err);
+      trv_scenario_free(sc);
+      code = 2;
+      continue;
+    }
+    /* the fault links against the links SimGrid built (a cluster's too) */
+    bool links_ok = !links || trv_scenario_check_links(sc, links, &err);
+    if (links) g_ptr_array_unref(links);
+    if (!links_ok) {
+      fflush(stdout);
+      fprintf(stderr, "%s\n", err->message);
       g_clear_error(&err);
       trv_scenario_free(sc);
       code = 2;

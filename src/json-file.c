@@ -273,6 +273,24 @@ const char *trv_text_control_byte(const char *s) {
   return NULL;
 }
 
+static bool text_fail(GError **error, const char *place, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+static bool text_fail(GError **error, const char *place, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  trv_input_vfail(error, place, fmt, ap);
+  va_end(ap);
+  return false;
+}
+
+bool trv_json_text_ok(GError **error, const char *file, const char *where, const char *s, size_t max) {
+  size_t n = strlen(s);
+  if (n > max) return text_fail(error, file, "%s is %zu bytes of text; expected at most %zu", where, n, max);
+  const char *control = trv_text_control_byte(s);
+  if (control)
+    return text_fail(error, file, "%s holds control byte 0x%02X; expected printable text", where, (unsigned char)*control);
+  return true;
+}
+
 /* A file name need not be UTF-8, JSON text must be: a string that is not
  * valid UTF-8 is written as {"bytes": BASE64} and read back byte for
  * byte. */

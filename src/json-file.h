@@ -56,6 +56,10 @@ bool trv_json_is_string(JsonNode *n);
 /* The first control byte (below 0x20, or 0x7f) of s, or NULL: text from a
  * file that the program prints or passes on must be one line. */
 const char *trv_text_control_byte(const char *s);
+/* Whether s, member `where` of the file `file`, is text the program may
+ * print or match: at most max bytes, no control byte; false with *error
+ * (TRV_ERROR_INPUT, "FILE: WHERE is ...; expected ...") otherwise. */
+bool trv_json_text_ok(GError **error, const char *file, const char *where, const char *s, size_t max);
 
 /* A string that may not be UTF-8 (a file name, a command-line argument):
  * as a JSON string when it is valid UTF-8 without control bytes (json-glib

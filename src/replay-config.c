@@ -12,15 +12,21 @@
  * it is allocated (the controllers: each known one at most once, as in a
  * scenario; the faults: TRV_SCENARIO_MAX_FAULTS, and the events of their
  * fault traces TRV_FAULT_TRACE_MAX_EVENTS; the inputs:
- * TRV_RUN_MAX_INPUTS; SimGrid's options: TRV_SIMGRID_FILE_MAX_OPTIONS; the
- * glob items of the patterns: TRV_SCENARIO_MAX_PATTERNS), and every value
- * against the range the command line and the scenario loader allow.
+ * TRV_RUN_MAX_INPUTS; the profiles: TRV_PLATFORM_MAX_PROFILES; SimGrid's
+ * options: TRV_SIMGRID_FILE_MAX_OPTIONS; the glob items of the patterns:
+ * TRV_SCENARIO_MAX_PATTERNS), and every value against the range the
+ * command line and the scenario loader allow.
  * SimGrid's options must be on the allow-list of options a file may give
  * (simgrid-options.h): none names a file or loads code.  A file it names
- * (the scenario, the platform, the world's data files, a fault trace) must
- * be a regular file of at most 256 MiB that still has the SHA-256 the run
- * recorded; a fault trace is then read and checked as the scenario loader
- * reads it.
+ * (the scenario, the platform, its profile files, the world's data files,
+ * a fault trace) must be a regular file of at most 256 MiB that still has
+ * the SHA-256 the run recorded, where the run read it or as the run
+ * directory's copy (run-inputs.h); the files that name each other by
+ * relative paths are read all from one place or all from the other, and
+ * every profile file the platform names must be one recorded.  A fault
+ * trace is then read and checked as the scenario loader reads it; a
+ * world's data file is handed to the world by the parameter that named it
+ * or through the data directory.
  * Anything else is one line naming the file, and the replay is refused
  * (exit 2) rather than run on other inputs.
  *
@@ -35,24 +41,16 @@
 #include <string.h>
 
 #include "core/input.h"
-#include "jssp/jssp.h"
 #include "json-file.h"
-#include "llm/llm.h"
 #include "replay-config.h"
+#include "replay-files.h"
 #include "report.h"
 #include "run-inputs.h"
 #include "scenario/scenario.h"
 #include "simgrid-options.h"
-#include "urs/caltable.h"
 
 #define RUN_JSON_MAX_BYTES ((gsize)16 << 20)
 #define RUN_JSON_MAX_ELEMENTS 100000 /* run.seeds' largest value (params.c): the "seeds" array */
-#define RUN_JSON_MAX_PATH 4096       /* bytes of a path it records */
-/* The largest input a run reads: the largest of its readers' limits, so
- * that every input it recorded can be hashed again. */
-#define INPUT_MAX_BYTES                                                                                                \
-  MAX(MAX((size_t)TRV_SCENARIO_MAX_BYTES, (size_t)TRV_PLATFORM_MAX_BYTES),                                             \
-      MAX((size_t)TRV_CAL_MAX_FILE_BYTES, MAX((size_t)TRV_JSSP_MAX_FILE_BYTES, (size_t)TRV_LLM_REPLAY_MAX_BYTES)))
 
 static const TrvJsonFormat run_json = {.what = "run.json",
                                        .expected = "a run.json written by trivium run",
@@ -106,11 +104,7 @@ static JsonArray *array_member(Reader *r, JsonObject *o, const char *name, guint
 
 /* Text that the run prints or matches: no control byte, at most max bytes. */
 static bool text_ok(Reader *r, const char *where, const char *s, size_t max) {
-  size_t n = strlen(s);
-  if (n > max) return bad(r, "%s is %zu bytes of text; expected at most %zu", where, n, max);
-  const char *control = trv_text_control_byte(s);
-  if (control) return bad(r, "%s holds control byte 0x%02X; expected printable text", where, (unsigned char)*control);
-  return true;
+  return trv_json_text_ok(r->error, r->file, where, s, max);
 }
 
 /* Host or link patterns (comma-separated globs): within the scenario
@@ -178,42 +172,53 @@ static bool fault_law(Reader *r, JsonObject *o, guint i, const char *side, TrvFa
   return ok;
 }
 
-static char *checked_file(Reader *r, JsonNode *n, const char *where);
-
 /* A fault trace's "file": absent (or null) for the other kinds; for a
- * fault trace the file, which must still
- * have the recorded SHA-256, read and checked as the scenario loader reads
- * it, its events counted over the file's traces (*events). */
-static bool fault_file(Reader *r, JsonObject *o, guint i, TrvFaultSpec *f, size_t *events) {
+ * fault trace the recorded file, added to `files` (its trace is read once
+ * the files are chosen, load_traces). */
+static bool fault_file(Reader *r, JsonObject *o, guint i, const TrvFaultSpec *f, GPtrArray *files) {
   JsonNode *n = json_object_get_member(o, "file");
   char *where = g_strdup_printf("\"faults\"[%u].file", i);
   bool ok = true;
   if (f->kind != TRV_FAULT_TRACE) {
     if (n && !JSON_NODE_HOLDS_NULL(n)) ok = wrong(r, where, n, "null (only a fault-trace has a file)");
   } else {
-    char *path = checked_file(r, n, where);
-    GError *e = NULL;
-    f->trace = path ? trv_fault_trace_load(path, &e) : NULL;
-    if (path && !f->trace) {
-      ok = bad(r, "%s: fault trace refused: %s", where, e->message);
-      g_error_free(e);
-    } else if (!path) {
-      ok = false;
-    } else if (f->trace->n_events > TRV_FAULT_TRACE_MAX_EVENTS - *events) {
-      ok = bad(r, "%s brings the faults to %zu trace events; expected at most %d, as in a scenario", where,
-               *events + f->trace->n_events, TRV_FAULT_TRACE_MAX_EVENTS);
-    } else {
-      *events += f->trace->n_events;
+    TrvRecordedFile *rf = trv_recorded_file_new(r->file, n, where, r->error);
+    if ((ok = rf != NULL)) {
+      rf->fault = (int)i;
+      g_ptr_array_add(files, rf);
     }
-    g_free(path);
   }
   g_free(where);
   return ok;
 }
 
-static bool read_faults(Reader *r, JsonObject *root, GArray *faults) {
-  const char *const *kinds = trv_scn_fault_elements;
+/* The fault traces, from the files chosen (copies or not), read and
+ * checked as the scenario loader reads them, their events counted over
+ * the file's traces. */
+static bool load_traces(Reader *r, GPtrArray *files, bool copies, GArray *faults) {
   size_t events = 0;
+  for (guint k = 0; k < files->len; k++) {
+    TrvRecordedFile *rf = files->pdata[k];
+    if (rf->fault < 0) continue;
+    TrvFaultSpec *f = &g_array_index(faults, TrvFaultSpec, rf->fault);
+    GError *e = NULL;
+    f->trace = trv_fault_trace_load(trv_recorded_file_path(rf, copies), &e);
+    if (!f->trace) {
+      bad(r, "%s: fault trace refused: %s", rf->where, e->message);
+      g_error_free(e);
+      return false;
+    }
+    if (f->trace->n_events > TRV_FAULT_TRACE_MAX_EVENTS - events)
+      return bad(r, "%s brings the faults to %zu trace events; expected at most %d, as in a scenario", rf->where,
+                 events + f->trace->n_events, TRV_FAULT_TRACE_MAX_EVENTS);
+    events += f->trace->n_events;
+  }
+  return true;
+}
+
+/* The point's fault processes; a fault trace's file goes to `files`. */
+static bool read_faults(Reader *r, JsonObject *root, GArray *faults, GPtrArray *files) {
+  const char *const *kinds = trv_scn_fault_elements;
   JsonArray *a = array_member(r, root, "faults", TRV_SCENARIO_MAX_FAULTS, "fault processes, as in a scenario");
   for (guint i = 0; a && i < json_array_get_length(a); i++) {
     JsonNode *e = json_array_get_element(a, i);
@@ -242,7 +247,7 @@ static bool read_faults(Reader *r, JsonObject *root, GArray *faults) {
          fault_number(r, o, i, "start", 0, false, &f.start) && fault_number(r, o, i, "stop", 0, true, &f.stop) &&
          fault_number(r, o, i, "at", 0, false, &f.at) && fault_number(r, o, i, "duration", 0, false, &f.duration);
     ok = ok && (!flap || (fault_law(r, o, i, "up", &f.up, &f.up_shape) && fault_law(r, o, i, "down", &f.down, &f.down_shape)));
-    ok = ok && fault_file(r, o, i, &f, &events);
+    ok = ok && fault_file(r, o, i, &f, files);
     if (!ok) {
       trv_fault_spec_clear(&f);
       return false;
@@ -346,59 +351,34 @@ char *trv_file_sha256(const char *path) {
   char *data = NULL; /* a regular file of a sane size: never a device or FIFO that reads forever */
   size_t len = 0;
   char *sum = NULL;
-  if (path && trv_input_read(path, INPUT_MAX_BYTES, "input", TRV_INPUT_REGULAR, &data, &len, NULL))
+  if (path && trv_input_read(path, TRV_RUN_INPUT_MAX_BYTES, "input", TRV_INPUT_REGULAR, &data, &len, NULL))
     sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)data, len);
   g_free(data);
   return sum;
 }
 
-/* A {"path": ..., "sha256": ...[, "copy": ...]} node named `where`: the
- * path, when the file there still has that SHA-256; else its copy in the
- * run directory (run-inputs.h: "copy", relative to run.json's directory),
- * when that has it.  Allocated. */
-static char *checked_file(Reader *r, JsonNode *n, const char *where) {
-  JsonObject *o = n && JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
-  JsonNode *pn = o ? json_object_get_member(o, "path") : NULL, *sn = o ? json_object_get_member(o, "sha256") : NULL;
-  JsonNode *cn = o ? json_object_get_member(o, "copy") : NULL;
-  if (!o) return wrong(r, where, n, "{\"path\": ..., \"sha256\": ...}"), NULL;
-  if (!trv_json_is_string(pn)) return bad(r, "%s.path is %s; expected text", where, trv_json_kind(pn)), NULL;
-  if (!trv_json_is_string(sn)) return bad(r, "%s.sha256 is %s; expected text", where, trv_json_kind(sn)), NULL;
-  if (cn && !JSON_NODE_HOLDS_NULL(cn) && !trv_json_is_string(cn))
-    return bad(r, "%s.copy is %s; expected text", where, trv_json_kind(cn)), NULL;
-  const char *path = json_node_get_string(pn), *sum = json_node_get_string(sn);
-  const char *copy = trv_json_is_string(cn) ? json_node_get_string(cn) : NULL;
-  if (!text_ok(r, where, path, RUN_JSON_MAX_PATH) || !text_ok(r, where, sum, 64) ||
-      (copy && !text_ok(r, where, copy, RUN_JSON_MAX_PATH)))
-    return NULL;
-  char *now = trv_file_sha256(path);
-  if (now && !strcmp(now, sum)) {
-    g_free(now);
-    return g_strdup(path);
-  }
-  char *dir = g_path_get_dirname(r->file), *kept = copy ? trv_run_inputs_resolve(dir, copy) : NULL;
-  char *kept_sum = kept ? trv_file_sha256(kept) : NULL;
-  g_free(dir);
-  if (kept_sum && !strcmp(kept_sum, sum)) { /* the original moved or changed: the run's own copy */
-    g_free(now);
-    g_free(kept_sum);
-    return kept;
-  }
-  if (copy && !kept)
-    bad(r, "%s.copy '%s' is not a path below the run directory's inputs/", where, copy);
-  else
-    bad(r, "%s %s %s since the run (SHA-256 %s, recorded %s)%s%s%s; a replay runs on the same inputs", where, path,
-        now ? "changed" : "cannot be read", now ? now : "-", sum, kept ? " and its copy " : "", kept ? kept : "",
-        kept ? (kept_sum ? " changed" : " cannot be read") : "");
-  g_free(now);
-  g_free(kept);
-  g_free(kept_sum);
-  return NULL;
+static bool required_file(Reader *r, JsonObject *root, const char *name, GPtrArray *files) {
+  JsonNode *n = json_object_get_member(root, name);
+  if (!n || JSON_NODE_HOLDS_NULL(n)) return bad(r, "no %s recorded; expected a run.json written by trivium run", name);
+  TrvRecordedFile *f = trv_recorded_file_new(r->file, n, name, r->error);
+  if (f) g_ptr_array_add(files, f);
+  return f != NULL;
 }
 
-static char *required_file(Reader *r, JsonObject *root, const char *name) {
-  JsonNode *n = json_object_get_member(root, name);
-  if (!n || JSON_NODE_HOLDS_NULL(n)) return bad(r, "no %s recorded; expected a run.json written by trivium run", name), NULL;
-  return checked_file(r, n, name);
+/* The platforms' profile files ("profiles": absent in a run.json written
+ * before the run kept them, then nothing is checked), into `files`. */
+static bool read_profiles(Reader *r, JsonObject *root, GPtrArray *files, bool *recorded) {
+  *recorded = json_object_has_member(root, "profiles");
+  if (!*recorded) return true;
+  JsonArray *a = array_member(r, root, "profiles", TRV_PLATFORM_MAX_PROFILES, "profile files, as a platform may name");
+  for (guint i = 0; a && i < json_array_get_length(a); i++) {
+    char *where = g_strdup_printf("\"profiles\"[%u]", i);
+    TrvRecordedFile *f = trv_recorded_file_new(r->file, json_array_get_element(a, i), where, r->error);
+    g_free(where);
+    if (!f) return false;
+    g_ptr_array_add(files, f);
+  }
+  return a != NULL;
 }
 
 static bool read_roles(Reader *r, JsonObject *root, TrvReplayConfig *rc) {
@@ -436,22 +416,34 @@ bool trv_replay_config_load(const char *file, TrvReplayConfig *rc, GError **erro
   GPtrArray *sets = g_ptr_array_new_with_free_func(g_free), *sg = g_ptr_array_new_with_free_func(g_free),
             *ctl = g_ptr_array_new_with_free_func(g_free);
   GArray *faults = g_array_new(FALSE, TRUE, sizeof(TrvFaultSpec));
+  GPtrArray *files = g_ptr_array_new_with_free_func(trv_recorded_file_free); /* the files read together */
   rc->faults = faults; /* freed with rc on failure */
-  ok = ok && read_parameters(&r, root, sets) && read_faults(&r, root, faults) && read_roles(&r, root, rc) &&
+  ok = ok && read_parameters(&r, root, sets) && read_faults(&r, root, faults, files) && read_roles(&r, root, rc) &&
        read_simgrid_options(&r, root, sg) && read_controllers(&r, root, ctl);
-  /* the files last: a file refused for its contents costs no hashing */
-  char *scenario = ok ? required_file(&r, root, "scenario_file") : NULL;
-  char *platform = scenario ? required_file(&r, root, "platform_file") : NULL;
-  ok = ok && scenario && platform;
+  bool profiles = false, copies = false;
+  ok = ok && required_file(&r, root, "scenario_file", files) && required_file(&r, root, "platform_file", files) &&
+       read_profiles(&r, root, files, &profiles);
   JsonArray *inputs = ok ? array_member(&r, root, "inputs", TRV_RUN_MAX_INPUTS, "input files") : NULL;
   ok = ok && inputs;
-  for (guint i = 0; ok && i < json_array_get_length(inputs); i++) {
-    char *where = g_strdup_printf("\"inputs\"[%u]", i);
-    char *path = checked_file(&r, json_array_get_element(inputs, i), where);
-    ok = path != NULL;
-    g_free(path);
-    g_free(where);
+  /* the files last: a file refused for its contents costs no hashing */
+  ok = ok && trv_recorded_files_choose(file, files, &copies, error) && load_traces(&r, files, copies, faults);
+  char *scenario = NULL, *platform = NULL;
+  for (guint i = 0; ok && i < files->len; i++) {
+    TrvRecordedFile *f = files->pdata[i];
+    if (!strcmp(f->where, "scenario_file")) scenario = g_canonicalize_filename(trv_recorded_file_path(f, copies), NULL);
+    if (!strcmp(f->where, "platform_file")) platform = g_canonicalize_filename(trv_recorded_file_path(f, copies), NULL);
   }
+  if (ok && profiles) {
+    GPtrArray *recorded = g_ptr_array_new(); /* the profiles among the files */
+    for (guint i = 0; i < files->len; i++)
+      if (g_str_has_prefix(((TrvRecordedFile *)files->pdata[i])->where, "\"profiles\""))
+        g_ptr_array_add(recorded, files->pdata[i]);
+    ok = trv_recorded_profiles_check(file, platform, recorded, copies, error);
+    g_ptr_array_free(recorded, TRUE);
+  }
+  for (guint i = 0; ok && i < json_array_get_length(inputs); i++)
+    ok = trv_recorded_world_input(file, json_array_get_element(inputs, i), i, sets, &rc->data_dir, error);
+  g_ptr_array_free(files, TRUE);
   if (ok) {
     rc->scenario = g_steal_pointer(&scenario);
     rc->platform = g_steal_pointer(&platform);
@@ -483,5 +475,6 @@ void trv_replay_config_clear(TrvReplayConfig *rc) {
   g_strfreev(rc->simgrid_args);
   g_free(rc->controllers);
   for (int r = 0; r < TRV_N_ROLES; r++) g_free(rc->role_hosts[r]);
+  g_free(rc->data_dir);
   memset(rc, 0, sizeof *rc);
 }

@@ -7,8 +7,17 @@
 #include <stdbool.h>
 
 #include "core/params.h"
+#include "jssp/jssp.h"
+#include "llm/llm.h"
 #include "scenario/scenario.h"
 #include "sim/sim.h"
+#include "urs/caltable.h"
+
+/* The largest input a run reads: the largest of its readers' limits, so
+ * that every input it recorded can be copied and hashed again. */
+#define TRV_RUN_INPUT_MAX_BYTES                                                                                        \
+  MAX(MAX((size_t)TRV_SCENARIO_MAX_BYTES, (size_t)TRV_PLATFORM_MAX_BYTES),                                             \
+      MAX((size_t)TRV_CAL_MAX_FILE_BYTES, MAX((size_t)TRV_JSSP_MAX_FILE_BYTES, (size_t)TRV_LLM_REPLAY_MAX_BYTES)))
 
 typedef struct {
   char *scenario, *platform;     /* paths whose bytes still have the recorded SHA-256 */
@@ -17,11 +26,17 @@ typedef struct {
   char **simgrid_args;           /* --cfg=... / --log=... (NULL-terminated) */
   char *controllers;             /* comma-separated */
   char *role_hosts[TRV_N_ROLES]; /* patterns, or NULL for the trivium.role property */
+  char *data_dir;                /* where the world's shipped data files are to be found (TRIVIUM_DATADIR), or NULL */
 } TrvReplayConfig;
 
 /* Reads and checks `file` (a run.json of a complete run); false with
  * *error (TRV_ERROR_INPUT, naming the file) on anything else, or when a
- * file it names no longer has the recorded SHA-256. */
+ * file it names no longer has the recorded SHA-256 and its copy in the run
+ * directory (run-inputs.h) has not either.  The scenario, the platforms,
+ * their profile files and the fault traces come all from where the run
+ * read them (when every one is unchanged) or all from the copies; a
+ * world's data file from either, the parameter that named it set to the
+ * file chosen (in sets), or data_dir set to where it is found by name. */
 bool trv_replay_config_load(const char *file, TrvReplayConfig *rc, GError **error);
 void trv_replay_config_clear(TrvReplayConfig *rc);
 /* The SHA-256 (hex) of a regular file of at most 256 MiB (the largest input

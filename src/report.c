@@ -65,11 +65,14 @@ static void add_copy(JsonBuilder *b, const char *path, GHashTable *copies) {
 }
 
 /* {"path": ..., "sha256": ...[, "copy": ...]} of a file (sha256 null when
- * it cannot be read). */
-static void add_file(JsonBuilder *b, const char *path, GHashTable *known, GHashTable *copies) {
+ * it cannot be read); a world's data file (`how` not NULL) also has the
+ * "parameter" that named it or its "data" name in the data directory. */
+static void add_file(JsonBuilder *b, const char *path, GHashTable *known, GHashTable *copies, const TrvRunInput *how) {
   json_builder_begin_object(b);
   add_member_string(b, "path", path);
   add_copy(b, path, copies);
+  if (how && how->parameter) add_member_string(b, "parameter", how->parameter);
+  if (how && how->data) add_member_string(b, "data", how->data);
   /* the digest the run's fingerprints were made with, when it has one (a
    * calibration table is megabytes: hashing it again costs tens of ms) */
   gpointer have;
@@ -152,13 +155,19 @@ bool trv_write_run_json(const TrvRunResult *r, const char *path, const char *sta
   add_member_string(b, "world", r->world_class->name);
   add_member_string(b, "platform", r->platform);
   json_builder_set_member_name(b, "platform_file");
-  add_file(b, r->platform, r->file_sha256, r->input_copies);
+  char *platform = r->platform ? g_canonicalize_filename(r->platform, NULL) : NULL; /* replayable from anywhere */
+  add_file(b, platform, r->file_sha256, r->input_copies, NULL);
+  g_free(platform);
   json_builder_set_member_name(b, "scenario_file");
-  if (r->scenario_file) add_file(b, r->scenario_file, r->file_sha256, r->input_copies);
+  if (r->scenario_file) add_file(b, r->scenario_file, r->file_sha256, r->input_copies, NULL);
   else json_builder_add_null_value(b);
   json_builder_set_member_name(b, "inputs");
   json_builder_begin_array(b);
-  for (int i = 0; r->inputs && r->inputs[i]; i++) add_file(b, r->inputs[i], r->file_sha256, NULL);
+  for (size_t i = 0; i < r->n_inputs; i++) add_file(b, r->inputs[i].path, r->file_sha256, r->input_copies, &r->inputs[i]);
+  json_builder_end_array(b);
+  json_builder_set_member_name(b, "profiles");
+  json_builder_begin_array(b);
+  for (int i = 0; r->profiles && r->profiles[i]; i++) add_file(b, r->profiles[i], r->file_sha256, r->input_copies, NULL);
   json_builder_end_array(b);
   json_builder_set_member_name(b, "roles");
   json_builder_begin_object(b);

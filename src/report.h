@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "core/out-file.h"
+#include "run-inputs.h"
 
 #include "core/controller.h"
 #include "core/results.h"
@@ -50,7 +51,9 @@ typedef struct {
   size_t n_faults;
   const char *const *simgrid_args;  /* --cfg=... / --log=... */
   size_t n_simgrid_args;
-  const char *const *inputs;        /* data files the world reads (NULL-terminated; TRV_RUN_MAX_INPUTS at most) */
+  const TrvRunInput *inputs;        /* data files the world reads (TRV_RUN_MAX_INPUTS at most) */
+  size_t n_inputs;
+  const char *const *profiles;      /* profile files of the platforms (NULL-terminated; may be NULL) */
   GHashTable *input_copies;         /* path -> its copy in the run directory, "inputs/REL" (run-inputs.h; may be NULL) */
   GHashTable *file_sha256;          /* path -> SHA-256 of the files the run has hashed already, NULL
                                      * for one it could not read (the table may be NULL) */

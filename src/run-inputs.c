@@ -1,18 +1,20 @@
 /* run-inputs.c - copies of a run's input files inside its directory
  * (run-inputs.h).
  *
- * OUT/inputs/ mirrors the files a run read (the scenario, the platforms,
- * the fault traces) below the deepest directory they share: the scenario
+ * OUT/inputs/ mirrors every file a run read (the scenario, the platforms
+ * and their profile files, the fault traces, the world's data files: see
+ * run-reads.h) below the deepest directory they share: the scenario
  * /a/scenarios/s.xml and its platform /a/platforms/p.xml become
  * OUT/inputs/scenarios/s.xml and OUT/inputs/platforms/p.xml, so the
  * scenario's relative platform="../platforms/p.xml" names the copy when
- * the copy of the scenario is loaded.  run.json records each copy beside
- * the original path and its SHA-256; a replay whose original is gone or
- * changed uses the copy, which must have the same SHA-256.  The names
+ * the copy of the scenario is loaded (and the platform's relative profile
+ * files theirs).  run.json records each copy beside the original path and
+ * its SHA-256; a replay whose originals are gone or changed uses the
+ * copies, which must have the same SHA-256 (replay-config.c).  The names
  * written are the inputs' own path components (never '..': the paths are
- * canonical), each directory created inside OUT (trv_out_dir) and each file
- * written atomically (trv_write_file_atomic): nothing leaves OUT and no
- * write follows a link. */
+ * canonical), each directory created inside OUT (trv_out_dir) and each
+ * file written atomically (trv_write_file_atomic): nothing leaves OUT and
+ * no write follows a link.  A file named twice is copied once. */
 #include <config.h>
 
 #include <string.h>
@@ -92,12 +94,17 @@ GHashTable *trv_run_inputs_copy(const char *out, const char *const *paths, size_
   return copies;
 }
 
-char *trv_run_inputs_resolve(const char *run_dir, const char *copy) {
-  if (!copy || !g_str_has_prefix(copy, "inputs/") || strlen(copy) > 4096) return NULL;
-  char **parts = g_strsplit(copy, "/", -1);
+bool trv_run_inputs_plain(const char *rel) {
+  if (!rel || !*rel || strlen(rel) > 4096) return false;
+  char **parts = g_strsplit(rel, "/", -1);
   bool ok = true;
   for (int i = 0; parts[i] && ok; i++)
     ok = *parts[i] && strcmp(parts[i], ".") && strcmp(parts[i], "..") && !strchr(parts[i], '\\');
   g_strfreev(parts);
-  return ok ? g_build_filename(run_dir, copy, NULL) : NULL;
+  return ok;
+}
+
+char *trv_run_inputs_resolve(const char *run_dir, const char *copy) {
+  if (!copy || !g_str_has_prefix(copy, "inputs/") || !trv_run_inputs_plain(copy)) return NULL;
+  return g_build_filename(run_dir, copy, NULL);
 }

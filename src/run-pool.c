@@ -29,6 +29,7 @@
 #include "replay-config.h"
 #include "run.h"
 #include "run-inputs.h"
+#include "run-reads.h"
 #include "core/world-call.h"
 #include "sim/child.h"
 
@@ -257,17 +258,20 @@ static const char *sha_of(RunCtx *ctx, const char *path) {
 }
 
 /* The text that fixes what a point's cells compute: the program's version,
- * the world, the bytes of the scenario, the platform and the world's data
- * files, the roles, the fault processes (a fault trace by its bytes), SimGrid's options and every
- * resolved parameter.  A cell's fingerprint is its SHA-256 with the
+ * the world, the bytes of the scenario, the platform, the world's data
+ * files and the platforms' profile files, the roles, the fault processes
+ * (a fault trace by its bytes), SimGrid's options and every resolved
+ * parameter.  A cell's fingerprint is its SHA-256 with the
  * controller and the seed (cell-file.h); where the outputs go, how many
  * jobs run them and the log files are not part of it. */
-static char *point_identity(RunCtx *ctx, const char *const *inputs) {
+static char *point_identity(RunCtx *ctx, const GArray *inputs, const char *const *profiles) {
   GString *t = g_string_new(NULL);
   g_string_append_printf(t, "trivium %s git %s\nworld %s\n", PACKAGE_VERSION, trv_git_revision, ctx->world_class->name);
   if (ctx->scenario && ctx->scenario->file) g_string_append_printf(t, "scenario %s\n", sha_of(ctx, ctx->scenario->file));
   g_string_append_printf(t, "platform %s\n", sha_of(ctx, ctx->platform));
-  for (int i = 0; inputs && inputs[i]; i++) g_string_append_printf(t, "input %s\n", sha_of(ctx, inputs[i]));
+  for (guint i = 0; i < inputs->len; i++)
+    g_string_append_printf(t, "input %s\n", sha_of(ctx, g_array_index(inputs, TrvRunInput, i).path));
+  for (int i = 0; profiles[i]; i++) g_string_append_printf(t, "profile %s\n", sha_of(ctx, profiles[i]));
   for (int r = 0; r < TRV_N_ROLES; r++)
     g_string_append_printf(t, "role %s %s\n", trv_role_names[r], ctx->role_hosts[r] ? ctx->role_hosts[r] : "-");
   for (guint i = 0; ctx->faults && i < ctx->faults->len; i++) {
@@ -300,11 +304,6 @@ static bool cell_selected(const RunCtx *ctx, int c) {
   return true;
 }
 
-/* The largest input copied into a run directory: the largest of a
- * scenario, a platform and a fault trace. */
-#define RUN_INPUT_MAX_BYTES \
-  MAX(MAX((size_t)TRV_SCENARIO_MAX_BYTES, (size_t)TRV_PLATFORM_MAX_BYTES), (size_t)TRV_FAULT_TRACE_MAX_BYTES)
-
 int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals *totals, TrvSweepTable *sweep,
                   const char *label, GError **error) {
   const TrvWorldClass *wc = ctx->world_class;
@@ -334,7 +333,16 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
   layout.cand = info.cand;
   layout.episodes = info.episodes;
   ctx->world_steps = info.steps;
-  char *identity = point_identity(ctx, inputs);
+  /* what the point reads beside the scenario and the fault traces, absolute */
+  GArray *world_inputs = trv_run_world_inputs(&ctx->params, inputs);
+  const char *platforms[] = {ctx->platform, ctx->scenario ? ctx->scenario->platform : NULL};
+  char **profiles = trv_run_profiles(platforms, G_N_ELEMENTS(platforms), error);
+  if (!profiles) {
+    trv_run_world_inputs_free(world_inputs);
+    wc->free(world);
+    return 2;
+  }
+  char *identity = point_identity(ctx, world_inputs, (const char *const *)profiles);
   char **fingerprints = g_new0(char *, total + 1);
   TrvCellFile *files = g_new0(TrvCellFile, total);
   bool *to_run = g_new0(bool, total);
@@ -376,6 +384,8 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
     g_free(to_run);
     g_string_free(why, TRUE);
     g_free(identity);
+    trv_run_world_inputs_free(world_inputs);
+    g_strfreev(profiles);
     wc->free(world);
     return code;
   }
@@ -413,19 +423,24 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
                       .steps = info.steps, .controllers = (const char *const *)ctx->controllers,
                       .n_controllers = ctx->n_controllers, .n_seeds = seeds_n, .seeds = seeds,
                       .platform = ctx->platform, .argv = argv, .argc = argc, .cells = NULL,
-                      .scenario_file = scenario_abs, .inputs = inputs,
+                      .scenario_file = scenario_abs,
+                      .inputs = (const TrvRunInput *)(void *)world_inputs->data, .n_inputs = world_inputs->len,
+                      .profiles = (const char *const *)profiles,
                       .role_hosts = (const char *const *)ctx->role_hosts,
                       .faults = ctx->faults ? (const TrvFaultSpec *)(void *)ctx->faults->data : NULL,
                       .n_faults = ctx->faults ? ctx->faults->len : 0,
                       .simgrid_args = (const char *const *)ctx->simgrid_args->pdata,
                       .n_simgrid_args = ctx->simgrid_args->len, .file_sha256 = ctx->sha_cache};
-  /* the run directory keeps a copy of the scenario, the platforms and the
-   * fault traces it read: a replay from a copied directory finds them */
+  /* the run directory keeps a copy of every file it read (the scenario,
+   * the platforms and their profiles, the fault traces, the world's data
+   * files): a replay from a copied directory finds them */
   if (code == 0 && ctx->mode != TRV_RUN_CELLS) {
     GPtrArray *read = g_ptr_array_new_with_free_func(g_free);
     g_ptr_array_add(read, g_strdup(scenario_abs));
     g_ptr_array_add(read, ctx->platform ? g_canonicalize_filename(ctx->platform, NULL) : NULL);
     g_ptr_array_add(read, ctx->scenario ? g_strdup(ctx->scenario->platform) : NULL);
+    for (int i = 0; profiles[i]; i++) g_ptr_array_add(read, g_strdup(profiles[i]));
+    for (guint i = 0; i < world_inputs->len; i++) g_ptr_array_add(read, g_strdup(g_array_index(world_inputs, TrvRunInput, i).path));
     for (guint i = 0; ctx->faults && i < ctx->faults->len; i++) {
       const TrvFaultSpec *f = &g_array_index(ctx->faults, TrvFaultSpec, i);
       if (f->trace) g_ptr_array_add(read, g_strdup(f->trace->file));
@@ -438,7 +453,7 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
     for (guint i = 0; i < read->len; i++)
       if (read->pdata[i]) g_ptr_array_add(list, read->pdata[i]);
     g_ptr_array_add(list, NULL);
-    res.input_copies = trv_run_inputs_copy(ctx->out, (const char *const *)list->pdata, RUN_INPUT_MAX_BYTES, error);
+    res.input_copies = trv_run_inputs_copy(ctx->out, (const char *const *)list->pdata, TRV_RUN_INPUT_MAX_BYTES, error);
     if (!res.input_copies) code = (*error)->code == TRV_ERROR_INPUT ? 2 : 1;
     g_ptr_array_free(list, TRUE);
     g_ptr_array_free(read, TRUE);
@@ -468,6 +483,8 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
   }
   g_free(json);
   if (res.input_copies) g_hash_table_unref(res.input_copies);
+  trv_run_world_inputs_free(world_inputs);
+  g_strfreev(profiles);
   g_free(scenario_abs);
   g_free(cells);
   g_free(seeds);

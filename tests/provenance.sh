@@ -1,7 +1,8 @@
 #!/bin/sh
 # run.json says what a run was made of: the scenario file and the platform
 # with their SHA-256, the data files the world read (the URS calibration
-# table, a JSSP instance) with theirs, the role mapping, the fault
+# table, a JSSP instance) with theirs, their copies and what named them (a
+# parameter, or their name in the data directory), the role mapping, the fault
 # processes, SimGrid's options and version, every resolved parameter.
 # A calibration table chosen by parameter (world.table, or a scenario's
 # <world table="FILE"> relative to the scenario) is the one read and
@@ -34,15 +35,16 @@ if grep -q '"roles":{"controller":null,"ctl":null,"agent":"tower-\*"}' "$j" &&
 else echo "not ok 3 - roles, faults, options or version missing"; sed 's/^/# /' "$tmp/u/run.json" | head -40; fi
 "$T" run "$top/scenarios/jssp-ft06.xml" -o "$tmp/j" -q -c trivium --set run.seeds=1 --set run.episodes=2 >"$tmp/log" 2>&1
 if json_compact "$tmp/j/run.json" |
-   grep -q "\"inputs\":\[{\"path\":\"[^\"]*platforms/jssp/ft06/jobs.txt\",\"sha256\":\"$(sum "$top/platforms/jssp/ft06/jobs.txt")\"}\]"; then
-  echo "ok 4 - a JSSP run lists its instance file with its SHA-256"
+   grep -q "\"inputs\":\[{\"path\":\"$top/platforms/jssp/ft06/jobs.txt\",\"copy\":\"inputs/platforms/jssp/ft06/jobs.txt\",\"data\":\"platforms/jssp/ft06/jobs.txt\",\"sha256\":\"$(sum "$top/platforms/jssp/ft06/jobs.txt")\"}\]" &&
+   cmp -s "$tmp/j/inputs/platforms/jssp/ft06/jobs.txt" "$top/platforms/jssp/ft06/jobs.txt"; then
+  echo "ok 4 - a JSSP run lists its shipped instance file with its SHA-256, its copy and its name in the data directory"
 else echo "not ok 4 - no instance in inputs"; sed 's/^/# /' "$tmp/j/run.json" | head -20; sed 's/^/# /' "$tmp/log"; fi
 if grep -q '"run.episodes":3,' "$j" && grep -q '"posterior.lambda":0\.9,' "$j" && grep -q '"posterior.slab":"separated",' "$j"; then
   echo "ok 5 - parameters: integers and doubles as numbers, each double as its shortest decimal, names as text"
 else echo "not ok 5 - parameters"; sed -n '/"parameters"/,/}/p' "$tmp/u/run.json" | sed 's/^/# /'; fi
 "$T" run "$top/scenarios/urs-smoke.xml" -o "$tmp/t" -q -c trivium --set run.episodes=3 \
   --set world.table="$top/data/urs/sg.cal" >"$tmp/log" 2>&1
-if json_compact "$tmp/t/run.json" | grep -q "\"inputs\":\[{\"path\":\"$top/data/urs/sg.cal\",\"sha256\":\"$(sum "$top/data/urs/sg.cal")\"}\]" &&
+if json_compact "$tmp/t/run.json" | grep -q "\"inputs\":\[{\"path\":\"$top/data/urs/sg.cal\",\"copy\":\"inputs/data/urs/sg.cal\",\"parameter\":\"world.table\",\"sha256\":\"$(sum "$top/data/urs/sg.cal")\"}\]" &&
    ! cmp -s "$tmp/t/episodes.csv" "$tmp/u/episodes.csv"; then
   echo "ok 6 - --set world.table=sg.cal: the table read and recorded is Singapore's"
 else echo "not ok 6 - world.table"; sed 's/^/# /' "$tmp/log"; fi
@@ -50,7 +52,7 @@ mkdir -p "$tmp/s/sub" && cp "$top/data/urs/nyc.cal" "$tmp/s/city.cal"
 sed -e "s|\.\./platforms|$top/platforms|" -e 's|<world name="urs"|<world name="urs" table="../city.cal"|' \
   "$top/scenarios/urs-smoke.xml" >"$tmp/s/sub/u.xml"
 "$T" run "$tmp/s/sub/u.xml" -o "$tmp/s/out" -q -c trivium --set run.episodes=2 >"$tmp/log" 2>&1
-if json_compact "$tmp/s/out/run.json" | grep -q "\"inputs\":\[{\"path\":\"$tmp/s/city.cal\",\"sha256\":\"$(sum "$top/data/urs/nyc.cal")\"}\]"; then
+if json_compact "$tmp/s/out/run.json" | grep -q "\"inputs\":\[{\"path\":\"$tmp/s/city.cal\",\"copy\":\"inputs/[^\"]*/city.cal\",\"parameter\":\"world.table\",\"sha256\":\"$(sum "$top/data/urs/nyc.cal")\"}\]"; then
   echo "ok 7 - <world table=\"../city.cal\">: a path relative to the scenario"
 else echo "not ok 7 - a scenario's table"; sed 's/^/# /' "$tmp/log"; fi
 . "$top/tests/err-lines.sh"

@@ -4,13 +4,16 @@
 # fault sweep (its link-flap MTBF comes from run.json, not from the
 # scenario's sweep) and a URS run with a SimGrid option.  A run.json whose
 # scenario changed since, one of a run that did not finish, one that is not
-# JSON, and other options next to it are one line each, exit 2.  TAP.
+# JSON, and other options next to it are one line each, exit 2, and so is
+# a data file's record that could point the world elsewhere: a data name
+# that climbs out of the data directory, a parameter that is not a text
+# parameter, a list of profiles that is not a list.  TAP.
 set -u
 top=$(cd "${srcdir:-..}" && pwd)
 T=${TRIVIUM:-./trivium}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..7"
+echo "1..10"
 . "$top/tests/err-lines.sh"
 . "$top/tests/json-compact.sh"
 "$T" run "$top/scenarios/fault-sweep.xml" -o "$tmp/f" -q -j2 --set run.seeds=2 --set run.episodes=30 >/dev/null 2>&1
@@ -36,6 +39,16 @@ exit2() {
   n=$((n + 1))
 }
 n=3
+# a data file's record that would point the world elsewhere
+json_compact "$tmp/u/run.json" | sed 's|"data":"data/urs/sf.cal"|"data":"../../../etc/passwd"|' >"$tmp/u/climb.json"
+exit2 "a data name that climbs out of the data directory is refused" '"inputs"\[0\].data is not one; expected a relative path of plain names' \
+  "$T" run --replay-config "$tmp/u/climb.json" -o "$tmp/c" -q
+json_compact "$tmp/u/run.json" | sed 's|"data":"data/urs/sf.cal"|"parameter":"run.seeds"|' >"$tmp/u/param.json"
+exit2 "a data file's parameter that is not a text parameter is refused" '"inputs"\[0\].parameter is not a text parameter' \
+  "$T" run --replay-config "$tmp/u/param.json" -o "$tmp/p" -q
+json_compact "$tmp/u/run.json" | sed 's|"profiles":\[\]|"profiles":"x"|' >"$tmp/u/profiles.json"
+exit2 "profiles that are not a list are refused" '"profiles" is .*; expected an array' \
+  "$T" run --replay-config "$tmp/u/profiles.json" -o "$tmp/q" -q
 echo "<!-- changed -->" >>"$tmp/u.xml"
 # the run's own copy of the scenario (OUT/inputs/...) would stand in for it: changed too
 find "$tmp/u/inputs" -name u.xml -exec sh -c 'echo "<!-- changed -->" >>"$1"' sh {} \;

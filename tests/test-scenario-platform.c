@@ -193,6 +193,28 @@ static void profile_files_must_be_regular_files(void) {
   g_free(profile);
 }
 
+/* The profile files a platform names are listed as SimGrid resolves them
+ * (absolute, relative to the platform's directory), each once however
+ * often it is named, in document order: the files a run copies. */
+static void profile_files_are_listed_once_each(void) {
+  char *up = tmp_file("up.profile", "0 1\n5 0\n"), *bw = tmp_file("bw.profile", "0 1e9\n");
+  TrvPlatformNames *pn = read_ok(PLATFORM_HEAD "<host id=\"a\" speed=\"1f\" state_file=\"up.profile\"/>\n"
+                                 "<host id=\"b\" speed=\"1f\" state_file=\"./up.profile\"/>\n"
+                                 "<link id=\"l\" bandwidth=\"1GBps\" bandwidth_file=\"bw.profile\" state_file=\"up.profile\"/>"
+                                 PLATFORM_TAIL);
+  g_assert_cmpuint(pn->profiles->len, ==, 2);
+  g_assert_cmpstr(pn->profiles->pdata[0], ==, up);
+  g_assert_cmpstr(pn->profiles->pdata[1], ==, bw);
+  trv_platform_names_free(pn);
+  pn = read_ok(PLATFORM_HEAD "<host id=\"a\" speed=\"1f\"/>" PLATFORM_TAIL);
+  g_assert_cmpuint(pn->profiles->len, ==, 0);
+  trv_platform_names_free(pn);
+  g_unlink(up);
+  g_unlink(bw);
+  g_free(up);
+  g_free(bw);
+}
+
 /* A trivium.role property is its <host>'s, whatever else the host holds
  * (this reader does not validate SimGrid's DTD). */
 static void role_property_belongs_to_its_host(void) {
@@ -331,6 +353,7 @@ int main(int argc, char **argv) {
   g_test_add_func("/scenario/platform/actors_and_configs_that_choose_files_are_refused",
                   actors_and_configs_that_choose_files_are_refused);
   g_test_add_func("/scenario/platform/profile_files_must_be_regular_files", profile_files_must_be_regular_files);
+  g_test_add_func("/scenario/platform/profile_files_are_listed_once_each", profile_files_are_listed_once_each);
   g_test_add_func("/scenario/platform/role_property_belongs_to_its_host", role_property_belongs_to_its_host);
   g_test_add_func("/scenario/platform/huge_radical_is_refused_before_expansion",
                   huge_radical_is_refused_before_expansion);

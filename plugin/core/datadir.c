@@ -46,9 +46,17 @@ static bool installed(void) {
   return answer;
 }
 
+/* The candidate directories, in the order they are searched (see datadir.h;
+ * an entry may be NULL or empty). */
+static void candidates(const char *order[3]) {
+  order[0] = g_getenv("TRIVIUM_DATADIR");
+  order[1] = installed() ? TRV_DATADIR : TRV_SRCDIR;
+  order[2] = installed() ? TRV_SRCDIR : TRV_DATADIR;
+}
+
 char *trv_find_data(const char *dir, const char *name, char **tried) {
-  const char *env = g_getenv("TRIVIUM_DATADIR");
-  const char *order[3] = {env, installed() ? TRV_DATADIR : TRV_SRCDIR, installed() ? TRV_SRCDIR : TRV_DATADIR};
+  const char *order[3];
+  candidates(order);
   GString *t = tried ? g_string_new(NULL) : NULL;
   char *found = NULL;
   for (int i = 0; i < 3 && !found; i++) {
@@ -60,4 +68,28 @@ char *trv_find_data(const char *dir, const char *name, char **tried) {
   }
   if (tried) *tried = g_string_free(t, FALSE);
   return found;
+}
+
+char *trv_data_name(const char *path) {
+  const char *order[3];
+  candidates(order);
+  char *file = g_canonicalize_filename(path, NULL), *name = NULL;
+  for (int i = 0; i < 3 && !name; i++) {
+    if (!order[i] || !*order[i]) continue;
+    char *root = g_canonicalize_filename(order[i], NULL);
+    size_t n = strlen(root);
+    if (n > 1 && !strncmp(file, root, n) && file[n] == '/' && file[n + 1]) {
+      /* the name only when a search by it finds this very file */
+      char *dir = g_path_get_dirname(file + n + 1), *base = g_path_get_basename(file);
+      char *found = trv_find_data(dir, base, NULL), *canon = found ? g_canonicalize_filename(found, NULL) : NULL;
+      if (canon && !strcmp(canon, file)) name = g_strdup(file + n + 1);
+      g_free(canon);
+      g_free(found);
+      g_free(dir);
+      g_free(base);
+    }
+    g_free(root);
+  }
+  g_free(file);
+  return name;
 }

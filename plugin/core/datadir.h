@@ -18,4 +18,9 @@
  * (caller frees), for a message. */
 char *trv_find_data(const char *dir, const char *name, char **tried);
 
+/* The name by which trv_find_data finds the file at `path` (e.g.
+ * "data/urs/sf.cal": DIR/NAME below the candidate it is in), or NULL when
+ * no search by name finds that file.  Caller frees. */
+char *trv_data_name(const char *path);
+
 #endif

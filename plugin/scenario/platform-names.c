@@ -8,8 +8,9 @@
  * names and safety go: <host id>, <peer id>, <cluster|cabinet prefix
  * radical suffix> (hosts prefix+N+suffix for every N of the radical
  * "0-99,120"), <link id>, <backbone id>, <prop id="trivium.role" value>
- * directly inside a <host>; <config> settings, actors and the attributes
- * naming profile files.  Like the scenario loader it reads through the
+ * directly inside a <host>, the profile files its attributes name (a run
+ * copies them); <config> settings, actors and the attributes naming
+ * profile files.  Like the scenario loader it reads through the
  * hardened Expat reader (xml.c): UTF-8, never an external entity, no entity
  * declarations or undeclared references, one error path.
  *
@@ -39,6 +40,7 @@ typedef struct {
   char *base_dir; /* profile files are relative to it */
   TrvPlatformNames *names;
   GHashTable *host_lines; /* host name -> line of its declaration */
+  GHashTable *profiles;   /* the profile files so far (keys belong to names->profiles) */
   int depth;
   int host_depth, config_depth; /* depth of the outermost open <host>, <config>, or -1 */
   guint host_index;             /* that <host>'s index in names->hosts */
@@ -193,6 +195,14 @@ static void check_profile_file(PlatformReader *R, const char *el, const char *na
                  "%s=\"%s\" on <%s> %s; expected a regular file of at most %d bytes, relative to "
                  "the platform file",
                  name, shown, el, found, TRV_PLATFORM_MAX_BYTES);
+  else if (!g_hash_table_contains(R->profiles, path) && R->names->profiles->len >= TRV_PLATFORM_MAX_PROFILES)
+    trv_xml_fail(&R->xml, trv_xml_attr_loc(&R->xml, name), "%s=\"%s\" on <%s> is profile file number %u; expected "
+                 "at most %d distinct profile files", name, shown, el, R->names->profiles->len + 1,
+                 TRV_PLATFORM_MAX_PROFILES);
+  else if (!g_hash_table_contains(R->profiles, path)) { /* each once; a run keeps a copy of it (docs/outputs.md) */
+    g_hash_table_add(R->profiles, path);
+    g_ptr_array_add(R->names->profiles, g_steal_pointer(&path));
+  }
   g_free(shown);
   g_free(found);
   g_free(path);
@@ -282,14 +292,17 @@ TrvPlatformNames *trv_platform_names_read_from_memory(const char *xml, size_t le
   names->hosts = g_ptr_array_new_with_free_func(g_free);
   names->roles = g_ptr_array_new_with_free_func(g_free);
   names->links = g_ptr_array_new_with_free_func(g_free);
+  names->profiles = g_ptr_array_new_with_free_func(g_free);
   names->links_complete = true;
   PlatformReader R = {.names = names, .host_depth = -1, .config_depth = -1};
   R.base_dir = g_canonicalize_filename(base_dir ? base_dir : ".", NULL);
   R.host_lines = g_hash_table_new(g_str_hash, g_str_equal); /* keys belong to names->hosts */
+  R.profiles = g_hash_table_new(g_str_hash, g_str_equal);
   trv_xml_open(&R.xml, &R, "platform", name, xml, len, on_start, on_end, NULL);
   trv_xml_parse(&R.xml, TRV_PLATFORM_MAX_BYTES, "a SimGrid platform in XML");
   trv_xml_close(&R.xml);
   g_hash_table_destroy(R.host_lines);
+  g_hash_table_destroy(R.profiles);
   g_free(R.base_dir);
   if (R.xml.error) {
     g_propagate_error(error, R.xml.error);
@@ -326,5 +339,6 @@ void trv_platform_names_free(TrvPlatformNames *names) {
   g_ptr_array_free(names->hosts, TRUE);
   g_ptr_array_free(names->roles, TRUE);
   g_ptr_array_free(names->links, TRUE);
+  g_ptr_array_free(names->profiles, TRUE);
   g_free(names);
 }

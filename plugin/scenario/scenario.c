@@ -13,7 +13,8 @@
  * is met.  After the parse, the checks that need the whole file run:
  * required elements, sweeps over faults (faults.c), and the roles, fault
  * patterns and fault traces' names against the platform's host and link
- * names.
+ * names.  The links a cluster generates are checked later, against the
+ * names the simulator gave them (trv_scenario_check_links).
  *
  * Invariants: an error is set at most once (the first one wins, later
  * handler calls return at once); every message starts with FILE:LINE:COLUMN
@@ -214,6 +215,56 @@ static void finish(Loader *L) {
     trv_xml_fail(&L->xml, L->root, "<trivium-scenario> without <world>; expected <world name=\"causalbench\" ...>");
   if (!L->xml.error) trv_scn_finish_sweeps(L);
   if (!L->xml.error) check_platform(L);
+}
+
+/* ---- fault links against the simulator's links ---- */
+
+/* The first of the comma-separated globs that matches none of `names`, or
+ * NULL (allocated). */
+static char *unmatched_glob(const char *globs, GPtrArray *names) {
+  char **items = g_strsplit(globs, ",", -1), *miss = NULL;
+  for (int i = 0; items[i] && !miss; i++) {
+    bool hit = false;
+    for (guint k = 0; k < names->len && !hit; k++) hit = fnmatch(items[i], names->pdata[k], 0) == 0;
+    if (!hit) miss = g_strdup(items[i]);
+  }
+  g_strfreev(items);
+  return miss;
+}
+
+bool trv_scenario_check_links(const TrvScenario *s, GPtrArray *links, GError **error) {
+  GHashTable *known = g_hash_table_new(g_str_hash, g_str_equal);
+  for (guint k = 0; k < links->len; k++) g_hash_table_add(known, links->pdata[k]);
+  bool ok = true;
+  for (guint i = 0; i < s->faults->len && ok; i++) {
+    const TrvFaultSpec *f = &g_array_index(s->faults, TrvFaultSpec, i);
+    char *miss = NULL, *where = NULL;
+    if (f->kind == TRV_FAULT_LINK_FLAP && (miss = unmatched_glob(f->pattern, links)))
+      where = g_strdup_printf("%s:%d: link-flap pattern", s->file, f->line);
+    for (guint r = 0; f->kind == TRV_FAULT_TRACE && !miss && r < f->trace->resources->len; r++) {
+      const TrvTraceResource *res = f->trace->resources->pdata[r];
+      if (res->host || g_hash_table_contains(known, res->name)) continue;
+      bool hit = false;
+      for (guint k = 0; res->glob && k < links->len && !hit; k++) hit = fnmatch(res->name, links->pdata[k], 0) == 0;
+      if (hit) continue;
+      miss = g_strdup(res->name);
+      where = g_strdup_printf("%s:%d: fault trace '%s' refused: %s:%d: link", s->file, f->line, f->pattern,
+                              f->trace->file, res->line);
+    }
+    if (miss) {
+      char *all = name_list(links), *h = name_hint(miss, links), *msg;
+      msg = g_strdup_printf("%s '%s' matches no link of %s as SimGrid builds it; expected one of its links: %s%s",
+                            where, miss, s->platform, all, h);
+      char *shown = trv_scn_printable(msg);
+      g_set_error_literal(error, TRV_ERROR, TRV_ERROR_INPUT, shown);
+      g_free(shown), g_free(msg), g_free(all), g_free(h);
+      ok = false;
+    }
+    g_free(miss);
+    g_free(where);
+  }
+  g_hash_table_destroy(known);
+  return ok;
 }
 
 /* ---- placements that defeat themselves ---- */

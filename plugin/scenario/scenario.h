@@ -55,6 +55,7 @@
 #define TRV_PLATFORM_MAX_LINKS 100000              /* link and backbone elements */
 #define TRV_PLATFORM_MAX_GENERATORS 10000          /* cluster and cabinet elements */
 #define TRV_PLATFORM_MAX_NAME 255                  /* bytes of a host or link name (a DNS name is at most 253) */
+#define TRV_PLATFORM_MAX_PROFILES 10000            /* distinct profile files a platform names */
 #define TRV_FAULT_TRACE_MAX_BYTES (4 * 1024 * 1024) /* a fault trace file */
 #define TRV_FAULT_TRACE_MAX_LINE 1024              /* bytes of one line of a fault trace, its end excluded */
 #define TRV_FAULT_TRACE_MAX_EVENTS 100000          /* event lines, of one trace and of all a scenario's traces */
@@ -272,6 +273,20 @@ char **trv_scenario_point_values(const TrvScenario *s, size_t k);
  *  - a host-crash or partition whose hosts run no Trivium actor. */
 char **trv_scenario_warnings(const TrvScenario *s, const TrvParams *p, const GArray *faults);
 
+/* Whether every link the scenario's faults name matches one of `links`:
+ * the names of the links of its platform as the simulator builds them
+ * (with the links a <cluster> or <cabinet> generates, which the platform
+ * reader does not list; the loader checks the rest).  Each glob of a
+ * link-flap pattern and each link resource (down/up lines) of a fault
+ * trace must match one.  False with *error (TRV_ERROR_INPUT) for the
+ * first that matches none:
+ *   "FILE:LINE: link-flap pattern 'P' matches no link of PLATFORM as
+ *    SimGrid builds it; expected one of its links: a, b, ...[; did you
+ *    mean 'X'?]"
+ * (a fault trace: "FILE:LINE: fault trace 'T' refused: TRACE:LINE: link
+ * 'R' matches no link ..."). */
+bool trv_scenario_check_links(const TrvScenario *s, GPtrArray *links, GError **error);
+
 /* The attributes an element of the scenario language accepts (a new
  * NULL-terminated vector, g_strfreev), or NULL for an unknown element.  For
  * the parameter elements (run, posterior, ..., ctl, agents, sim) these are
@@ -284,11 +299,15 @@ char **trv_scenario_element_attributes(const char *element);
  * property of each host (NULL when it has none), links (link, backbone).
  * links_complete is false when the platform also generates links (cluster,
  * cabinet) whose names this reader does not reproduce.  Host names are
- * unique. */
+ * unique.  profiles: the files its "file" and "*_file" attributes name
+ * (availability, state and trace profiles SimGrid reads), as SimGrid
+ * resolves them (relative to the platform's directory, or absolute),
+ * canonical, each once, in document order. */
 typedef struct {
   GPtrArray *hosts; /* char * */
   GPtrArray *roles; /* char * or NULL, parallel to hosts */
   GPtrArray *links; /* char * */
+  GPtrArray *profiles; /* char *, absolute */
   bool links_complete;
 } TrvPlatformNames;
 
@@ -309,7 +328,8 @@ typedef struct {
  *     set output files, plugins, search paths or Trivium's own settings;
  *   - names, in every "file" or "*_file" attribute, a regular file of at
  *     most TRV_PLATFORM_MAX_BYTES (relative to the platform's directory, as
- *     SimGrid resolves it, or absolute);
+ *     SimGrid resolves it, or absolute), at most TRV_PLATFORM_MAX_PROFILES
+ *     distinct ones;
  *   - stays within the counts above (hosts, links, clusters, name lengths),
  *     counted before any cluster is expanded, and declares no host twice.
  * Otherwise false with *error (TRV_ERROR_INPUT):
