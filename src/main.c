@@ -11,7 +11,7 @@
 
 #include "commands.h"
 #include "report.h"
-#include "worlds.h"
+#include "api/modules.h"
 
 static const TrvCommand commands[] = {
     {"run", trv_cmd_run, "run an experiment (default: the headline CausalBench-Seq run)"},
@@ -56,7 +56,7 @@ int main(int argc, char **argv) {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 32 << 20);
 #endif
-  trv_worlds_register_builtin();
+  trv_modules_register_builtin();
   if (argc < 2) {
     usage(stderr);
     return 2;
