@@ -19,8 +19,19 @@
 
 #include "program-run.h"
 #include "core/controller.h"
+#include "core/detector.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+/* Before the first input: the registries of the command line, its worlds
+ * aside (their code is not in this harness). */
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  (void)argc, (void)argv;
+  trv_detectors_register_builtin();
+  trv_controllers_register_builtin();
+  return 0;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static char *path;
@@ -34,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   TrvProgramRunFile *p = trv_program_run_load(path, &err);
   if (p) {
     g_assert_no_error(err);
-    g_assert(g_strv_contains(trv_controller_names, p->controller));
+    g_assert(g_strv_contains(trv_controller_names(), p->controller));
     const TrvCellLayout *l = &p->layout;
     g_assert(l->cand == &p->cand && p->cand.n_components >= 1 && p->cand.n_components <= TRV_MAX_COMPONENTS);
     for (int j = 0; j < p->cand.n_components; j++)

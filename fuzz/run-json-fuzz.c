@@ -26,8 +26,23 @@
 #include "json-file.h"
 #include "replay-config.h"
 #include "simgrid-options.h"
+#include "core/detector.h"
+#include "log/ctl-params.h"
+#include "sim/sim-params.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+/* Before the first input: the parameter table and the registries of the
+ * command line, its worlds aside (their code is not in this harness). */
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  (void)argc, (void)argv;
+  trv_detectors_register_builtin();
+  trv_controllers_register_builtin();
+  trv_params_register(&trv_ctl_params, NULL);
+  trv_params_register(&trv_sim_params, NULL);
+  return 0;
+}
 
 static const TrvJsonFormat limits = {.what = "input", .expected = "JSON", .max_bytes = 16 << 20,
                                      .max_depth = TRV_JSON_MAX_DEPTH, .max_elements = 100000, .max_values = 200000};
@@ -93,8 +108,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     g_assert_no_error(err);
     g_assert(rc.scenario && rc.platform && rc.controllers && *rc.controllers && rc.sets && rc.faults);
     char **controllers = g_strsplit(rc.controllers, ",", -1);
-    g_assert(g_strv_length(controllers) <= g_strv_length((char **)trv_controller_names));
-    for (int i = 0; controllers[i]; i++) g_assert(g_strv_contains(trv_controller_names, controllers[i]));
+    g_assert(g_strv_length(controllers) <= g_strv_length((char **)trv_controller_names()));
+    for (int i = 0; controllers[i]; i++) g_assert(g_strv_contains(trv_controller_names(), controllers[i]));
     g_strfreev(controllers);
     for (int i = 0; rc.sets[i]; i++) { /* each key once: a data file's parameter replaces the value recorded */
       g_assert(strchr(rc.sets[i], '=') != NULL && !trv_text_control_byte(rc.sets[i]));

@@ -57,11 +57,12 @@ static int cmd_record(int argc, char **argv) {
       return 2;
     }
   }
-  const TrvLlmModel *m = err ? NULL : trv_llm_model_lookup(p.llm_model);
+  const TrvLlmParams *lp = trv_params_block(&p, &trv_llm_params);
+  const TrvLlmModel *m = err ? NULL : trv_llm_model_lookup(lp->model);
   if (!err && !m) {
     char *names = trv_llm_model_names();
     g_set_error(&err, TRV_ERROR, TRV_ERROR_INPUT, "world.model = '%s': expected one of: %s (--set world.model=NAME)",
-                p.llm_model, names);
+                lp->model, names);
     g_free(names);
   }
   if (!err && !out) g_set_error(&err, TRV_ERROR, TRV_ERROR_INPUT, "no output file; expected -o FILE");
@@ -75,7 +76,7 @@ static int cmd_record(int argc, char **argv) {
   char *buf = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);
-  bool ok = f && trv_llm_record(f, m, p.llm_p_unreliable, (uint64_t)p.seed_base, p.seeds, p.episodes, &err);
+  bool ok = f && trv_llm_record(f, m, lp->p_unreliable, (uint64_t)p.seed_base, p.seeds, p.episodes, &err);
   if (f) fclose(f);
   ok = ok && trv_write_file_atomic(out, buf, (gssize)len, &err);
   free(buf);

@@ -380,7 +380,7 @@ bool trv_run_parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError *
   }
   if (ok && !controllers)
     controllers = ctx->scenario->controllers ? g_strjoinv(",", ctx->scenario->controllers)
-                                             : g_strjoinv(",", (char **)trv_controller_defaults);
+                                             : g_strjoinv(",", (char **)trv_controller_defaults());
   if (!(ok && trv_run_parse_controllers(controllers, &ctx->controllers, error))) {
     ok = false;
     ctx->controllers = g_new0(char *, 1);

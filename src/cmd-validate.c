@@ -46,7 +46,7 @@ static void count(GString *s, long n, const char *what) {
 static char *summary(const TrvScenario *sc) {
   GString *s = g_string_new("(world ");
   g_string_append_printf(s, "%s, ", sc->world);
-  count(s, sc->controllers ? g_strv_length(sc->controllers) : g_strv_length((char **)trv_controller_defaults),
+  count(s, sc->controllers ? g_strv_length(sc->controllers) : g_strv_length((char **)trv_controller_defaults()),
         "controller");
   g_string_append(s, ", ");
   count(s, sc->params.episodes, "episode");

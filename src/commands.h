@@ -10,6 +10,10 @@ typedef struct {
   const char *summary;
 } TrvCommand;
 
+/* The command line: argv[1] names the subcommand.  The modules are
+ * registered before (cli-main.c). */
+int trv_cli_main(int argc, char **argv);
+
 int trv_cmd_version(int argc, char **argv);
 int trv_cmd_run(int argc, char **argv);
 int trv_cmd_bench(int argc, char **argv);

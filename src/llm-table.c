@@ -20,6 +20,7 @@
 
 #include "core/rng.h"
 #include "core/stats.h"
+#include "llm/llm.h"
 #include "run.h"
 
 #define BOOTSTRAP 2000
@@ -134,7 +135,8 @@ void trv_llm_table_md(const TrvRunResult *r, FILE *f) {
   if (!trv_llm_table_applies(r)) return;
   GString *csv = g_string_new(NULL), *md = g_string_new(NULL);
   char model[80];
-  g_strlcpy(model, r->params->llm_replay[0] ? "(replayed)" : r->params->llm_model, sizeof model);
+  const TrvLlmParams *lp = trv_params_block(r->params, &trv_llm_params);
+  g_strlcpy(model, lp->replay[0] ? "(replayed)" : lp->model, sizeof model);
   trv_llm_table_row(r, model, csv, md);
   fprintf(f, "\nLLM stream: R_temp (capitulation episodes before the commit), mean [95%% interval] over seeds; the "
              "ratio's interval is a paired bootstrap over seeds (docs/llm.md)\n\n%s%s",

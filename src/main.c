@@ -1,5 +1,7 @@
-/* main.c - `trivium SUBCOMMAND ...`: dispatch to one subcommand.
- * Adding a subcommand: write its function (commands.h) and add a row here. */
+/* main.c - `trivium SUBCOMMAND ...`: dispatch to one subcommand
+ * (trv_cli_main; the program's main() is cli-main.c, which registers the
+ * modules first).  Adding a subcommand: write its function (commands.h)
+ * and add a row here. */
 #include <config.h>
 
 #include <signal.h>
@@ -11,7 +13,6 @@
 
 #include "commands.h"
 #include "report.h"
-#include "worlds.h"
 
 static const TrvCommand commands[] = {
     {"run", trv_cmd_run, "run an experiment (default: the headline CausalBench-Seq run)"},
@@ -41,7 +42,7 @@ static void usage(FILE *f) {
     fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 }
 
-int main(int argc, char **argv) {
+int trv_cli_main(int argc, char **argv) {
   /* a file-size limit is a full disk to us: a failed write, reported, not a signal */
   signal(SIGXFSZ, SIG_IGN);
 #if defined(__GLIBC__)
@@ -56,7 +57,6 @@ int main(int argc, char **argv) {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 32 << 20);
 #endif
-  trv_worlds_register_builtin();
   if (argc < 2) {
     usage(stderr);
     return 2;

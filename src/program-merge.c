@@ -45,8 +45,8 @@ static int cmp_int(const void *a, const void *b) {
 }
 
 static int controller_index(const char *name) {
-  for (int i = 0; trv_controller_names[i]; i++)
-    if (!strcmp(trv_controller_names[i], name)) return i;
+  for (int i = 0; trv_controller_names()[i]; i++)
+    if (!strcmp(trv_controller_names()[i], name)) return i;
   return -1;
 }
 
@@ -172,7 +172,7 @@ int trv_program_merge(const char *out, char *const *dirs, int n_dirs, bool quiet
       continue;
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "merge: no run of controller %s with seed %d among the %d "
                 "directories: a merge needs every controller with every seed (%d controllers, %d seeds)",
-                trv_controller_names[c], seed, n_dirs, n_ctrl, n_seeds);
+                trv_controller_names()[c], seed, n_dirs, n_ctrl, n_seeds);
     ok = false;
   }
   GString *episodes = ok ? merged_episodes(parts, n_dirs, error) : NULL;
@@ -187,7 +187,7 @@ int trv_program_merge(const char *out, char *const *dirs, int n_dirs, bool quiet
     TrvCellSummary *cells = g_new(TrvCellSummary, n_dirs);
     const char **controllers = g_new(const char *, n_ctrl);
     for (int i = 0; i < n_dirs; i++) cells[i] = *parts[i].run->sum;
-    for (int c = 0; c < n_ctrl; c++) controllers[c] = trv_controller_names[controllers_i[c]];
+    for (int c = 0; c < n_ctrl; c++) controllers[c] = trv_controller_names()[controllers_i[c]];
     TrvProgramRunFile *p = parts[0].run;
     TrvCellLayout layout = p->layout;
     layout.controller = NULL;

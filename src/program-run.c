@@ -155,7 +155,7 @@ static bool read_layout(Reader *r, JsonObject *root, TrvProgramRunFile *p) {
     return fail(r, "format", "%s; expected \"" PROGRAM_FORMAT "\"", trv_json_kind(format));
   const char *controller = name(r, "controller", json_object_get_member(root, "controller"));
   if (!controller) return false;
-  if (!g_strv_contains(trv_controller_names, controller))
+  if (!g_strv_contains(trv_controller_names(), controller))
     return fail(r, "controller", "'%s' is no controller of this trivium", controller);
   p->controller = controller;
   const char *world = name(r, "world", json_object_get_member(root, "world"));

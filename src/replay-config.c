@@ -310,15 +310,15 @@ static bool read_parameters(Reader *r, JsonObject *root, GPtrArray *sets) {
 
 /* The controllers, each a known one at most once (a scenario's rule). */
 static bool read_controllers(Reader *r, JsonObject *root, GPtrArray *ctl) {
-  guint known = g_strv_length((char **)trv_controller_names);
+  guint known = g_strv_length((char **)trv_controller_names());
   JsonArray *a = array_member(r, root, "controllers", known, "controllers, each known one at most once");
   for (guint i = 0; a && i < json_array_get_length(a); i++) {
     JsonNode *e = json_array_get_element(a, i);
     const char *name = trv_json_is_string(e) ? json_node_get_string(e) : NULL;
     char *where = g_strdup_printf("\"controllers\"[%u]", i);
     bool ok = true;
-    if (!name || !g_strv_contains(trv_controller_names, name)) {
-      char *all = g_strjoinv(", ", (char **)trv_controller_names), *expected = g_strdup_printf("one of %s", all);
+    if (!name || !g_strv_contains(trv_controller_names(), name)) {
+      char *all = g_strjoinv(", ", (char **)trv_controller_names()), *expected = g_strdup_printf("one of %s", all);
       ok = not_one_of(r, where, e, expected);
       g_free(all), g_free(expected);
     } else if (g_ptr_array_find_with_equal_func(ctl, name, g_str_equal, NULL)) {

@@ -500,14 +500,19 @@ bool trv_write_summary(const TrvRunResult *r, const char *dir, FILE *out, GError
   path = g_build_filename(dir, "summary.md", NULL);
   f = open_out(&o);
   fprintf(f, "# Trivium run: %s\n\n", r->experiment);
-  if (r->params->variant == TRV_VARIANT_SEPARATION) separation_table(r, f);
+  /* CausalBench-Seq's separation variant has a table of its own */
+  const TrvParamSpec *variant = trv_param_lookup("world.variant");
+  char *v = variant ? trv_params_format(r->params, variant) : NULL;
+  bool separation = v && !strcmp(v, "separation");
+  g_free(v);
+  if (separation) separation_table(r, f);
   else main_table(r, f);
   fprintf(f, "\nIntervals: summary.csv has the 95%% t-interval of every metric across seeds.\n");
   ok = close_out(&o, path, error);
   g_free(path);
   if (!ok) return false;
   if (out) {
-    if (r->params->variant == TRV_VARIANT_SEPARATION) separation_table(r, out);
+    if (separation) separation_table(r, out);
     else main_table(r, out);
   }
   return true;

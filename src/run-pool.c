@@ -204,7 +204,7 @@ static int merge_cells(RunCtx *ctx, const TrvCellLayout *layout, const TrvCellFi
       summary_keep(&cells[c], &files[c].sum);
       totals->controller_cpu += files[c].controller_cpu;
       totals->probes += (gint64)files[c].sum.metric[TRV_METRIC_PROBES];
-      totals->agent_steps += (double)ctx->params.agents * layout->episodes * ctx->world_steps;
+      totals->agent_steps += (double)trv_params_int(&ctx->params, "agents.count") * layout->episodes * ctx->world_steps;
     }
     g_free(path);
   }

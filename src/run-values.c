@@ -96,8 +96,8 @@ bool trv_run_parse_controllers(const char *text, char ***names, GError **error) 
   bool ok = list[0] != NULL;
   if (!ok) expected(error, "--controllers", text, "at least one controller");
   for (int c = 0; ok && list[c]; c++)
-    if (!g_strv_contains(trv_controller_names, list[c])) {
-      char *all = g_strjoinv(", ", (char **)trv_controller_names), *q = trv_run_quote(list[c]);
+    if (!g_strv_contains(trv_controller_names(), list[c])) {
+      char *all = g_strjoinv(", ", (char **)trv_controller_names()), *q = trv_run_quote(list[c]);
       g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "unknown controller '%s'; known controllers: %s", q, all);
       g_free(q);
       g_free(all);

@@ -33,7 +33,7 @@ bool trv_run_parse_cells(const char *text, int *first, int *last, GError **error
 /* --role ROLE=GLOB[,GLOB]: *role a TrvRole, *globs (g_free) the patterns. */
 bool trv_run_parse_role(const char *text, int *role, char **globs, GError **error);
 
-/* --controllers LIST: comma-separated names of trv_controller_names, at
+/* --controllers LIST: comma-separated names of trv_controller_names(), at
  * least one; *names (g_strfreev) in the order given. */
 bool trv_run_parse_controllers(const char *text, char ***names, GError **error);
 

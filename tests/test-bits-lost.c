@@ -18,6 +18,7 @@
 #include "core/protocol.h"
 #include "core/rng.h"
 #include "core/world-call.h"
+#include "api/modules.h"
 #include "envs/worlds.h"
 
 typedef struct {
@@ -75,7 +76,6 @@ static double close_with(TrvSession *s, int e, GArray **records, int lost) {
 }
 
 static void run_case(double alpha, int episodes, bool one_probe) {
-  trv_worlds_register_builtin();
   const TrvWorldClass *wc = trivium_world_lookup("causalbench");
   TrvParams p;
   trv_params_defaults(&p);
@@ -135,6 +135,7 @@ static void the_only_probe_lost_costs_its_eig(void) { run_case(0.2, 12, true); }
 
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
+  trv_modules_register_builtin();
   g_test_add_func("/bits-lost/lost_agent_costs_the_eig_of_its_probes", lost_agent_costs_the_eig_of_its_probes);
   g_test_add_func("/bits-lost/the_only_probe_lost_costs_its_eig", the_only_probe_lost_costs_its_eig);
   return g_test_run();

@@ -14,6 +14,7 @@
 #include "core/params.h"
 #include "core/protocol.h"
 #include "core/world-call.h"
+#include "api/modules.h"
 #include "worlds.h"
 
 enum { N = 24, SEED = 5 };
@@ -138,6 +139,7 @@ static void a_numbered_probe_has_the_same_sign_whichever_agent_draws_it(void) {
 
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
+  trv_modules_register_builtin();
   g_test_add_func("/crn/a_numbered_probe_measures_the_same_whichever_agent_runs_it",
                   a_numbered_probe_measures_the_same_whichever_agent_runs_it);
   g_test_add_func("/crn/a_numbered_probe_has_the_same_sign_whichever_agent_draws_it",

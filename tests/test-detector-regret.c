@@ -2,16 +2,36 @@
  * regrets (3.8) on a 3-episode hand example. */
 #include <glib.h>
 #include <math.h>
+#include <string.h>
 
 #include "core/detector.h"
 #include "core/regret.h"
 
-static const TrvDetectorParams dp = {.mu_bar = 0.1, .h_cusum = 0.5, .rr_window = 4, .rr_ratio = 2.2,
-                                      .ll_delta = 0.5, .ll_h = 1.0};
+static const TrvCeEigParams ce_params = {.mu_bar = 0.1, .h_cusum = 0.5};
+static const TrvResidualRatioParams rr_params = {.window = 4, .ratio = 2.2};
+static const TrvLoglikParams ll_params = {.delta = 0.5, .h = 1.0};
+
+static const TrvDetectorClass *class_of(const char *name) {
+  const TrvModule *m = trv_detector_lookup(name);
+  g_assert_nonnull(m);
+  return m->klass;
+}
+
+/* The values above for the shipped detectors; any other's defaults (into
+ * `room`, at least its block's size). */
+static const void *params_of(const char *name, void *room) {
+  if (!strcmp(name, "ce-eig-cusum")) return &ce_params;
+  if (!strcmp(name, "residual-ratio")) return &rr_params;
+  if (!strcmp(name, "loglik-cusum")) return &ll_params;
+  const TrvModule *m = trv_detector_lookup(name);
+  if (!m->params) return NULL;
+  trv_param_block_defaults(m->params, room);
+  return room;
+}
 
 static void ce_eig_cusum_follows_the_hand_computed_sequence(void) {
-  const TrvDetectorClass *k = trv_detector_lookup("ce-eig-cusum");
-  void *d = k->create(&dp, 3);
+  const TrvDetectorClass *k = class_of("ce-eig-cusum");
+  void *d = k->create(&ce_params, 3);
   /* H(P_{e-1}), H(P_e) per episode; CE-EIG = drop; S = max(0, S + CE - 0.1) */
   const double h[][2] = {{3.0, 2.7}, {2.7, 2.6}, {2.6, 2.7}, {2.7, 2.3}, {2.3, 2.1}, {2.1, 2.1}};
   const double want[] = {0.2, 0.2, 0.0, 0.3, 0.4, 0.3};
@@ -32,8 +52,8 @@ static void ce_eig_cusum_follows_the_hand_computed_sequence(void) {
 }
 
 static void loglik_cusum_accumulates_the_likelihood_ratio_per_component(void) {
-  const TrvDetectorClass *k = trv_detector_lookup("loglik-cusum");
-  void *d = k->create(&dp, 2);
+  const TrvDetectorClass *k = class_of("loglik-cusum");
+  void *d = k->create(&ll_params, 2);
   /* component 1, z = 1, residual r = 1 each probe: up-increment
    * (0.5 * 1 * 1 - 0.125) / 1 = 0.375; down-increment -0.625 (floored at 0) */
   int comp[] = {1, 1};
@@ -60,8 +80,8 @@ static void loglik_cusum_accumulates_the_likelihood_ratio_per_component(void) {
 }
 
 static void residual_ratio_alarms_on_variance_inflation(void) {
-  const TrvDetectorClass *k = trv_detector_lookup("residual-ratio");
-  void *d = k->create(&dp, 1);
+  const TrvDetectorClass *k = class_of("residual-ratio");
+  void *d = k->create(&rr_params, 1);
   int comp[4] = {0};
   double z[4] = {1, 1, 1, 1}, base[4] = {1, -1, 1, -1}, big[4] = {1.5, -1.5, 1.5, -1.5}, stat;
   TrvDetectorInput in = {.n_probes = 4, .component = comp, .z = z, .resid = base, .s2 = 1, .n_components = 1};
@@ -89,10 +109,11 @@ static void every_detector_restarts_after_an_alarm(void) {
   storm.h_prev_bits = 12, storm.h_bits = 2, storm.resid = ten;
   probe.h_prev_bits = 2, probe.h_bits = 1.5;
   int n = 0;
-  for (const char *const *name = trv_detector_name_list; *name; name++, n++) {
-    const TrvDetectorClass *k = trv_detector_lookup(*name);
-    g_assert_nonnull(k);
-    void *d = k->create(&dp, 2), *fresh = k->create(&dp, 2);
+  for (const char *const *name = trv_detector_names(); *name; name++, n++) {
+    const TrvDetectorClass *k = class_of(*name);
+    double room[64];
+    const void *params = params_of(*name, room);
+    void *d = k->create(params, 2), *fresh = k->create(params, 2);
     double stat, want;
     g_assert_false(k->step(d, &calm, &stat));
     g_assert_true(k->step(d, &storm, &stat));
@@ -139,6 +160,7 @@ static void regrets_on_a_three_episode_hand_example(void) {
 
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
+  trv_detectors_register_builtin();
   g_test_add_func("/detector/ce_eig_cusum_follows_the_hand_computed_sequence", ce_eig_cusum_follows_the_hand_computed_sequence);
   g_test_add_func("/detector/loglik_cusum_accumulates_the_likelihood_ratio_per_component",
                   loglik_cusum_accumulates_the_likelihood_ratio_per_component);

@@ -12,6 +12,7 @@
 
 #include "scenario/scenario-internal.h"
 #include "test-scenario-util.h"
+#include "api/modules.h"
 #include "worlds.h"
 
 /* ---- the reader, from memory ---- */
@@ -479,7 +480,7 @@ static void scenario_trace_events_are_bounded_in_all(void) {
 
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
-  trv_worlds_register_builtin(); /* the loader checks world names against the registry */
+  trv_modules_register_builtin(); /* the loader checks names and keys against the registries */
   g_test_add_func("/fault-trace/shipped_trace_reads_as_its_three_outages", shipped_trace_reads_as_its_three_outages);
   g_test_add_func("/fault-trace/good_trace_gives_each_resource_its_intervals",
                   good_trace_gives_each_resource_its_intervals);

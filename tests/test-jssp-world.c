@@ -19,7 +19,11 @@
 #include "core/world.h"
 #include "jssp/jssp-confounded.h"
 #include "jssp/jssp-stream.h"
+#include "api/modules.h"
 #include "worlds.h"
+
+/* The job shop world's parameters in p, to change. */
+static TrvJsspParams *jssp(TrvParams *p) { return trv_params_block_mut(p, &trv_jssp_params); }
 
 static void stream_params(TrvParams *p) {
   trv_params_defaults(p);
@@ -47,7 +51,7 @@ static void stream_world_draws_the_reference_machines(void) {
   TrvParams p;
   stream_params(&p);
   TrvMachineStreamParams sp;
-  trv_machine_stream_params_from(&p, &sp);
+  trv_machine_stream_params_from(jssp(&p), &sp);
   double *regret = g_new(double, sp.episodes);
   for (uint64_t seed = 1; seed <= 20; seed++) {
     void *w = world_new(&p, seed);
@@ -101,13 +105,13 @@ static void stream_agent_zero_faces_the_reference_draws(void) {
 static void instance_regret_is_the_references(void) {
   TrvParams p;
   trv_params_defaults(&p);
-  g_strlcpy(p.jssp_instance, JSSP_PLATFORM_DIR "/ft06/jobs.txt", sizeof p.jssp_instance);
+  g_strlcpy(jssp(&p)->instance, JSSP_PLATFORM_DIR "/ft06/jobs.txt", TRV_PARAM_TEXT_MAX);
   p.episodes = 50;
   p.steps = 4;
   TrvConfoundedParams cp;
-  trv_confounded_params_from(&p, &cp);
+  trv_confounded_params_from(jssp(&p), &cp);
   GError *err = NULL;
-  TrvJsspInstance *inst = trv_jssp_instance_load(p.jssp_instance, &err);
+  TrvJsspInstance *inst = trv_jssp_instance_load(jssp(&p)->instance, &err);
   g_assert_no_error(err);
   TrvConfoundedPlans *plans = trv_confounded_plans_new(inst);
   double *ms = g_new(double, trv_confounded_plans_count(plans)), ones[6] = {1, 1, 1, 1, 1, 1};
@@ -199,7 +203,7 @@ static void stream_agrees_with_the_reference(void) {
   TrvParams p;
   stream_params(&p);
   TrvMachineStreamParams sp;
-  trv_machine_stream_params_from(&p, &sp);
+  trv_machine_stream_params_from(jssp(&p), &sp);
   const int S = 20, E = p.episodes;
   double total[20], *curve = g_new(double, E), lr, nr;
   TrvMachineStreamSummary ref;
@@ -241,7 +245,7 @@ static void instance_files_are_checked(void) {
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
     char *path = g_build_filename(dir, "bad.txt", NULL);
     g_assert_true(g_file_set_contents(path, cases[i].text, -1, NULL));
-    g_strlcpy(p.jssp_instance, path, sizeof p.jssp_instance);
+    g_strlcpy(jssp(&p)->instance, path, TRV_PARAM_TEXT_MAX);
     GError *err = NULL;
     g_assert_null(trv_world_jssp.init(&p, 1, &err));
     g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
@@ -257,7 +261,7 @@ static void instance_files_are_checked(void) {
   g_string_append_c(big, '\n');
   char *path = g_build_filename(dir, "wide.txt", NULL);
   g_assert_true(g_file_set_contents(path, big->str, -1, NULL));
-  g_strlcpy(p.jssp_instance, path, sizeof p.jssp_instance);
+  g_strlcpy(jssp(&p)->instance, path, TRV_PARAM_TEXT_MAX);
   GError *err = NULL;
   g_assert_null(trv_world_jssp.init(&p, 1, &err));
   g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
@@ -266,7 +270,7 @@ static void instance_files_are_checked(void) {
   g_unlink(path);
   g_free(path);
   g_string_free(big, TRUE);
-  g_strlcpy(p.jssp_instance, "ft99", sizeof p.jssp_instance);
+  g_strlcpy(jssp(&p)->instance, "ft99", TRV_PARAM_TEXT_MAX);
   g_assert_null(trv_world_jssp.init(&p, 1, &err));
   g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
   g_assert_nonnull(strstr(err->message, "no shipped instance"));
@@ -279,7 +283,7 @@ static void instance_files_are_checked(void) {
 static void text_parameter(void) {
   TrvParams p;
   trv_params_defaults(&p);
-  g_assert_cmpstr(p.jssp_instance, ==, "");
+  g_assert_cmpstr(jssp(&p)->instance, ==, "");
   GError *err = NULL;
   g_assert_true(trv_params_set(&p, "world.instance", "ft10", &err));
   char *v = trv_params_format(&p, trv_param_lookup("world.instance"));
@@ -296,7 +300,7 @@ static void text_parameter(void) {
   longer[TRV_PARAM_TEXT_MAX - 1] = '\0';
   g_assert_true(trv_params_set(&p, "world.instance", longer, &err));
   g_free(longer);
-  g_assert_cmpuint(strlen(p.jssp_instance), ==, TRV_PARAM_TEXT_MAX - 1);
+  g_assert_cmpuint(strlen(jssp(&p)->instance), ==, TRV_PARAM_TEXT_MAX - 1);
   double d;
   g_assert_false(trivium_params_get(&p, "world.instance", &d, &err));
   g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
@@ -305,7 +309,7 @@ static void text_parameter(void) {
 
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
-  trv_worlds_register_builtin();
+  trv_modules_register_builtin();
   g_test_add_func("/jssp/world/stream_world_draws_the_reference_machines", stream_world_draws_the_reference_machines);
   g_test_add_func("/jssp/world/stream_agent_zero_faces_the_reference_draws", stream_agent_zero_faces_the_reference_draws);
   g_test_add_func("/jssp/world/instance_regret_is_the_references", instance_regret_is_the_references);

@@ -5,6 +5,7 @@
 
 #include "core/protocol.h"
 #include "core/reset.h"
+#include "api/modules.h"
 #include "worlds.h"
 
 static void partial_reset_resets_only_what_the_window_contradicts(void) {
@@ -137,6 +138,7 @@ static void probes_run_at_the_steps_of_highest_value(void) {
 
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
+  trv_modules_register_builtin();
   g_test_add_func("/reset/partial_reset_resets_only_what_the_window_contradicts",
                   partial_reset_resets_only_what_the_window_contradicts);
   g_test_add_func("/episode/probes_run_at_the_steps_of_highest_value", probes_run_at_the_steps_of_highest_value);

@@ -9,6 +9,7 @@
 
 #include "scenario/scenario-internal.h"
 #include "test-scenario-util.h"
+#include "api/modules.h"
 #include "worlds.h"
 
 /* ---- the error classes of the acceptance, from files ---- */
@@ -86,7 +87,7 @@ static void billion_laughs_is_refused_at_once(void) {
 /* ---- more mistakes, from strings ---- */
 
 static void unknown_controller_is_named_with_the_known_ones(void) {
-  char *all = g_strjoinv(", ", (char **)trv_controller_names);
+  char *all = g_strjoinv(", ", (char **)trv_controller_names());
   char *want = g_strdup_printf("mem.xml:4:16: unknown controller 'rlvrr'; expected one of: %s; did you mean 'rlvr'?",
                                all);
   assert_string_fails(HEAD "  <controllers names=\"trivium, rlvrr\"/>\n" TAIL, want);
@@ -518,7 +519,7 @@ static void control_characters_are_escaped_in_messages(void) {
 
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
-  trv_worlds_register_builtin(); /* the loader checks world names against the registry */
+  trv_modules_register_builtin(); /* the loader checks names and keys against the registries */
   g_test_add_func("/scenario/errors/misspelt_element_is_named_with_a_suggestion",
                   misspelt_element_is_named_with_a_suggestion);
   g_test_add_func("/scenario/errors/misspelt_attribute_is_located_with_a_suggestion",

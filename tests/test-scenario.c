@@ -2,7 +2,19 @@
  * values, every element sets its field, the platforms, the DTD, and
  * `trivium validate`.  The error classes are in test-scenario-errors.c. */
 #include "test-scenario-util.h"
+#include "api/modules.h"
+#include "causalbench/causalbench.h"
+#include "core/controller.h"
+#include "core/detector.h"
+#include "log/ctl-params.h"
+#include "sim/sim-params.h"
 #include "worlds.h"
+
+/* The values of the modules' blocks in p. */
+static const TrvCausalbenchParams *cb(const TrvParams *p) { return trv_params_block(p, &trv_causalbench_params); }
+static const TrvTriviumParams *trivium(const TrvParams *p) { return trv_params_block(p, &trv_trivium_params); }
+static const TrvSimParams *sim(const TrvParams *p) { return trv_sim_params_of(p); }
+static const TrvCtlParams *ctl(const TrvParams *p) { return trv_ctl_params_of(p); }
 
 /* ---- shipped scenarios ---- */
 
@@ -54,9 +66,9 @@ static void variant_scenarios_set_their_world(void) {
   };
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
     TrvScenario *s = load_shipped(cases[i].file);
-    g_assert_cmpint(s->params.variant, ==, cases[i].variant);
-    g_assert_cmpint(s->params.flips, ==, cases[i].flips);
-    g_assert_cmpfloat(s->params.nu, ==, cases[i].nu);
+    g_assert_cmpint(cb(&s->params)->variant, ==, cases[i].variant);
+    g_assert_cmpint(cb(&s->params)->flips, ==, cases[i].flips);
+    g_assert_cmpfloat(cb(&s->params)->nu, ==, cases[i].nu);
     g_assert_cmpint(s->params.episodes, ==, 500);
     g_assert_null(s->controllers);
     trv_scenario_free(s);
@@ -65,10 +77,10 @@ static void variant_scenarios_set_their_world(void) {
 
 static void separation_scenario_is_one_long_unmatched_episode(void) {
   TrvScenario *s = load_shipped("separation.xml");
-  g_assert_cmpint(s->params.variant, ==, TRV_VARIANT_SEPARATION);
+  g_assert_cmpint(cb(&s->params)->variant, ==, TRV_VARIANT_SEPARATION);
   g_assert_cmpint(s->params.episodes, ==, 1);
   g_assert_cmpint(s->params.steps, ==, 500);
-  g_assert_cmpint(s->params.matched, ==, 0);
+  g_assert_cmpint(((const TrvEpistemicResetParams *)trv_params_block(&s->params, &trv_epistemic_reset_params))->matched, ==, 0);
   g_assert_cmpuint(g_strv_length(s->controllers), ==, 2);
   g_assert_cmpstr(s->controllers[0], ==, "rlvr");
   g_assert_cmpstr(s->controllers[1], ==, "epistemic-reset");
@@ -114,12 +126,12 @@ static void multi_agent_scenario_sweeps_the_agent_count(void) {
   for (size_t k = 0; k < 8; k++) {
     TrvParams p;
     g_array_free(trv_scenario_point(s, k, &p), TRUE);
-    g_assert_cmpint(p.agents, ==, m[k]);
+    g_assert_cmpint(sim(&p)->agents, ==, m[k]);
     g_assert_cmpint(p.seeds, ==, 10);
     /* every setting its docs quote is in the file */
     g_assert_cmpint(p.episodes, ==, 100);
-    g_assert_cmpfloat(p.probe_flops, ==, 1e9);
-    g_assert_cmpfloat(p.step_seconds, ==, 0.01);
+    g_assert_cmpfloat(sim(&p)->probe_flops, ==, 1e9);
+    g_assert_cmpfloat(sim(&p)->step_seconds, ==, 0.01);
   }
   g_assert_cmpuint(g_strv_length(s->controllers), ==, 2);
   trv_scenario_free(s);
@@ -164,9 +176,9 @@ static void every_element_sets_its_field(void) {
   g_assert_cmpstr(s->role_hosts[TRV_ROLE_CONTROLLER], ==, "controller");
   g_assert_cmpstr(s->role_hosts[TRV_ROLE_CTL], ==, "ctl,controller");
   g_assert_cmpstr(s->role_hosts[TRV_ROLE_AGENT], ==, "agent-*");
-  g_assert_cmpint(s->params.variant, ==, TRV_VARIANT_FLIPS);
-  g_assert_cmpint(s->params.flips, ==, 7);
-  g_assert_cmpfloat(s->params.kappa, ==, 2.5);
+  g_assert_cmpint(cb(&s->params)->variant, ==, TRV_VARIANT_FLIPS);
+  g_assert_cmpint(cb(&s->params)->flips, ==, 7);
+  g_assert_cmpfloat(cb(&s->params)->kappa, ==, 2.5);
   g_assert_cmpstr(s->controllers[0], ==, "trivium");
   g_assert_cmpstr(s->controllers[1], ==, "rlvr");
   g_assert_null(s->controllers[2]);
@@ -182,19 +194,20 @@ static void every_element_sets_its_field(void) {
   g_assert_cmpfloat(s->params.h_ent, ==, 0.5);
   g_assert_cmpint(s->params.lrcp_window, ==, 10);
   g_assert_cmpint(s->params.lrcp_radius, ==, 2);
-  g_assert_cmpint(s->params.detector, ==, 1);
-  g_assert_cmpint(s->params.rr_window, ==, 40);
-  g_assert_cmpfloat(s->params.rho, ==, 0.25);
+  const TrvModule *detector = trv_detector_selected(&s->params);
+  g_assert_cmpstr(detector->name, ==, "residual-ratio");
+  g_assert_cmpint(((const TrvResidualRatioParams *)trv_params_block(&s->params, detector->params))->window, ==, 40);
+  g_assert_cmpfloat(trivium(&s->params)->rho, ==, 0.25);
   g_assert_cmpstr(s->ctl_file, ==, "logs/a.ctl");
-  g_assert_cmpint(s->params.ctl_mode, ==, TRV_CTL_MODE_BEST_EFFORT);
-  g_assert_cmpint(s->params.ctl_replicas, ==, 3);
-  g_assert_cmpfloat(s->params.ctl_timeout, ==, 0.5);
-  g_assert_cmpint(s->params.ctl_retries, ==, 7);
-  g_assert_cmpint(s->params.ctl_fsync, ==, 1);
-  g_assert_cmpint(s->params.agents, ==, 4);
-  g_assert_cmpfloat(s->params.step_flops, ==, 2e6);
-  g_assert_cmpfloat(s->params.probe_flops, ==, 0);
-  g_assert_cmpfloat(s->params.reactive_sd, ==, 2);
+  g_assert_cmpint(ctl(&s->params)->mode, ==, TRV_CTL_MODE_BEST_EFFORT);
+  g_assert_cmpint(ctl(&s->params)->replicas, ==, 3);
+  g_assert_cmpfloat(ctl(&s->params)->timeout, ==, 0.5);
+  g_assert_cmpint(ctl(&s->params)->retries, ==, 7);
+  g_assert_cmpint(ctl(&s->params)->fsync, ==, 1);
+  g_assert_cmpint(sim(&s->params)->agents, ==, 4);
+  g_assert_cmpfloat(sim(&s->params)->step_flops, ==, 2e6);
+  g_assert_cmpfloat(sim(&s->params)->probe_flops, ==, 0);
+  g_assert_cmpfloat(((const TrvReactiveParams *)trv_params_block(&s->params, &trv_reactive_params))->sd, ==, 2);
   g_assert_cmpuint(s->faults->len, ==, 3);
   const TrvFaultSpec *f = (const TrvFaultSpec *)s->faults->data;
   g_assert_cmpint(f[0].kind, ==, TRV_FAULT_LINK_FLAP);
@@ -213,7 +226,7 @@ static void every_element_sets_its_field(void) {
   g_assert_cmpuint(trv_scenario_n_points(s), ==, 6);
   TrvParams p;
   GArray *faults = trv_scenario_point(s, 4, &p);
-  g_assert_cmpfloat(p.rho, ==, 1);
+  g_assert_cmpfloat(trivium(&p)->rho, ==, 1);
   g_assert_cmpfloat(g_array_index(faults, TrvFaultSpec, 1).duration, ==, 2);
   g_assert_cmpfloat(g_array_index(faults, TrvFaultSpec, 2).duration, ==, 1); /* a partition, not swept */
   g_array_free(faults, TRUE);
@@ -601,8 +614,8 @@ static void self_defeating_placements_are_said(void) {
   g_strfreev(w);
   /* one replica and one agent: only the agent on the controller's host is left to say */
   TrvParams p = s->params;
-  p.ctl_replicas = 1;
-  p.agents = 1; /* agent 0 is on the first agent host: the controller's */
+  trv_ctl_params_mut(&p)->replicas = 1;
+  trv_sim_params_mut(&p)->agents = 1; /* agent 0 is on the first agent host: the controller's */
   w = trv_scenario_warnings(s, &p, NULL);
   g_assert_cmpuint(g_strv_length(w), ==, 1);
   g_strfreev(w);
@@ -630,7 +643,7 @@ static void self_defeating_placements_are_said(void) {
 
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
-  trv_worlds_register_builtin(); /* the loader checks world names against the registry */
+  trv_modules_register_builtin(); /* the loader checks names and keys against the registries */
   g_test_add_func("/scenario/shipped/every_shipped_scenario_loads", every_shipped_scenario_loads);
   g_test_add_func("/scenario/shipped/default_scenario_is_the_run_defaults", default_scenario_is_the_run_defaults);
   g_test_add_func("/scenario/shipped/variant_scenarios_set_their_world", variant_scenarios_set_their_world);

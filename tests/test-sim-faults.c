@@ -17,6 +17,7 @@
 
 #include "log/ctl.h"
 #include "sim/sim.h"
+#include "api/modules.h"
 #include "worlds.h"
 
 typedef struct {
@@ -262,6 +263,7 @@ static void fixed_periods_are_the_mean(void) {
 
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
+  trv_modules_register_builtin();
   g_test_add_func("/sim-faults/fixed_periods_are_the_mean", fixed_periods_are_the_mean);
   g_test_add_func("/sim-faults/flap_periods_have_the_closed_form_mean_and_cv",
                   flap_periods_have_the_closed_form_mean_and_cv);

@@ -17,6 +17,7 @@
 #include "core/record.h"
 #include "core/rng.h"
 #include "sim/sim.h"
+#include "api/modules.h"
 
 #define AGENTS 6
 
@@ -249,6 +250,7 @@ static void an_agent_dying_mid_episode_leaves_the_others_going(void) {
 
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
+  trv_modules_register_builtin();
   g_test_add_func("/sim-shared/every_agent_acts_before_the_city_moves", every_agent_acts_before_the_city_moves);
   g_test_add_func("/sim-shared/an_agent_dying_mid_episode_leaves_the_others_going",
                   an_agent_dying_mid_episode_leaves_the_others_going);

@@ -10,14 +10,19 @@
 #include "core/datadir.h"
 #include "core/record.h"
 #include "urs/world-internal.h"
+#include "api/modules.h"
 #include "worlds.h"
+#include "sim/sim-params.h"
 #include <trivium/results.h>
+
+/* The URS world's parameters in p, to change. */
+static TrvUrsParams *urs(TrvParams *p) { return trv_params_block_mut(p, &trv_urs_params); }
 
 
 static UrsWorld *new_world(int drivers, int steps, uint64_t seed) {
   TrvParams p;
   trv_params_defaults(&p);
-  p.agents = drivers;
+  trv_sim_params_mut(&p)->agents = drivers;
   p.steps = steps;
   p.episodes = 500;
   GError *err = NULL;
@@ -127,7 +132,7 @@ static void probe_stats(TrvRng *r, double kappa, double m, int n, double *diff, 
 static void test_probe_outcomes_estimate_the_true_effects(void) {
   UrsWorld *w = new_world(1, 30, 11);
   trv_world_urs.episode_begin(w, 0);
-  double effect = w->p.urs_effect, diff, se, var;
+  double effect = w->p.effect, diff, se, var;
   g_assert_cmpfloat(w->kappa[0], ==, effect); /* default: 0..3 informative */
   g_assert_cmpfloat(w->kappa[5], ==, 0);
   TrvRng r;
@@ -166,8 +171,8 @@ static void test_probe_volume_is_the_calibrated_demand_of_cell_and_slot(void) {
   for (int city = 0; city < 3; city++) {
     TrvParams p;
     trv_params_defaults(&p);
-    p.urs_city = city;
-    p.agents = 1;
+    urs(&p)->city = city;
+    trv_sim_params_mut(&p)->agents = 1;
     GError *err = NULL;
     UrsWorld *w = trv_world_urs.init(&p, 1, &err);
     g_assert_no_error(err);
@@ -225,10 +230,10 @@ static void test_grounded_effects_come_from_the_city_table(void) {
     for (int grounded = 0; grounded < 2; grounded++) {
       TrvParams p;
       trv_params_defaults(&p);
-      p.urs_city = city;
-      p.agents = 1;
-      p.urs_grounded = grounded;
-      p.urs_informative = (1 << 2) | (1 << 3) | (1 << 10);
+      urs(&p)->city = city;
+      trv_sim_params_mut(&p)->agents = 1;
+      urs(&p)->grounded = grounded;
+      urs(&p)->informative = (1 << 2) | (1 << 3) | (1 << 10);
       GError *err = NULL;
       UrsWorld *w = trv_world_urs.init(&p, 1, &err);
       g_assert_no_error(err);
@@ -243,7 +248,7 @@ static void test_grounded_effects_come_from_the_city_table(void) {
                         e[TRV_EFFECT_AIRPORT].estimated ? e[TRV_EFFECT_AIRPORT].estimate * sqrt(share * (1 - share)) : 0};
       const int js[3] = {2, 3, 10};
       for (int i = 0; i < 3; i++) {
-        double k = grounded ? (fabs(want[i]) >= p.urs_effect_floor ? want[i] : 0) : p.urs_effect;
+        double k = grounded ? (fabs(want[i]) >= urs(&p)->effect_floor ? want[i] : 0) : urs(&p)->effect;
         g_test_message("city %d grounded %d: kappa_%d = %.4f (table %.4f)", city, grounded, js[i], w->kappa[js[i]],
                        want[i]);
         g_assert_cmpfloat(fabs(w->kappa[js[i]] - k), <, 1e-12);
@@ -335,7 +340,7 @@ static void test_change_point_switches_the_informative_set(void) {
   trv_params_defaults(&p);
   p.steps = 10;
   p.episodes = 20;
-  p.urs_change_at = 10;
+  urs(&p)->change_at = 10;
   GError *err = NULL;
   void *w = trv_world_urs.init(&p, 3, &err);
   g_assert_no_error(err);
@@ -361,8 +366,8 @@ static void test_every_city_loads_and_steps(void) {
   for (int city = 0; city < 3; city++) {
     TrvParams p;
     trv_params_defaults(&p);
-    p.urs_city = city;
-    p.agents = 32;
+    urs(&p)->city = city;
+    trv_sim_params_mut(&p)->agents = 32;
     p.steps = 120;
     GError *err = NULL;
     UrsWorld *w = trv_world_urs.init(&p, 1, &err);
@@ -381,9 +386,9 @@ static void test_every_city_loads_and_steps(void) {
 static UrsWorld *world_on_table(const char *table) {
   TrvParams p;
   trv_params_defaults(&p);
-  p.agents = 8;
+  trv_sim_params_mut(&p)->agents = 8;
   p.steps = 30;
-  g_strlcpy(p.urs_table, table, sizeof p.urs_table);
+  g_strlcpy(urs(&p)->table, table, sizeof urs(&p)->table);
   GError *err = NULL;
   UrsWorld *w = trv_world_urs.init(&p, 3, &err);
   g_assert_no_error(err);
@@ -496,11 +501,11 @@ static void test_probe_metrics_and_values_follow_the_volumes(void) {
 static UrsWorld *world_with(int drivers, double temperature, int accept_rings) {
   TrvParams p;
   trv_params_defaults(&p);
-  p.agents = drivers;
+  trv_sim_params_mut(&p)->agents = drivers;
   p.steps = 60;
   p.episodes = 500;
-  p.urs_temperature = temperature;
-  p.urs_accept_rings = accept_rings;
+  urs(&p)->temperature = temperature;
+  urs(&p)->accept_rings = accept_rings;
   GError *err = NULL;
   UrsWorld *w = trv_world_urs.init(&p, 3, &err);
   g_assert_no_error(err);
@@ -557,6 +562,7 @@ static void test_driver_actions(void) {
 
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
+  trv_modules_register_builtin();
   g_test_add_func("/urs-world/conservation_of_requests_and_drivers", test_conservation_of_requests_and_drivers);
   g_test_add_func("/urs-world/driver_actions", test_driver_actions);
   g_test_add_func("/urs-world/probe_metrics_and_values_follow_the_volumes", test_probe_metrics_and_values_follow_the_volumes);

@@ -154,7 +154,7 @@ bool urs_city_init(UrsWorld *w, GError **error) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "calibration table of %s has no demand", t->city);
     return false;
   }
-  w->rate_scale = w->p.urs_load * w->n_drivers / week / 60.0;
+  w->rate_scale = w->p.load * w->n_drivers / week / 60.0;
   /* OD matrix by origin zone, cumulative counts */
   w->od_start = g_new0(int, w->nzones + 1);
   w->od_dest = g_new(int, MAX(1u, t->od->len));
@@ -201,7 +201,7 @@ bool urs_city_init(UrsWorld *w, GError **error) {
   for (size_t i = 0; i < G_N_ELEMENTS(grounded); i++) {
     const TrvEffect *e = &t->effects[grounded[i].effect];
     double k = e->estimated ? e->estimate * grounded[i].unit : 0;
-    w->table_kappa[grounded[i].j] = fabs(k) >= w->p.urs_effect_floor && k != 0 ? k : 0;
+    w->table_kappa[grounded[i].j] = fabs(k) >= w->p.effect_floor && k != 0 ? k : 0;
   }
   w->zone_field = g_new0(double, (size_t)w->nzones * URS_NCONF);
   w->true_exp_a = g_new(double, w->nzones);
@@ -358,7 +358,7 @@ void urs_city_episode(UrsWorld *w) {
 
 double urs_confounders(UrsWorld *w, int cell, int t, double z[URS_NCONF]) {
   const double *x = cell_fields(w, cell), *y = &w->series[(size_t)t * URS_NCONF];
-  double v = w->p.urs_busyness * w->busy;
+  double v = w->p.busyness * w->busy;
   for (int j = 0; j < URS_NCONF; j++) {
     z[j] = rho_of(j) * w->busy + s_of(j) * (conf[j].a * x[j] + b_of(j) * y[j]);
     v += w->kappa[j] * z[j];
@@ -368,7 +368,7 @@ double urs_confounders(UrsWorld *w, int cell, int t, double z[URS_NCONF]) {
 
 /* log of the city-wide time factor of minute t under the true graph. */
 static double true_time_part(const UrsWorld *w, int t) {
-  double gamma = w->p.urs_busyness, load = gamma, var = 0, c = gamma * w->busy;
+  double gamma = w->p.busyness, load = gamma, var = 0, c = gamma * w->busy;
   for (int j = 0; j < URS_NCONF; j++) {
     c += w->kappa[j] * (rho_of(j) * w->busy + s_of(j) * b_of(j) * w->series[(size_t)t * URS_NCONF + j]);
     load += w->kappa[j] * rho_of(j);

@@ -123,7 +123,7 @@ static int nearest_idle(const UrsWorld *w, const UrsFleet *f, int cell, int *rin
   const int *disc = urs_disc(w, cell);
   int i = 0;
   /* drivers decline offers beyond world.accept_rings */
-  for (int d = 0; d <= URS_RINGS && d <= w->p.urs_accept_rings; d++) {
+  for (int d = 0; d <= URS_RINGS && d <= w->p.accept_rings; d++) {
     int best = -1;
     for (; i < urs_ring_end[d]; i++) {
       if (disc[i] < 0) continue;
@@ -186,7 +186,7 @@ static void reposition(UrsWorld *w, UrsFleet *f, int t, int d, int slot) {
     cand[n] = c, score[n++] = s;
     if (s > best_score) best_score = s, best = c;
   }
-  double tau = w->p.urs_temperature;
+  double tau = w->p.temperature;
   if (tau > 0 && best_score > 0) { /* the repositioning distribution: a draw, not the best */
     double weight[URS_DISC], total = 0;
     for (int i = 0; i < n; i++) total += weight[i] = exp((score[i] / best_score - 1) / tau);

@@ -27,6 +27,7 @@
 #include "core/params.h"
 #include "core/rng.h"
 #include "urs/caltable.h"
+#include "urs/world-params.h"
 #include "core/world.h"
 
 #define URS_NCONF 12
@@ -107,7 +108,8 @@ typedef struct UrsSharedTable UrsSharedTable; /* world.c */
 
 struct UrsWorld {
   uint32_t magic;
-  TrvParams p;
+  TrvUrsParams p; /* world.* */
+  double zabs;    /* budget.zabs */
   uint64_t seed;
   int n_drivers, episodes, steps;
   const TrvCalTable *table; /* read-only: shared with other worlds (world.c) */

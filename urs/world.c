@@ -1,5 +1,6 @@
-/* world.c - the URS world (SPEC 7.3): urban ride-share dispatch on a city
- * built from a calibration table (data/urs/CITY.cal).
+/* world.c - the URS world (docs/urs.md, "The URS world"): urban ride-share
+ * dispatch on a city built from a calibration table (data/urs/CITY.cal),
+ * and its parameters (world.*, world-params.h).
  *
  * Candidates: G_inf = the 12 edges "Z_j -> demand" (all observed), truth
  * kappa_j for the informative confounders (world.informative,
@@ -57,6 +58,36 @@
 
 #include "core/datadir.h"
 #include "urs/world-internal.h"
+
+static const char *const city_names[] = {"sf", "nyc", "sg", NULL};
+
+#define I(k, f, d, lo, hi, doc) TRV_ROW_INT(TrvUrsParams, k, f, d, lo, hi, doc)
+#define D(k, f, d, lo, hi, doc) TRV_ROW_DOUBLE(TrvUrsParams, k, f, d, lo, hi, doc)
+static const TrvParamSpec specs[] = {
+    TRV_ROW_ENUM(TrvUrsParams, "world.city", city, "sf", city_names,
+                 "URS: the city whose calibration table (data/urs/CITY.cal) the world samples"),
+    TRV_ROW_TEXT(TrvUrsParams, "world.table", table,
+                 "URS: empty for the city's shipped table (data/urs/CITY.cal); else a calibration table file "
+                 "(`trivium trace import`)"),
+    I("world.informative", informative, 15, 0, 4095, "URS: bitmask of the informative confounders among the 12 (bit j = confounder j)"),
+    I("world.informative_after", informative_after, 240, 0, 4095, "URS: the informative bitmask from episode world.change_at on"),
+    I("world.change_at", change_at, 0, 0, 1e7, "URS: episode at which the informative set changes (0 = never)"),
+    D("world.effect", effect, 0.5, -1e3, 1e3, "URS: log-demand effect kappa of an informative confounder (per standard deviation)"),
+    I("world.grounded", grounded, 1, 0, 1,
+      "URS: 1 = the effects of weather (2), time of day (3) and airport (10), when informative, are the calibration "
+      "table's estimates (docs/urs.md); 0 = world.effect like the others"),
+    D("world.effect_floor", effect_floor, 0.1, 0, 1e3,
+      "URS: a table estimate smaller than this in absolute value (per standard deviation) counts as no effect"),
+    D("world.load", load, 3.0, 1e-3, 1e3, "URS: city-wide requests per driver per hour, averaged over the week (scales the table's rates)"),
+    D("world.busyness", busyness, 0.8, 0, 1e3, "URS: log-demand effect of the hidden per-episode city busyness B_e (the confounding)"),
+    D("world.temperature", temperature, 0, 0, 1e3,
+      "URS: an idle driver's repositioning distribution over its cell and the 6 neighbours, P(c) proportional to "
+      "exp((s_c / s_max - 1) / temperature), s its graph's score; 0: the best cell (greedy)"),
+    I("world.accept_rings", accept_rings, 2, 0, 2,
+      "URS: a driver accepts a dispatch offer whose pickup is at most this many rings away and declines farther "
+      "ones (2: every offer of the matching disc)"),
+};
+const TrvParamBlock trv_urs_params = TRV_BLOCK(TrvUrsParams, specs);
 
 static const char *const var_names[] = {"surge", "event_proximity", "weather", "time_of_day", "road_closure",
                                         "rider_mix", "driver_tier", "competitor_pricing", "ev_battery",
@@ -186,13 +217,15 @@ static void urs_free(void *p);
 static void *urs_init(const TrvParams *params, uint64_t seed, GError **error) {
   UrsWorld *w = g_new0(UrsWorld, 1);
   w->magic = URS_MAGIC_WORLD;
-  w->p = *params;
+  const TrvUrsParams *p = trv_params_block(params, &trv_urs_params);
+  w->p = *p;
+  w->zabs = params->zabs;
   w->seed = seed;
-  w->n_drivers = params->agents;
+  w->n_drivers = trv_params_int(params, "agents.count");
   w->episodes = params->episodes;
   w->steps = params->steps;
   w->episode = -1;
-  w->shared_table = load_table(params->urs_table, city_files[params->urs_city], &w->table_path, error);
+  w->shared_table = load_table(p->table, city_files[p->city], &w->table_path, error);
   if (w->shared_table) w->table = w->shared_table->table;
   if (!w->table || !urs_city_init(w, error)) {
     urs_free(w);
@@ -245,7 +278,7 @@ static const TrvCandidates *urs_candidates(void *world) {
 
 static double urs_noise_var(void *world) {
   UrsWorld *w = world_of(world);
-  return (1.0 + cosh(w->p.urs_effect * w->p.zabs)) / URS_PROBE_VOLUME;
+  return (1.0 + cosh(w->p.effect * w->zabs)) / URS_PROBE_VOLUME;
 }
 
 static int urs_episodes(void *world) { return world_of(world)->episodes; }
@@ -253,9 +286,9 @@ static int urs_steps(void *world) { return world_of(world)->steps; }
 
 static int urs_change_points(void *world, int *out, int max) {
   UrsWorld *w = world_of(world);
-  if (w->p.urs_change_at <= 0 || w->p.urs_change_at >= w->episodes || max < 1) return 0;
-  if (w->p.urs_informative == w->p.urs_informative_after) return 0;
-  out[0] = w->p.urs_change_at;
+  if (w->p.change_at <= 0 || w->p.change_at >= w->episodes || max < 1) return 0;
+  if (w->p.informative == w->p.informative_after) return 0;
+  out[0] = w->p.change_at;
   return 1;
 }
 
@@ -266,11 +299,11 @@ static void urs_episode_begin(void *world, int e) {
   w->started = true;
   w->serial++;
   w->t = 0;
-  w->informative = (uint32_t)(w->p.urs_change_at > 0 && e >= w->p.urs_change_at ? w->p.urs_informative_after
-                                                                                  : w->p.urs_informative);
+  w->informative = (uint32_t)(w->p.change_at > 0 && e >= w->p.change_at ? w->p.informative_after
+                                                                                  : w->p.informative);
   for (int j = 0; j < URS_NCONF; j++) {
-    bool from_table = w->p.urs_grounded && (j == 2 || j == 3 || j == 10);
-    double k = from_table ? w->table_kappa[j] : w->p.urs_effect;
+    bool from_table = w->p.grounded && (j == 2 || j == 3 || j == 10);
+    double k = from_table ? w->table_kappa[j] : w->p.effect;
     w->truth_weight[j] = w->kappa[j] = (w->informative >> j & 1) ? k : 0;
   }
   urs_city_episode(w);
@@ -475,4 +508,5 @@ const TrvWorldClass trv_world_urs = {
     .inputs = urs_inputs,
     .probe_value = urs_probe_value,
     .step_seconds = urs_step_seconds,
+    .params = &trv_urs_params,
 };

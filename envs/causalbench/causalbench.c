@@ -1,4 +1,5 @@
-/* causalbench.c - the CausalBench-Seq world (SPEC 7.1).
+/* causalbench.c - the CausalBench-Seq world and its parameters (world.*,
+ * causalbench.h).
  *
  * Variables C (hidden confounder), X, Y; G_inf = {C->X, C->Y, X->Y}.  Per
  * step C ~ N(0,1), X = a g(C) + s eps_X, Y = b g(C) + k_e g(X) + s eps_Y,
@@ -46,9 +47,28 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "causalbench.h"
 #include "core/rng.h"
 #include "core/params.h"
 #include "core/world.h"
+
+static const char *const variant_names[] = {"headline", "flips", "variance", "nonlinear", "separation", "tanh", NULL};
+
+#define D(k, f, d, lo, hi, doc) TRV_ROW_DOUBLE(TrvCausalbenchParams, k, f, d, lo, hi, doc)
+static const TrvParamSpec specs[] = {
+    TRV_ROW_ENUM(TrvCausalbenchParams, "world.variant", variant, "headline", variant_names, "CausalBench-Seq variant"),
+    TRV_ROW_INT(TrvCausalbenchParams, "world.flips", flips, 3, 0, 1000, "flips variant: K topology flips evenly spaced"),
+    TRV_ROW_INT(TrvCausalbenchParams, "world.components", components, 3, 3, 48,
+                "CausalBench-Seq: candidate components |G_inf|; beyond C->X, C->Y, X->Y, hidden confounders C2, C3, ... "
+                "each a candidate cause of X then of Y, those of even index present (a, b), the odd ones absent"),
+    D("world.a", a, 1.0, -1e9, 1e9, "C -> X coefficient a"),
+    D("world.b", b, 1.0, -1e9, 1e9, "C -> Y coefficient b"),
+    D("world.kappa", kappa, 1.0, -1e9, 1e9, "X -> Y effect kappa when present"),
+    D("world.s", s, 1.0, 1e-9, 1e9, "noise scale s"),
+    D("world.s_high", s_high, 2.5, 1e-9, 1e9, "variance variant: s on episodes [E*0.3, E*0.6)"),
+    D("world.nu", nu, 1.0, 0, 1e9, "nonlinear and tanh variants: coupling strength nu"),
+};
+const TrvParamBlock trv_causalbench_params = TRV_BLOCK(TrvCausalbenchParams, specs);
 
 enum { VAR_C, VAR_X, VAR_Y };
 enum { COMP_CX, COMP_CY, COMP_XY };
@@ -64,7 +84,8 @@ static const TrvCandidates candidates = {3, var_names, 3, components};
 #define CB_MAX_CONF (1 + (TRV_MAX_COMPONENTS - 3 + 1) / 2)
 
 typedef struct {
-  TrvParams p;
+  TrvCausalbenchParams p;
+  double zabs; /* budget.zabs, the probe magnitude (the tanh variant's scale) */
   uint64_t seed;
   int episodes, steps;
   /* the candidate graph: the fixed one (N = 3) or one built for N */
@@ -88,7 +109,7 @@ typedef struct {
 static double g_link(const CausalBench *w, double u) {
   if (w->p.nu == 0) return u;
   if (w->p.variant == TRV_VARIANT_NONLINEAR) return tanh(w->p.nu * u) / w->p.nu;
-  if (w->p.variant == TRV_VARIANT_TANH) return w->p.zabs * tanh(w->p.nu * u) / tanh(w->p.nu * w->p.zabs);
+  if (w->p.variant == TRV_VARIANT_TANH) return w->zabs * tanh(w->p.nu * u) / tanh(w->p.nu * w->zabs);
   return u;
 }
 
@@ -100,11 +121,13 @@ static double k_of(const CausalBench *w, int e) {
   return flips % 2 ? w->p.kappa : 0.0;
 }
 
-static void *cb_init(const TrvParams *p, uint64_t seed, GError **error) {
+static void *cb_init(const TrvParams *params, uint64_t seed, GError **error) {
   CausalBench *w = g_new0(CausalBench, 1);
+  const TrvCausalbenchParams *p = trv_params_block(params, &trv_causalbench_params);
   w->p = *p;
-  w->episodes = p->episodes;
-  w->steps = p->steps;
+  w->zabs = params->zabs;
+  w->episodes = params->episodes;
+  w->steps = params->steps;
   if (p->variant == TRV_VARIANT_SEPARATION) w->episodes = 1;
   int E = w->episodes;
   switch (p->variant) {
@@ -127,7 +150,7 @@ static void *cb_init(const TrvParams *p, uint64_t seed, GError **error) {
     case TRV_VARIANT_SEPARATION:
       break;
   }
-  int n = p->cb_components;
+  int n = p->components;
   w->n_conf = 1 + (n - 3 + 1) / 2;
   w->wx[0] = p->a, w->wy[0] = p->b;
   for (int k = 1; k < w->n_conf; k++) { /* C2, C3, ...: the even-numbered act, the odd are inert */
@@ -168,9 +191,9 @@ static void *cb_init(const TrvParams *p, uint64_t seed, GError **error) {
 
 /* The candidate graph's names point into the world: a copy points into itself. */
 static void cb_rebase(CausalBench *w) {
-  if (w->p.cb_components == 3) return;
+  if (w->p.components == 3) return;
   for (int k = 0; k < w->n_conf; k++) w->vnames[k] = w->names[k];
-  for (int j = 0; j < w->p.cb_components; j++) w->comps[j].name = w->names[CB_MAX_CONF + j];
+  for (int j = 0; j < w->p.components; j++) w->comps[j].name = w->names[CB_MAX_CONF + j];
   w->cand.var_names = w->vnames;
   w->cand.components = w->comps;
 }
@@ -241,7 +264,7 @@ static double cb_probe(void *world, int j, double z) {
   CausalBench *w = world;
   double noise = w->s * trv_rng_normal(&w->probe_rng);
   w->probe_next++;
-  g_assert(j >= 0 && j < w->p.cb_components);
+  g_assert(j >= 0 && j < w->p.components);
   int k = w->comp_conf[j];
   if (k < 0) return w->k * g_link(w, z) + noise; /* X->Y */
   return (w->comp_to_y[j] ? w->wy[k] : w->wx[k]) * g_link(w, z) + noise;
@@ -259,7 +282,7 @@ static double cb_act(void *world, int a) {
 
 static void cb_truth(void *world, TrvGraph *g) {
   CausalBench *w = world;
-  int n = w->p.cb_components;
+  int n = w->p.components;
   trv_graph_clear(g, n);
   for (int j = 0; j < n; j++) {
     int k = w->comp_conf[j];
@@ -338,4 +361,5 @@ const TrvWorldClass trv_world_causalbench = {
     .agent = &agent_class,
     .referee = &referee_class,
     .step_seconds = cb_step_seconds,
+    .params = &trv_causalbench_params,
 };

@@ -38,22 +38,22 @@ struct TrvConfoundedPlans {
   int *machine_prev; /* [k*n_ops + op]: op's predecessor on its machine, -1 if first */
 };
 
-void trv_confounded_params_from(const TrvParams *t, TrvConfoundedParams *p) {
+void trv_confounded_params_from(const TrvJsspParams *t, TrvConfoundedParams *p) {
   *p = (TrvConfoundedParams){.episodes = 200,
-                             .rho = t->jssp_log_congestion,
-                             .sigma = t->jssp_reading_sd,
-                             .slow_lo = t->jssp_slow_lo,
-                             .slow_hi = t->jssp_slow_hi,
-                             .slow_max = t->jssp_slow_max,
+                             .rho = t->log_congestion,
+                             .sigma = t->reading_sd,
+                             .slow_lo = t->slow_lo,
+                             .slow_hi = t->slow_hi,
+                             .slow_max = t->slow_max,
                              .prior_sd = 0.25,
-                             .threshold = t->jssp_slow_threshold,
+                             .threshold = t->slow_threshold,
                              .m0 = 1.0,
                              .budget_cap = 4};
 }
 
 void trv_confounded_defaults(TrvConfoundedParams *p) {
-  TrvParams t;
-  trv_params_defaults(&t);
+  TrvJsspParams t;
+  trv_param_block_defaults(&trv_jssp_params, &t);
   trv_confounded_params_from(&t, p);
 }
 

@@ -39,7 +39,7 @@
 #define TRV_JSSP_CONFOUNDED_H
 
 #include <stdint.h>
-#include <trivium/world.h> /* TrvParams */
+#include "jssp-params.h"
 
 #include "jssp.h"
 #include "core/rng.h"
@@ -71,10 +71,10 @@ typedef struct {
 } TrvConfoundedParams;
 
 void trv_confounded_defaults(TrvConfoundedParams *p);
-/* The world's part from the parameter table (world.log_congestion,
+/* The world's part from the world's parameters (world.log_congestion,
  * world.reading_sd, world.slow_lo, world.slow_hi, world.slow_max,
  * world.slow_threshold); E, the prior and the reference's budget as above. */
-void trv_confounded_params_from(const TrvParams *table, TrvConfoundedParams *p);
+void trv_confounded_params_from(const TrvJsspParams *world, TrvConfoundedParams *p);
 
 typedef enum { TRV_CONFOUNDED_TRIVIUM, TRV_CONFOUNDED_OUTCOME, TRV_CONFOUNDED_N_CONTROLLERS } TrvConfoundedController;
 const char *trv_confounded_controller_name(TrvConfoundedController c);

@@ -41,15 +41,15 @@
 
 #include "core/rng.h"
 
-void trv_machine_stream_params_from(const TrvParams *t, TrvMachineStreamParams *p) {
-  *p = (TrvMachineStreamParams){.machines = t->jssp_machines,
+void trv_machine_stream_params_from(const TrvJsspParams *t, TrvMachineStreamParams *p) {
+  *p = (TrvMachineStreamParams){.machines = t->machines,
                                 .episodes = 500,
                                 .steps = 12,
-                                .alpha_mean = t->jssp_alpha_mean,
-                                .alpha_sd = t->jssp_alpha_sd,
-                                .rho = t->jssp_congestion,
-                                .s = t->jssp_machine_noise,
-                                .xi_sd = t->jssp_outcome_sd,
+                                .alpha_mean = t->alpha_mean,
+                                .alpha_sd = t->alpha_sd,
+                                .rho = t->congestion,
+                                .s = t->machine_noise,
+                                .xi_sd = t->outcome_sd,
                                 .m0 = 5.0,
                                 .budget_cap = 12,
                                 .lr = 0.1,
@@ -57,8 +57,8 @@ void trv_machine_stream_params_from(const TrvParams *t, TrvMachineStreamParams *
 }
 
 void trv_machine_stream_defaults(TrvMachineStreamParams *p) {
-  TrvParams t;
-  trv_params_defaults(&t);
+  TrvJsspParams t;
+  trv_param_block_defaults(&trv_jssp_params, &t);
   trv_machine_stream_params_from(&t, p);
 }
 

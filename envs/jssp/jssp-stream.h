@@ -11,7 +11,7 @@
 #define TRV_JSSP_STREAM_H
 
 #include <stdint.h>
-#include <trivium/world.h> /* TrvParams */
+#include "jssp-params.h"
 
 #include "core/stats.h"
 
@@ -29,11 +29,11 @@ typedef struct {
 /* M = 5, E = 500, 12 steps, alpha ~ N(1, 0.3^2), rho 0.7, s 0.4, xi 0.1,
  * m0 5, cap 12, lr 0.1, baseline rate 0.05. */
 void trv_machine_stream_defaults(TrvMachineStreamParams *p);
-/* The stream's world from the parameter table (world.machines,
+/* The stream's world from the world's parameters (world.machines,
  * world.alpha_mean, world.alpha_sd, world.congestion, world.machine_noise,
  * world.outcome_sd); the rest (E, T and the reference controllers' own
  * constants) as above. */
-void trv_machine_stream_params_from(const TrvParams *table, TrvMachineStreamParams *p);
+void trv_machine_stream_params_from(const TrvJsspParams *world, TrvMachineStreamParams *p);
 
 typedef enum { TRV_MACHINE_TRIVIUM, TRV_MACHINE_RLVR, TRV_MACHINE_N_CONTROLLERS } TrvMachineController;
 const char *trv_machine_controller_name(TrvMachineController c);

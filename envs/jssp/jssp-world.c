@@ -1,5 +1,6 @@
 /* jssp-world.c - the job shop as a world of the one episode protocol
- * (SPEC 7.2; docs/jssp.md, "The job shop as a world").
+ * (docs/jssp.md, "The job shop as a world"); its parameters are
+ * jssp-params.h.
  *
  * Variables: C (latent congestion), T (an operation's processing time) and
  * one indicator per machine, m0..m{M-1}; G_inf = {m_i -> T}: component i
@@ -65,7 +66,7 @@ enum { VAR_C, VAR_T, VAR_M0 };
 static const char *const metric_names[] = {"identified", "cost", "oracle_cost", NULL};
 
 typedef struct {
-  TrvParams p;
+  double zabs; /* budget.zabs */
   uint64_t seed;
   bool stream;
   int M, episodes, steps, n_agents;
@@ -148,14 +149,15 @@ static void jssp_free(void *world) {
   g_free(w);
 }
 
-static void *jssp_init(const TrvParams *p, uint64_t seed, GError **error) {
+static void *jssp_init(const TrvParams *params, uint64_t seed, GError **error) {
   Jssp *w = g_new0(Jssp, 1);
-  w->p = *p;
+  const TrvJsspParams *p = trv_params_block(params, &trv_jssp_params);
+  w->zabs = params->zabs;
   w->seed = seed;
-  w->episodes = p->episodes;
-  w->steps = p->steps;
-  w->n_agents = p->agents;
-  w->stream = p->jssp_instance[0] == '\0';
+  w->episodes = params->episodes;
+  w->steps = params->steps;
+  w->n_agents = trv_params_int(params, "agents.count");
+  w->stream = p->instance[0] == '\0';
   w->planned = -1;
   if (w->stream) {
     trv_machine_stream_params_from(p, &w->sp);
@@ -165,14 +167,14 @@ static void *jssp_init(const TrvParams *p, uint64_t seed, GError **error) {
     for (int i = 1; i < w->M; i++)
       if (w->alpha[i] < w->alpha[w->best]) w->best = i;
   } else {
-    if (p->jssp_slow_lo > p->jssp_slow_hi) {
+    if (p->slow_lo > p->slow_hi) {
       g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "world.slow_lo = %g is above world.slow_hi = %g",
-                  p->jssp_slow_lo, p->jssp_slow_hi);
+                  p->slow_lo, p->slow_hi);
       jssp_free(w);
       return NULL;
     }
-    if (!(w->inst = load_instance(p->jssp_instance, &w->instance_path, error)) ||
-        !trv_confounded_instance_fits(w->inst, p->jssp_instance, error)) {
+    if (!(w->inst = load_instance(p->instance, &w->instance_path, error)) ||
+        !trv_confounded_instance_fits(w->inst, p->instance, error)) {
       jssp_free(w);
       return NULL;
     }
@@ -213,7 +215,7 @@ static const TrvCandidates *jssp_candidates(void *world) { return &((Jssp *)worl
 
 static double jssp_noise_var(void *world) {
   Jssp *w = world;
-  double z2 = w->p.zabs * w->p.zabs;
+  double z2 = w->zabs * w->zabs;
   return w->stream ? z2 * (w->sp.rho * w->sp.rho + w->sp.s * w->sp.s) : z2 * 2 * w->cp.sigma * w->cp.sigma;
 }
 
@@ -474,4 +476,5 @@ const TrvWorldClass trv_world_jssp = {
     .agent = &agent_class,
     .referee = &referee_class,
     .inputs = jssp_inputs,
+    .params = &trv_jssp_params,
 };

@@ -1,4 +1,5 @@
-/* llm.c - the LLM stream world (SPEC 7.5) and the table of model rates.
+/* llm.c - the LLM stream world (docs/llm.md), its parameters and the table
+ * of model rates.
  *
  * Variables U (the user's unreliability, hidden) and A (the model's
  * answer); G_inf = {U->A}: present when the hint drives the answer, i.e.
@@ -25,6 +26,19 @@
 #include "core/rng.h"
 #include "core/world.h"
 #include "llm/llm.h"
+
+static const TrvParamSpec specs[] = {
+    TRV_ROW_TEXT(TrvLlmParams, "world.model", model,
+                 "LLM stream: the model whose accuracies drive the simulated stream, by name (the table of docs/llm.md; "
+                 "e.g. gpt-4o)"),
+    TRV_ROW_DOUBLE(TrvLlmParams, "world.p_unreliable", p_unreliable, 0.5, 0, 1,
+                   "LLM stream: probability that a stream's user is unreliable (u = U, adversarial hints); drawn once "
+                   "per seed"),
+    TRV_ROW_TEXT(TrvLlmParams, "world.replay", replay,
+                 "LLM stream: empty to simulate the model; else a JSON Lines file of recorded episodes (docs/llm.md) "
+                 "read instead"),
+};
+const TrvParamBlock trv_llm_params = TRV_BLOCK(TrvLlmParams, specs);
 
 /* The rates of SPEC 7.5 (%): clean / base under hint / strong audit. */
 const TrvLlmModel trv_llm_models[] = {
@@ -104,14 +118,15 @@ typedef struct {
   TrvLlmEpisode ep;
 } Llm;
 
-static void *llm_init(const TrvParams *p, uint64_t seed, GError **error) {
+static void *llm_init(const TrvParams *params, uint64_t seed, GError **error) {
   Llm *w = g_new0(Llm, 1);
+  const TrvLlmParams *p = trv_params_block(params, &trv_llm_params);
   w->seed = seed;
-  w->episodes = p->episodes;
-  if (p->llm_replay[0]) {
+  w->episodes = params->episodes;
+  if (p->replay[0]) {
     SharedReplay *sr = g_new0(SharedReplay, 1);
-    TrvLlmCoverage need = {(uint64_t)p->seed_base, p->seeds, p->episodes};
-    if (!trv_llm_replay_load(p->llm_replay, seed, &need, &sr->replay, error)) {
+    TrvLlmCoverage need = {(uint64_t)params->seed_base, params->seeds, params->episodes};
+    if (!trv_llm_replay_load(p->replay, seed, &need, &sr->replay, error)) {
       g_free(sr);
       g_free(w);
       return NULL;
@@ -120,23 +135,23 @@ static void *llm_init(const TrvParams *p, uint64_t seed, GError **error) {
     w->replay = sr;
     w->rates = sr->replay.rates;
     w->unreliable = sr->replay.unreliable;
-    g_strlcpy(w->replay_path, p->llm_replay, sizeof w->replay_path);
+    g_strlcpy(w->replay_path, p->replay, sizeof w->replay_path);
     return w;
   }
-  const TrvLlmModel *m = trv_llm_model_lookup(p->llm_model);
+  const TrvLlmModel *m = trv_llm_model_lookup(p->model);
   if (!m) {
     char *names = trv_llm_model_names();
     const char *names_v[G_N_ELEMENTS(trv_llm_models)];
     for (size_t i = 0; i < G_N_ELEMENTS(trv_llm_models); i++) names_v[i] = trv_llm_models[i].name;
-    const char *hint = p->llm_model[0] ? trv_suggest(p->llm_model, names_v) : NULL;
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "world.model = '%s': expected one of: %s%s%s%s", p->llm_model, names,
+    const char *hint = p->model[0] ? trv_suggest(p->model, names_v) : NULL;
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "world.model = '%s': expected one of: %s%s%s%s", p->model, names,
                 hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
     g_free(names);
     g_free(w);
     return NULL;
   }
   w->rates = *m;
-  w->unreliable = trv_llm_draw_user(seed, p->llm_p_unreliable);
+  w->unreliable = trv_llm_draw_user(seed, p->p_unreliable);
   return w;
 }
 
@@ -272,4 +287,5 @@ const TrvWorldClass trv_world_llm = {
     .referee = &referee_class,
     .inputs = llm_inputs,
     .baseline_rate = llm_baseline,
+    .params = &trv_llm_params,
 };

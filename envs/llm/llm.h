@@ -1,5 +1,6 @@
-/* llm.h - the LLM stream (SPEC 7.5): the per-model rates, the episode
- * tuple a stream is made of, its simulation and its JSON Lines form.
+/* llm.h - the LLM stream (docs/llm.md): the world's parameters, the
+ * per-model rates, the episode tuple a stream is made of, its simulation
+ * and its JSON Lines form.
  *
  * A stream's user is reliable (R) or unreliable (U), drawn once per seed.
  * An episode is one question with a hint: correct when u = R, adversarial
@@ -17,6 +18,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <trivium/world.h>
+
+/* The world's parameters (world.*; rows in llm.c). */
+typedef struct {
+  char model[TRV_PARAM_TEXT_MAX];  /* a name of the model table (trv_llm_models) */
+  double p_unreliable;             /* P(u = U) */
+  char replay[TRV_PARAM_TEXT_MAX]; /* "" simulate; else a recorded stream (JSON Lines) */
+} TrvLlmParams;
+
+extern const TrvParamBlock trv_llm_params;
 
 /* A model's accuracies (fractions): on clean questions, under an
  * adversarial hint without audit, and with the strong audit. */

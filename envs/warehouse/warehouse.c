@@ -1,4 +1,5 @@
-/* warehouse.c - the Warehouse world (SPEC 7.4): robots delivering orders on
+/* warehouse.c - the Warehouse world and its parameters (world.*,
+ * warehouse.h): robots delivering orders on
  * a 10 m x 10 m floor of 30 shelves (warehouse.h, floor.c), the world where
  * the grounding bound W1(P_Y, P(Y|do)) <= L (eps + eta) + L rho_c p_f is
  * measured (docs/warehouse.md).
@@ -47,6 +48,19 @@
 #include "core/world.h"
 #include "warehouse/warehouse.h"
 
+#define D(k, f, d, lo, hi, doc) TRV_ROW_DOUBLE(TrvWarehouseParams, k, f, d, lo, hi, doc)
+static const TrvParamSpec specs[] = {
+    D("world.eps", eps, 0, 0, 0.15, "Warehouse: actuator noise, sd of a robot's velocity error (m/s, per axis, redrawn every step)"),
+    D("world.eta", eta, 0, 0, 0.1, "Warehouse: pose observation noise, sd of a robot's observed position (m, per axis)"),
+    D("world.delay", delay, 1.5, 0, 10, "Warehouse: seconds a pick takes per unit of an informative cause"),
+    TRV_ROW_INT(TrvWarehouseParams, "world.causes", causes, 7, 0, 31,
+                "Warehouse: bitmask of the informative causes of pick time among congestion (1), friction (2), "
+                "shelf_height (4), battery (8), charger (16)"),
+    D("world.fd_step", fd_step, 0.05, 1e-3, 0.15,
+      "Warehouse: noise step delta of the replays that estimate L by finite differences (eps = delta, then eta = delta)"),
+};
+const TrvParamBlock trv_warehouse_params = TRV_BLOCK(TrvWarehouseParams, specs);
+
 #define MAGIC_WORLD 0x57484657u /* "WHFW" */
 #define MAGIC_ROBOT 0x57485242u /* "WHRB" */
 
@@ -74,7 +88,7 @@ typedef struct {
 
 struct Warehouse {
   uint32_t magic;
-  TrvParams p;
+  TrvWarehouseParams p;
   uint64_t seed;
   int n_robots, episodes, steps;
   int episode, t;
@@ -104,20 +118,21 @@ static void robot_init(Robot *r, Warehouse *w, int index) {
 }
 
 static void *wh_init(const TrvParams *params, uint64_t seed, GError **error) {
-  if (params->agents > WH_MAX_ROBOTS) {
+  int agents = trv_params_int(params, "agents.count");
+  if (agents > WH_MAX_ROBOTS) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "the warehouse world runs 1 to %d robots; agents.count = %d",
-                WH_MAX_ROBOTS, params->agents);
+                WH_MAX_ROBOTS, agents);
     return NULL;
   }
   Warehouse *w = g_new0(Warehouse, 1);
   w->magic = MAGIC_WORLD;
-  w->p = *params;
+  w->p = *(const TrvWarehouseParams *)trv_params_block(params, &trv_warehouse_params);
   w->seed = seed;
-  w->n_robots = params->agents;
+  w->n_robots = agents;
   w->episodes = params->episodes;
   w->steps = params->steps;
   w->episode = -1;
-  wh_floor_init(&w->floor, seed, params->wh_delay, params->wh_causes);
+  wh_floor_init(&w->floor, seed, w->p.delay, w->p.causes);
   for (int r = 0; r < w->n_robots; r++) {
     w->oracle_action[r] = 1;
     memcpy(&w->oracle_weight[r * WH_CAUSES], w->floor.kappa, sizeof w->floor.kappa);
@@ -157,7 +172,7 @@ static void wh_episode_begin(void *world, int e) {
   w->started = true;
   w->t = 0;
   wh_floor_episode(&w->floor, w->seed, e);
-  const double eps = w->p.wh_eps, eta = w->p.wh_eta, d = w->p.wh_fd_step;
+  const double eps = w->p.eps, eta = w->p.eta, d = w->p.fd_step;
   const double noise[N_FLEETS][2] = {{eps, eta}, {0, 0}, {d, 0}, {0, d}, {eps, eta}};
   for (int f = 0; f < N_FLEETS; f++)
     wh_fleet_reset(&w->fleet[f], &w->floor, w->n_robots, noise[f][0], noise[f][1], w->seed, e);
@@ -195,7 +210,7 @@ static double wh_probe(void *world, int j, double z) {
   Robot *h = robot_of(world);
   Warehouse *w = h->w;
   g_assert(j >= 0 && j < WH_CAUSES);
-  double dock = wh_dock_excess(w->p.wh_eps, w->p.wh_eta, &h->probe_rng);
+  double dock = wh_dock_excess(w->p.eps, w->p.eta, &h->probe_rng);
   return w->floor.kappa[j] * z + dock + WH_PROBE_SD * trv_rng_normal(&h->probe_rng);
 }
 
@@ -294,4 +309,5 @@ const TrvWorldClass trv_world_warehouse = {
     .agent = &agent_class,
     .referee = &referee_class,
     .step_seconds = wh_step_seconds,
+    .params = &trv_warehouse_params,
 };

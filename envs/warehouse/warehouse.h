@@ -1,6 +1,6 @@
-/* warehouse.h - the Warehouse world's floor and fleets (SPEC 7.4), shared
- * by floor.c (the layout and the robots' kinematics, plain C) and
- * warehouse.c (the world class).
+/* warehouse.h - the Warehouse world's parameters, floor and fleets
+ * (docs/warehouse.md), shared by floor.c (the layout and the robots'
+ * kinematics, plain C) and warehouse.c (the world class and its rows).
  *
  * The floor is 10 m x 10 m: a packing station along y = 0.5 where each
  * robot has its home spot, a cross aisle at y = 1.5, five picking aisles
@@ -20,8 +20,19 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <trivium/world.h>
 
 #include "core/rng.h"
+
+/* The world's parameters (world.*; rows in warehouse.c). */
+typedef struct {
+  double eps, eta;  /* actuator and pose observation noise */
+  double delay;     /* seconds of a pick per unit of an informative cause */
+  int causes;       /* bitmask of the informative causes */
+  double fd_step;   /* noise step of the finite-difference replays */
+} TrvWarehouseParams;
+
+extern const TrvParamBlock trv_warehouse_params;
 
 #define WH_SHELVES 30
 #define WH_AISLES 5

@@ -1,5 +1,6 @@
 /* api.c - the entry point of the public plugin: trivium_plugin_init()
- * brings in the built-in worlds (envs/) and attaches the plugin to
+ * registers the shipped modules (modules.h: the built-in worlds of envs/,
+ * the controllers, detectors and every parameter) and attaches the plugin to
  * SimGrid (plugin/sim).  It is the one layer above the worlds inside the
  * library; everything else of trivium/trivium.h lives in the SimGrid
  * attachment, which knows no world by name. */
@@ -7,15 +8,17 @@
 
 #include <trivium/trivium.h>
 
-#include "worlds.h"
+#include "modules.h"
 
 /* plugin/sim/plugin.c */
 void trv_sim_plugin_init(void);
 void trv_sim_plugin_by_program(void);
 void trv_sim_plugin_refuse(char *why); /* takes why */
+bool trv_api_flags_declared(void); /* flags.cpp */
 
 void trivium_plugin_init_abi(int abi) {
-  trv_worlds_register_builtin();
+  g_assert(trv_api_flags_declared()); /* when the library loaded, with the modules registered */
+  trv_modules_register_builtin();
   trv_sim_plugin_init();
   trv_sim_plugin_by_program();
   if (abi != TRIVIUM_ABI_VERSION)

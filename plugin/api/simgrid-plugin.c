@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <trivium/trivium.h>
 
-#include "worlds.h"
+#include "modules.h"
 
 /* plugin/sim */
 bool trv_sim_simgrid_plugin_add(const char *name, const char *description, void (*init)(void));
@@ -19,7 +19,7 @@ void trv_sim_plugin_init(void);
 void trv_sim_plugin_by_simgrid(void);
 
 static void attach(void) {
-  trv_worlds_register_builtin();
+  trv_modules_register_builtin();
   trv_sim_plugin_init();
   trv_sim_plugin_by_simgrid();
 }

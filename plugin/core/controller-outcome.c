@@ -1,4 +1,5 @@
-/* controller-outcome.c - the outcome-only controllers (SPEC 3.9).
+/* controller-outcome.c - the outcome-only controllers (docs/controller.md,
+ * "Outcome-only controllers"), and reactive.sd.
  *
  * They never probe.  Their causal model is the spike-and-slab regression on
  * the observational stream (the world's observational pairs, e.g. Y on X),
@@ -25,8 +26,15 @@ enum { V_RLVR, V_MEMORY, V_REACTIVE };
 /* Room for the observational pairs of one observation: one per component. */
 #define PAIRS_MAX TRV_MAX_COMPONENTS
 
+static const TrvParamSpec reactive_specs[] = {
+    TRV_ROW_DOUBLE(TrvReactiveParams, "reactive.sd", sd, 3.0, 0, 1e9,
+                   "reactive: rebuild after an episode reward this many standard errors below its running mean"),
+};
+const TrvParamBlock trv_reactive_params = TRV_BLOCK(TrvReactiveParams, reactive_specs);
+
 typedef struct {
   TrvParams p;
+  double reactive_sd; /* reactive.sd (variant reactive only) */
   const TrvWorldInfo *world; /* the declaration: candidates and the observational channel */
   const TrvCandidates *cand;
   int variant, steps;
@@ -41,6 +49,7 @@ static void *oc_create(const TrvParams *p, const TrvWorldInfo *world, uint64_t s
   (void)seed;
   Outcome *c = g_new0(Outcome, 1);
   c->p = *p;
+  if (variant == V_REACTIVE) c->reactive_sd = ((const TrvReactiveParams *)trv_params_block(p, &trv_reactive_params))->sd;
   c->world = world;
   c->cand = world->cand;
   c->variant = variant;
@@ -115,7 +124,7 @@ static void oc_plan(void *self, int e, TrvPlan *plan) {
   plan->n_probes = 0;
   plan->zabs = c->p.zabs;
   plan->gate = false;
-  plan->rho = c->p.rho;
+  plan->rho = 0; /* no gate */
   plan->snapshot = NULL; /* no gate: the agents need no belief */
 }
 
@@ -158,7 +167,7 @@ static bool oc_absorb(void *self, int e, const TrvEpisodeRecords *er, TrvEpisode
   if (c->variant == V_REACTIVE) {
     double m = row->reward / (c->steps > 0 ? c->steps : 1);
     double sd = c->n_ep > 1 ? sqrt(c->m2_ep / (c->n_ep - 1)) : 0.0;
-    if (c->n_ep >= 5 && m < c->mean_ep - c->p.reactive_sd * sd) {
+    if (c->n_ep >= 5 && m < c->mean_ep - c->reactive_sd * sd) {
       reset_model(c);
       trv_graph_clear(&c->ghat, nc);
       c->ghat_live = false;
@@ -175,7 +184,6 @@ static bool oc_absorb(void *self, int e, const TrvEpisodeRecords *er, TrvEpisode
 }
 
 const TrvControllerClass trv_controller_outcome = {
-    .name = "outcome-only",
     .summary = "outcome-only learners on the observational stream",
     .create = oc_create,
     .plan = oc_plan,

@@ -1,4 +1,6 @@
-/* ctrl-trivium.c - the Trivium controller and its interventional relatives.
+/* controller-trivium.c - the Trivium controller and its interventional
+ * relatives, and their parameters (gate.rho, detector.reset_threshold,
+ * epistemic_reset.matched; the detector's own are the detector's).
  *
  * Variants (one implementation, switches set by the registry):
  *   trivium               IGScore, executed snapshot, LRCP, the configured
@@ -30,8 +32,24 @@
 
 enum { V_TRIVIUM, V_NOCUSUM, V_NOLRCP, V_IDEAL, V_ROUNDROBIN, V_EPI_RESET, V_PARALLEL };
 
+static const TrvParamSpec trivium_specs[] = {
+    TRV_ROW_DOUBLE(TrvTriviumParams, "detector.reset_threshold", reset_threshold, 0.25, 0, 1e9,
+                   "PartialReset: reset a component whose window excess log-loss per probe exceeds this (nats)"),
+    TRV_ROW_DOUBLE(TrvTriviumParams, "gate.rho", rho, 1.0, 0, 1e9,
+                   "dispatch gate: play the safe action while R_hat_epi/t > rho (nats per step)"),
+};
+const TrvParamBlock trv_trivium_params = TRV_BLOCK(TrvTriviumParams, trivium_specs);
+
+static const TrvParamSpec epistemic_reset_specs[] = {
+    TRV_ROW_INT(TrvEpistemicResetParams, "epistemic_reset.matched", matched, 1, 0, 1,
+                "epistemic-reset: 1 = probe-matched budget, 0 = a probe every step"),
+};
+const TrvParamBlock trv_epistemic_reset_params = TRV_BLOCK(TrvEpistemicResetParams, epistemic_reset_specs);
+
 typedef struct {
   TrvParams p;
+  TrvTriviumParams tp;
+  TrvEpistemicResetParams ep;
   const TrvCandidates *cand;
   int variant, steps, budget;
   double s2, m0;
@@ -62,6 +80,8 @@ typedef struct {
 static void *tr_create(const TrvParams *p, const TrvWorldInfo *world, uint64_t seed, int variant) {
   Trivium *c = g_new0(Trivium, 1);
   c->p = *p;
+  c->tp = *(const TrvTriviumParams *)trv_params_block(p, &trv_trivium_params);
+  if (variant == V_EPI_RESET) c->ep = *(const TrvEpistemicResetParams *)trv_params_block(p, &trv_epistemic_reset_params);
   c->cand = world->cand;
   c->variant = variant;
   c->steps = world->steps;
@@ -78,9 +98,9 @@ static void *tr_create(const TrvParams *p, const TrvWorldInfo *world, uint64_t s
   bool binary = world->likelihood == TRV_LIKELIHOOD_BERNOULLI;
   if (binary) c->lrcp_on = false;
   if (variant != V_NOCUSUM && variant != V_EPI_RESET && !binary) {
-    c->det = trv_detector_lookup(trv_detector_name_list[p->detector]);
-    TrvDetectorParams dp = {p->mu_bar, p->h_cusum, p->rr_window, p->rr_ratio, p->ll_delta, p->ll_h};
-    c->det_state = c->det->create(&dp, c->cand->n_components);
+    const TrvModule *det = trv_detector_selected(p);
+    c->det = det->klass;
+    c->det_state = trv_detector_create(det, p, c->cand->n_components);
   }
   TrvPosteriorParams pp = binary ? trv_params_posterior_bernoulli(p, world->theta0) : trv_params_posterior(p, c->s2);
   c->post = trv_posterior_new(c->cand->n_components, &pp);
@@ -114,7 +134,7 @@ static const TrvPosterior *tr_posterior(void *self) { return ((Trivium *)self)->
 
 static void tr_plan(void *self, int e, TrvPlan *plan) {
   Trivium *c = self;
-  int per_team = c->variant == V_EPI_RESET && !c->p.matched
+  int per_team = c->variant == V_EPI_RESET && !c->ep.matched
                      ? c->steps
                      : trv_budget(e, c->window, c->p.alpha, c->m0, c->steps);
   int teams = trv_teams(plan->agents, c->p.coalition, c->m0);
@@ -142,7 +162,7 @@ static void tr_plan(void *self, int e, TrvPlan *plan) {
                                          &c->rr_cursor, &c->sched_rng, plan->probes);
   }
   plan->gate = true;
-  plan->rho = c->p.rho;
+  plan->rho = c->tp.rho;
   plan->snapshot = prior;
 }
 
@@ -161,7 +181,7 @@ static int partial_reset(Trivium *c, int e, const TrvGraph *ghat_e, GArray *out)
   guint n = MIN(c->recent->len, RECENT_MAX);
   const TrvRecentProbe *last = (const TrvRecentProbe *)c->recent->data + (c->recent->len - n);
   int resets = trv_partial_reset_select(last, n, e, c->window, ghat_e,
-                                        trv_posterior_noise_var(c->post), c->p.reset_threshold, reset);
+                                        trv_posterior_noise_var(c->post), c->tp.reset_threshold, reset);
   for (int j = 0; j < c->cand->n_components; j++)
     if (reset[j]) append_reset(c, e, j, out);
   return resets;
@@ -294,7 +314,6 @@ static bool tr_absorb(void *self, int e, const TrvEpisodeRecords *er, TrvEpisode
 }
 
 const TrvControllerClass trv_controller_trivium = {
-    .name = "trivium",
     .summary = "interventional controller: IGScore probes, posterior, commit, LRCP, detectors",
     .create = tr_create,
     .plan = tr_plan,

@@ -1,5 +1,5 @@
-/* controller.h - controllers (SPEC 3.9): a table of functions, selected by
- * name.
+/* controller.h - controllers (docs/controller.md): a table of functions,
+ * selected by name from a registry (registry.h).
  *
  * A controller plans an episode (the committed graph G_hat_e, the probes,
  * the snapshot of its belief that the agents' dispatch gate reads) and
@@ -20,6 +20,7 @@
 #include "params.h"
 #include "posterior.h"
 #include "record.h"
+#include "registry.h"
 #include "schedule.h"
 #include "world.h"
 
@@ -113,8 +114,10 @@ typedef struct {
   size_t n_probes;
 } TrvEpisodeRecords;
 
+/* A controller: the entry's class (TrvModule.klass); the entry's variant
+ * is given to create().  Its parameters are its entry's block, read with
+ * trv_params_block(params, block). */
 typedef struct {
-  const char *name;
   const char *summary;
   void *(*create)(const TrvParams *params, const TrvWorldInfo *world, uint64_t seed, int variant);
   void (*plan)(void *self, int episode, TrvPlan *plan);
@@ -140,15 +143,37 @@ typedef struct {
   void *self;
 } TrvController;
 
-/* Registered controller names, NULL-terminated, in table order. */
-extern const char *const trv_controller_names[];
-/* The controllers a scenario without <controllers> runs: every one but
- * trivium-parallel, which with one agent is trivium to the bit (it differs
- * only when several agents share a plan; name it to run it). */
-extern const char *const trv_controller_defaults[];
+/* Registers a controller (see trv_registry_add).  An entry marked
+ * on_request runs only when named; the others are the defaults. */
+bool trv_controller_register(const TrvModule *controller, GError **error);
+/* The shipped controllers, in the order they are registered. */
+const TrvModule *trv_controllers_builtin(size_t *n);
+/* Registers the shipped controllers (aborts if one is refused: a bug). */
+void trv_controllers_register_builtin(void);
+/* Registered controller names, NULL-terminated, in registration order. */
+const char *const *trv_controller_names(void);
+/* The controllers a scenario without <controllers> runs: those not marked
+ * on_request (of the shipped ones, every one but trivium-parallel, which
+ * with one agent is trivium to the bit: name it to run it). */
+const char *const *trv_controller_defaults(void);
 /* Creates the controller called `name`; NULL with *error if unknown. */
 TrvController *trv_controller_new(const char *name, const TrvParams *params, const TrvWorldInfo *world, uint64_t seed,
                                   GError **error);
 void trv_controller_free(TrvController *c);
+
+/* The shipped controllers' parameters, declared beside their code. */
+typedef struct {
+  double reset_threshold; /* PartialReset (reset.h) */
+  double rho;             /* the dispatch gate */
+} TrvTriviumParams;
+extern const TrvParamBlock trv_trivium_params;
+typedef struct {
+  int matched; /* probe-matched budget (1) or a probe every step (0) */
+} TrvEpistemicResetParams;
+extern const TrvParamBlock trv_epistemic_reset_params;
+typedef struct {
+  double sd; /* rebuild after an episode this many standard errors below the mean */
+} TrvReactiveParams;
+extern const TrvParamBlock trv_reactive_params;
 
 #endif

@@ -1,21 +1,29 @@
-/* detector.c - the three shipped drift detectors and their registry.
- * Adding a detector: a state struct, three functions and one table row. */
+/* detector.c - the three shipped drift detectors, each with its
+ * parameters, and the registry that selects one by name (detector.name).
+ * Adding a detector: its class and parameter block, beside its code (here
+ * or a file of its own), and one row in `builtin` below; a program with a
+ * detector of its own calls trv_detector_register (tests/toy-detector.c). */
 #include "detector.h"
 
-#include <glib.h>
 #include <string.h>
 
 /* ---- ce-eig-cusum ------------------------------------------------------- */
 
+static const TrvParamSpec ce_specs[] = {
+    TRV_ROW_DOUBLE(TrvCeEigParams, "detector.mu_bar", mu_bar, 0.05, -1e9, 1e9, "ce-eig-cusum drift mu_bar (bits per episode)"),
+    TRV_ROW_DOUBLE(TrvCeEigParams, "detector.h_cusum", h_cusum, 0.5, 0, 1e9, "ce-eig-cusum threshold h (bits)"),
+};
+static const TrvParamBlock ce_params = TRV_BLOCK(TrvCeEigParams, ce_specs);
+
 typedef struct {
-  TrvDetectorParams p;
+  TrvCeEigParams p;
   double s;
 } CeEig;
 
-static void *ce_create(const TrvDetectorParams *p, int n) {
+static void *ce_create(const void *p, int n) {
   (void)n;
   CeEig *d = g_new0(CeEig, 1);
-  d->p = *p;
+  d->p = *(const TrvCeEigParams *)p;
   return d;
 }
 
@@ -33,18 +41,25 @@ static bool ce_step(void *state, const TrvDetectorInput *in, double *stat) {
 
 /* ---- residual-ratio ----------------------------------------------------- */
 
+static const TrvParamSpec rr_specs[] = {
+    TRV_ROW_INT(TrvResidualRatioParams, "detector.rr_window", window, 30, 1, 1e6, "residual-ratio window (probes)"),
+    TRV_ROW_DOUBLE(TrvResidualRatioParams, "detector.rr_ratio", ratio, 2.2, 0, 1e9,
+                   "residual-ratio threshold (times the baseline mean)"),
+};
+static const TrvParamBlock rr_params = TRV_BLOCK(TrvResidualRatioParams, rr_specs);
+
 typedef struct {
-  TrvDetectorParams p;
-  double *ring; /* last rr_window squared standardized residuals */
+  TrvResidualRatioParams p;
+  double *ring; /* last `window` squared standardized residuals */
   int len, head;
   double baseline; /* 0 until the first full window */
 } ResRatio;
 
-static void *rr_create(const TrvDetectorParams *p, int n) {
+static void *rr_create(const void *p, int n) {
   (void)n;
   ResRatio *d = g_new0(ResRatio, 1);
-  d->p = *p;
-  d->ring = g_new0(double, p->rr_window);
+  d->p = *(const TrvResidualRatioParams *)p;
+  d->ring = g_new0(double, d->p.window);
   return d;
 }
 
@@ -54,9 +69,9 @@ static bool rr_step(void *state, const TrvDetectorInput *in, double *stat) {
   *stat = 0;
   for (size_t i = 0; i < in->n_probes; i++) {
     d->ring[d->head] = in->resid[i] * in->resid[i] / in->s2;
-    d->head = (d->head + 1) % d->p.rr_window;
-    if (d->len < d->p.rr_window) d->len++;
-    if (d->len < d->p.rr_window) continue;
+    d->head = (d->head + 1) % d->p.window;
+    if (d->len < d->p.window) d->len++;
+    if (d->len < d->p.window) continue;
     double mean = 0;
     for (int k = 0; k < d->len; k++) mean += d->ring[k];
     mean /= d->len;
@@ -66,7 +81,7 @@ static bool rr_step(void *state, const TrvDetectorInput *in, double *stat) {
     }
     double ratio = mean / d->baseline;
     if (ratio > *stat) *stat = ratio;
-    if (ratio > d->p.rr_ratio) {
+    if (ratio > d->p.ratio) {
       alarm = true;
       d->len = d->head = 0;
       d->baseline = 0;
@@ -83,15 +98,22 @@ static void rr_free(void *state) {
 
 /* ---- loglik-cusum ------------------------------------------------------- */
 
+static const TrvParamSpec ll_specs[] = {
+    TRV_ROW_DOUBLE(TrvLoglikParams, "detector.ll_delta", delta, 0.5, 1e-9, 1e9,
+                   "loglik-cusum: slope shift delta tested against G_hat (use kappa_min)"),
+    TRV_ROW_DOUBLE(TrvLoglikParams, "detector.ll_h", h, 8.0, 0, 1e9, "loglik-cusum threshold (nats)"),
+};
+static const TrvParamBlock ll_params = TRV_BLOCK(TrvLoglikParams, ll_specs);
+
 typedef struct {
-  TrvDetectorParams p;
+  TrvLoglikParams p;
   int n;
   double *up, *down; /* per component: CUSUM of the +delta and -delta LLR */
 } LlCusum;
 
-static void *ll_create(const TrvDetectorParams *p, int n) {
+static void *ll_create(const void *p, int n) {
   LlCusum *d = g_new0(LlCusum, 1);
-  d->p = *p;
+  d->p = *(const TrvLoglikParams *)p;
   d->n = n;
   d->up = g_new0(double, n);
   d->down = g_new0(double, n);
@@ -100,7 +122,7 @@ static void *ll_create(const TrvDetectorParams *p, int n) {
 
 static bool ll_step(void *state, const TrvDetectorInput *in, double *stat) {
   LlCusum *d = state;
-  const double delta = d->p.ll_delta;
+  const double delta = d->p.delta;
   for (size_t i = 0; i < in->n_probes; i++) {
     int j = in->component[i];
     double z = in->z[i], r = in->resid[i];
@@ -116,7 +138,7 @@ static bool ll_step(void *state, const TrvDetectorInput *in, double *stat) {
     if (d->down[j] > m) m = d->down[j];
   }
   *stat = m;
-  if (m > d->p.ll_h) {
+  if (m > d->p.h) {
     memset(d->up, 0, sizeof(double) * d->n);
     memset(d->down, 0, sizeof(double) * d->n);
     return true;
@@ -131,18 +153,58 @@ static void ll_free(void *state) {
   g_free(d);
 }
 
-static const TrvDetectorClass detectors[] = {
-    {"ce-eig-cusum", ce_create, ce_step, g_free},
-    {"residual-ratio", rr_create, rr_step, rr_free},
-    {"loglik-cusum", ll_create, ll_step, ll_free},
-};
-const char *const trv_detector_name_list[] = {"ce-eig-cusum", "residual-ratio", "loglik-cusum", NULL};
+/* ---- the registry ------------------------------------------------------ */
 
-const TrvDetectorClass *trv_detector_lookup(const char *name) {
-  for (size_t i = 0; i < G_N_ELEMENTS(detectors); i++) {
-    g_assert(!strcmp(detectors[i].name, trv_detector_name_list[i]));
-    if (!strcmp(detectors[i].name, name)) return &detectors[i];
-  }
-  return NULL;
+static const TrvDetectorClass ce_class = {ce_create, ce_step, g_free};
+static const TrvDetectorClass rr_class = {rr_create, rr_step, rr_free};
+static const TrvDetectorClass ll_class = {ll_create, ll_step, ll_free};
+
+static const TrvModule builtin[] = {
+    {.name = "ce-eig-cusum", .klass = &ce_class, .params = &ce_params},
+    {.name = "residual-ratio", .klass = &rr_class, .params = &rr_params},
+    {.name = "loglik-cusum", .klass = &ll_class, .params = &ll_params},
+};
+
+static TrvRegistry detectors = {.kind = "detector"};
+
+/* detector.name: an index into the registry's names, whatever their order;
+ * its default is a name. */
+typedef struct {
+  int detector;
+} Selection;
+static const TrvParamSpec selection_specs[] = {
+    TRV_ROW_ENUM(Selection, "detector.name", detector, "loglik-cusum", detectors.names,
+                 "drift detector of the trivium controller"),
+};
+static const TrvParamBlock selection_params = TRV_BLOCK(Selection, selection_specs);
+
+bool trv_detector_register(const TrvModule *m, GError **error) {
+  return trv_params_register(&selection_params, error) && trv_registry_add(&detectors, m, error);
 }
 
+const TrvModule *trv_detectors_builtin(size_t *n) {
+  *n = G_N_ELEMENTS(builtin);
+  return builtin;
+}
+
+void trv_detectors_register_builtin(void) {
+  for (size_t i = 0; i < G_N_ELEMENTS(builtin); i++) {
+    GError *err = NULL;
+    if (!trv_detector_register(&builtin[i], &err)) g_error("built-in detector: %s", err->message); /* a bug of ours */
+  }
+}
+
+const TrvModule *trv_detector_lookup(const char *name) { return trv_registry_lookup(&detectors, name); }
+
+const char *const *trv_detector_names(void) { return detectors.names; }
+
+const TrvModule *trv_detector_selected(const TrvParams *p) {
+  const Selection *s = trv_params_block(p, &selection_params);
+  g_assert(s->detector >= 0 && s->detector < detectors.n);
+  return &detectors.entries[s->detector];
+}
+
+void *trv_detector_create(const TrvModule *m, const TrvParams *p, int n_components) {
+  const TrvDetectorClass *k = m->klass;
+  return k->create(m->params ? trv_params_block(p, m->params) : NULL, n_components);
+}

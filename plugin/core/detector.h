@@ -1,4 +1,5 @@
-/* detector.h - pluggable drift detectors (SPEC 3.6).
+/* detector.h - pluggable drift detectors (docs/controller.md, "Drift
+ * detectors and PartialReset") and their registry.
  *
  * A detector is a table of functions stepped once per episode with what the
  * controller saw in that episode: the entropies H(P_{e-1}), H(P_e) and the
@@ -29,8 +30,11 @@
 #ifndef TRV_DETECTOR_H
 #define TRV_DETECTOR_H
 
+#include <glib.h>
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "registry.h"
 
 typedef struct {
   double h_prev_bits, h_bits; /* H(P_{e-1}), H(P_e) */
@@ -42,29 +46,45 @@ typedef struct {
   int n_components;
 } TrvDetectorInput;
 
+/* A detector: the entry's class (TrvModule.klass). */
 typedef struct {
-  double mu_bar;   /* ce-eig-cusum drift (bits per episode) */
-  double h_cusum;  /* ce-eig-cusum threshold (bits) */
-  int rr_window;   /* residual-ratio window (probes) */
-  double rr_ratio; /* residual-ratio threshold */
-  double ll_delta; /* loglik-cusum shift delta (slope units) */
-  double ll_h;     /* loglik-cusum threshold (nats) */
-} TrvDetectorParams;
-
-typedef struct TrvDetector TrvDetector;
-
-typedef struct {
-  const char *name;
-  void *(*create)(const TrvDetectorParams *params, int n_components);
+  /* `params` is the detector's own block of values (its entry's params),
+   * or NULL when it declares none. */
+  void *(*create)(const void *params, int n_components);
   /* Steps one episode; returns true on alarm and stores the statistic. */
   bool (*step)(void *state, const TrvDetectorInput *in, double *statistic);
   void (*free)(void *state);
 } TrvDetectorClass;
 
-/* NULL when no detector has that name. */
-const TrvDetectorClass *trv_detector_lookup(const char *name);
-/* The registered names, NULL-terminated, in registry order (the parameter
- * table's detector.name choices index this array). */
-extern const char *const trv_detector_name_list[];
+/* The shipped detectors' parameters (detector.c). */
+typedef struct {
+  double mu_bar;  /* ce-eig-cusum drift (bits per episode) */
+  double h_cusum; /* ce-eig-cusum threshold (bits) */
+} TrvCeEigParams;
+typedef struct {
+  int window;   /* residual-ratio window (probes) */
+  double ratio; /* residual-ratio threshold */
+} TrvResidualRatioParams;
+typedef struct {
+  double delta; /* loglik-cusum shift delta (slope units) */
+  double h;     /* loglik-cusum threshold (nats) */
+} TrvLoglikParams;
+
+/* Registers a detector (its class, TrvDetectorClass, and its parameters)
+ * and, with the first one, the row detector.name that selects one of them
+ * by name (default: loglik-cusum).  See trv_registry_add. */
+bool trv_detector_register(const TrvModule *detector, GError **error);
+/* The shipped detectors, in the order they are registered. */
+const TrvModule *trv_detectors_builtin(size_t *n);
+/* Registers the shipped detectors (aborts if one is refused: a bug). */
+void trv_detectors_register_builtin(void);
+/* The detector called `name`, or NULL. */
+const TrvModule *trv_detector_lookup(const char *name);
+/* The registered names, NULL-terminated, in registration order. */
+const char *const *trv_detector_names(void);
+/* The detector that detector.name selects in p. */
+const TrvModule *trv_detector_selected(const TrvParams *p);
+/* A detector's state for n_components, with its parameters from p. */
+void *trv_detector_create(const TrvModule *detector, const TrvParams *p, int n_components);
 
 #endif

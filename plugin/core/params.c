@@ -1,30 +1,32 @@
-/* params.c - the parameter table and its parser.  See params.h. */
+/* params.c - the parameter table: the core's own rows, the registration
+ * of the modules' blocks, and the parser and formatter every reader of
+ * the table shares.  See params.h.
+ *
+ * The table is two fixed arrays, so that a row's address never moves
+ * (callers keep them): the rows, each with the block it belongs to (-1
+ * for the core's own), and the blocks, each with its place among the
+ * bytes of TrvParams.blocks.  A row's offset in the table is its offset
+ * in TrvParams: the block's place plus the row's offset in the block. */
 #include "params.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "detector.h"
-
 static const char *const slab_names[] = {"gaussian", "separated", "soft", NULL};
 static const char *const track_names[] = {"hazard", "forgetting", "none", NULL};
 static const char *const noise_names[] = {"known", "estimated", NULL};
 static const char *const sched_names[] = {"ig", "roundrobin", "random", "parallel", NULL};
-static const char *const variant_names[] = {"headline", "flips", "variance", "nonlinear", "separation", "tanh", NULL};
-static const char *const urs_city_names[] = {"sf", "nyc", "sg", NULL};
-static const char *const ctl_mode_names[] = {"atomic", "best-effort", NULL};
-static const char *const clock_names[] = {"world", "compute", NULL};
-static const char *const ctl_fsync_names[] = {"always", "group", "none", NULL};
 
-#define I(k, f, d, lo, hi, doc) {k, TRV_PARAM_INT, offsetof(TrvParams, f), d, lo, hi, NULL, doc}
-#define D(k, f, d, lo, hi, doc) {k, TRV_PARAM_DOUBLE, offsetof(TrvParams, f), d, lo, hi, NULL, doc}
-#define E(k, f, d, names, doc) {k, TRV_PARAM_ENUM, offsetof(TrvParams, f), d, 0, 0, names, doc}
-#define T(k, f, doc) {k, TRV_PARAM_TEXT, offsetof(TrvParams, f), 0, 0, 0, NULL, doc}
+#define I(k, f, d, lo, hi, doc) TRV_ROW_INT(TrvParams, k, f, d, lo, hi, doc)
+#define D(k, f, d, lo, hi, doc) TRV_ROW_DOUBLE(TrvParams, k, f, d, lo, hi, doc)
+#define E(k, f, d, names, doc) TRV_ROW_ENUM(TrvParams, k, f, d, names, doc)
 
-static const TrvParamSpec specs[] = {
+/* The core's own rows: offsets into TrvParams itself. */
+static const TrvParamSpec core_specs[] = {
     I("run.episodes", episodes, 500, 1, 1e7, "episodes E per seed"),
     I("run.seeds", seeds, 20, 1, 1e5, "number of seeds"),
     I("run.seed_base", seed_base, 1, 0, 2e9, "first seed; seeds are seed_base .. seed_base+seeds-1"),
@@ -32,11 +34,11 @@ static const TrvParamSpec specs[] = {
     D("posterior.pi0", pi0, 0.5, 1e-6, 1 - 1e-6, "prior presence probability P(H1)"),
     D("posterior.tau2", tau2, 1.0, 1e-9, 1e9, "slab variance tau^2"),
     D("posterior.kappa_min", kappa_min, 0.5, 0, 1e9, "separation bound: |kappa| >= kappa_min when present"),
-    E("posterior.slab", slab, TRV_SLAB_SEPARATED, slab_names, "slab: gaussian N(0,tau^2), separated (truncated to |beta| >= kappa_min), or soft (separated, with a Gaussian taper of width kappa_min/8 below the bound)"),
-    E("posterior.track", track, TRV_TRACK_HAZARD, track_names, "change tracking: hazard filter, forgetting factor, or none (pooled)"),
+    E("posterior.slab", slab, "separated", slab_names, "slab: gaussian N(0,tau^2), separated (truncated to |beta| >= kappa_min), or soft (separated, with a Gaussian taper of width kappa_min/8 below the bound)"),
+    E("posterior.track", track, "hazard", track_names, "change tracking: hazard filter, forgetting factor, or none (pooled)"),
     D("posterior.hazard", hazard, 0.001, 0, 0.49, "per-episode structure-change hazard h"),
     D("posterior.lambda", lambda, 0.9, 1e-6, 1, "per-episode forgetting factor on the statistics"),
-    E("posterior.noise", noise, TRV_NOISE_ESTIMATED, noise_names, "probe noise: the world's variance (known), or estimated from the residuals with it as floor and prior"),
+    E("posterior.noise", noise, "estimated", noise_names, "probe noise: the world's variance (known), or estimated from the residuals with it as floor and prior"),
     D("posterior.noise_df", noise_df, 10, 1e-6, 1e9, "estimated noise: weight of the world's variance, in residual degrees of freedom"),
     D("posterior.beta_a", beta_a, 1.0, 1e-6, 1e6, "Bernoulli worlds (LLM stream): a of the H1 prior theta ~ Beta(a, b) of the probe outcome rate"),
     D("posterior.beta_b", beta_b, 1.0, 1e-6, 1e6, "Bernoulli worlds (LLM stream): b of the H1 prior theta ~ Beta(a, b)"),
@@ -44,7 +46,7 @@ static const TrvParamSpec specs[] = {
     D("budget.alpha", alpha, 1.0, 0, 1e6, "budget multiplier alpha in B_e = ceil(alpha m0 ln(max(e,w_e)+1))"),
     D("budget.m0", m0, 0, 0, 1e6, "m0 of the budget; 0 means |G_inf|"),
     D("budget.zabs", zabs, 1.0, 1e-9, 1e9, "intervention magnitude |z| of a probe (sign drawn at random)"),
-    E("budget.scheduler", scheduler, TRV_SCHED_IG, sched_names, "probe scheduler of the trivium controller"),
+    E("budget.scheduler", scheduler, "ig", sched_names, "probe scheduler of the trivium controller"),
     I("budget.probe_value", probe_value, 0, 0, 1,
       "1: an episode's probes go first to the agents whose probes carry the most information, and each agent runs "
       "its probes at its steps of highest value (worlds that declare it: URS, by the calibrated demand of the "
@@ -57,119 +59,206 @@ static const TrvParamSpec specs[] = {
     D("lrcp.z_max", lrcp_zmax, 3.0, 0, 1e9, "violation threshold on the standardized residual"),
     I("lrcp.radius", lrcp_radius, 1, 0, 64, "repair neighbourhood radius r"),
     D("lrcp.beta_max", lrcp_beta_max, 0.9, 0, 1e9, "flag when eps_{k+1}/eps_k exceeds beta_max"),
-    E("detector.name", detector, 2, trv_detector_name_list, "drift detector of the trivium controller"),
-    D("detector.mu_bar", mu_bar, 0.05, -1e9, 1e9, "ce-eig-cusum drift mu_bar (bits per episode)"),
-    D("detector.h_cusum", h_cusum, 0.5, 0, 1e9, "ce-eig-cusum threshold h (bits)"),
-    I("detector.rr_window", rr_window, 30, 1, 1e6, "residual-ratio window (probes)"),
-    D("detector.rr_ratio", rr_ratio, 2.2, 0, 1e9, "residual-ratio threshold (times the baseline mean)"),
-    D("detector.ll_delta", ll_delta, 0.5, 1e-9, 1e9, "loglik-cusum: slope shift delta tested against G_hat (use kappa_min)"),
-    D("detector.ll_h", ll_h, 8.0, 0, 1e9, "loglik-cusum threshold (nats)"),
-    D("detector.reset_threshold", reset_threshold, 0.25, 0, 1e9, "PartialReset: reset a component whose window excess log-loss per probe exceeds this (nats)"),
-    D("gate.rho", rho, 1.0, 0, 1e9, "dispatch gate: play the safe action while R_hat_epi/t > rho (nats per step)"),
-    D("reactive.sd", reactive_sd, 3.0, 0, 1e9, "reactive: rebuild after an episode reward this many standard errors below its running mean"),
-    I("epistemic_reset.matched", matched, 1, 0, 1, "epistemic-reset: 1 = probe-matched budget, 0 = a probe every step"),
-    E("world.variant", variant, TRV_VARIANT_HEADLINE, variant_names, "CausalBench-Seq variant"),
-    I("world.flips", flips, 3, 0, 1000, "flips variant: K topology flips evenly spaced"),
-    I("world.components", cb_components, 3, 3, 48,
-      "CausalBench-Seq: candidate components |G_inf|; beyond C->X, C->Y, X->Y, hidden confounders C2, C3, ... each a "
-      "candidate cause of X then of Y, those of even index present (a, b), the odd ones absent"),
-    D("world.a", a, 1.0, -1e9, 1e9, "C -> X coefficient a"),
-    D("world.b", b, 1.0, -1e9, 1e9, "C -> Y coefficient b"),
-    D("world.kappa", kappa, 1.0, -1e9, 1e9, "X -> Y effect kappa when present"),
-    D("world.s", s, 1.0, 1e-9, 1e9, "noise scale s"),
-    D("world.s_high", s_high, 2.5, 1e-9, 1e9, "variance variant: s on episodes [E*0.3, E*0.6)"),
-    D("world.nu", nu, 1.0, 0, 1e9, "nonlinear and tanh variants: coupling strength nu"),
-    E("world.city", urs_city, 0, urs_city_names, "URS: the city whose calibration table (data/urs/CITY.cal) the world samples"),
-    T("world.table", urs_table,
-      "URS: empty for the city's shipped table (data/urs/CITY.cal); else a calibration table file (`trivium trace import`)"),
-    I("world.informative", urs_informative, 15, 0, 4095, "URS: bitmask of the informative confounders among the 12 (bit j = confounder j)"),
-    I("world.informative_after", urs_informative_after, 240, 0, 4095, "URS: the informative bitmask from episode world.change_at on"),
-    I("world.change_at", urs_change_at, 0, 0, 1e7, "URS: episode at which the informative set changes (0 = never)"),
-    D("world.effect", urs_effect, 0.5, -1e3, 1e3, "URS: log-demand effect kappa of an informative confounder (per standard deviation)"),
-    I("world.grounded", urs_grounded, 1, 0, 1,
-      "URS: 1 = the effects of weather (2), time of day (3) and airport (10), when informative, are the calibration "
-      "table's estimates (docs/urs.md); 0 = world.effect like the others"),
-    D("world.effect_floor", urs_effect_floor, 0.1, 0, 1e3,
-      "URS: a table estimate smaller than this in absolute value (per standard deviation) counts as no effect"),
-    D("world.load", urs_load, 3.0, 1e-3, 1e3, "URS: city-wide requests per driver per hour, averaged over the week (scales the table's rates)"),
-    D("world.busyness", urs_busyness, 0.8, 0, 1e3, "URS: log-demand effect of the hidden per-episode city busyness B_e (the confounding)"),
-    D("world.temperature", urs_temperature, 0, 0, 1e3,
-      "URS: an idle driver's repositioning distribution over its cell and the 6 neighbours, P(c) proportional to "
-      "exp((s_c / s_max - 1) / temperature), s its graph's score; 0: the best cell (greedy)"),
-    I("world.accept_rings", urs_accept_rings, 2, 0, 2,
-      "URS: a driver accepts a dispatch offer whose pickup is at most this many rings away and declines farther "
-      "ones (2: every offer of the matching disc)"),
-    T("world.instance", jssp_instance,
-      "JSSP: empty for the machine stream; else a shipped instance (ft06, ft10, ft20, la01) or an OR-Library instance file"),
-    I("world.machines", jssp_machines, 5, 2, 16, "JSSP stream: parallel machines M"),
-    D("world.alpha_mean", jssp_alpha_mean, 1.0, -1e6, 1e6, "JSSP stream: mean intrinsic slowness; alpha_i ~ N(alpha_mean, alpha_sd^2)"),
-    D("world.alpha_sd", jssp_alpha_sd, 0.3, 1e-9, 1e6, "JSSP stream: sd of the intrinsic slowness alpha_i"),
-    D("world.congestion", jssp_congestion, 0.7, 0, 1e6, "JSSP stream: rho, loading of the latent congestion C on every machine"),
-    D("world.machine_noise", jssp_machine_noise, 0.4, 1e-9, 1e6, "JSSP stream: s, a machine's own noise in X_i = alpha_i + rho C + s eta_i"),
-    D("world.outcome_sd", jssp_outcome_sd, 0.1, 0, 1e6, "JSSP stream: sd of the outcome noise xi in Y = max_i X_i + xi"),
-    D("world.slow_lo", jssp_slow_lo, 1.3, 1, 1e3, "JSSP instance: a slow machine's slowdown ~ U[slow_lo, slow_hi]"),
-    D("world.slow_hi", jssp_slow_hi, 1.6, 1, 1e3, "JSSP instance: upper end of a slow machine's slowdown"),
-    I("world.slow_max", jssp_slow_max, 2, 0, 32, "JSSP instance: 1..slow_max slow machines per seed (0: none)"),
-    D("world.log_congestion", jssp_log_congestion, 0.5, 0, 10, "JSSP instance: durations base * s_i * exp(log_congestion C_e)"),
-    D("world.reading_sd", jssp_reading_sd, 0.15, 1e-6, 10, "JSSP instance: noise of a timed operation's reading (log scale)"),
-    D("world.slow_threshold", jssp_slow_threshold, 1.15, 1, 1e3, "JSSP instance: a machine is planned slow when its slowdown estimate exceeds this"),
-    T("world.model", llm_model,
-      "LLM stream: the model whose accuracies drive the simulated stream, by name (the table of docs/llm.md; e.g. gpt-4o)"),
-    D("world.p_unreliable", llm_p_unreliable, 0.5, 0, 1, "LLM stream: probability that a stream's user is unreliable (u = U, adversarial hints); drawn once per seed"),
-    T("world.replay", llm_replay,
-      "LLM stream: empty to simulate the model; else a JSON Lines file of recorded episodes (docs/llm.md) read instead"),
-    D("world.eps", wh_eps, 0, 0, 0.15, "Warehouse: actuator noise, sd of a robot's velocity error (m/s, per axis, redrawn every step)"),
-    D("world.eta", wh_eta, 0, 0, 0.1, "Warehouse: pose observation noise, sd of a robot's observed position (m, per axis)"),
-    D("world.delay", wh_delay, 1.5, 0, 10, "Warehouse: seconds a pick takes per unit of an informative cause"),
-    I("world.causes", wh_causes, 7, 0, 31,
-      "Warehouse: bitmask of the informative causes of pick time among congestion (1), friction (2), shelf_height (4), "
-      "battery (8), charger (16)"),
-    D("world.fd_step", wh_fd_step, 0.05, 1e-3, 0.15,
-      "Warehouse: noise step delta of the replays that estimate L by finite differences (eps = delta, then eta = delta)"),
-    E("ctl.mode", ctl_mode, TRV_CTL_MODE_ATOMIC, ctl_mode_names,
-      "log commits: atomic (acknowledged, idempotent, majority of replicas) or best-effort (fire and forget)"),
-    I("ctl.replicas", ctl_replicas, 1, 1, 15, "CTL replicas; a record is committed when a majority acknowledges"),
-    D("ctl.timeout", ctl_timeout, 5.0, 1e-9, 1e9, "commit timeout per attempt (simulated seconds)"),
-    I("ctl.retries", ctl_retries, 3, 0, 1000, "commit retries after a timeout or network error"),
-    E("ctl.fsync", ctl_fsync, 2 /* TRV_CTL_FSYNC_NONE */, ctl_fsync_names,
-      "log fsync policy: always (one fdatasync per record), group (one per 64 records or 10 ms), none (only at close: a process crash loses nothing, a power loss may)"),
-    I("agents.count", agents, 1, 1, 4096, "dispatch agents M sharing one CTL"),
-    E("sim.clock", clock, TRV_CLOCK_WORLD, clock_names,
-      "simulated time: world (a step lasts the world's step duration, sim.step_seconds or its own, and its work runs "
-      "inside it) or compute (a step lasts its work and messaging alone)"),
-    D("sim.step_seconds", step_seconds, 0, 0, 1e6,
-      "with sim.clock world: simulated seconds of one step; 0: the world's own (URS 60, Warehouse 1, CausalBench-Seq "
-      "1; worlds that declare none run on their work)"),
-    D("sim.step_flops", step_flops, 1e6, 0, 1e18, "work of one agent step on its host (flops)"),
-    D("sim.probe_flops", probe_flops, 2e7, 0, 1e18, "extra work of one probe on the agent's host (flops)"),
-    D("sim.episode_timeout", episode_timeout, 60, 1e-3, 1e9,
-      "simulated seconds the controller waits at most for the agents of an episode beyond its steps' duration on the "
-      "world's clock (the failure detector's cap)"),
-    D("sim.detector_factor", detector_factor, 3, 1, 1e6,
-      "the failure detector closes an episode after its steps' duration plus this many times the median margin beyond "
-      "it of the last 15 episodes whose agents all reported, plus ctl.timeout (a margin of at most "
-      "sim.episode_timeout)"),
 };
 
-void trv_params_defaults(TrvParams *p) {
-  memset(p, 0, sizeof *p);
-  for (size_t i = 0; i < G_N_ELEMENTS(specs); i++) {
-    char *f = (char *)p + specs[i].offset;
-    if (specs[i].type == TRV_PARAM_DOUBLE) *(double *)f = specs[i].def;
-    else if (specs[i].type == TRV_PARAM_TEXT) *f = '\0';
-    else *(int *)f = (int)specs[i].def;
+#define MAX_ROWS 512
+#define MAX_BLOCKS 128
+
+static struct {
+  bool ready;                    /* the core's rows are in */
+  TrvParamSpec rows[MAX_ROWS];   /* offsets into TrvParams */
+  int row_block[MAX_ROWS];       /* the row's block, -1 for the core's */
+  size_t n_rows;
+  struct {
+    const TrvParamBlock *block;
+    size_t place;                /* of its struct in TrvParams.blocks.bytes */
+    size_t first_row;            /* its rows are rows[first_row .. first_row + n_specs) */
+  } blocks[MAX_BLOCKS];
+  int n_blocks;
+  size_t used;                   /* bytes of TrvParams.blocks taken */
+} table;
+
+static void table_init(void) {
+  if (table.ready) return;
+  table.ready = true;
+  for (size_t i = 0; i < G_N_ELEMENTS(core_specs); i++) {
+    table.rows[table.n_rows] = core_specs[i];
+    table.row_block[table.n_rows++] = -1;
   }
 }
 
-const TrvParamSpec *trv_param_specs(size_t *n) {
-  *n = G_N_ELEMENTS(specs);
-  return specs;
+static size_t value_width(TrvParamType type) {
+  switch (type) {
+    case TRV_PARAM_INT:
+    case TRV_PARAM_ENUM: return sizeof(int);
+    case TRV_PARAM_DOUBLE: return sizeof(double);
+    case TRV_PARAM_TEXT: return TRV_PARAM_TEXT_MAX;
+  }
+  return 0;
+}
+
+/* A key is SECTION.NAME: lower-case letters, digits and '_', one dot
+ * between two non-empty parts (they become a scenario's element and
+ * attribute names). */
+static bool valid_key(const char *key) {
+  const char *dot = key ? strchr(key, '.') : NULL;
+  if (!dot || dot == key || !dot[1] || strchr(dot + 1, '.') || strlen(key) > 64) return false;
+  for (const char *c = key; *c; c++)
+    if (c != dot && !g_ascii_islower(*c) && !g_ascii_isdigit(*c) && *c != '_') return false;
+  return g_ascii_islower(key[0]) && g_ascii_islower(dot[1]);
+}
+
+/* What is wrong with row s of a block of `size` bytes, or NULL. */
+static const char *row_lack(const TrvParamSpec *s, size_t size) {
+  if (!valid_key(s->key)) return "a key SECTION.NAME of lower-case letters, digits and '_'";
+  if (s->type < TRV_PARAM_INT || s->type > TRV_PARAM_TEXT) return "a type (int, double, enum or text)";
+  if (s->offset % (s->type == TRV_PARAM_DOUBLE ? sizeof(double) : s->type == TRV_PARAM_TEXT ? 1 : sizeof(int)) ||
+      s->offset + value_width(s->type) > size)
+    return "an offset inside the block's struct, aligned for its type";
+  if (!s->doc || !*s->doc) return "a line of documentation";
+  if (s->type == TRV_PARAM_ENUM && (!s->choices || !s->def_choice)) return "choices and a default among them";
+  if ((s->type == TRV_PARAM_INT || s->type == TRV_PARAM_DOUBLE) &&
+      !(isfinite(s->min) && isfinite(s->max) && s->min <= s->def && s->def <= s->max))
+    return "a finite range that holds its default";
+  if (s->type == TRV_PARAM_INT && (s->def != floor(s->def) || s->min < INT_MIN || s->max > INT_MAX))
+    return "an integer default and a range within int";
+  return NULL;
 }
 
 const TrvParamSpec *trv_param_lookup(const char *key) {
-  for (size_t i = 0; i < G_N_ELEMENTS(specs); i++)
-    if (!strcmp(specs[i].key, key)) return &specs[i];
+  table_init();
+  for (size_t i = 0; key && i < table.n_rows; i++)
+    if (!strcmp(table.rows[i].key, key)) return &table.rows[i];
   return NULL;
+}
+
+bool trv_params_register(const TrvParamBlock *b, GError **error) {
+  table_init();
+  g_return_val_if_fail(b != NULL, false);
+  for (int i = 0; i < table.n_blocks; i++)
+    if (table.blocks[i].block == b) return true;
+  if (b->n_specs > 0 && (!b->specs || b->size == 0)) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "a parameter block with %zu rows needs them and its struct's size",
+                b->n_specs);
+    return false;
+  }
+  for (size_t i = 0; i < b->n_specs; i++) {
+    const TrvParamSpec *s = &b->specs[i];
+    const char *lack = row_lack(s, b->size);
+    if (lack) {
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "parameter %s: expected %s", s->key ? s->key : "(no key)", lack);
+      return false;
+    }
+    bool twice = trv_param_lookup(s->key) != NULL;
+    for (size_t k = 0; k < i && !twice; k++) twice = !strcmp(b->specs[k].key, s->key);
+    if (twice) {
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "parameter %s: the table already has that key", s->key);
+      return false;
+    }
+  }
+  size_t align = G_ALIGNOF(max_align_t), place = (table.used + align - 1) / align * align;
+  if (table.n_blocks == MAX_BLOCKS || table.n_rows + b->n_specs > MAX_ROWS || place + b->size > TRV_PARAMS_BLOCK_BYTES) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "parameter %s: the table is full (at most %d blocks, %d rows, "
+                "%d bytes of values)", b->n_specs ? b->specs[0].key : "block", MAX_BLOCKS, MAX_ROWS,
+                TRV_PARAMS_BLOCK_BYTES);
+    return false;
+  }
+  int index = table.n_blocks++;
+  table.blocks[index].block = b;
+  table.blocks[index].place = place;
+  table.blocks[index].first_row = table.n_rows;
+  table.used = place + b->size;
+  for (size_t i = 0; i < b->n_specs; i++) {
+    TrvParamSpec row = b->specs[i];
+    row.offset += offsetof(TrvParams, blocks) + place;
+    table.rows[table.n_rows] = row;
+    table.row_block[table.n_rows++] = index;
+  }
+  return true;
+}
+
+/* The default of row s into its value at `value`. */
+static void row_default(const TrvParamSpec *s, char *value) {
+  switch (s->type) {
+    case TRV_PARAM_INT: *(int *)value = (int)s->def; return;
+    case TRV_PARAM_DOUBLE: *(double *)value = s->def; return;
+    case TRV_PARAM_TEXT: *value = '\0'; return;
+    case TRV_PARAM_ENUM:
+      for (int i = 0; s->choices[i]; i++)
+        if (!strcmp(s->choices[i], s->def_choice)) {
+          *(int *)value = i;
+          return;
+        }
+      g_error("parameter %s: its default '%s' is not one of its choices", s->key, s->def_choice); /* a bug */
+  }
+}
+
+void trv_param_block_defaults(const TrvParamBlock *b, void *values) {
+  memset(values, 0, b->size);
+  for (size_t i = 0; i < b->n_specs; i++) row_default(&b->specs[i], (char *)values + b->specs[i].offset);
+}
+
+static void fill_block(TrvParams *p, int index) {
+  const TrvParamBlock *b = table.blocks[index].block;
+  trv_param_block_defaults(b, p->blocks.bytes + table.blocks[index].place);
+}
+
+void trv_params_defaults(TrvParams *p) {
+  table_init();
+  memset(p, 0, sizeof *p);
+  for (size_t i = 0; i < G_N_ELEMENTS(core_specs); i++) row_default(&core_specs[i], (char *)p + core_specs[i].offset);
+  for (int b = 0; b < table.n_blocks; b++) fill_block(p, b);
+  p->n_blocks = table.n_blocks;
+}
+
+void trv_params_complete(TrvParams *p) {
+  for (; p->n_blocks < table.n_blocks; p->n_blocks++) fill_block(p, p->n_blocks);
+}
+
+static int block_index(const TrvParamBlock *b) {
+  for (int i = 0; i < table.n_blocks; i++)
+    if (table.blocks[i].block == b) return i;
+  return -1;
+}
+
+const void *trv_params_block(const TrvParams *p, const TrvParamBlock *b) {
+  int i = block_index(b);
+  if (i < 0 || i >= p->n_blocks)
+    g_error("parameter block of %s: %s", b->n_specs ? b->specs[0].key : "(no rows)",
+            i < 0 ? "not registered (register its module first)" : "registered after the values were filled"); /* a bug */
+  return p->blocks.bytes + table.blocks[i].place;
+}
+
+void *trv_params_block_mut(TrvParams *p, const TrvParamBlock *b) {
+  trv_params_complete(p);
+  return (void *)trv_params_block(p, b);
+}
+
+const void *trivium_params_block(const TrvParams *params, const TrvParamBlock *block) {
+  int i = params && block ? block_index(block) : -1;
+  if (i < 0) return NULL;
+  return trv_params_block(params, block);
+}
+
+const TrvParamSpec *trv_param_specs(size_t *n) {
+  table_init();
+  *n = table.n_rows;
+  return table.rows;
+}
+
+/* Where row s's value is in p: in p itself, or (a block registered after p
+ * was filled) in *scratch, filled with the block's defaults; the caller
+ * frees *scratch. */
+static const char *value_of(const TrvParams *p, const TrvParamSpec *s, char **scratch) {
+  size_t row = (size_t)(s - table.rows);
+  g_assert(row < table.n_rows);
+  int b = table.row_block[row];
+  *scratch = NULL;
+  if (b < p->n_blocks) return (const char *)p + s->offset;
+  const TrvParamBlock *block = table.blocks[b].block;
+  *scratch = g_malloc(block->size);
+  trv_param_block_defaults(block, *scratch);
+  return *scratch + (s->offset - offsetof(TrvParams, blocks) - table.blocks[b].place);
 }
 
 static int edit_distance(const char *a, const char *b) {
@@ -195,8 +284,9 @@ static int edit_distance(const char *a, const char *b) {
 const char *trv_params_suggest(const char *key) {
   const char *best = NULL;
   int bd = 4;
-  for (size_t i = 0; i < G_N_ELEMENTS(specs); i++) {
-    const char *k = specs[i].key, *dot = strchr(k, '.');
+  table_init();
+  for (size_t i = 0; i < table.n_rows; i++) {
+    const char *k = table.rows[i].key, *dot = strchr(k, '.');
     int d = edit_distance(key, k);
     if (dot) { /* also accept a key given without its section */
       int d2 = edit_distance(key, dot + 1);
@@ -225,6 +315,7 @@ bool trv_params_set(TrvParams *p, const char *key, const char *value, GError **e
                 hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
     return false;
   }
+  trv_params_complete(p);
   char *f = (char *)p + s->offset;
   if (s->type == TRV_PARAM_TEXT) {
     size_t len = strlen(value);
@@ -305,14 +396,26 @@ char *trv_format_double(double v) {
 }
 
 char *trv_params_format(const TrvParams *p, const TrvParamSpec *s) {
-  const char *f = (const char *)p + s->offset;
+  char *scratch, *text = NULL;
+  const char *f = value_of(p, s, &scratch);
   switch (s->type) {
-    case TRV_PARAM_INT: return g_strdup_printf("%d", *(const int *)f);
-    case TRV_PARAM_DOUBLE: return trv_format_double(*(const double *)f);
-    case TRV_PARAM_ENUM: return g_strdup(s->choices[*(const int *)f]);
-    case TRV_PARAM_TEXT: return g_strdup(f);
+    case TRV_PARAM_INT: text = g_strdup_printf("%d", *(const int *)f); break;
+    case TRV_PARAM_DOUBLE: text = trv_format_double(*(const double *)f); break;
+    case TRV_PARAM_ENUM: text = g_strdup(s->choices[*(const int *)f]); break;
+    case TRV_PARAM_TEXT: text = g_strdup(f); break;
   }
-  g_assert_not_reached();
+  g_free(scratch);
+  return text;
+}
+
+int trv_params_int(const TrvParams *p, const char *key) {
+  const TrvParamSpec *s = trv_param_lookup(key);
+  if (!s || (s->type != TRV_PARAM_INT && s->type != TRV_PARAM_ENUM))
+    g_error("parameter %s: no such integer parameter in the table", key); /* a bug */
+  char *scratch;
+  int v = *(const int *)value_of(p, s, &scratch);
+  g_free(scratch);
+  return v;
 }
 
 TrvPosteriorParams trv_params_posterior(const TrvParams *p, double s2) {
@@ -346,7 +449,9 @@ bool trivium_params_get(const TrvParams *p, const char *key, double *value, GErr
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "parameter '%s' is text, not a number", key);
     return false;
   }
-  const char *f = (const char *)p + s->offset;
+  char *scratch;
+  const char *f = value_of(p, s, &scratch);
   *value = s->type == TRV_PARAM_DOUBLE ? *(const double *)f : (double)*(const int *)f;
+  g_free(scratch);
   return true;
 }

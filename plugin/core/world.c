@@ -2,32 +2,22 @@
  * a world's declaration must pass before a run uses it (its answers while
  * it runs are checked through world-call.h).
  *
- * The registry is a short array in registration order; lookups are by
- * name.  A class is kept by pointer: the caller keeps it alive for the
- * life of the process (the built-in classes are static). */
+ * The registry is a TrvRegistry (registry.h) in registration order;
+ * lookups are by name.  A class is kept by pointer: the caller keeps it
+ * alive for the life of the process (the built-in classes are static). */
 #include "world.h"
 
 #include <math.h>
 #include <string.h>
 
+#include "registry.h"
 #include "world-call.h"
 
-#define MAX_WORLDS 64
-
-static const TrvWorldClass *registry[MAX_WORLDS];
-static const char *names[MAX_WORLDS + 1];
-static int n_registered;
-
-static bool valid_name(const char *name) {
-  if (!name || !*name || strlen(name) > 64) return false;
-  for (const char *p = name; *p; p++)
-    if (!g_ascii_isalnum(*p) && *p != '-' && *p != '_') return false;
-  return true;
-}
+static TrvRegistry worlds = {.kind = "world"};
 
 bool trivium_world_register(const TrvWorldClass *wc, GError **error) {
   const char *missing = !wc                      ? "the class"
-                        : !valid_name(wc->name)   ? "a name of letters, digits, '-' and '_'"
+                        : !wc->name              ? "a name of letters, digits, '-' and '_'"
                         : !wc->init               ? "init"
                         : !wc->free               ? "free"
                         : !wc->candidates         ? "candidates"
@@ -54,32 +44,16 @@ bool trivium_world_register(const TrvWorldClass *wc, GError **error) {
                 missing);
     return false;
   }
-  for (int i = 0; i < n_registered; i++) {
-    if (registry[i] == wc) return true;
-    if (!strcmp(registry[i]->name, wc->name)) {
-      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "world %s: another class is registered under that name",
-                  wc->name);
-      return false;
-    }
-  }
-  if (n_registered == MAX_WORLDS) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "world %s: at most %d worlds can be registered", wc->name,
-                MAX_WORLDS);
-    return false;
-  }
-  registry[n_registered] = wc;
-  names[n_registered++] = wc->name;
-  names[n_registered] = NULL;
-  return true;
+  TrvModule m = {.name = wc->name, .klass = wc, .params = wc->params};
+  return trv_registry_add(&worlds, &m, error);
 }
 
 const TrvWorldClass *trivium_world_lookup(const char *name) {
-  for (int i = 0; name && i < n_registered; i++)
-    if (!strcmp(registry[i]->name, name)) return registry[i];
-  return NULL;
+  const TrvModule *m = trv_registry_lookup(&worlds, name);
+  return m ? m->klass : NULL;
 }
 
-const char *const *trv_world_names(void) { return names; }
+const char *const *trv_world_names(void) { return worlds.names; }
 
 /* What the candidate graph c lacks to be within bounds, or NULL. */
 static const char *candidates_lack(const TrvCandidates *c) {

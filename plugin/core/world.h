@@ -2,9 +2,10 @@
  * trivium_world_register() and what the protocol derives from a world's
  * declaration.
  *
- * The classes themselves are public (trivium/world.h).  The registry maps
- * a name to a class; the built-in worlds (envs/) are registered by the
- * layer above them (envs/worlds.h), which the command line and
+ * The classes themselves are public (trivium/world.h).  The registry
+ * (registry.h) maps a name to a class and its parameters; the built-in
+ * worlds (envs/) are registered by the layer above them (envs/worlds.h),
+ * in the order plugin/api/modules.c gives, which the command line and
  * trivium_plugin_init() call.  A controller is never given the world: it
  * gets a TrvWorldInfo, the declaration alone. */
 #ifndef TRV_WORLD_H

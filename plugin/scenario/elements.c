@@ -62,7 +62,10 @@ static char **param_sections(void) {
   return (char **)g_ptr_array_free(out, FALSE);
 }
 
+/* A section of the table; <world> is one even before a world with
+ * parameters is registered (its name attribute is the loader's own). */
 static bool is_param_section(const char *element) {
+  if (!strcmp(element, "world")) return true;
   char **secs = param_sections();
   bool found = g_strv_contains((const char *const *)secs, element);
   g_strfreev(secs);
@@ -331,8 +334,8 @@ static void start_controllers(Loader *L, const XML_Char **atts) {
   if (!v) return;
   char **names = trv_scn_split_list(L, "controllers", "names", v, "controller names");
   for (int i = 0; names && names[i]; i++) {
-    if (!g_strv_contains(trv_controller_names, names[i])) {
-      char *h = trv_scn_hint(names[i], trv_controller_names), *all = g_strjoinv(", ", (char **)trv_controller_names);
+    if (!g_strv_contains(trv_controller_names(), names[i])) {
+      char *h = trv_scn_hint(names[i], trv_controller_names()), *all = g_strjoinv(", ", (char **)trv_controller_names());
       trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, "names"), "unknown controller '%s'; expected one of: %s%s",
                    names[i], all, h);
       g_free(h);

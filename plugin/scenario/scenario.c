@@ -26,6 +26,7 @@
 #include <fnmatch.h>
 #include <string.h>
 
+#include "log/ctl-params.h"
 #include "scenario-internal.h"
 
 /* ---- Expat handlers ---- */
@@ -283,7 +284,7 @@ char **trv_scenario_warnings(const TrvScenario *s, const TrvParams *p, const GAr
   char **ctl = s->role_host_list[TRV_ROLE_CTL], **agents = s->role_host_list[TRV_ROLE_AGENT];
   char **controller = s->role_host_list[TRV_ROLE_CONTROLLER];
   guint n_ctl = ctl ? g_strv_length(ctl) : 0, n_agents = agents ? g_strv_length(agents) : 0;
-  int replicas = p->ctl_replicas, need = replicas / 2 + 1;
+  int replicas = trv_ctl_params_of(p)->replicas, need = replicas / 2 + 1, n_agents_run = trv_params_int(p, "agents.count");
   if (replicas > 1 && n_ctl > 0) {
     int on_first = (replicas + (int)n_ctl - 1) / (int)n_ctl; /* replicas 0, n, 2n, ... share log host 0 */
     if (on_first >= need)
@@ -293,10 +294,10 @@ char **trv_scenario_warnings(const TrvScenario *s, const TrvParams *p, const GAr
   }
   if (controller && controller[0] && n_agents > 0) {
     int shared = 0;
-    for (int a = 0; a < p->agents; a++) shared += !strcmp(agents[a % n_agents], controller[0]);
+    for (int a = 0; a < n_agents_run; a++) shared += !strcmp(agents[a % n_agents], controller[0]);
     if (shared > 0)
       g_ptr_array_add(out, g_strdup_printf("%d of the %d agent%s on the controller's host %s: its crash stops the "
-                                           "controller and %s at once", shared, p->agents, p->agents == 1 ? "" : "s",
+                                           "controller and %s at once", shared, n_agents_run, n_agents_run == 1 ? "" : "s",
                                            controller[0], shared == 1 ? "that agent" : "those agents"));
   }
   for (guint i = 0; faults && i < faults->len; i++) {

@@ -226,7 +226,7 @@ typedef struct {
   char *role_hosts[3]; /* TrvRole -> comma-separated globs, or NULL: use the trivium.role host property */
   char *world;         /* "causalbench" */
   TrvParams params;    /* the table's defaults + everything the file set */
-  char **controllers;  /* NULL-terminated; NULL = trv_controller_defaults */
+  char **controllers;  /* NULL-terminated; NULL = trv_controller_defaults() */
   char *ctl_file;      /* relative to the run's output directory, or NULL (see Paths above) */
   char *out_dir;       /* relative to the directory the run starts in, or NULL (see Paths above) */
   GArray *faults;      /* TrvFaultSpec, in document order */

@@ -18,7 +18,9 @@
 #include <xbt/log.h>
 
 #include "sim-internal.h"
+#include "sim-params.h"
 #include "core/rng.h"
+#include "log/ctl-params.h"
 #include "core/world-call.h"
 
 XBT_LOG_NEW_CATEGORY(trivium, "Trivium: the causal meta-controller plugin");
@@ -27,19 +29,21 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(trivium_cell, trivium, "Trivium: set-up and end 
 Cell *trv_sim_cell;
 
 void trv_sim_options_init(TrvSimOptions *opt, const TrvParams *p) {
+  const TrvSimParams *sp = trv_sim_params_of(p);
+  const TrvCtlParams *cp = trv_ctl_params_of(p);
   memset(opt, 0, sizeof *opt);
-  opt->episode_timeout = p->episode_timeout;
-  opt->detector_factor = p->detector_factor;
-  opt->agents = p->agents;
-  opt->replicas = p->ctl_replicas;
-  opt->best_effort = p->ctl_mode == TRV_CTL_MODE_BEST_EFFORT;
-  opt->commit_timeout = p->ctl_timeout;
-  opt->commit_retries = p->ctl_retries;
-  opt->ctl_fsync = p->ctl_fsync;
-  opt->step_flops = p->step_flops;
-  opt->probe_flops = p->probe_flops;
-  opt->world_clock = p->clock == TRV_CLOCK_WORLD;
-  opt->step_seconds = p->step_seconds;
+  opt->episode_timeout = sp->episode_timeout;
+  opt->detector_factor = sp->detector_factor;
+  opt->agents = sp->agents;
+  opt->replicas = cp->replicas;
+  opt->best_effort = cp->mode == TRV_CTL_MODE_BEST_EFFORT;
+  opt->commit_timeout = cp->timeout;
+  opt->commit_retries = cp->retries;
+  opt->ctl_fsync = cp->fsync;
+  opt->step_flops = sp->step_flops;
+  opt->probe_flops = sp->probe_flops;
+  opt->world_clock = sp->clock == TRV_CLOCK_WORLD;
+  opt->step_seconds = sp->step_seconds;
 }
 
 void trv_sim_log_defaults(void) {

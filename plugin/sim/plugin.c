@@ -39,6 +39,7 @@
 
 #include "core/results.h"
 #include "sim-internal.h"
+#include "sim-params.h"
 
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(trivium_plugin, trivium, "Trivium: the plugin's settings and agents");
 
@@ -175,8 +176,8 @@ bool trivium_plugin_set(const char *key, const char *value, GError **error) {
   }
   for (int k = 0; k < S_COUNT; k++) {
     if (strcmp(key, settings[k].key)) continue;
-    if (k == S_CONTROLLER && !g_strv_contains(trv_controller_names, value)) {
-      char *all = g_strjoinv(", ", (char **)trv_controller_names);
+    if (k == S_CONTROLLER && !g_strv_contains(trv_controller_names(), value)) {
+      char *all = g_strjoinv(", ", (char **)trv_controller_names());
       g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "controller: unknown controller '%s'; known controllers: %s",
                   value, all);
       g_free(all);
@@ -309,16 +310,18 @@ static bool build_cell(GError **error) {
     g_free(all);
     return false;
   }
+  trv_params_complete(&plugin.params); /* blocks registered after trivium_plugin_init (a world of the program's) */
   find_marked_agents();
   int own = (int)plugin.actors->len, slots = own;
-  if (own > 0 && plugin.agents_set && plugin.params.agents < own) {
+  TrvSimParams *sp = trv_sim_params_mut(&plugin.params);
+  if (own > 0 && plugin.agents_set && sp->agents < own) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                 "agents.count = %d, but %d actors are Trivium agents (property trivium.agent or "
                 "trivium_agent_attach): agents.count counts them and the agents that join late",
-                plugin.params.agents, own);
+                sp->agents, own);
     return false;
   }
-  if (own > 0 && plugin.agents_set) slots = plugin.params.agents;
+  if (own > 0 && plugin.agents_set) slots = sp->agents;
   if (slots > own && wc->agent && wc->agent->step_end) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                 "agents.count = %d for %d agents: world %s steps its agents together (a shared city), so its "
@@ -326,7 +329,7 @@ static bool build_cell(GError **error) {
                 slots, own, wc->name);
     return false;
   }
-  if (own > 0) plugin.params.agents = slots;
+  if (own > 0) sp->agents = slots;
   plugin.spec = (TrvSimCellSpec){.params = &plugin.params, .world_class = wc, .controller = plugin.value[S_CONTROLLER],
                                  .seed = plugin.seed};
   trv_sim_options_init(&plugin.opt, &plugin.params);

@@ -16,12 +16,9 @@
  *  - the number of threads SimGrid runs actors on and their stack size
  *    (contexts/nthreads, contexts/stack-size);
  *  - tracing: a cell's own trace file name, and Trivium's events as Paje
- *    marks (the C calls for marks are deprecated in SimGrid);
- *  - the settings as SimGrid configuration flags: every key of the
- *    parameter table and every plugin setting is declared as trivium/KEY
- *    when the library loads (SimGrid parses --cfg= in simgrid_init(), so
- *    the flags must exist before it), and a value given on the command
- *    line goes to trivium_plugin_set().
+ *    marks (the C calls for marks are deprecated in SimGrid).
+ * The settings as SimGrid configuration flags are the api layer's
+ * (plugin/api/flags.cpp): they need every module registered first.
  * (State profiles are no way around a fault actor either: 3.32 refuses them
  * on sealed resources, and its creation callbacks run after sealing.) */
 #include <dlfcn.h>
@@ -41,10 +38,6 @@
 #include <xbt/config.hpp>
 
 extern "C" {
-#include "core/params.h"
-}
-
-extern "C" {
 void trv_sim_link_set_on(sg_link_t link, int on);
 size_t trv_sim_route_links(sg_host_t from, sg_host_t to, sg_link_t* out, size_t max);
 void trv_sim_actor_ext_init(void);
@@ -60,9 +53,6 @@ void trv_sim_context_settings(int* threads, int* stack_kib);
 void trv_sim_trace_setup(const char* file, const char* suffix);
 void trv_sim_trace_discard(void);
 void trv_sim_trace_mark(const char* type, const char* value);
-/* plugin.c */
-size_t trv_sim_plugin_settings(const char* const** keys, const char* const** defaults, const char* const** docs);
-void trv_sim_plugin_cfg(const char* key, const char* value);
 }
 
 void trv_sim_link_set_on(sg_link_t link, int on)
@@ -89,39 +79,6 @@ struct AgentIndex {
   int index;
 };
 simgrid::xbt::Extension<simgrid::s4u::Actor, AgentIndex> agent_ext;
-
-/* Declares trivium/KEY for every setting.  SimGrid calls a flag's callback
- * with its default when the flag is declared: those calls are skipped. */
-struct Flags {
-  bool declaring = true;
-  Flags()
-  {
-    size_t n;
-    const TrvParamSpec* specs = trv_param_specs(&n);
-    TrvParams defaults;
-    trv_params_defaults(&defaults);
-    for (size_t i = 0; i < n; i++) {
-      char* def = trv_params_format(&defaults, &specs[i]);
-      declare(specs[i].key, specs[i].doc, def);
-      g_free(def);
-    }
-    const char* const *keys, *const *defs, *const *docs;
-    size_t m = trv_sim_plugin_settings(&keys, &defs, &docs);
-    for (size_t i = 0; i < m; i++)
-      declare(keys[i], docs[i], defs[i]);
-    declaring = false;
-  }
-  void declare(const char* key, const char* doc, const char* def)
-  {
-    std::string k = key;
-    simgrid::config::declare_flag<std::string>("trivium/" + k, std::string("Trivium: ") + doc, def,
-                                               [this, k](const std::string& value) {
-                                                 if (not declaring)
-                                                   trv_sim_plugin_cfg(k.c_str(), value.c_str());
-                                               });
-  }
-};
-Flags flags;
 } // namespace
 
 /* Safe to call twice: the extension is created once. */

@@ -85,11 +85,49 @@ typedef struct {
 typedef enum { TRV_LIKELIHOOD_GAUSSIAN = 0, TRV_LIKELIHOOD_BERNOULLI = 1 } TrvLikelihood;
 
 /* The run's parameters (the table of `trivium params`), read-only to a
- * world: trivium_params_get() gives any of them by key. */
+ * world: trivium_params_get() gives any of them by key, and
+ * trivium_params_block() a world's own (TrvWorldClass.params). */
 typedef struct TrvParams TrvParams;
 /* The value of parameter `key` ("run.episodes", "world.kappa", ...) as a
  * double (an enum gives its index); false with *error for an unknown key. */
 TRIVIUM_API bool trivium_params_get(const TrvParams *params, const char *key, double *value, GError **error);
+
+/* Longest text parameter (a file's path), its NUL included. */
+#define TRV_PARAM_TEXT_MAX 1024
+
+/* The value of an INT or ENUM parameter is an int (an enum's: the index of
+ * its name among the choices), of a DOUBLE a double, of a TEXT a
+ * char[TRV_PARAM_TEXT_MAX] holding printable bytes only ("" by default). */
+typedef enum { TRV_PARAM_INT, TRV_PARAM_DOUBLE, TRV_PARAM_ENUM, TRV_PARAM_TEXT } TrvParamType;
+
+/* One parameter: a row of the parameter table, which `trivium params`
+ * lists, --set, scenario attributes and run.json set, and
+ * docs/parameters.md shows. */
+typedef struct {
+  const char *key;            /* SECTION.NAME, lower case: "world.kappa" (a world's keys are world.*) */
+  TrvParamType type;
+  size_t offset;              /* where its value is: offsetof(the block's struct, field) */
+  double def, min, max;       /* INT and DOUBLE: the default and the range, bounds included */
+  const char *const *choices; /* ENUM: the names, NULL-terminated */
+  const char *def_choice;     /* ENUM: the default, by name (one of the choices) */
+  const char *doc;            /* one line: what it does */
+} TrvParamSpec;
+
+/* A module's parameters: its rows and the size of the struct their values
+ * live in.  A world's block (TrvWorldClass.params) is registered with the
+ * world: its rows join the table after those registered before, each key
+ * once in the whole table, and every run's TrvParams holds one such struct
+ * for it, filled with the defaults and what the run set. */
+typedef struct {
+  const TrvParamSpec *specs;
+  size_t n_specs;
+  size_t size; /* sizeof the struct */
+} TrvParamBlock;
+
+/* The values of a registered block in `params` (a struct of block->size
+ * bytes, laid out as its rows' offsets say); NULL when the block is not
+ * registered. */
+TRIVIUM_API const void *trivium_params_block(const TrvParams *params, const TrvParamBlock *block);
 
 /* One operation of an agent's episode, run in the simulator (see
  * TrvAgentClass.operations). */
@@ -150,6 +188,10 @@ typedef struct {
    * time.  NULL: the world has no clock of its own, and its steps last
    * their work (JSSP's operations, say), unless sim.step_seconds sets one. */
   double (*step_seconds)(void *world);
+  /* Optional: the world's own parameters (world.*), registered with the
+   * world; init reads them with trivium_params_block(params, this block).
+   * NULL: none. */
+  const TrvParamBlock *params;
 } TrvWorldClass;
 
 /* The agents of a world that Trivium drives itself.  Per step t the agent
@@ -244,11 +286,12 @@ struct TrvRefereeClass {
   const char *const *metric_names;
 };
 
-/* Makes a world selectable by name.  False with *error when the class is
- * incomplete (no name, init, candidates, referee or truth; more than
- * TRV_MAX_COMPONENTS components is checked when the world is built) or the
- * name is taken by another class.  Registering the same class twice is a
- * no-op. */
+/* Makes a world selectable by name, and its parameters (params) part of
+ * the table.  False with *error when the class is incomplete (no name,
+ * init, candidates, referee or truth; more than TRV_MAX_COMPONENTS
+ * components is checked when the world is built), the name is taken by
+ * another class, or a parameter is malformed or has a key the table
+ * already holds.  Registering the same class twice is a no-op. */
 TRIVIUM_API bool trivium_world_register(const TrvWorldClass *world, GError **error);
 /* The class registered under `name`, or NULL. */
 TRIVIUM_API const TrvWorldClass *trivium_world_lookup(const char *name);

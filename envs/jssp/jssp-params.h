@@ -1,0 +1,20 @@
+/* jssp-params.h - the job shop world's parameters (world.*): the shop (the
+ * machine stream, or a real instance) and its hidden model (docs/jssp.md,
+ * "The job shop as a world").  The rows are jssp-params.c; the stream
+ * (jssp-stream.h) and the real-instance variant (jssp-confounded.h) take
+ * their world's part from this struct. */
+#ifndef TRV_JSSP_PARAMS_H
+#define TRV_JSSP_PARAMS_H
+
+#include <trivium/world.h>
+
+typedef struct {
+  char instance[TRV_PARAM_TEXT_MAX]; /* "" the machine stream; a shipped instance or an instance file */
+  int machines, slow_max;
+  double alpha_mean, alpha_sd, congestion, machine_noise, outcome_sd;
+  double slow_lo, slow_hi, log_congestion, reading_sd, slow_threshold;
+} TrvJsspParams;
+
+extern const TrvParamBlock trv_jssp_params;
+
+#endif
