@@ -278,6 +278,12 @@ char **trv_scenario_warnings(const TrvScenario *s, const TrvParams *p, const GAr
  * the table's keys of that section plus the element's special attributes;
  * the tests compare them with the DTD. */
 char **trv_scenario_element_attributes(const char *element);
+/* The elements the loader accepts inside `parent` (a NULL-terminated
+ * vector, g_strfreev; empty for an element without children): for the
+ * root, platform, world, controllers, the other parameter elements in the
+ * table's order, set, faults, sweep.  `trivium params --dtd` writes the
+ * DTD from these. */
+char **trv_scenario_element_children(const char *parent);
 
 /* Names declared by a SimGrid platform file, read as plain XML: hosts (host,
  * peer, and the hosts a cluster or cabinet generates), the trivium.role
