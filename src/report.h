@@ -1,6 +1,6 @@
 /* report.h - what a run writes: episodes.csv, summary.csv, summary.md,
- * run.json, and the table printed at the end (SPEC section 9).
- * Every column is documented in docs/outputs.md. */
+ * run.json, and the table printed at the end.  Every column is documented
+ * in docs/outputs.md. */
 #ifndef TRV_REPORT_H
 #define TRV_REPORT_H
 

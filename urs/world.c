@@ -1,5 +1,5 @@
-/* world.c - the URS world (SPEC 7.3): urban ride-share dispatch on a city
- * built from a calibration table (data/urs/CITY.cal).
+/* world.c - the URS world (docs/urs.md, "The URS world"): urban ride-share
+ * dispatch on a city built from a calibration table (data/urs/CITY.cal).
  *
  * Candidates: G_inf = the 12 edges "Z_j -> demand" (all observed), truth
  * kappa_j for the informative confounders (world.informative,

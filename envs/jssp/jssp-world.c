@@ -1,5 +1,5 @@
 /* jssp-world.c - the job shop as a world of the one episode protocol
- * (SPEC 7.2; docs/jssp.md, "The job shop as a world").
+ * (docs/jssp.md, "The job shop as a world").
  *
  * Variables: C (latent congestion), T (an operation's processing time) and
  * one indicator per machine, m0..m{M-1}; G_inf = {m_i -> T}: component i

@@ -1,4 +1,4 @@
-/* llm.c - the LLM stream world (SPEC 7.5) and the table of model rates.
+/* llm.c - the LLM stream world (docs/llm.md) and the table of model rates.
  *
  * Variables U (the user's unreliability, hidden) and A (the model's
  * answer); G_inf = {U->A}: present when the hint drives the answer, i.e.
@@ -26,7 +26,8 @@
 #include "core/world.h"
 #include "llm/llm.h"
 
-/* The rates of SPEC 7.5 (%): clean / base under hint / strong audit. */
+/* The rates of docs/llm.md, "The models": clean / base under hint / strong
+ * audit. */
 const TrvLlmModel trv_llm_models[] = {
     {"gpt-3.5-turbo", "GPT-3.5 Turbo", 0.924, 0.836, 0.894},
     {"llama-3.3-70b", "Llama 3.3 70B", 0.962, 0.902, 0.966},

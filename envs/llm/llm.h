@@ -1,4 +1,4 @@
-/* llm.h - the LLM stream (SPEC 7.5): the per-model rates, the episode
+/* llm.h - the LLM stream (docs/llm.md): the per-model rates, the episode
  * tuple a stream is made of, its simulation and its JSON Lines form.
  *
  * A stream's user is reliable (R) or unreliable (U), drawn once per seed.

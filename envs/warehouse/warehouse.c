@@ -1,5 +1,5 @@
-/* warehouse.c - the Warehouse world (SPEC 7.4): robots delivering orders on
- * a 10 m x 10 m floor of 30 shelves (warehouse.h, floor.c), the world where
+/* warehouse.c - the Warehouse world: robots delivering orders on a
+ * 10 m x 10 m floor of 30 shelves (warehouse.h, floor.c), the world where
  * the grounding bound W1(P_Y, P(Y|do)) <= L (eps + eta) + L rho_c p_f is
  * measured (docs/warehouse.md).
  *

@@ -1,6 +1,6 @@
-/* warehouse.h - the Warehouse world's floor and fleets (SPEC 7.4), shared
- * by floor.c (the layout and the robots' kinematics, plain C) and
- * warehouse.c (the world class).
+/* warehouse.h - the Warehouse world's floor and fleets (docs/warehouse.md,
+ * "The floor"), shared by floor.c (the layout and the robots' kinematics,
+ * plain C) and warehouse.c (the world class).
  *
  * The floor is 10 m x 10 m: a packing station along y = 0.5 where each
  * robot has its home spot, a cross aisle at y = 1.5, five picking aisles

@@ -1,4 +1,5 @@
-/* controller-outcome.c - the outcome-only controllers (SPEC 3.9).
+/* controller-outcome.c - the outcome-only controllers (docs/controller.md,
+ * "Outcome-only controllers").
  *
  * They never probe.  Their causal model is the spike-and-slab regression on
  * the observational stream (the world's observational pairs, e.g. Y on X),

@@ -1,4 +1,5 @@
-/* ctrl-trivium.c - the Trivium controller and its interventional relatives.
+/* controller-trivium.c - the Trivium controller and its interventional
+ * relatives.
  *
  * Variants (one implementation, switches set by the registry):
  *   trivium               IGScore, executed snapshot, LRCP, the configured

@@ -1,5 +1,6 @@
-/* controller.h - controllers (SPEC 3.9): a table of functions, selected by
- * name.
+/* controller.h - controllers (docs/controller.md; their names:
+ * docs/scenarios.md, "<controllers names=...>"): a table of functions,
+ * selected by name.
  *
  * A controller plans an episode (the committed graph G_hat_e, the probes,
  * the snapshot of its belief that the agents' dispatch gate reads) and

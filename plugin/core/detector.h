@@ -1,4 +1,5 @@
-/* detector.h - pluggable drift detectors (SPEC 3.6).
+/* detector.h - pluggable drift detectors (docs/controller.md, "Drift
+ * detectors and PartialReset").
  *
  * A detector is a table of functions stepped once per episode with what the
  * controller saw in that episode: the entropies H(P_{e-1}), H(P_e) and the

@@ -1,4 +1,4 @@
-/* scenario.h - scenario XML files (SPEC 6): what a run simulates.
+/* scenario.h - scenario XML files (docs/scenarios.md): what a run simulates.
  *
  * A scenario names a SimGrid platform and the roles its hosts play, a world
  * and its parameters, the controllers, every parameter of the run (by the
