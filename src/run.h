@@ -1,5 +1,5 @@
 /* run.h - what `trivium run` shares between its files: the run context
- * (cmd-run.c fills it from the scenario and the command line) and the
+ * (run-args.c fills it from the scenario and the command line) and the
  * execution of one point of a run (run-pool.c: cells in parallel processes,
  * merged outputs, the sweep table). */
 #ifndef TRV_RUN_H
@@ -196,10 +196,15 @@ typedef struct {
  * cell is complete once that is in place); returns the cell's exit code. */
 int trv_run_cell_child(void *data, int report_fd);
 
-/* cmd-run.c: the command line of `trivium run` / `bench` into a context
- * (false with *error on bad input); every point of the run (count: only
- * the number of its cells); the context freed. */
+/* run-args.c: the command line of `trivium run` / `bench` into a context
+ * (false with *error on bad input, the context then only to be freed). */
 bool trv_run_parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **error);
+/* cmd-run.c: the parameters and faults of point k into ctx (the
+ * scenario's point, the --fault processes, the --set assignments and, with
+ * --sweep, sweep_key set to sweep_value; false with *error for a value the
+ * point refuses); every point of the run (count: only the number of its
+ * cells); the context freed. */
+bool trv_run_load_point(RunCtx *ctx, size_t k, const char *sweep_key, const char *sweep_value, GError **error);
 int trv_run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals *totals, long *count, GError **error);
 void trv_run_ctx_free(RunCtx *ctx);
 /* Prints "trivium: MESSAGE", frees err, returns the exit code (2 for bad
