@@ -112,7 +112,7 @@ int trv_run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals
         g_ptr_array_add(keys, g_array_index(ctx->scenario->sweeps, TrvSweepSpec, i).param);
     }
     g_ptr_array_add(keys, NULL);
-    trv_sweep_table_init(&sw, (char **)keys->pdata, ctx->controllers, ctx->n_controllers);
+    trv_sweep_table_init(&sw, (char **)keys->pdata, ctx->controllers, ctx->n_controllers, ctx->world_class);
     g_ptr_array_free(keys, TRUE);
     for (size_t k = 0; k < n && code == 0; k++) {
       char *label = sweep_key ? g_strdup_printf("%s=%s", sweep_key, values[k]) : trv_scenario_point_label(ctx->scenario, k);

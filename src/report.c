@@ -451,7 +451,7 @@ static void main_table(const TrvRunResult *r, FILE *f) {
   trv_recovery_md(r, f);
   regret_fit_table(r, f);
   world_table(r, f);
-  trv_llm_table_md(r, f);
+  if (r->world_text) fputs(r->world_text, f);
 }
 
 bool trv_write_summary(const TrvRunResult *r, const char *dir, FILE *out, GError **error) {

@@ -8,7 +8,9 @@
 # leaves undefined must not be defined by a layer above it.  Worlds never
 # use each other (the registry envs/worlds.c excepted), and nothing below
 # the SimGrid attachment includes a SimGrid header.  Run from the build
-# directory (make check).  And every source file that opens with
+# directory (make check).  The program's run (src/, but the worlds' own
+# subcommands) names no world: what a world adds to a run's outputs is its
+# report (trivium/report.h).  And every source file that opens with
 # "/* NAME - what it holds" names itself there (its name, or its path's
 # tail: trivium/world.h), not the name it had before a move.  TAP.
 srcdir=${srcdir:-.}
@@ -16,7 +18,7 @@ build=${LAYERING_BUILD:-.}
 NM=${NM:-nm}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..5"
+echo "1..6"
 
 layers="core:plugin/core log:plugin/log scenario:plugin/scenario sim:plugin/sim worlds:envs,urs api:plugin/api cli:src"
 
@@ -124,4 +126,31 @@ if [ -z "$stale" ] && [ "$probe" = "$tmp/moved/new-name.c: old-name.c" ] && [ "$
 else
   echo "not ok 5 - first lines that name another file:"
   printf '%s\n' "$stale" "(a file named new-name.c that opens with old-name.c gives: ${probe:-nothing})" | sed 's/^/#   /'
+fi
+
+# 6: no source of src/ holds a registered world's name as a string, but the
+# worlds' own subcommands (cmd-llm.c, cmd-jssp.c, cmd-trace.c) and main.c's
+# table of them.  The names are those of the worlds' classes (envs/, urs/).
+names_in() { # the world names the files' `const TrvWorldClass trv_world_*` give
+  for f in "$@"; do
+    sed -n '/^const TrvWorldClass trv_world_/,/^};/s/^ *\.name = "\([^"]*\)",*$/\1/p' "$f"
+  done | sort -u
+}
+quoting() { # FILE...: the lines of the files that quote a world name
+  for f in "$@"; do
+    for w in $worlds; do grep -Hn "\"$w\"" "$f"; done
+  done
+}
+# shellcheck disable=SC2046
+worlds=$(names_in $(grep -l '^const TrvWorldClass trv_world_' "$srcdir"/envs/*/*.c "$srcdir"/urs/*.c))
+cli=$(ls "$srcdir"/src/*.c "$srcdir"/src/*.h | grep -v '/src/\(cmd-llm\|cmd-jssp\|cmd-trace\|main\)\.c$')
+# shellcheck disable=SC2086
+named=$(quoting $cli)
+printf 'static bool is_it(const char *w) { return !strcmp(w, "warehouse"); }\n' > "$tmp/probe.c"
+caught=$(quoting "$tmp/probe.c")
+if [ -z "$named" ] && [ "$(echo "$worlds" | wc -w)" -ge 5 ] && [ -n "$caught" ]; then
+  echo "ok 6 - the program's run names none of the worlds ($(echo $worlds)): a world's outputs are its report"
+else
+  echo "not ok 6 - world names in the program's run (worlds: $(echo $worlds); a probe caught: ${caught:-nothing}):"
+  printf '%s\n' "$named" | sed 's/^/#   /'
 fi

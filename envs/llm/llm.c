@@ -273,4 +273,5 @@ const TrvWorldClass trv_world_llm = {
     .referee = &referee_class,
     .inputs = llm_inputs,
     .baseline_rate = llm_baseline,
+    .report = &trv_llm_report,
 };

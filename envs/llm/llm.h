@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <trivium/report.h>
 
 /* A model's accuracies (fractions): on clean questions, under an
  * adversarial hint without audit, and with the strong audit. */
@@ -108,5 +109,8 @@ void trv_llm_replay_clear(TrvLlmReplay *r);
  * episode, every line marked "source":"trivium-simulator". */
 bool trv_llm_record(FILE *out, const TrvLlmModel *model, double p_unreliable, uint64_t seed_base, int seeds,
                     int episodes, GError **error);
+
+/* The world's report (llm-report.c): the table of R_temp per model. */
+extern const TrvReportClass trv_llm_report;
 
 #endif

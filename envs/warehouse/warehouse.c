@@ -294,4 +294,5 @@ const TrvWorldClass trv_world_warehouse = {
     .agent = &agent_class,
     .referee = &referee_class,
     .step_seconds = wh_step_seconds,
+    .report = &trv_warehouse_report,
 };
