@@ -16,6 +16,7 @@
 #include <simgrid/engine.h>
 
 #include "commands.h"
+#include "core/out-file.h"
 #include "run.h"
 #include "run-values.h"
 
@@ -134,7 +135,7 @@ int trv_run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals
       ctx->point_dir = dir;
       if (!ctx->quiet && ctx->mode != TRV_RUN_STATUS)
         fprintf(stderr, "trivium: point %zu/%zu: %s -> %s\n", k + 1, n, label, ctx->out);
-      if (code == 0 && ctx->mode != TRV_RUN_STATUS && !trv_check_out_dir(ctx->out, false, error)) code = 2;
+      if (code == 0 && ctx->mode != TRV_RUN_STATUS && !trv_out_dir_check(ctx->out, false, error)) code = 2;
       ctx->point_values = point_values;
       if (code == 0) code = trv_run_point(ctx, argc, argv, NULL, totals, &sw, label, error);
       ctx->point_dir = NULL;
@@ -178,7 +179,7 @@ int trv_cmd_run(int argc, char **argv) {
     return trv_run_fail(err);
   }
   if (!ctx.out) ctx.out = default_out_dir();
-  if (!trv_check_out_dir(ctx.out, true, &err)) {
+  if (!trv_out_dir_check(ctx.out, true, &err)) {
     trv_run_ctx_free(&ctx);
     return trv_run_fail(err);
   }

@@ -224,25 +224,6 @@ static int merge_cells(RunCtx *ctx, const TrvCellLayout *layout, const TrvCellFi
   return code;
 }
 
-bool trv_check_out_dir(const char *out, bool top, GError **error) {
-  if (!trv_out_dir(out, top, error)) return false;
-  /* a file made and removed: the directory takes new files */
-  char *probe = g_build_filename(out, ".write-test", NULL);
-  GError *e = NULL;
-  int fd = trv_out_create(probe, &e);
-  if (fd >= 0) {
-    close(fd);
-    unlink(probe);
-  } else if (e->code == TRV_ERROR_INPUT) {
-    g_propagate_error(error, e);
-  } else {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "output directory %s: not writable (%s)", out, e->message);
-    g_error_free(e);
-  }
-  g_free(probe);
-  return fd >= 0;
-}
-
 /* ---- one point ---------------------------------------------------------- */
 
 /* The SHA-256 of a file, computed once per run ("-" when it cannot be

@@ -166,11 +166,6 @@ bool trv_world_report_sweep(const TrvSweepTable *sw, const char *dir, FILE *tabl
 int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals *totals, TrvSweepTable *sweep,
                   const char *label, GError **error);
 
-/* Creates out (top: the directory the user named, with its parents; else a
- * directory of the run below it, never a link: out-file.h) and checks that
- * it takes new files.  False with *error (TRV_ERROR_INPUT). */
-bool trv_check_out_dir(const char *out, bool top, GError **error);
-
 /* run-cell.c: one cell of a point.  OUT/cells/<controller>-seed<N>.EXT, a
  * cell's own files (EXT csv, sum, started, err, csv.tmp, sum.tmp). */
 char *trv_run_cell_path(const RunCtx *ctx, int cell, const char *ext);
