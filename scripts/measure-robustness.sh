@@ -1,10 +1,11 @@
 #!/bin/sh
-# Measures the posterior under a wrong model (SPEC 7.1 variants) for the
-# trivium controller: variance inflation (MAP errors in the 150 inflated
-# episodes, stationary exposure elsewhere), the attenuating nonlinear
-# variant at nu = 2, the saturating tanh variant at nu = 0 and 2, and the
-# headline stream, one line per posterior setting.  Used for the defaults
-# in docs/controller.md.  Usage: scripts/measure-robustness.sh [TRIVIUM] [JOBS] [SEEDS]
+# Measures the posterior under a wrong model (the CausalBench-Seq variants of
+# docs/experiments/robustness.md) for the trivium controller: variance
+# inflation (MAP errors in the 150 inflated episodes, stationary exposure
+# elsewhere), the attenuating nonlinear variant at nu = 2, the saturating tanh
+# variant at nu = 0 and 2, and the headline stream, one line per posterior
+# setting.  Used for the defaults in docs/controller.md.
+# Usage: scripts/measure-robustness.sh [TRIVIUM] [JOBS] [SEEDS]
 set -eu
 T=${1:-_build/trivium}
 J=${2:-2}

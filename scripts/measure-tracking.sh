@@ -1,8 +1,9 @@
 #!/bin/sh
-# Measures the change-tracking and slab choices of SPEC 3.2 on the headline
-# stream (20 seeds): one line per setting with trivium's hard exposure by
-# phase, committed exposure and regrets.  Used to choose the defaults in
-# docs/controller.md.  Usage: scripts/measure-tracking.sh [TRIVIUM] [JOBS]
+# Measures the change-tracking and slab choices (docs/controller.md,
+# "Posterior: ...") on the headline stream (20 seeds): one line per setting
+# with trivium's hard exposure by phase, committed exposure and regrets.  Used
+# to choose the defaults in docs/controller.md.
+# Usage: scripts/measure-tracking.sh [TRIVIUM] [JOBS]
 set -eu
 T=${1:-_build/trivium}
 J=${2:-2}

@@ -302,7 +302,7 @@ static int cmd_stream(int argc, char **argv) {
       {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "write DIR/stream-curves.csv and DIR/stream-episodes.csv", "DIR"},
       {"force", 'f', 0, G_OPTION_ARG_NONE, &force, "replace files that are not trivium jssp output", NULL},
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  if (!parse_options("stream", "- the confounded machine stream (SPEC 7.2)", entries, &argc, &argv)) return 2;
+  if (!parse_options("stream", "- the confounded machine stream (docs/jssp.md)", entries, &argc, &argv)) return 2;
   int bad = check_positionals("stream", argc, argv, 0, NULL);
   if (!bad) bad = check_seed_range("stream", seeds, p.episodes, first);
   if (bad) {
@@ -392,7 +392,7 @@ static int cmd_confounded(int argc, char **argv) {
       {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "write DIR/confounded-episodes.csv", "DIR"},
       {"force", 'f', 0, G_OPTION_ARG_NONE, &force, "replace a file that is not trivium jssp output", NULL},
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  if (!parse_options("confounded", "INSTANCE|PLATFORM-DIR - the real-instance confounded variant (SPEC 7.2)",
+  if (!parse_options("confounded", "INSTANCE|PLATFORM-DIR - the real-instance confounded variant (docs/jssp.md)",
                      entries, &argc, &argv))
     return 2;
   int bad = check_positionals("confounded", argc, argv, 1, "INSTANCE or PLATFORM-DIR");

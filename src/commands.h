@@ -1,6 +1,7 @@
 /* commands.h - the subcommands of the `trivium` program.
  * Each subcommand is one function with main()'s contract, returning the
- * process exit code: 0 ok, 1 run failure, 2 bad input (SPEC section 9). */
+ * process exit code: 0 ok, 1 run failure, 2 bad input (trivium(1), EXIT
+ * STATUS: docs/man/trivium.1). */
 #ifndef TRV_COMMANDS_H
 #define TRV_COMMANDS_H
 

@@ -48,7 +48,6 @@ static const MetricUnit metric_units[] = {
     {"exposure", "MAP exposure (episodes)", 0, TRV_RECOVERY_WINDOW},
     {"committed_exposure", "G_hat exposure (episodes)", 0, TRV_RECOVERY_WINDOW},
     {"commit_lag", "commit lag (episodes)", 0, INFINITY},
-    {"W1", "W1 (deliveries per episode)", 0, INFINITY},
 };
 
 static MetricUnit unit_of(const char *name) {
@@ -58,9 +57,8 @@ static MetricUnit unit_of(const char *name) {
 }
 
 /* A y label: the metric's words and unit ("NAME (as in summary.csv)" for
- * one not in the table). */
-static void ylabel(GString *gp, const char *metric) {
-  MetricUnit u = unit_of(metric);
+ * one without). */
+static void ylabel(GString *gp, const char *metric, MetricUnit u) {
   g_string_append(gp, "set ylabel ");
   if (u.label) {
     trv_gp_quote(gp, u.label);
@@ -114,10 +112,12 @@ static bool numeric_axis(const char *key, char *const *labels, int n, double *x)
  * budget, joined by lines; a categorical one (or any, with categorical:
  * then key is the whole axis label) plots points at the labels, never
  * joined.  wide: one panel of many series, 1200 x 600, the legend
- * inside. */
+ * inside.  units: each metric's words and domain (NULL: the table's, by
+ * the metric's name). */
 static bool panel_figure(const char *dir, const char *name, const char *key, char *const *labels, int n_points,
                          const char *const *series, int n_series, const char *const *metrics, int n_metrics,
-                         const double *rows, bool wide, bool categorical, const char *caption, GError **error) {
+                         const MetricUnit *units, const double *rows, bool wide, bool categorical, const char *caption,
+                         GError **error) {
   double *x = g_new(double, (size_t)MAX(n_points, 1));
   bool numeric = !categorical && numeric_axis(key, labels, n_points, x);
   double lo_x = INFINITY, hi_x = -INFINITY;
@@ -144,7 +144,7 @@ static bool panel_figure(const char *dir, const char *name, const char *key, cha
     for (int c = 0; c < n_series; c++)
       for (int m = 0; m < n_metrics; m++) {
         const double *v = &rows[((size_t)(k * n_series + c) * n_metrics + m) * 3];
-        MetricUnit u = unit_of(metrics[m]);
+        MetricUnit u = units ? units[m] : unit_of(metrics[m]);
         triple(dat, v[0], v[1], v[2], u.lower, u.upper);
       }
     g_string_append_c(dat, '\n');
@@ -193,13 +193,13 @@ static bool panel_figure(const char *dir, const char *name, const char *key, cha
     bool any = false;
     for (int k = 0; k < n_points && !any; k++)
       for (int c = 0; c < n_series && !any; c++) any = isfinite(rows[((size_t)(k * n_series + c) * n_metrics + m) * 3]);
-    MetricUnit u = unit_of(metrics[m]);
+    MetricUnit u = units ? units[m] : unit_of(metrics[m]);
     if (!any) g_string_append(plot, "set yrange [0:1]\n");
     else if (isfinite(u.lower)) g_string_append_printf(plot, "set yrange [%g:*]\n", u.lower);
     else g_string_append(plot, "set autoscale y\n");
     if (m == 0) g_string_append(plot, wide ? "set key inside left top\n" : "set key outside right top\n");
     else g_string_append(plot, "unset key\n");
-    ylabel(plot, metrics[m]);
+    ylabel(plot, metrics[m], u);
     g_string_append(plot, "plot ");
     for (int c = 0; c < n_series; c++) {
       int col = 2 + 3 * (c * n_metrics + m);
@@ -235,38 +235,20 @@ bool trv_write_sweep_figure(const char *out, const char *key, char **labels, int
       "decade or more, an MTBF, an agent count or a budget is drawn on a log scale; non-numeric points are not joined.\n",
       key, n_seeds);
   bool ok = panel_figure(dir, "sweep", key, labels, n_points, (const char *const *)controllers, n_controllers, metrics,
-                         n_metrics, rows, false, false, caption, error);
+                         n_metrics, NULL, rows, false, false, caption, error);
   g_free(caption);
   g_free(dir);
   return ok;
 }
 
-bool trv_write_grounding_figure(const char *out, const char *key, char **labels, int n_points, char **controllers,
-                                int n_controllers, const double *rows, GError **error) {
+bool trv_write_report_figure(const char *out, const TrvReportFigure *f, const char *key, char **labels, int n_points,
+                             GError **error) {
   char *dir = trv_fig_dir(out, error);
   if (!dir) return false;
-  char **series = g_new0(char *, 2 * n_controllers + 1); /* per controller: W1, then the bound */
-  double *tri = g_new(double, (size_t)MAX(n_points * n_controllers * 2 * 3, 1));
-  for (int c = 0; c < n_controllers; c++) {
-    series[2 * c] = g_strdup_printf("W1 measured, %s", controllers[c]);
-    series[2 * c + 1] = g_strdup_printf("bound L(eps+eta) + L rho_c p_f, %s", controllers[c]);
-  }
-  for (int k = 0; k < n_points; k++)
-    for (int c = 0; c < n_controllers; c++) {
-      const double *v = &rows[(size_t)(k * n_controllers + c) * 4];
-      double *w = &tri[(size_t)(k * n_controllers + c) * 6];
-      w[0] = v[0], w[1] = v[0] - v[1], w[2] = v[0] + v[1]; /* W1 +- sd */
-      w[3] = w[4] = w[5] = v[2];                           /* the bound: no interval */
-    }
-  static const char *const metric[] = {"W1"};
-  bool ok = panel_figure(dir, "grounding", key, labels, n_points, (const char *const *)series, 2 * n_controllers,
-                         metric, 1, tri, true, false,
-                         "grounding: per point and controller the measured Wasserstein-1 distance W1 between the "
-                         "deployed and the ideal deliveries per episode (mean over seeds, bars +- one sd over seeds, "
-                         "clipped at 0) and the bound L(eps+eta) + L rho_c p_f (one value, no interval).\n",
-                         error);
-  g_strfreev(series);
-  g_free(tri);
+  const char *const metric[] = {f->measure};
+  MetricUnit unit = {f->measure, f->label, f->lower, f->upper};
+  bool ok = panel_figure(dir, f->name, key, labels, n_points, f->series, f->n_series, metric, 1, &unit, f->rows, true,
+                         false, f->caption, error);
   g_free(dir);
   return ok;
 }
@@ -360,7 +342,7 @@ bool trv_fig_recovery(const TrvRunResult *r, const char *dir, GError **error) {
       "mean over %d seeds with its 95%% t-interval, clipped at 0.\n",
       TRV_STAY_EPISODES, TRV_RECOVERY_WINDOW, r->n_seeds);
   bool ok = panel_figure(dir, "recovery", "change-point (episode)", labels, n, r->controllers, nc, names, N_SHOWN,
-                         rows, false, true, caption, error);
+                         NULL, rows, false, true, caption, error);
   g_free(caption);
   g_strfreev(labels);
   g_free(rows);

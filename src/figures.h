@@ -6,6 +6,7 @@
 
 #include <glib.h>
 #include <stdbool.h>
+#include <trivium/report.h>
 
 #include "report.h"
 
@@ -35,11 +36,12 @@ bool trv_write_sweep_figure(const char *dir, const char *key, char **labels, int
                             int n_controllers, const char *const *metrics, int n_metrics, const double *rows,
                             int n_seeds, GError **error);
 
-/* A grounding sweep: grounding.{dat,gp,svg,png}, the measured W1 (mean
- * and sd over seeds) and the bound against the points, per controller.
- * rows: per point and controller (point-major), (W1, sd, bound, 0). */
-bool trv_write_grounding_figure(const char *dir, const char *key, char **labels, int n_points, char **controllers,
-                                int n_controllers, const double *rows, GError **error);
+/* A figure a world's report declared for a sweep (trivium/report.h):
+ * NAME.{dat,gp,txt,svg,png}, its measure against the sweep's points
+ * (`labels`, `key` the axis, as for sweep.*), one line per series, the
+ * measure's words and domain its own; one panel, 1200 x 600. */
+bool trv_write_report_figure(const char *dir, const TrvReportFigure *figure, const char *key, char **labels,
+                             int n_points, GError **error);
 
 /* A multi-agent sweep: speedup.{dat,gp,svg,png}, two panels against the
  * agent count (log scale): the speedup of the median time to identify with

@@ -1,8 +1,8 @@
 /* report.c - the files and the table a run produces.  See report.h.
- * Uncertainty is across seeds (SPEC 3.8): each metric is first reduced to
- * one number per (controller, seed) by the cell itself (core/results.c),
- * then summarised across seeds by trv_summarize.  episodes.csv is the
- * cells' own lines, concatenated by run-pool.c. */
+ * Uncertainty is across seeds (docs/outputs.md, "summary.csv"): each metric
+ * is first reduced to one number per (controller, seed) by the cell itself
+ * (core/results.c), then summarised across seeds by trv_summarize.
+ * episodes.csv is the cells' own lines, concatenated by run-pool.c. */
 #include "report.h"
 #include "json-file.h"
 #include "replay-config.h"
@@ -463,7 +463,7 @@ static void main_table(const TrvRunResult *r, FILE *f) {
   trv_recovery_md(r, f);
   regret_fit_table(r, f);
   world_table(r, f);
-  trv_llm_table_md(r, f);
+  if (r->world_text) fputs(r->world_text, f);
 }
 
 bool trv_write_summary(const TrvRunResult *r, const char *dir, FILE *out, GError **error) {

@@ -1,6 +1,6 @@
 /* report.h - what a run writes: episodes.csv, summary.csv, summary.md,
- * run.json, and the table printed at the end (SPEC section 9).
- * Every column is documented in docs/outputs.md. */
+ * run.json, and the table printed at the end.  Every column is documented
+ * in docs/outputs.md. */
 #ifndef TRV_REPORT_H
 #define TRV_REPORT_H
 
@@ -57,6 +57,7 @@ typedef struct {
   GHashTable *input_copies;         /* path -> its copy in the run directory, "inputs/REL" (run-inputs.h; may be NULL) */
   GHashTable *file_sha256;          /* path -> SHA-256 of the files the run has hashed already, NULL
                                      * for one it could not read (the table may be NULL) */
+  const char *world_text;           /* the world's report's text, after summary.md's tables (may be NULL) */
 } TrvRunResult;
 
 /* run.json: status "running" while the point runs, "complete" at its end.
@@ -89,15 +90,5 @@ TrvSummary trv_run_recovery(const TrvRunResult *r, int c, int k, TrvRecoveryMeas
 /* summary.csv's recovery.* rows; summary.md's commit and recovery tables. */
 void trv_recovery_csv(const TrvRunResult *r, FILE *f);
 void trv_recovery_md(const TrvRunResult *r, FILE *f);
-
-/* llm-table.c: the LLM stream's table (docs/llm.md).  applies: the world
- * is llm and both trivium and rlvr ran.  row: one model's line of llm.csv
- * and llm.md; md: the table of one point, for summary.md. */
-bool trv_llm_table_applies(const TrvRunResult *r);
-const char *trv_llm_table_csv_header(void);
-const char *trv_llm_table_md_header(void);
-void trv_llm_table_row(const TrvRunResult *r, const char *model, GString *csv, GString *md);
-void trv_llm_table_md(const TrvRunResult *r, FILE *f);
-
 
 #endif

@@ -31,6 +31,7 @@
 #include "run-inputs.h"
 #include "run-reads.h"
 #include "core/world-call.h"
+#include "core/world-report.h"
 #include "sim/child.h"
 
 static void progress(const RunCtx *ctx, int done, int total, gint64 t0) {
@@ -222,25 +223,6 @@ static int merge_cells(RunCtx *ctx, const TrvCellLayout *layout, const TrvCellFi
   g_free(csv);
   g_free(csv_tmp);
   return code;
-}
-
-bool trv_check_out_dir(const char *out, bool top, GError **error) {
-  if (!trv_out_dir(out, top, error)) return false;
-  /* a file made and removed: the directory takes new files */
-  char *probe = g_build_filename(out, ".write-test", NULL);
-  GError *e = NULL;
-  int fd = trv_out_create(probe, &e);
-  if (fd >= 0) {
-    close(fd);
-    unlink(probe);
-  } else if (e->code == TRV_ERROR_INPUT) {
-    g_propagate_error(error, e);
-  } else {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "output directory %s: not writable (%s)", out, e->message);
-    g_error_free(e);
-  }
-  g_free(probe);
-  return fd >= 0;
 }
 
 /* ---- one point ---------------------------------------------------------- */
@@ -459,6 +441,8 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
     g_ptr_array_free(read, TRUE);
   }
   char *json = g_build_filename(ctx->out, "run.json", NULL);
+  TrvReport *report = NULL; /* what the world's report declared of the point */
+  void *report_state = NULL;
   if (code == 0 && ctx->mode == TRV_RUN_ALL && !trv_write_run_json(&res, json, "running", error)) /* nothing measured yet */
     code = (*error)->code == TRV_ERROR_INPUT ? 2 : 1;
   if (code == 0) code = run_cells(ctx, &layout, fingerprints, to_run, error);
@@ -468,9 +452,12 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
   if (code == 0 && ctx->mode != TRV_RUN_CELLS) {
     code = merge_cells(ctx, &layout, files, to_run, cells, totals, error);
     res.cells = cells;
+    /* the world's own report: its text ends summary.md, its tables follow the run's files */
+    if (code == 0 && !trv_world_report_point(&res, ctx->out, sweep, ctx->point_values, &report, &report_state, error))
+      code = (*error)->code == TRV_ERROR_INPUT ? 2 : 1;
+    res.world_text = report ? trv_report_text_of(report) : NULL;
     if (code == 0 && (!trv_write_summary(&res, ctx->out, table, error) || !trv_write_figures(&res, ctx->out, error) ||
-                      !trv_grounding_point(&res, ctx->out, sweep ? (int)sweep->values->len : 0,
-                                           sweep ? sweep->grounding : NULL, error) ||
+                      !trv_world_report_point_write(report, ctx->out, error) ||
                       !trv_write_run_json(&res, json, "complete", error)))
       code = (*error)->code == TRV_ERROR_INPUT ? 2 : 1; /* a link where it writes: refused */
     /* lost work is never silent (but for -q: the uncommitted_episodes column says it) */
@@ -479,8 +466,10 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
         fprintf(stderr, "trivium: warning: %s%s%s, seed %d: in %.0f of %d episodes no agent's records were committed\n",
                 label ? label : "", label ? ": " : "", ctx->controllers[i / seeds_n], seeds[i % seeds_n],
                 cells[i].metric[TRV_METRIC_UNCOMMITTED_EPISODES], layout.episodes);
-    if (code == 0 && sweep) trv_sweep_table_add(sweep, &res, ctx->point_values);
+    if (code == 0 && sweep) trv_sweep_table_add(sweep, &res, ctx->point_values, g_steal_pointer(&report_state));
   }
+  trv_world_report_state_free(wc, report_state);
+  trv_report_free(report);
   g_free(json);
   if (res.input_copies) g_hash_table_unref(res.input_copies);
   trv_run_world_inputs_free(world_inputs);

@@ -1,5 +1,5 @@
 /* run.h - what `trivium run` shares between its files: the run context
- * (cmd-run.c fills it from the scenario and the command line) and the
+ * (run-args.c fills it from the scenario and the command line) and the
  * execution of one point of a run (run-pool.c: cells in parallel processes,
  * merged outputs, the sweep table). */
 #ifndef TRV_RUN_H
@@ -7,6 +7,7 @@
 
 #include <glib.h>
 #include <stdio.h>
+#include <trivium/report.h>
 
 #include "core/stats.h"
 #include "report.h"
@@ -70,8 +71,8 @@ typedef struct {
   GPtrArray *values;     /* per point: char ** of n_keys values */
   GArray *stats;         /* per point, controller and sweep metric: mean, sd, and the 95% interval lo, hi */
   GArray *episodes;      /* per point: its episodes E (int) */
-  GString *llm_csv, *llm_md; /* the LLM stream's rows (llm-table.c), NULL without them */
-  GArray *grounding;     /* TrvGroundingRow per point and controller, for worlds with an ideal replay */
+  const TrvWorldClass *world_class; /* the run's world, whose report (if any) sees every point */
+  GPtrArray *report_states; /* per point: what the world's report kept of it (NULL: nothing) */
   GPtrArray *t_id;       /* per point and controller: GArray of t_id per seed (NaN: never identified) */
   GPtrArray *sim_time;   /* per point and controller: GArray of the run's simulated time per seed */
   GPtrArray *exposure;   /* per point and controller: GArray of exposure_total per seed */
@@ -80,9 +81,11 @@ typedef struct {
   bool regret_nonnegative; /* the world's R_out is against a per-step oracle's expected payoff: >= 0 */
 } TrvSweepTable;
 
-void trv_sweep_table_init(TrvSweepTable *sw, char **keys, char **controllers, int n_controllers);
-/* One point: its value of each key (in the table's order) and its results. */
-void trv_sweep_table_add(TrvSweepTable *sw, const TrvRunResult *res, char **values);
+void trv_sweep_table_init(TrvSweepTable *sw, char **keys, char **controllers, int n_controllers,
+                          const TrvWorldClass *world_class);
+/* One point: its value of each key (in the table's order), its results and
+ * what the world's report kept of it (owned by the table from here). */
+void trv_sweep_table_add(TrvSweepTable *sw, const TrvRunResult *res, char **values, void *report_state);
 /* sweep.csv, sweep.md and figures/sweep.* in dir; the table on `table` (may be NULL). */
 bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table, const char *experiment, int seeds,
                            GError **error);
@@ -146,37 +149,22 @@ typedef struct {
   long complete, running, missing; /* TRV_RUN_STATUS: the cells of every point */
 } TrvRunTotals;
 
-/* The grounding table (grounding.c) of a point whose world reports the
- * episode metrics delivered, ideal, fd_eps and fd_eta (the Warehouse
- * world): W1 between the committed outcomes and the ideal replay, p_f, L,
- * rho_c and the bound, per controller (mean over seeds) and seed. */
-typedef struct {
-  int point, controller, seed; /* seed -1: the point's row, over its seeds */
-  int seeds, episodes;         /* episodes per seed */
-  double eps, eta;
-  double w1, w1_sd;            /* W1(reward, ideal); sd over seeds */
-  double p_f;                  /* commit_failures / commits */
-  double mean_reward, mean_ideal;
-  double L, L_w1;              /* finite-difference sensitivities to the noise scale */
-  double lost, failures, commits; /* sums (per seed in a point's row) */
-  double lost_per_failure, rho_c;
-  double bound, bound_w1;      /* L (eps + eta) + L rho_c p_f; the same with L_w1 */
-} TrvGroundingRow;
-/* dir/grounding.csv and grounding.md from dir/episodes.csv, and a row per
- * controller appended to rows (may be NULL) labelled `point`; true and
- * nothing written for a world that does not report the four metrics. */
-bool trv_grounding_point(const TrvRunResult *res, const char *dir, int point, GArray *rows, GError **error);
-/* A sweep's grounding.csv, grounding.md and figures/grounding.* in dir
- * (nothing without grounding rows); the table on `table` (may be NULL). */
-bool trv_grounding_sweep_write(const TrvSweepTable *sw, const char *dir, FILE *table, GError **error);
+/* report-world.c: the world's own report (trivium/report.h).  A point:
+ * the report run on res (its episode columns read from dir/episodes.csv),
+ * *out what it declared (NULL for a world without a report) and *state
+ * what it kept for the sweep; false with *error, nothing kept.  Then the
+ * report's tables written into dir.  A sweep: the report run on the
+ * sweep's points, its tables written into dir, its figures into
+ * dir/figures, its text on `table` (may be NULL). */
+bool trv_world_report_point(const TrvRunResult *res, const char *dir, const TrvSweepTable *sweep, char **point_values,
+                            TrvReport **out, void **state, GError **error);
+bool trv_world_report_point_write(const TrvReport *report, const char *dir, GError **error);
+void trv_world_report_state_free(const TrvWorldClass *wc, void *state);
+bool trv_world_report_sweep(const TrvSweepTable *sw, const char *dir, FILE *table, const char *experiment, int seeds,
+                            GError **error);
 
 int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals *totals, TrvSweepTable *sweep,
                   const char *label, GError **error);
-
-/* Creates out (top: the directory the user named, with its parents; else a
- * directory of the run below it, never a link: out-file.h) and checks that
- * it takes new files.  False with *error (TRV_ERROR_INPUT). */
-bool trv_check_out_dir(const char *out, bool top, GError **error);
 
 /* run-cell.c: one cell of a point.  OUT/cells/<controller>-seed<N>.EXT, a
  * cell's own files (EXT csv, sum, started, err, csv.tmp, sum.tmp). */
@@ -196,10 +184,15 @@ typedef struct {
  * cell is complete once that is in place); returns the cell's exit code. */
 int trv_run_cell_child(void *data, int report_fd);
 
-/* cmd-run.c: the command line of `trivium run` / `bench` into a context
- * (false with *error on bad input); every point of the run (count: only
- * the number of its cells); the context freed. */
+/* run-args.c: the command line of `trivium run` / `bench` into a context
+ * (false with *error on bad input, the context then only to be freed). */
 bool trv_run_parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError **error);
+/* cmd-run.c: the parameters and faults of point k into ctx (the
+ * scenario's point, the --fault processes, the --set assignments and, with
+ * --sweep, sweep_key set to sweep_value; false with *error for a value the
+ * point refuses); every point of the run (count: only the number of its
+ * cells); the context freed. */
+bool trv_run_load_point(RunCtx *ctx, size_t k, const char *sweep_key, const char *sweep_value, GError **error);
 int trv_run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals *totals, long *count, GError **error);
 void trv_run_ctx_free(RunCtx *ctx);
 /* Prints "trivium: MESSAGE", frees err, returns the exit code (2 for bad

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/stats.h"
+#include "core/world-report.h"
 #include "figures.h"
 #include "run.h"
 
@@ -38,8 +39,11 @@ static const char *const sweep_metrics[N_METRICS] = {
  * speedup's measure) */
 #define N_FIGURE_MAX 6
 
-void trv_sweep_table_init(TrvSweepTable *sw, char **keys, char **controllers, int n_controllers) {
+void trv_sweep_table_init(TrvSweepTable *sw, char **keys, char **controllers, int n_controllers,
+                          const TrvWorldClass *world_class) {
   memset(sw, 0, sizeof *sw);
+  sw->world_class = world_class;
+  sw->report_states = g_ptr_array_new();
   sw->keys = g_strdupv(keys);
   sw->n_keys = (int)g_strv_length(keys);
   sw->controllers = controllers;
@@ -47,7 +51,6 @@ void trv_sweep_table_init(TrvSweepTable *sw, char **keys, char **controllers, in
   sw->values = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
   sw->stats = g_array_new(FALSE, FALSE, sizeof(double));
   sw->episodes = g_array_new(FALSE, FALSE, sizeof(int));
-  sw->grounding = g_array_new(FALSE, FALSE, sizeof(TrvGroundingRow));
   sw->t_id = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
   sw->sim_time = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
   sw->exposure = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
@@ -60,8 +63,9 @@ void trv_sweep_table_free(TrvSweepTable *sw) {
   g_ptr_array_free(sw->values, TRUE);
   g_array_free(sw->stats, TRUE);
   g_array_free(sw->episodes, TRUE);
-  if (sw->llm_csv) g_string_free(sw->llm_csv, TRUE), g_string_free(sw->llm_md, TRUE);
-  g_array_free(sw->grounding, TRUE);
+  for (guint i = 0; i < sw->report_states->len; i++)
+    trv_world_report_state_free(sw->world_class, g_ptr_array_index(sw->report_states, i));
+  g_ptr_array_free(sw->report_states, TRUE);
   g_ptr_array_free(sw->t_id, TRUE);
   g_ptr_array_free(sw->sim_time, TRUE);
   g_ptr_array_free(sw->exposure, TRUE);
@@ -69,16 +73,11 @@ void trv_sweep_table_free(TrvSweepTable *sw) {
   g_array_free(sw->coalition, TRUE);
 }
 
-void trv_sweep_table_add(TrvSweepTable *sw, const TrvRunResult *res, char **values) {
+void trv_sweep_table_add(TrvSweepTable *sw, const TrvRunResult *res, char **values, void *report_state) {
   g_assert(values && (int)g_strv_length(values) == sw->n_keys);
   g_ptr_array_add(sw->values, g_strdupv(values));
+  g_ptr_array_add(sw->report_states, report_state);
   g_array_append_val(sw->episodes, res->layout->episodes);
-  if (trv_llm_table_applies(res)) {
-    if (!sw->llm_csv) sw->llm_csv = g_string_new(NULL), sw->llm_md = g_string_new(NULL);
-    char *label = g_strjoinv(" ", values);
-    trv_llm_table_row(res, label, sw->llm_csv, sw->llm_md);
-    g_free(label);
-  }
   double m0 = res->params->m0 > 0 ? res->params->m0 : res->layout->cand->n_components;
   g_array_append_val(sw->bound_m0, m0);
   g_array_append_val(sw->coalition, res->params->coalition);
@@ -188,26 +187,7 @@ double trv_sweep_speedup_bound(const TrvSweepTable *sw, int point, int base) {
   return fmin(m, m0) / fmin(m_base, m0);
 }
 
-static void csv_text(GString *s, const char *t) {
-  if (!strpbrk(t, ",\"\n")) {
-    g_string_append(s, t);
-    return;
-  }
-  g_string_append_c(s, '"');
-  for (; *t; t++) {
-    if (*t == '"') g_string_append_c(s, '"');
-    g_string_append_c(s, *t);
-  }
-  g_string_append_c(s, '"');
-}
-
-void trv_sweep_cells(GString *csv, GString *md, char *const *texts, int n) {
-  for (int i = 0; i < n; i++) {
-    g_string_append_c(csv, ',');
-    csv_text(csv, texts[i]);
-    g_string_append_printf(md, " | %s", texts[i]);
-  }
-}
+void trv_sweep_cells(GString *csv, GString *md, char *const *texts, int n) { trv_report_cells(csv, md, texts, n); }
 
 static void md_num(GString *s, double v) {
   if (isfinite(v)) g_string_append_printf(s, "%.4g", v);
@@ -329,19 +309,6 @@ bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table
   bool ok = trv_write_file_atomic(pcsv, csv->str, (gssize)csv->len, error) &&
             trv_write_file_atomic(pmd, md->str, (gssize)md->len, error) &&
             (!fitted || trv_write_file_atomic(pfit, fits->str, (gssize)fits->len, error));
-  if (ok && sw->llm_csv) { /* the LLM stream's table, one row per point */
-    char *lcsv = g_build_filename(dir, "llm.csv", NULL), *lmd = g_build_filename(dir, "llm.md", NULL);
-    GString *c = g_string_new(trv_llm_table_csv_header()), *m = g_string_new(NULL);
-    g_string_append(c, sw->llm_csv->str);
-    g_string_append_printf(m, "# %s: the LLM stream per model\n\nR_temp = capitulation episodes before the commit, "
-                              "mean [95%% interval] over %d seeds; ratio: paired bootstrap over seeds; U: seeds "
-                              "whose user is unreliable (docs/llm.md)\n\n%s%s",
-                           experiment, seeds, trv_llm_table_md_header(), sw->llm_md->str);
-    ok = trv_write_file_atomic(lcsv, c->str, (gssize)c->len, error) &&
-         trv_write_file_atomic(lmd, m->str, (gssize)m->len, error);
-    g_string_free(c, TRUE), g_string_free(m, TRUE);
-    g_free(lcsv), g_free(lmd);
-  }
   g_string_free(fits, TRUE);
   g_free(pfit);
   if (ok && table) fprintf(table, "Sweep of %s (mean ± sd over %d seeds)\n\n%s", experiment, seeds, md->str);
@@ -373,7 +340,7 @@ bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table
   char *key = g_strjoinv(", ", sw->keys);
   char **ticks = g_new0(char *, n_points + 1); /* a point's values, the keys on the axis' label */
   for (int p = 0; p < n_points; p++) ticks[p] = g_strjoinv(", ", g_ptr_array_index(sw->values, p));
-  ok = ok && trv_grounding_sweep_write(sw, dir, table, error);
+  ok = ok && trv_world_report_sweep(sw, dir, table, experiment, seeds, error);
   ok = ok && trv_speedup_write(sw, dir, table, error);
   ok = ok && trv_fault_table_write(sw, dir, table, error);
   ok = ok && trv_saturation_write(sw, dir, table, error);

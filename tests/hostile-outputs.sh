@@ -106,8 +106,12 @@ if [ $rc -eq 0 ] && [ $sb -eq 2 ] && grep -q 'no line 100 in' "$tmp/sb.err" && [
 else echo "not ok $n - emit exit $rc, array.sbatch exit $sb: $(cat "$tmp/sb.err")"; fi
 
 # --- links planted where a run writes ---
-mkdir o1 && ln -s "$victim" o1/.write-test
-refused "a link at the output directory's write probe" "$T" run $small -o o1
+# the probe is .write-test-PID: the shell plants the link at its own pid's
+# name, then becomes the run
+mkdir o1
+# shellcheck disable=SC2016,SC2086
+refused "a link at the output directory's write probe" sh -c 'ln -s "$1" o1/.write-test-$$ && shift && exec "$@"' \
+  _ "$victim" "$T" run $small -o o1
 "$T" run $small -o o2 2> /dev/null
 ln -s "$victim" o2/episodes.csv.tmp
 refused "a link at episodes.csv's temporary (the resumed run's merge)" "$T" run $small -o o2

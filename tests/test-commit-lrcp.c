@@ -1,5 +1,5 @@
-/* Commit rules (SPEC 3.4) and LRCP (3.5) on constructed posteriors and
- * constructed residual windows. */
+/* Commit rules and LRCP (docs/controller.md, "Commit rules" and "LRCP")
+ * on constructed posteriors and constructed residual windows. */
 #include <glib.h>
 #include <math.h>
 

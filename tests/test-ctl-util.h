@@ -1,8 +1,8 @@
-/* test-ctl-util.h - what the CTL tests share: the posterior parameters of
- * SPEC section 4's example, record constructors, a scratch directory, a
- * file writer for damaged images, and a CausalBench-Seq stream generator
- * (components 0 = C->X, 1 = C->Y, 2 = X->Y; X->Y present in episodes
- * 150..299 only; 5 probes per component per episode with z = +-1 and
+/* test-ctl-util.h - what the CTL tests share: the posterior parameters of the
+ * logs they write (the separated slab, hazard 0.01), record constructors, a
+ * scratch directory, a file writer for damaged images, and a CausalBench-Seq
+ * stream generator (components 0 = C->X, 1 = C->Y, 2 = X->Y; X->Y present in
+ * episodes 150..299 only; 5 probes per component per episode with z = +-1 and
  * w = beta z + N(0, 1)). */
 #ifndef TRV_TEST_CTL_UTIL_H
 #define TRV_TEST_CTL_UTIL_H

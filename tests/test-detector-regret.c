@@ -1,5 +1,6 @@
-/* Drift detectors (SPEC 3.6) against hand-computed sequences, and the three
- * regrets (3.8) on a 3-episode hand example. */
+/* Drift detectors (docs/controller.md, "Drift detectors and PartialReset")
+ * against hand-computed sequences, and the three regrets (docs/outputs.md,
+ * "episodes.csv") on a 3-episode hand example. */
 #include <glib.h>
 #include <math.h>
 #include <string.h>

@@ -1,6 +1,6 @@
-/* The Beta-Bernoulli posterior (binary probe outcomes, SPEC 3.2) against
- * independent computations: the Bayes factor against a brute-force
- * integral over theta, the expected information gain against an
+/* The Beta-Bernoulli posterior (binary probe outcomes; docs/llm.md, "The
+ * posterior") against independent computations: the Bayes factor against a
+ * brute-force integral over theta, the expected information gain against an
  * enumeration of every outcome sequence, snapshots and their versions, and
  * the Gaussian model's parameters left untouched by the new fields. */
 #include <glib.h>

@@ -1,6 +1,7 @@
-/* The posterior of SPEC 3.2 against independent computations: brute-force
- * integrals of the marginal likelihoods, exhaustive quadrature of the
- * expected information gain, and hand-computed entropies and log-losses. */
+/* The posterior (posterior.h; docs/controller.md, "Posterior: ...") against
+ * independent computations: brute-force integrals of the marginal
+ * likelihoods, exhaustive quadrature of the expected information gain, and
+ * hand-computed entropies and log-losses. */
 #include <glib.h>
 #include <math.h>
 #include <string.h>

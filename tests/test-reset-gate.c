@@ -1,5 +1,7 @@
-/* PartialReset's choice of components (SPEC 3.6) and the dispatch gate
- * (SPEC 3.7) on constructed cases with hand-computed outcomes. */
+/* PartialReset's choice of components (docs/controller.md, "Drift
+ * detectors and PartialReset") and the dispatch gate (docs/controller.md,
+ * "The episode protocol", step 2) on constructed cases with hand-computed
+ * outcomes. */
 #include <glib.h>
 #include <math.h>
 

@@ -1,8 +1,8 @@
-/* The scenario loader (SPEC 6): every class of mistake gives its exact
- * FILE:LINE:COLUMN message, entities are never expanded or loaded, a
+/* The scenario loader (docs/scenarios.md): every class of mistake gives its
+ * exact FILE:LINE:COLUMN message, entities are never expanded or loaded, a
  * scenario never names a platform SimGrid would run as code nor an output
- * outside the run's directories, files are checked before they are read,
- * and every count is bounded. */
+ * outside the run's directories, files are checked before they are read, and
+ * every count is bounded. */
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,5 +1,5 @@
-/* The scenario loader (SPEC 6): every shipped scenario loads with its
- * values, every element sets its field, the platforms, the DTD, and
+/* The scenario loader (docs/scenarios.md): every shipped scenario loads with
+ * its values, every element sets its field, the platforms, the DTD, and
  * `trivium validate`.  The error classes are in test-scenario-errors.c. */
 #include "test-scenario-util.h"
 #include "api/modules.h"

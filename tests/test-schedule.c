@@ -1,4 +1,5 @@
-/* Budget rule and probe schedulers (SPEC 3.3). */
+/* Budget rule and probe schedulers (docs/controller.md, "Probes and
+ * scheduling"). */
 #include <glib.h>
 #include <limits.h>
 #include <math.h>

@@ -2,7 +2,8 @@
  * calibration table's grid, the 12 confounders, the request stream and the
  * cached demand predictions the repositioning policy reads.
  *
- * Confounder j at cell c and step t (SPEC 7.3), each roughly N(0, 1):
+ * Confounder j at cell c and step t (docs/urs.md, "The URS world",
+ * Confounders), each roughly N(0, 1):
  *   Z_j(c, t) = rho_j B_e + s_j (a_j X_j(c) + b_j Y_j(t)),
  *   s_j = sqrt(1 - rho_j^2), a_j^2 + b_j^2 = 1,
  * where B_e ~ N(0, 1) is the hidden city busyness of the episode, X_j a

@@ -1,5 +1,7 @@
 /* causalbench.c - the CausalBench-Seq world and its parameters (world.*,
- * causalbench.h).
+ * causalbench.h; its opening paragraph in docs/experiments/identification.md;
+ * the variants in docs/scenarios.md, "<world name=...>"; their
+ * measurements in docs/experiments/).
  *
  * Variables C (hidden confounder), X, Y; G_inf = {C->X, C->Y, X->Y}.  Per
  * step C ~ N(0,1), X = a g(C) + s eps_X, Y = b g(C) + k_e g(X) + s eps_Y,

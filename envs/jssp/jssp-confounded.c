@@ -1,7 +1,8 @@
-/* jssp-confounded.c - the real-instance confounded variant (SPEC 7.2; the
- * model is in jssp-confounded.h, the argument in docs/jssp.md): candidate
- * plans built by the list scheduler, their execution on an episode's true
- * durations, the seed's world, and the two controllers.
+/* jssp-confounded.c - the real-instance confounded variant (the model is in
+ * jssp-confounded.h, the argument in docs/jssp.md, "The real-instance
+ * confounded variant"): candidate plans built by the list scheduler, their
+ * execution on an episode's true durations, the seed's world, and the two
+ * controllers.
  *
  * Invariants: a plan's topological order respects both its job chains and
  * its machine sequences (checked when built: a cycle aborts), so executing

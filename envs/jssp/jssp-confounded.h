@@ -1,8 +1,8 @@
-/* jssp-confounded.h - the real-instance confounded variant of SPEC 7.2
- * (jssp-confounded.c): congestion inflates the processing times of a real
- * instance, the controller must separate intrinsic machine slowdowns from
- * congestion, and pays makespan regret against the oracle's plan.  Plain C,
- * no SimGrid.
+/* jssp-confounded.h - the real-instance confounded variant (docs/jssp.md,
+ * "The real-instance confounded variant"; jssp-confounded.c): congestion
+ * inflates the processing times of a real instance, the controller must
+ * separate intrinsic machine slowdowns from congestion, and pays makespan
+ * regret against the oracle's plan.  Plain C, no SimGrid.
  *
  * World (per seed): machine i has a hidden slowdown s_i, 1 for most and
  * U[slow_lo, slow_hi] for 1..min(slow_max, M) machines drawn from the seed.  Episode

@@ -1,5 +1,6 @@
-/* jssp-stream.c - the confounded machine stream (SPEC 7.2) under Trivium's
- * probing controller and an outcome-only softmax REINFORCE policy (RLVR).
+/* jssp-stream.c - the confounded machine stream (docs/jssp.md, "The
+ * confounded machine stream") under Trivium's probing controller and an
+ * outcome-only softmax REINFORCE policy (RLVR).
  *
  * Why RLVR cannot learn here: Y = max(X_a, max_i X_i) + xi equals
  * max_i X_i + xi whatever a is, so the reward carries no information about

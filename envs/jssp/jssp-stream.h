@@ -1,5 +1,6 @@
-/* jssp-stream.h - the confounded machine stream of SPEC section 7.2 and its
- * two controllers (jssp-stream.c).  Plain C, no SimGrid.
+/* jssp-stream.h - the confounded machine stream (docs/jssp.md, "The
+ * confounded machine stream") and its two controllers (jssp-stream.c).  Plain
+ * C, no SimGrid.
  *
  * World (per seed): M parallel machines with intrinsic slowness
  * alpha_i ~ N(alpha_mean, alpha_sd^2); every step a latent congestion

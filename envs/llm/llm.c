@@ -40,7 +40,8 @@ static const TrvParamSpec specs[] = {
 };
 const TrvParamBlock trv_llm_params = TRV_BLOCK(TrvLlmParams, specs);
 
-/* The rates of SPEC 7.5 (%): clean / base under hint / strong audit. */
+/* The rates of docs/llm.md, "The models": clean / base under hint / strong
+ * audit. */
 const TrvLlmModel trv_llm_models[] = {
     {"gpt-3.5-turbo", "GPT-3.5 Turbo", 0.924, 0.836, 0.894},
     {"llama-3.3-70b", "Llama 3.3 70B", 0.962, 0.902, 0.966},
@@ -288,4 +289,5 @@ const TrvWorldClass trv_world_llm = {
     .inputs = llm_inputs,
     .baseline_rate = llm_baseline,
     .params = &trv_llm_params,
+    .report = &trv_llm_report,
 };

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <trivium/report.h>
 #include <trivium/world.h>
 
 /* The world's parameters (world.*; rows in llm.c). */
@@ -119,5 +120,8 @@ void trv_llm_replay_clear(TrvLlmReplay *r);
  * episode, every line marked "source":"trivium-simulator". */
 bool trv_llm_record(FILE *out, const TrvLlmModel *model, double p_unreliable, uint64_t seed_base, int seeds,
                     int episodes, GError **error);
+
+/* The world's report (llm-report.c): the table of R_temp per model. */
+extern const TrvReportClass trv_llm_report;
 
 #endif

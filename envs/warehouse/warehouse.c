@@ -310,4 +310,5 @@ const TrvWorldClass trv_world_warehouse = {
     .referee = &referee_class,
     .step_seconds = wh_step_seconds,
     .params = &trv_warehouse_params,
+    .report = &trv_warehouse_report,
 };

@@ -1,6 +1,7 @@
 /* warehouse.h - the Warehouse world's parameters, floor and fleets
- * (docs/warehouse.md), shared by floor.c (the layout and the robots'
- * kinematics, plain C) and warehouse.c (the world class and its rows).
+ * (docs/warehouse.md, "The floor"), shared by floor.c (the layout and the
+ * robots' kinematics, plain C), warehouse.c (the world class and its rows)
+ * and its report (warehouse-report.c).
  *
  * The floor is 10 m x 10 m: a packing station along y = 0.5 where each
  * robot has its home spot, a cross aisle at y = 1.5, five picking aisles
@@ -20,6 +21,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <trivium/report.h>
 #include <trivium/world.h>
 
 #include "core/rng.h"
@@ -102,5 +104,9 @@ void wh_fleet_step(WhFleet *fl, const WhFloor *f, const int *policy, const doubl
  * test bay, under eps and eta, drawn from rng: the part of a timed test
  * pick that the robot's own noise adds. */
 double wh_dock_excess(double eps, double eta, TrvRng *rng);
+
+/* The world's report (warehouse-report.c): the grounding table of each
+ * point and of a sweep, and its figure. */
+extern const TrvReportClass trv_warehouse_report;
 
 #endif

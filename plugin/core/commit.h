@@ -1,4 +1,4 @@
-/* commit.h - the two commit rules of SPEC 3.4.
+/* commit.h - the two commit rules (docs/controller.md, "Commit rules").
  *
  *  - executed snapshot (default): if H(P) <= h_ent bits, G_hat <- MAP(P)
  *    with kappa_hat = mu; re-taken at every eligible episode, never absorbing.

@@ -1,4 +1,5 @@
-/* controller.h - controllers (docs/controller.md): a table of functions,
+/* controller.h - controllers (docs/controller.md; their names:
+ * docs/scenarios.md, "<controllers names=...>"): a table of functions,
  * selected by name from a registry (registry.h).
  *
  * A controller plans an episode (the committed graph G_hat_e, the probes,

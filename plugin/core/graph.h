@@ -4,7 +4,7 @@
  * source -> target between variables, each with an id = its index).  A
  * graph over G_inf is one presence flag per component plus, for present
  * ones, an effect size; the committed graph G_hat also remembers which
- * components are frozen (ideal commit, SPEC 3.4). */
+ * components are frozen (ideal commit: docs/controller.md, "Commit rules"). */
 #ifndef TRV_GRAPH_H
 #define TRV_GRAPH_H
 

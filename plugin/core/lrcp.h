@@ -1,4 +1,5 @@
-/* lrcp.h - ConstraintViolated and LRCP local repair (SPEC 3.5).
+/* lrcp.h - ConstraintViolated and LRCP local repair (docs/controller.md,
+ * "LRCP").
  *
  * Each component keeps a rolling window of its last `window` probes (z, w).
  * ConstraintViolated(G_hat): component j is violated when the signed,

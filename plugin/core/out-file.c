@@ -143,3 +143,26 @@ bool trv_out_write(const char *path, const char *text, gssize len, int mode, GEr
 bool trv_write_file_atomic(const char *path, const char *text, gssize len, GError **error) {
   return trv_out_write(path, text, len, 0666, error);
 }
+
+bool trv_out_dir_check(const char *out, bool top, GError **error) {
+  if (!trv_out_dir(out, top, error)) return false;
+  /* a file made and removed: the directory takes new files.  The name is
+   * the process's own: the jobs of a job list probe one directory at once,
+   * and one's probe is never another's interrupted write to remove. */
+  char *name = g_strdup_printf(".write-test-%ld", (long)getpid());
+  char *probe = g_build_filename(out, name, NULL);
+  GError *e = NULL;
+  int fd = trv_out_create(probe, &e);
+  if (fd >= 0) {
+    close(fd);
+    unlink(probe);
+  } else if (e->code == TRV_ERROR_INPUT) {
+    g_propagate_error(error, e);
+  } else {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "output directory %s: not writable (%s)", out, e->message);
+    g_error_free(e);
+  }
+  g_free(probe);
+  g_free(name);
+  return fd >= 0;
+}

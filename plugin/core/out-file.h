@@ -13,6 +13,12 @@
  * exist), and refused when it is a symbolic link or not a directory.
  * False with *error: TRV_ERROR_INPUT naming the path. */
 bool trv_out_dir(const char *path, bool top, GError **error);
+/* trv_out_dir, then a probe that the directory takes new files: a file
+ * .write-test-PID (PID the process's, so that processes probing one
+ * directory at once never meet) created and removed.  False with *error:
+ * TRV_ERROR_INPUT naming the path (a link at the probe's name is
+ * refused). */
+bool trv_out_dir_check(const char *path, bool top, GError **error);
 
 /* A new, empty regular file at path (a temporary name, renamed into place
  * later with trv_out_commit), created through its directory's descriptor

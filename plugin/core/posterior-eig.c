@@ -1,6 +1,6 @@
 /* posterior-eig.c - the expected information gain of probing a component
- * (IGScore's value, SPEC 3.3) and the posterior predictive density of a
- * probe outcome.
+ * (IGScore's value: docs/controller.md, "Probes and scheduling") and the
+ * posterior predictive density of a probe outcome.
  *
  * EIG is h2(p) minus the expected binary entropy of the presence after k
  * probes at |z| = zabs, the expectation over the outcome under H0 and H1

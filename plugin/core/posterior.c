@@ -7,7 +7,8 @@
  *  - statistics are non-negative in n, Szz and Sww;
  *  - the state depends only on the sequence of calls (no clocks, no global
  *    mutable state), so equal call sequences give bit-identical states.
- * The closed forms are those of SPEC 3.2; see posterior.h for the model. */
+ * posterior.h gives the model and its closed forms (docs/controller.md,
+ * "Posterior: ..."). */
 #include "posterior.h"
 #include "posterior-internal.h"
 

@@ -1,4 +1,5 @@
-/* posterior.h - the factorized spike-and-slab posterior over G_inf (SPEC 3.2).
+/* posterior.h - the factorized spike-and-slab posterior over G_inf
+ * (docs/controller.md, "Posterior: separated slab, hazard filter, ...").
  *
  * One belief per candidate component j: presence (H1: beta ~ slab) versus
  * absence (H0: beta = 0) for the linear-Gaussian probe regression
@@ -27,7 +28,8 @@
  * statistics, and the presence log-odds.
  *
  * Slabs:
- *  - gaussian:  beta ~ N(0, tau2).  log BF10 closed form of SPEC 3.2.
+ *  - gaussian:  beta ~ N(0, tau2).  log BF10 in closed form:
+ *                 -0.5 log(1 + tau2 Szz / s2) + Szw^2 / (2 s2 (s2 / tau2 + Szz)).
  *  - separated: beta ~ N(0, tau2) truncated to |beta| >= kappa_min, so that
  *    evidence for a true null grows linearly in the number of probes.
  *    log BF10 = log BF10_gauss + log P(|b| >= kmin | N(mu, v))
@@ -63,15 +65,15 @@
  *                own statistics (the fresh-draw term).
  *  - forgetting: statistics are discounted by lambda at every episode start
  *                and the log-odds are logit(pi0) + log BF10(S).
- *  - none:       pooling since episode 0 (the trap SPEC 3.2 warns about),
- *                kept for measurement.
+ *  - none:       pooling since episode 0 (the trap docs/controller.md,
+ *                "Posterior: ...", measures), kept for measurement.
  *
- * Bernoulli likelihood (binary worlds, SPEC 3.2): a probe's outcome w is 0
- * or 1 (an outcome above 0.5 counts as 1); z plays no part.  H0: w ~
- * Bernoulli(theta0), theta0 declared by the world; H1: w ~ Bernoulli(theta),
- * theta ~ Beta(a, b).  The statistics keep n and the success count k in
- * Sww (w^2 = w), so the same TrvSuffStats, discounting and hazard filter
- * apply, and
+ * Bernoulli likelihood (binary worlds; docs/llm.md, "The posterior"): a
+ * probe's outcome w is 0 or 1 (an outcome above 0.5 counts as 1); z plays
+ * no part.  H0: w ~ Bernoulli(theta0), theta0 declared by the world; H1:
+ * w ~ Bernoulli(theta), theta ~ Beta(a, b).  The statistics keep n and
+ * the success count k in Sww (w^2 = w), so the same TrvSuffStats,
+ * discounting and hazard filter apply, and
  *   log BF10 = log B(a + k, b + n - k) - log B(a, b)
  *              - k log theta0 - (n - k) log(1 - theta0);
  * the effect under H1 is the posterior mean of theta, (a + k)/(a + b + n),
@@ -196,7 +198,7 @@ double trv_posterior_eig_bits_memo(const TrvPosterior *post, int j, int k, doubl
  * posterior predictive (mixture over H0/H1).  Used to cross-check EIG. */
 double trv_posterior_predictive_density(const TrvPosterior *post, int j, double z, double w);
 
-/* The log Bayes factors of SPEC 3.2 for statistics s (exposed for tests). */
+/* The log Bayes factors above for statistics s (exposed for tests). */
 double trv_log_bf10_gaussian(const TrvSuffStats *s, double s2, double tau2);
 double trv_log_bf10(const TrvSuffStats *s, const TrvPosteriorParams *params);
 /* Bernoulli: log BF10 of k successes in n probes (n, k may be fractional

@@ -1,5 +1,6 @@
 /* protocol.h - the one episode protocol, written once for every world and
- * every transport (SPEC 5; the agent's side is public: trivium/agent.h).
+ * every transport (docs/simgrid-plugin.md, "One episode"; the agent's side
+ * is public: trivium/agent.h).
  *
  *   plan    trv_session_plan(): the world's episode_begin, the controller's
  *           plan, split into one share per agent (disjoint by component);

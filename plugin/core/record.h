@@ -1,4 +1,5 @@
-/* record.h - one entry of the Causal Transaction Log (SPEC section 4).
+/* record.h - one entry of the Causal Transaction Log (docs/ctl.md, "File
+ * format (version 2)").
  *
  * A record is what an agent (or the controller) commits after a step: the
  * context it saw, its dispatch and intervention actions, and the outcome.
@@ -11,7 +12,8 @@
  *    probe of component a_int with intervention value z and probe outcome
  *    `outcome`; a_int < 0 means no probe (outcome is then unused).
  *  - TRV_RECORD_RESET: written by the controller at the end of `episode`:
- *    component a_int was reset to the prior (PartialReset, SPEC 3.6).
+ *    component a_int was reset to the prior (PartialReset: docs/controller.md,
+ *    "Drift detectors and PartialReset").
  *  - TRV_RECORD_EPISODE_END: written by the controller once every record of
  *    `episode` is committed; readers see an episode only after its marker.
  * The posterior is a deterministic fold over these (see replay.h). */

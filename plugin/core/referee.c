@@ -1,7 +1,8 @@
-/* referee.c - scoring what a controller believed against the truth
- * (SPEC 3.8).  The referee of a world is the only code that reads G_true_e,
- * the oracle and the gap; this file turns its answers and the controller's
- * TrvBeliefs into the truth-relative readouts of an episode's row:
+/* referee.c - scoring what a controller believed against the truth (the
+ * readouts and regrets of docs/outputs.md, "episodes.csv").  The referee
+ * of a world is the only code that reads G_true_e, the oracle and the gap;
+ * this file turns its answers and the controller's TrvBeliefs into the
+ * truth-relative readouts of an episode's row:
  *   truth, R_out (per step against the oracle's expected payoff, in fold
  *   order, or the world's own episode total), the world's metrics, the
  *   committed and MAP graphs with the exposures and the legacy soft score,

@@ -1,5 +1,6 @@
-/* regret.h - the three regrets of SPEC 3.8, as pure functions of what an
- * episode produced, so that each can be checked by hand.
+/* regret.h - the three regrets (r_out, r_epi, r_temp of docs/outputs.md,
+ * "episodes.csv"), as pure functions of what an episode produced, so that
+ * each can be checked by hand.
  *  R_out  (what):  sum over steps of the oracle's expected payoff minus the
  *                  expected payoff of the action played;
  *  R_epi  (why):   sum over steps of -log P_{e,t}(G_true_e); its operational

@@ -1,5 +1,6 @@
-/* reset.h - PartialReset (SPEC 3.6): which components a detector alarm
- * sends back to the prior.
+/* reset.h - PartialReset (docs/controller.md, "Drift detectors and
+ * PartialReset"): which components a detector alarm sends back to the
+ * prior.
  *
  * Only components whose new-window evidence is poorly predicted by the
  * pre-trigger committed model G_hat_e are reset: for each component, the

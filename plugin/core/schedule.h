@@ -1,5 +1,5 @@
 /* schedule.h - the per-episode probe budget and the probe schedulers
- * (SPEC 3.3).
+ * (docs/controller.md, "Probes and scheduling").
  *
  * Budget: B_e = ceil(alpha * m0 * ln(max(e, w_e) + 1)), capped at the
  * world's steps per episode.

@@ -1,5 +1,5 @@
 /* ctl.h - the Causal Transaction Log: a durable, append-only, event-sourced
- * store of CTL records and posterior snapshots (SPEC section 4).
+ * store of CTL records and posterior snapshots (docs/ctl.md).
  *
  * One CTL is one file (a single segment): a 128-byte versioned header that
  * carries the posterior parameters, then entries, each framed as

@@ -129,6 +129,8 @@ static char **children_of(const char *parent) {
   return (char **)g_ptr_array_free(out, FALSE);
 }
 
+char **trv_scenario_element_children(const char *parent) { return children_of(parent); }
+
 /* "; did you mean 'X'?" or "" (caller frees). */
 char *trv_scn_hint(const char *word, const char *const *choices) {
   const char *best = trv_suggest(word, choices);

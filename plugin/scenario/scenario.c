@@ -1,8 +1,8 @@
-/* scenario.c - the scenario XML loader (SPEC 6): its Expat handlers and
- * the checks that need the whole file.  See scenario.h; the hardened Expat
- * reader (parser set-up, entities, errors, locations) is xml.c, the
- * language itself (elements, attributes, what each does) elements.c, the
- * rule for output paths paths.c, file reading input.c.
+/* scenario.c - the scenario XML loader (docs/scenarios.md): its Expat
+ * handlers and the checks that need the whole file.  See scenario.h; the
+ * hardened Expat reader (parser set-up, entities, errors, locations) is
+ * xml.c, the language itself (elements, attributes, what each does)
+ * elements.c, the rule for output paths paths.c, file reading input.c.
  *
  * One pass of the reader over the whole file held in memory (at most
  * TRV_SCENARIO_MAX_BYTES).  Each start tag is located and its entity

@@ -1,4 +1,4 @@
-/* scenario.h - scenario XML files (SPEC 6): what a run simulates.
+/* scenario.h - scenario XML files (docs/scenarios.md): what a run simulates.
  *
  * A scenario names a SimGrid platform and the roles its hosts play, a world
  * and its parameters, the controllers, every parameter of the run (by the
@@ -293,6 +293,12 @@ bool trv_scenario_check_links(const TrvScenario *s, GPtrArray *links, GError **e
  * the table's keys of that section plus the element's special attributes;
  * the tests compare them with the DTD. */
 char **trv_scenario_element_attributes(const char *element);
+/* The elements the loader accepts inside `parent` (a NULL-terminated
+ * vector, g_strfreev; empty for an element without children): for the
+ * root, platform, world, controllers, the other parameter elements in the
+ * table's order, set, faults, sweep.  `trivium params --dtd` writes the
+ * DTD from these. */
+char **trv_scenario_element_children(const char *parent);
 
 /* Names declared by a SimGrid platform file, read as plain XML: hosts (host,
  * peer, and the hosts a cluster or cabinet generates), the trivium.role

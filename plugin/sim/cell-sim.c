@@ -9,7 +9,7 @@
  * processes in faults.c; the public plugin in plugin.c.  A run that ends before the controller
  * finished (simgrid_run() returns after logging a deadlock) is an error.
  * One simulation per process (SimGrid initialises once); the run command
- * forks a process per cell (SPEC section 10). */
+ * forks a process per cell (docs/simgrid-plugin.md, "Memory"). */
 #include <errno.h>
 #include <fnmatch.h>
 #include <math.h>

@@ -1,4 +1,4 @@
-/* sim-controller.c - the meta-controller as a SimGrid actor.
+/* controller-actor.c - the meta-controller as a SimGrid actor.
  *
  * Episode e (the protocol of core/protocol.h over SimGrid):
  *  1. plan (trv_session_plan: one share per agent, disjoint by component)

@@ -1,4 +1,4 @@
-/* sim-log.c - a CTL replica as a SimGrid actor.
+/* log-actor.c - a CTL replica as a SimGrid actor.
  *
  * Keeps, per episode, the records agents committed to it (dropping repeated
  * ids: retries are idempotent) and acknowledges each commit.  CLOSE(e)

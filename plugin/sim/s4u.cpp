@@ -1,5 +1,6 @@
 /* s4u.cpp - the only C++ in Trivium: what SimGrid 3.32 offers only in
- * C++ (SPEC 2), wrapped for the C attachment.  Nothing else belongs here.
+ * C++ (docs/simgrid-plugin.md, its opening paragraph), wrapped for the C
+ * attachment.  Nothing else belongs here.
  *  - turning a link on or off, listing the links of a route;
  *  - the plugin's per-actor state (an agent's index), as an extension of
  *    the actor, the way SimGrid's own plugins attach state.  The

@@ -1,11 +1,12 @@
 /* trivium/results.h - what a run measured: one row per episode and a
  * summary of the run, as C values.
  *
- * A row holds the readouts of SPEC 3.8 for one episode of one (seed,
- * controller) cell: what the controller believed (presence probabilities,
- * MAP graph, committed graph G_hat_e), how wrong that was against the
- * referee's truth (exposures, the three regrets), what the episode cost
- * (probes, commits, simulated time) and the world's own metrics.  The
+ * A row holds the readouts (docs/outputs.md, "episodes.csv") for one
+ * episode of one (seed, controller) cell: what the controller believed
+ * (presence probabilities, MAP graph, committed graph G_hat_e), how wrong
+ * that was against the referee's truth (exposures, the three regrets),
+ * what the episode cost (probes, commits, simulated time) and the world's
+ * own metrics.  The
  * columns of episodes.csv are these fields, in this order, documented in
  * docs/outputs.md; trivium_results_write_csv() writes exactly the lines
  * `trivium run` writes.  The summary reduces the rows of the cell to one

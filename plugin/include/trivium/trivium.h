@@ -46,6 +46,7 @@
 #include <trivium/agent.h>
 #include <trivium/error.h>
 #include <trivium/export.h>
+#include <trivium/report.h>
 #include <trivium/results.h>
 #include <trivium/world.h>
 

@@ -3,7 +3,7 @@
  * A world is what the dispatch agents act in: its variables and the
  * candidate causal components G_inf (edges between variables), the
  * likelihood of a probe outcome, how many episodes of how many steps it
- * runs, and three tables of functions:
+ * runs, and tables of functions:
  *
  *  - the world itself (TrvWorldClass): built once per seed by init(), told
  *    when an episode begins;
@@ -16,7 +16,10 @@
  *    gap Delta_e, and is read solely to score what the controllers
  *    believed (exposures, the three regrets).  Controllers and agents never
  *    reach it: a controller sees the declaration (candidates, noise, steps)
- *    and the committed records, an agent sees its plan.
+ *    and the committed records, an agent sees its plan;
+ *  - optionally its report (TrvReportClass, trivium/report.h): tables and
+ *    figures of its own, computed from a run's results, that the
+ *    `trivium` program writes beside the run's.
  *
  * Register a world with trivium_world_register() before the run; it is
  * then selected by name, like the built-in ones (causalbench, urs, jssp, llm), with
@@ -139,6 +142,7 @@ typedef struct {
 
 typedef struct TrvAgentClass TrvAgentClass;
 typedef struct TrvRefereeClass TrvRefereeClass;
+typedef struct TrvReportClass TrvReportClass; /* trivium/report.h */
 
 typedef struct {
   const char *name; /* selects the world; letters, digits, '-' and '_' */
@@ -192,6 +196,10 @@ typedef struct {
    * world; init reads them with trivium_params_block(params, this block).
    * NULL: none. */
   const TrvParamBlock *params;
+  /* Optional: the world's own tables, text and figures, which the
+   * `trivium` program writes beside a run's (trivium/report.h).  NULL:
+   * none.  The library itself never reads it. */
+  const TrvReportClass *report;
 } TrvWorldClass;
 
 /* The agents of a world that Trivium drives itself.  Per step t the agent
