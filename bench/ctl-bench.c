@@ -172,11 +172,16 @@ int main(int argc, char **argv) {
   unsigned group = 64;
   const char *dir_arg = NULL;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!strcmp(argv[i], "--records")) n = strtoul(argv[i + 1], NULL, 10);
-    else if (!strcmp(argv[i], "--always-records")) n_always = strtoul(argv[i + 1], NULL, 10);
-    else if (!strcmp(argv[i], "--group")) group = (unsigned)strtoul(argv[i + 1], NULL, 10);
-    else if (!strcmp(argv[i], "--dir")) dir_arg = argv[i + 1];
-    else die("unknown option", argv[i]);
+    if (!strcmp(argv[i], "--records"))
+      n = strtoul(argv[i + 1], NULL, 10);
+    else if (!strcmp(argv[i], "--always-records"))
+      n_always = strtoul(argv[i + 1], NULL, 10);
+    else if (!strcmp(argv[i], "--group"))
+      group = (unsigned)strtoul(argv[i + 1], NULL, 10);
+    else if (!strcmp(argv[i], "--dir"))
+      dir_arg = argv[i + 1];
+    else
+      die("unknown option", argv[i]);
   }
   if (!n || !n_always || !group) die("usage", "counts must be positive");
   GError *err = NULL;
@@ -187,8 +192,8 @@ int main(int argc, char **argv) {
   printf("CTL vs SQLite %s (WAL), in %s\n", sqlite3_libversion(), dir);
   printf("disk sync rate: %.0f fdatasync/s (4 KiB write + fdatasync)\n", rate);
   printf("records: %zu (none, group of %u), %zu (always); 2 context values each\n\n", n, group, n_always);
-  printf("%-8s %-40s %14s %14s %8s %10s %10s\n", "policy", "sqlite equivalent", "ctl rec/s", "sqlite rec/s",
-         "ratio", "ctl B/rec", "sql B/rec");
+  printf("%-8s %-40s %14s %14s %8s %10s %10s\n", "policy", "sqlite equivalent", "ctl rec/s", "sqlite rec/s", "ratio",
+         "ctl B/rec", "sql B/rec");
   struct {
     const char *name, *sqlite_name, *sync;
     TrvCtlFsync policy;
@@ -207,7 +212,8 @@ int main(int argc, char **argv) {
            c.per_s / s.per_s, c.bytes_per_record, s.bytes_per_record);
     fflush(stdout);
   }
-  printf("\n(*) NORMAL in WAL mode does not sync at commit: weaker than the CTL's group commit, shown for reference.\n");
+  printf(
+      "\n(*) NORMAL in WAL mode does not sync at commit: weaker than the CTL's group commit, shown for reference.\n");
   g_free(recs);
   if (!dir_arg) rmdir(dir);
   g_free(dir);

@@ -5,8 +5,8 @@
  * (docs/hacking.md). */
 #include "worlds.h"
 
-static const TrvWorldClass *const builtin[] = {&trv_world_causalbench, &trv_world_urs, &trv_world_jssp,
-                                                  &trv_world_llm, &trv_world_warehouse};
+static const TrvWorldClass *const builtin[] = {&trv_world_causalbench, &trv_world_urs, &trv_world_jssp, &trv_world_llm,
+                                               &trv_world_warehouse};
 
 const TrvWorldClass *const *trv_worlds_builtin(size_t *n) {
   *n = G_N_ELEMENTS(builtin);

@@ -128,13 +128,25 @@ static int town_change_points(void *w, int *out, int max) {
 }
 
 static const TrvRefereeClass town_referee = {
-    .truth = town_truth, .gap = town_gap, .task_relevant = town_relevant, .change_points = town_change_points,
-    .oracle = town_oracle, .expected_payoff = town_expected,
+    .truth = town_truth,
+    .gap = town_gap,
+    .task_relevant = town_relevant,
+    .change_points = town_change_points,
+    .oracle = town_oracle,
+    .expected_payoff = town_expected,
 };
 static const TrvWorldClass town_class = {
-    .name = "couriers", .init = town_init, .free = town_free, .candidates = town_candidates,
-    .likelihood = TRV_LIKELIHOOD_GAUSSIAN, .noise_var = town_noise, .episodes = town_episodes, .steps = town_steps,
-    .safe_action = 0, .episode_begin = town_episode_begin, .observational_pairs = town_pairs,
+    .name = "couriers",
+    .init = town_init,
+    .free = town_free,
+    .candidates = town_candidates,
+    .likelihood = TRV_LIKELIHOOD_GAUSSIAN,
+    .noise_var = town_noise,
+    .episodes = town_episodes,
+    .steps = town_steps,
+    .safe_action = 0,
+    .episode_begin = town_episode_begin,
+    .observational_pairs = town_pairs,
     .agent = NULL, /* the couriers are this program's own actors */
     .referee = &town_referee,
 };

@@ -125,8 +125,10 @@ int main(int argc, char **argv) {
   }
   simgrid_init(&argc, argv);
   const char *out = NULL;
-  if (argc == 4 && !strcmp(argv[3], "--without-trivium")) with_trivium = false;
-  else if (argc == 5 && !strcmp(argv[3], "--out")) out = argv[4];
+  if (argc == 4 && !strcmp(argv[3], "--without-trivium"))
+    with_trivium = false;
+  else if (argc == 5 && !strcmp(argv[3], "--out"))
+    out = argv[4];
   else if (argc != 3) {
     fprintf(stderr, "usage: %s PLATFORM DEPLOYMENT [--without-trivium | --out DIR] [--cfg=...]\n", argv[0]);
     return 2;

@@ -122,7 +122,9 @@ static void message(const uint8_t *data, size_t size) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!dir) LLVMFuzzerInitialize(NULL, NULL);
   if (size == 0) return 0;
-  if (data[0] & 1) message(data + 1, size - 1);
-  else lines(data[0], data + 1, size - 1);
+  if (data[0] & 1)
+    message(data + 1, size - 1);
+  else
+    lines(data[0], data + 1, size - 1);
   return 0;
 }

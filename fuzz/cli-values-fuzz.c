@@ -82,8 +82,14 @@ static void assert_fault(const TrvFaultSpec *f) {
 static GArray *point_faults(void) {
   GArray *faults = g_array_new(FALSE, TRUE, sizeof(TrvFaultSpec));
   TrvFaultSpec f[] = {
-      {.kind = TRV_FAULT_LINK_FLAP, .pattern = "agent-*-uplink", .mtbf = 5, .mttr = 0.5, .start = 10, .stop = INFINITY,
-       .up = TRV_FAULT_WEIBULL, .up_shape = 0.6},
+      {.kind = TRV_FAULT_LINK_FLAP,
+       .pattern = "agent-*-uplink",
+       .mtbf = 5,
+       .mttr = 0.5,
+       .start = 10,
+       .stop = INFINITY,
+       .up = TRV_FAULT_WEIBULL,
+       .up_shape = 0.6},
       {.kind = TRV_FAULT_HOST_CRASH, .pattern = "agent-*", .at = 20, .duration = 5},
       {.kind = TRV_FAULT_PARTITION, .pattern = "agent-0,agent-1", .at = 30, .duration = 5},
   };
@@ -124,57 +130,56 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   GError *err = NULL;
   bool ok = true;
   switch (data[0] % 8) {
-  case 0: {
-    TrvParams params;
-    trv_params_defaults(&params);
-    ok = trv_run_apply_set(&params, text, &err);
-    break;
-  }
-  case 1:
-    sweep(text);
-    break;
-  case 2: {
-    TrvFaultSpec f;
-    if ((ok = trv_run_parse_fault(text, &f, &err))) {
-      assert_fault(&f);
-      g_free(f.pattern);
+    case 0: {
+      TrvParams params;
+      trv_params_defaults(&params);
+      ok = trv_run_apply_set(&params, text, &err);
+      break;
     }
-    break;
-  }
-  case 3: {
-    int first = -1, last = -1;
-    if ((ok = trv_run_parse_cells(text, &first, &last, &err))) g_assert(first >= 0 && first <= last && last <= INT_MAX / 2);
-    break;
-  }
-  case 4: {
-    int jobs = 0;
-    if ((ok = trv_run_parse_count("--jobs", "a number of parallel cells", text, 1, 4096, &jobs, &err)))
-      g_assert(jobs >= 1 && jobs <= 4096);
-    break;
-  }
-  case 5: {
-    int role = -1;
-    char *globs = NULL;
-    if ((ok = trv_run_parse_role(text, &role, &globs, &err))) {
-      g_assert(role >= 0 && role < 3 && globs && globs[0]);
-      g_free(globs);
+    case 1: sweep(text); break;
+    case 2: {
+      TrvFaultSpec f;
+      if ((ok = trv_run_parse_fault(text, &f, &err))) {
+        assert_fault(&f);
+        g_free(f.pattern);
+      }
+      break;
     }
-    break;
-  }
-  case 6: {
-    char **names = NULL;
-    if ((ok = trv_run_parse_controllers(text, &names, &err))) {
-      g_assert(names[0]);
-      for (int i = 0; names[i]; i++) g_assert(g_strv_contains(trv_controller_names(), names[i]));
-      g_strfreev(names);
+    case 3: {
+      int first = -1, last = -1;
+      if ((ok = trv_run_parse_cells(text, &first, &last, &err)))
+        g_assert(first >= 0 && first <= last && last <= INT_MAX / 2);
+      break;
     }
-    break;
-  }
-  default: {
-    char *q = trv_run_quote(text);
-    g_assert(g_utf8_validate(q, -1, NULL) && strlen(q) <= 4 * 200 + 3);
-    g_free(q);
-  }
+    case 4: {
+      int jobs = 0;
+      if ((ok = trv_run_parse_count("--jobs", "a number of parallel cells", text, 1, 4096, &jobs, &err)))
+        g_assert(jobs >= 1 && jobs <= 4096);
+      break;
+    }
+    case 5: {
+      int role = -1;
+      char *globs = NULL;
+      if ((ok = trv_run_parse_role(text, &role, &globs, &err))) {
+        g_assert(role >= 0 && role < 3 && globs && globs[0]);
+        g_free(globs);
+      }
+      break;
+    }
+    case 6: {
+      char **names = NULL;
+      if ((ok = trv_run_parse_controllers(text, &names, &err))) {
+        g_assert(names[0]);
+        for (int i = 0; names[i]; i++) g_assert(g_strv_contains(trv_controller_names(), names[i]));
+        g_strfreev(names);
+      }
+      break;
+    }
+    default: {
+      char *q = trv_run_quote(text);
+      g_assert(g_utf8_validate(q, -1, NULL) && strlen(q) <= 4 * 200 + 3);
+      g_free(q);
+    }
   }
   if (!ok) assert_refusal(err);
   g_free(text);

@@ -23,8 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const char *const controllers[] = {"trivium", "rlvr"};
-  static const char *const columns[] = {"committed_reward", "commits", "commit_failures", "delivered", "ideal",
-                                        "fd_eps", "fd_eta", NULL};
+  static const char *const columns[] = {
+      "committed_reward", "commits", "commit_failures", "delivered", "ideal", "fd_eps", "fd_eta", NULL};
   if (size == 0) return 0;
   long max_rows = 1 + data[0] % 64;
   const char *text = (const char *)data + 1;

@@ -43,12 +43,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 }
 
 #define NAME "fuzz.trace"
-#define CHECK(cond)                                                                                                  \
-  do {                                                                                                               \
-    if (!(cond)) {                                                                                                   \
-      fprintf(stderr, "fault-trace-fuzz: broken promise: %s (line %d)\n", #cond, __LINE__);                        \
-      abort();                                                                                                       \
-    }                                                                                                                \
+#define CHECK(cond)                                                                                                    \
+  do {                                                                                                                 \
+    if (!(cond)) {                                                                                                     \
+      fprintf(stderr, "fault-trace-fuzz: broken promise: %s (line %d)\n", #cond, __LINE__);                            \
+      abort();                                                                                                         \
+    }                                                                                                                  \
   } while (0)
 
 static void check_trace(const TrvFaultTrace *t, const uint8_t *data, size_t size) {

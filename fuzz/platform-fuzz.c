@@ -46,12 +46,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 }
 
 #define NAME "fuzz-platform.xml"
-#define CHECK(cond)                                                                                                  \
-  do {                                                                                                               \
-    if (!(cond)) {                                                                                                   \
-      fprintf(stderr, "platform-fuzz: broken promise: %s (line %d)\n", #cond, __LINE__);                           \
-      abort();                                                                                                       \
-    }                                                                                                                \
+#define CHECK(cond)                                                                                                    \
+  do {                                                                                                                 \
+    if (!(cond)) {                                                                                                     \
+      fprintf(stderr, "platform-fuzz: broken promise: %s (line %d)\n", #cond, __LINE__);                               \
+      abort();                                                                                                         \
+    }                                                                                                                  \
   } while (0)
 
 static char *dir, *file; /* the private directory and its p.xml */

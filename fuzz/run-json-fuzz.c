@@ -44,8 +44,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   return 0;
 }
 
-static const TrvJsonFormat limits = {.what = "input", .expected = "JSON", .max_bytes = 16 << 20,
-                                     .max_depth = TRV_JSON_MAX_DEPTH, .max_elements = 100000, .max_values = 200000};
+static const TrvJsonFormat limits = {.what = "input",
+                                     .expected = "JSON",
+                                     .max_bytes = 16 << 20,
+                                     .max_depth = TRV_JSON_MAX_DEPTH,
+                                     .max_elements = 100000,
+                                     .max_values = 200000};
 
 /* The depth of n (a flat object is 1) with its values counted into *values
  * and every array and object within max_elements. */

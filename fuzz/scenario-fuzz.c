@@ -42,12 +42,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 }
 
 #define NAME "fuzz.xml"
-#define CHECK(cond)                                                                                                  \
-  do {                                                                                                               \
-    if (!(cond)) {                                                                                                   \
-      fprintf(stderr, "scenario-fuzz: broken promise: %s (line %d)\n", #cond, __LINE__);                           \
-      abort();                                                                                                       \
-    }                                                                                                                \
+#define CHECK(cond)                                                                                                    \
+  do {                                                                                                                 \
+    if (!(cond)) {                                                                                                     \
+      fprintf(stderr, "scenario-fuzz: broken promise: %s (line %d)\n", #cond, __LINE__);                               \
+      abort();                                                                                                         \
+    }                                                                                                                  \
   } while (0)
 
 static bool confined(const char *path) {

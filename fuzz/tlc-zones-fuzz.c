@@ -15,12 +15,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char TRIPS[] = "VendorID,tpep_pickup_datetime,tpep_dropoff_datetime,trip_distance,PULocationID,DOLocationID\n"
-                            "1,2019-03-04 08:05:00,2019-03-04 08:20:00,2.5,236,161\n"
-                            "2,2019-03-04 09:00:00,2019-03-04 09:40:00,17.2,132,236\n"
-                            "1,2019-03-05 18:10:00,2019-03-05 18:30:00,1.0,161,264\n"
-                            "1,2019-03-06 12:00:00,2019-03-06 12:30:00,5.0,1,2\n"
-                            "1,2019-03-06 12:00:00,2019-03-06 12:30:00,5.0,7,1000\n";
+static const char TRIPS[] =
+    "VendorID,tpep_pickup_datetime,tpep_dropoff_datetime,trip_distance,PULocationID,DOLocationID\n"
+    "1,2019-03-04 08:05:00,2019-03-04 08:20:00,2.5,236,161\n"
+    "2,2019-03-04 09:00:00,2019-03-04 09:40:00,17.2,132,236\n"
+    "1,2019-03-05 18:10:00,2019-03-05 18:30:00,1.0,161,264\n"
+    "1,2019-03-06 12:00:00,2019-03-06 12:30:00,5.0,1,2\n"
+    "1,2019-03-06 12:00:00,2019-03-06 12:30:00,5.0,7,1000\n";
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const TrvCity *c = trv_city_find("nyc");

@@ -14,8 +14,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   urs_fuzz_weather_one("", data, size);
   urs_fuzz_weather_one("Station,Year,Month,Day,Daily Rainfall Total (mm),Highest 30 Min Rainfall (mm),"
-                       "Mean Temperature (\xc2\xb0" "C),Maximum Temperature (\xc2\xb0" "C),Minimum Temperature "
-                       "(\xc2\xb0" "C)\n",
+                       "Mean Temperature (\xc2\xb0"
+                       "C),Maximum Temperature (\xc2\xb0"
+                       "C),Minimum Temperature "
+                       "(\xc2\xb0"
+                       "C)\n",
                        data, size);
   return 0;
 }

@@ -92,23 +92,25 @@ bool trv_cell_file_parse(const char *file, const void *data, size_t len, const c
     return false;
   }
   memcpy(out, data, sizeof *out);
-  if (out->checksum != cell_checksum(data))
-    return damaged(error, file, "its checksum does not match its contents");
+  if (out->checksum != cell_checksum(data)) return damaged(error, file, "its checksum does not match its contents");
   if (memcmp(out->magic, TRV_CELL_MAGIC, 8) != 0) /* sealed, of this size, but not ours: a later format */
     return refuse(error, TRV_ERROR_INPUT, file, "a cell file of another build of trivium (another format)");
   const TrvCellSummary *s = &out->sum;
   if (out->size != sizeof *out || !is_hex64(out->fingerprint) || !is_hex64(out->csv_sha256))
     return damaged(error, file, "its size field, fingerprint or checksum of the lines is malformed");
   if (strcmp(out->fingerprint, fingerprint) != 0)
-    return refuse(error, TRV_ERROR_INPUT, file, "written by another configuration of this cell (its fingerprint differs)");
-  if (out->csv_bytes > ((uint64_t)1 << 50))
-    return damaged(error, file, "its episodes.csv length is out of range");
-  if (s->episodes < 0 || s->episodes > episodes || s->n_components != n_components || s->n_world_metrics != n_world_metrics ||
-      s->n_curve < 0 || s->n_curve > TRV_CURVE_POINTS || (s->episodes > 0 && s->n_curve < 1))
-    return damaged(error, file, "its counts (episodes, components, world metrics, curve points) do not fit the run's "
+    return refuse(error, TRV_ERROR_INPUT, file,
+                  "written by another configuration of this cell (its fingerprint differs)");
+  if (out->csv_bytes > ((uint64_t)1 << 50)) return damaged(error, file, "its episodes.csv length is out of range");
+  if (s->episodes < 0 || s->episodes > episodes || s->n_components != n_components ||
+      s->n_world_metrics != n_world_metrics || s->n_curve < 0 || s->n_curve > TRV_CURVE_POINTS ||
+      (s->episodes > 0 && s->n_curve < 1))
+    return damaged(error, file,
+                   "its counts (episodes, components, world metrics, curve points) do not fit the run's "
                    "layout");
   for (int i = 0; i < s->n_curve; i++)
-    if (s->curve_episode[i] < 1 || s->curve_episode[i] > episodes || (i && s->curve_episode[i] <= s->curve_episode[i - 1]))
+    if (s->curve_episode[i] < 1 || s->curve_episode[i] > episodes ||
+        (i && s->curve_episode[i] <= s->curve_episode[i - 1]))
       return damaged(error, file, "its regret curve's episodes are not increasing within the run");
   if (s->n_change_points < 0 || s->n_change_points > TRV_CELL_CHANGE_POINTS)
     return damaged(error, file, "its number of change-points is out of range");
@@ -138,12 +140,13 @@ static bool regular_file(const char *path, struct stat *st, GError **error) {
   return false;
 }
 
-bool trv_cell_file_read(const char *path, const char *csv_path, const char *fingerprint, int episodes,
-                        int n_components, int n_world_metrics, TrvCellFile *out, GError **error) {
+bool trv_cell_file_read(const char *path, const char *csv_path, const char *fingerprint, int episodes, int n_components,
+                        int n_world_metrics, TrvCellFile *out, GError **error) {
   struct stat st;
   if (!regular_file(path, &st, error)) return false;
   if ((unsigned long long)st.st_size > TRV_CELL_FILE_MAX_READ) {
-    char *what = g_strdup_printf("%lld bytes; a cell file of this build is %zu bytes", (long long)st.st_size, sizeof *out);
+    char *what =
+        g_strdup_printf("%lld bytes; a cell file of this build is %zu bytes", (long long)st.st_size, sizeof *out);
     damaged(error, path, what);
     g_free(what);
     return false;
@@ -173,8 +176,10 @@ bool trv_cell_file_read(const char *path, const char *csv_path, const char *fing
  * waiting on a FIFO; -1 with *error (a link or a FIFO reads as damaged). */
 static int open_cell_file(const char *path, GError **error) {
   int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0 && errno == ELOOP) damaged(error, path, "a symbolic link; expected a regular file written by trivium");
-  else if (fd < 0) g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot read (%s)", path, g_strerror(errno));
+  if (fd < 0 && errno == ELOOP)
+    damaged(error, path, "a symbolic link; expected a regular file written by trivium");
+  else if (fd < 0)
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot read (%s)", path, g_strerror(errno));
   return fd;
 }
 
@@ -183,7 +188,8 @@ bool trv_cell_lines_append(const char *path, uint64_t csv_bytes, const char *csv
   if (fd < 0) return false;
   struct stat st;
   bool ok = fstat(fd, &st) == 0;
-  if (!ok) g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot read (%s)", path, g_strerror(errno));
+  if (!ok)
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot read (%s)", path, g_strerror(errno));
   else if (!S_ISREG(st.st_mode))
     ok = damaged(error, path, "not a regular file; expected the lines trivium wrote");
   GChecksum *sha = csv_sha256 ? g_checksum_new(G_CHECKSUM_SHA256) : NULL;

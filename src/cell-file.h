@@ -48,15 +48,15 @@
  * it but the checksum field is covered by the checksum, padding included
  * (the writer zero-fills the struct first). */
 typedef struct {
-  char magic[8];                            /* TRV_CELL_MAGIC, no terminator */
-  uint32_t size;                            /* sizeof(TrvCellFile): the build that wrote it */
-  uint32_t checksum;                        /* CRC-32C of every other byte of the file (trv_cell_file_seal) */
-  char fingerprint[TRV_SHA256_HEX + 1];     /* trv_cell_fingerprint of the cell */
-  char csv_sha256[TRV_SHA256_HEX + 1];      /* of the cell's .csv lines */
-  char pad[6];                              /* 0 */
-  uint64_t csv_bytes;                       /* length of the .csv */
+  char magic[8];                        /* TRV_CELL_MAGIC, no terminator */
+  uint32_t size;                        /* sizeof(TrvCellFile): the build that wrote it */
+  uint32_t checksum;                    /* CRC-32C of every other byte of the file (trv_cell_file_seal) */
+  char fingerprint[TRV_SHA256_HEX + 1]; /* trv_cell_fingerprint of the cell */
+  char csv_sha256[TRV_SHA256_HEX + 1];  /* of the cell's .csv lines */
+  char pad[6];                          /* 0 */
+  uint64_t csv_bytes;                   /* length of the .csv */
   TrvCellSummary sum;
-  double controller_cpu;                    /* seconds in the controller's own calls (timing, not a result) */
+  double controller_cpu; /* seconds in the controller's own calls (timing, not a result) */
 } TrvCellFile;
 
 /* The fingerprint of one cell: SHA-256 of `point` (the text that fixes a
@@ -87,8 +87,8 @@ bool trv_cell_file_parse(const char *file, const void *data, size_t len, const c
  * the cell's lines at `csv_path` are a regular file of the length it
  * records.  TRV_ERROR_INPUT "missing" when either does not exist (the cell
  * has not run, or its lines were deleted). */
-bool trv_cell_file_read(const char *path, const char *csv_path, const char *fingerprint, int episodes,
-                        int n_components, int n_world_metrics, TrvCellFile *out, GError **error);
+bool trv_cell_file_read(const char *path, const char *csv_path, const char *fingerprint, int episodes, int n_components,
+                        int n_world_metrics, TrvCellFile *out, GError **error);
 
 /* Appends the cell's lines at `path` to `out`: a regular file (not followed
  * through a symbolic link) of exactly `csv_bytes` bytes whose SHA-256 is

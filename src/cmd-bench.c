@@ -122,17 +122,21 @@ static double skeleton_cpu(RunCtx *ctx, const char *out, char **why) {
   const char *platform = ctx->sim.platform ? ctx->sim.platform : ctx->platform;
   int ncomp = csv_components(csv);
   if (!dir) {
-  } else if (ncomp < 1) g_string_append(w, "no episodes.csv in the output (a sweep)");
-  else if (ctx->faults && ctx->faults->len) g_string_append(w, "the run has faults, the skeleton none");
-  else if (ctx->sim.best_effort) g_string_append(w, "best effort: the skeleton commits atomically");
+  } else if (ncomp < 1)
+    g_string_append(w, "no episodes.csv in the output (a sweep)");
+  else if (ctx->faults && ctx->faults->len)
+    g_string_append(w, "the run has faults, the skeleton none");
+  else if (ctx->sim.best_effort)
+    g_string_append(w, "best effort: the skeleton commits atomically");
   else if (!platform || (roles && !roles_are_the_properties(ctx, platform)))
     g_string_append(w, "roles by host name that the platform's trivium.role properties do not give: the skeleton "
                        "places by trivium.role");
-  else if (!(tmp = g_dir_make_tmp("trivium-skeleton-XXXXXX", NULL))) g_string_append(w, "no temporary directory");
+  else if (!(tmp = g_dir_make_tmp("trivium-skeleton-XXXXXX", NULL)))
+    g_string_append(w, "no temporary directory");
   if (w->len == 0) {
     char *q_dir = g_shell_quote(dir), *q_tmp = g_shell_quote(tmp), *q_csv = g_shell_quote(csv);
-    char *build = g_strdup_printf("cc -O2 -o %s/skel %s/skeleton.c $(pkg-config --cflags --libs simgrid) -lm", q_tmp,
-                                  q_dir);
+    char *build =
+        g_strdup_printf("cc -O2 -o %s/skel %s/skeleton.c $(pkg-config --cflags --libs simgrid) -lm", q_tmp, q_dir);
     char *probes = g_strdup_printf("python3 %s/probes-from-episodes.py %s > %s/probes", q_dir, q_csv, q_tmp);
     if (shell(build, w) && shell(probes, w)) {
       bool barrier = ctx->world_class && ctx->world_class->agent && ctx->world_class->agent->step_end;
@@ -179,7 +183,8 @@ int trv_cmd_bench(int argc, char **argv) {
   if (code == 0) {
     long episodes = (long)ctx.n_controllers * ctx.params.seeds * ctx.params.episodes;
     printf("bench: %s, %d controllers x %d seeds x %d episodes x %d steps, %d jobs on %u cores\n", ctx.experiment,
-           ctx.n_controllers, ctx.params.seeds, ctx.params.episodes, ctx.params.steps, ctx.jobs, g_get_num_processors());
+           ctx.n_controllers, ctx.params.seeds, ctx.params.episodes, ctx.params.steps, ctx.jobs,
+           g_get_num_processors());
     struct rusage self, cells;
     getrusage(RUSAGE_SELF, &self);
     getrusage(RUSAGE_CHILDREN, &cells); /* the cells (and checks) run in child processes */

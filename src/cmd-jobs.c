@@ -58,9 +58,9 @@ static char *program_path(void) {
  * --chunk, --cells (and with drop_ctl --ctl: a merge writes no log). */
 static char **run_command(int argc, char **argv, bool drop_ctl) {
   static const char *const dropped_value[] = {"-o", "--out", "-j", "--jobs", "--emit", "--chunk", "--cells", NULL};
-  static const char *const kept_value[] = {"-c", "--controllers", "-s", "--set", "-e", "--experiment", "--platform",
-                                           "-r", "--role", "-f", "--fault", "--sweep", "--ctl", "--replay-config",
-                                           NULL};
+  static const char *const kept_value[] = {"-c",           "--controllers", "-s",    "--set",           "-e",
+                                           "--experiment", "--platform",    "-r",    "--role",          "-f",
+                                           "--fault",      "--sweep",       "--ctl", "--replay-config", NULL};
   GStrvBuilder *b = g_strv_builder_new();
   g_strv_builder_add(b, "run");
   for (int i = 1; i < argc; i++) {
@@ -74,8 +74,10 @@ static char **run_command(int argc, char **argv, bool drop_ctl) {
     bool drop = false;
     for (int k = 0; dropped_value[k] && !drop; k++) {
       size_t n = strlen(dropped_value[k]);
-      if (dropped_value[k][1] == '-') drop = !strncmp(a, dropped_value[k], n) && a[n] == '=';
-      else drop = !strncmp(a, dropped_value[k], 2) && a[2]; /* -oDIR, -j2 */
+      if (dropped_value[k][1] == '-')
+        drop = !strncmp(a, dropped_value[k], n) && a[n] == '=';
+      else
+        drop = !strncmp(a, dropped_value[k], 2) && a[2]; /* -oDIR, -j2 */
     }
     if (drop) continue;
     g_strv_builder_add(b, a);
@@ -146,8 +148,10 @@ int trv_emit_jobs(RunCtx *ctx, int argc, char **argv, GError **error) {
   const char *words[] = {cwd, out, program, NULL}, *broken = line_break(words, command);
   if (broken) {
     char *shown = g_strescape(broken, NULL);
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--emit: \"%s\" holds a line break; a job list has one command per "
-                "line (rename it, or run without --emit)", shown);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                "--emit: \"%s\" holds a line break; a job list has one command per "
+                "line (rename it, or run without --emit)",
+                shown);
     g_free(shown);
     g_strfreev(command);
     g_free(out), g_free(cwd), g_free(program);
@@ -181,14 +185,13 @@ int trv_emit_jobs(RunCtx *ctx, int argc, char **argv, GError **error) {
         "[ -n \"$line\" ] || { echo \"array.sbatch: no line $((SLURM_ARRAY_TASK_ID + 1)) in \"%s >&2; exit 2; }\n"
         "exec sh -c \"$line\"\n",
         chunk, chunk == 1 ? "" : "s", name, jobs - 1, qtxt, qtxt);
-    char *merge = g_strdup_printf(
-        "#!/bin/sh\n"
-        "# Joins the cells of the run once every task of the array has succeeded.\n"
-        "#SBATCH --job-name=%s-merge\n"
-        "#SBATCH --ntasks=1\n"
-        "#SBATCH --output=merge-%%j.out\n"
-        "exec %s merge -q %s\n",
-        name, qprog, qout);
+    char *merge = g_strdup_printf("#!/bin/sh\n"
+                                  "# Joins the cells of the run once every task of the array has succeeded.\n"
+                                  "#SBATCH --job-name=%s-merge\n"
+                                  "#SBATCH --ntasks=1\n"
+                                  "#SBATCH --output=merge-%%j.out\n"
+                                  "exec %s merge -q %s\n",
+                                  name, qprog, qout);
     char *submit = g_strdup_printf(
         "#!/bin/sh\n"
         "# Submits the array of cells and the merge that waits for all of them.\n"
@@ -229,9 +232,8 @@ int trv_emit_jobs(RunCtx *ctx, int argc, char **argv, GError **error) {
  * cells merged (merge, report) or counted (status). */
 static int merge_or_report(int argc, char **argv, bool report, bool status) {
   gboolean quiet = FALSE;
-  GOptionEntry entries[] = {{"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, status ? "only the exit code" : "no table",
-                             NULL},
-                            {NULL}};
+  GOptionEntry entries[] = {
+      {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, status ? "only the exit code" : "no table", NULL}, {NULL}};
   GOptionContext *oc = g_option_context_new(
       status   ? "DIR - each point's cells complete, running and missing, of a run or a job list in DIR"
       : report ? "DIR - write the tables and figures of the run in DIR again, from its cells"
@@ -243,22 +245,28 @@ static int merge_or_report(int argc, char **argv, bool report, bool status) {
   g_option_context_free(oc);
   if (ok && !report && !status && argc > 2) { /* OUT DIR...: the run directories of a program's processes */
     int code = trv_program_merge(argv[1], argv + 2, argc - 2, quiet, &err);
-    if (code) fprintf(stderr, "trivium: %s\n", err->message);
-    else if (!quiet) printf("\nOutputs: %s/\n", argv[1]);
+    if (code)
+      fprintf(stderr, "trivium: %s\n", err->message);
+    else if (!quiet)
+      printf("\nOutputs: %s/\n", argv[1]);
     g_clear_error(&err);
     return code;
   }
   if (ok && argc != 2)
     g_set_error(&err, TRV_ERROR, TRV_ERROR_INPUT, "%s: expected one directory, the -o of a run",
-                status ? "status" : report ? "report" : "merge"),
+                status   ? "status"
+                : report ? "report"
+                         : "merge"),
         ok = false;
   RunCtx ctx = {0};
   TrvJobsFile jf = {0};
   char *dir = ok ? g_canonicalize_filename(argv[1], NULL) : NULL;
   if (ok && report && trv_is_program_dir(dir)) { /* a program's (trivium_results_write_dir) */
     int code = trv_program_report(dir, quiet, &err);
-    if (code) fprintf(stderr, "trivium: %s\n", err->message);
-    else if (!quiet) printf("\nOutputs: %s/\n", dir);
+    if (code)
+      fprintf(stderr, "trivium: %s\n", err->message);
+    else if (!quiet)
+      printf("\nOutputs: %s/\n", dir);
     g_clear_error(&err);
     g_free(dir);
     return code;
@@ -293,8 +301,10 @@ static int merge_or_report(int argc, char **argv, bool report, bool status) {
     ctx.quiet = quiet;
     code = trv_run_points(&ctx, (int)g_strv_length(command), command, NULL, NULL, &cells, &err);
     if (code == 0 && cells != jf.cells) {
-      g_set_error(&err, TRV_ERROR, TRV_ERROR_INPUT, "%s/jobs.json: the job list has %ld cells, the run now has %ld "
-                  "(its scenario changed?)", dir, jf.cells, cells);
+      g_set_error(&err, TRV_ERROR, TRV_ERROR_INPUT,
+                  "%s/jobs.json: the job list has %ld cells, the run now has %ld "
+                  "(its scenario changed?)",
+                  dir, jf.cells, cells);
       code = 2;
     }
   }
@@ -304,7 +314,9 @@ static int merge_or_report(int argc, char **argv, bool report, bool status) {
     code = trv_run_points(&ctx, (int)g_strv_length(command), command, NULL, &totals, NULL, &err);
     if (code == 0 && !quiet)
       printf("%s: %s (%ld complete, %ld running, %ld missing of %ld cells)\n", dir,
-             totals.missing + totals.running == 0 ? "complete" : totals.running ? "running" : "incomplete",
+             totals.missing + totals.running == 0 ? "complete"
+             : totals.running                     ? "running"
+                                                  : "incomplete",
              totals.complete, totals.running, totals.missing, cells);
     if (code == 0 && totals.missing + totals.running > 0) code = 1; /* no message: the lines above say it */
   } else if (code == 0) {

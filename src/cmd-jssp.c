@@ -150,8 +150,8 @@ static int cmd_platform(int argc, char **argv) {
   char *dir = g_build_filename(out ? out : ".", inst->name, NULL);
   int rc = 0;
   if (trv_jssp_write_platform(inst, dir, force, &err))
-    printf("%s: %d jobs x %d machines -> %s/platform.xml, %s/jobs.txt\n", argv[1], inst->n_jobs, inst->n_machines,
-           dir, dir);
+    printf("%s: %d jobs x %d machines -> %s/platform.xml, %s/jobs.txt\n", argv[1], inst->n_jobs, inst->n_machines, dir,
+           dir);
   else
     rc = fail(err);
   g_free(dir);
@@ -325,9 +325,8 @@ static int cmd_stream(int argc, char **argv) {
          MAX(1, E / 5));
   for (int c = 0; c < TRV_MACHINE_N_CONTROLLERS; c++) {
     curve[c] = g_new(double, E);
-    per_seed[c] = g_new(double, (gsize)seeds * E);
-    trv_machine_stream_summarize(&p, (uint64_t)first, seeds, (TrvMachineController)c, &sum[c], curve[c],
-                                 per_seed[c]);
+    per_seed[c] = g_new(double, (gsize)seeds *E);
+    trv_machine_stream_summarize(&p, (uint64_t)first, seeds, (TrvMachineController)c, &sum[c], curve[c], per_seed[c]);
     printf("| %s | %.1f ± %.1f | %.3f ± %.3f | %.4f | %.4f | %s |\n", trv_machine_controller_name(c),
            sum[c].cumulative.mean, sum[c].cumulative.sd, sum[c].final_rate.mean, sum[c].final_rate.sd,
            sum[c].log_fit.r2, sum[c].linear_fit.r2, sum[c].log_fit.r2 > sum[c].linear_fit.r2 ? "log" : "linear");
@@ -427,13 +426,14 @@ static int cmd_confounded(int argc, char **argv) {
          "ln(e+1)))\n\n",
          inst->name, inst->n_jobs, inst->n_machines, trv_confounded_plans_count(plans), E, first, first + seeds - 1,
          p.slow_max, p.slow_lo, p.slow_hi, p.rho, p.sigma, p.threshold, p.budget_cap, p.m0);
-  printf("| controller | slow machines identified at E (fraction of seeds) | cumulative makespan regret at E (mean ± "
-         "sd) | the same / oracle makespan | R^2 a+b*ln(e) | R^2 a+b*e | better fit |\n|---|---|---|---|---|---|---|\n");
+  printf(
+      "| controller | slow machines identified at E (fraction of seeds) | cumulative makespan regret at E (mean ± "
+      "sd) | the same / oracle makespan | R^2 a+b*ln(e) | R^2 a+b*e | better fit |\n|---|---|---|---|---|---|---|\n");
   double *regret[TRV_CONFOUNDED_N_CONTROLLERS], *identified[TRV_CONFOUNDED_N_CONTROLLERS];
   for (int c = 0; c < TRV_CONFOUNDED_N_CONTROLLERS; c++) {
     TrvConfoundedSummary sum;
-    regret[c] = g_new(double, (gsize)seeds * E);
-    identified[c] = g_new(double, (gsize)seeds * E);
+    regret[c] = g_new(double, (gsize)seeds *E);
+    identified[c] = g_new(double, (gsize)seeds *E);
     trv_confounded_summarize(plans, &p, (uint64_t)first, seeds, (TrvConfoundedController)c, &sum, regret[c],
                              identified[c]);
     printf("| %s | %.2f | %.1f ± %.1f | %.2f ± %.2f | %.4f | %.4f | %s |\n", trv_confounded_controller_name(c),
@@ -452,9 +452,7 @@ static int cmd_confounded(int argc, char **argv) {
   return rc;
 }
 
-static int compare_names(gconstpointer a, gconstpointer b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
+static int compare_names(gconstpointer a, gconstpointer b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* The instance in dir (OR-Library files, or platform directories) with the
  * most operations, ties to more jobs then to the first name; NULL if none
@@ -523,8 +521,10 @@ static int bench_one(const char *target, int repeat) {
 
 static int cmd_bench(int argc, char **argv) {
   int repeat = 20;
-  GOptionEntry entries[] = {{"repeat", 'n', 0, G_OPTION_ARG_INT, &repeat, "simulations per instance (default 20; "
-                                                                            "the rules in turn)", "N"},
+  GOptionEntry entries[] = {{"repeat", 'n', 0, G_OPTION_ARG_INT, &repeat,
+                             "simulations per instance (default 20; "
+                             "the rules in turn)",
+                             "N"},
                             {NULL, 0, 0, 0, NULL, NULL, NULL}};
   if (!parse_options("bench", "- simulated operations per second", entries, &argc, &argv)) return 2;
   int bad = check_positionals("bench", argc, argv, 0, NULL);

@@ -67,7 +67,8 @@ static int cmd_record(int argc, char **argv) {
   }
   if (!err && !out) g_set_error(&err, TRV_ERROR, TRV_ERROR_INPUT, "no output file; expected -o FILE");
   if (!err && g_file_test(out, G_FILE_TEST_EXISTS))
-    g_set_error(&err, TRV_ERROR, TRV_ERROR_INPUT, "%s exists; expected a new file (a recording is never overwritten)", out);
+    g_set_error(&err, TRV_ERROR, TRV_ERROR_INPUT, "%s exists; expected a new file (a recording is never overwritten)",
+                out);
   if (err) {
     fprintf(stderr, "trivium llm record: %s\n", err->message);
     g_error_free(err);

@@ -34,9 +34,12 @@ static void format_range(const TrvParamSpec *spec, const char *sep, char *range,
 static void roff_text(GString *out, const char *text, bool code) {
   if (text[0] == '.' || text[0] == '\'') g_string_append(out, "\\&");
   for (const char *p = text; *p; p++) {
-    if (*p == '\\') g_string_append(out, "\\e");
-    else if (*p == '-' && code) g_string_append(out, "\\-");
-    else g_string_append_c(out, *p);
+    if (*p == '\\')
+      g_string_append(out, "\\e");
+    else if (*p == '-' && code)
+      g_string_append(out, "\\-");
+    else
+      g_string_append_c(out, *p);
   }
 }
 
@@ -60,7 +63,8 @@ static void print_man(const TrvParams *p, const TrvParamSpec *specs, size_t n) {
                        ".SH WORLDS AND CONTROLLERS\n"
                        "<world name=\"\\fIWORLD\\fR\"/>:\n.I WORLD\nis one of\n");
   roff_names(out, trv_world_names(), ".");
-  g_string_append(out, ".PP\n<controllers names=\"\\fILIST\\fR\"/>:\n.I LIST\nis comma-separated, each name at most once, of\n");
+  g_string_append(
+      out, ".PP\n<controllers names=\"\\fILIST\\fR\"/>:\n.I LIST\nis comma-separated, each name at most once, of\n");
   roff_names(out, trv_controller_names(), ".");
   g_string_append(out, "Without it:\n");
   roff_names(out, trv_controller_defaults(), ".");
@@ -102,16 +106,18 @@ static void print_man(const TrvParams *p, const TrvParamSpec *specs, size_t n) {
 
 int trv_cmd_params(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "--help")) {
-    printf("usage: trivium params [--markdown|--man|--dtd]\n\nEvery parameter: key, default, range or choices, meaning.\n"
-           "  --markdown  as docs/parameters.md\n"
-           "  --man       the WORLDS AND CONTROLLERS and PARAMETERS sections of docs/man/trivium-scenario.5\n"
-           "  --dtd       the scenario DTD, scenarios/trivium-scenario.dtd\n");
+    printf(
+        "usage: trivium params [--markdown|--man|--dtd]\n\nEvery parameter: key, default, range or choices, meaning.\n"
+        "  --markdown  as docs/parameters.md\n"
+        "  --man       the WORLDS AND CONTROLLERS and PARAMETERS sections of docs/man/trivium-scenario.5\n"
+        "  --dtd       the scenario DTD, scenarios/trivium-scenario.dtd\n");
     return 0;
   }
   const char *mode = argc > 1 ? argv[1] : "";
   bool md = !strcmp(mode, "--markdown"), man = !strcmp(mode, "--man"), dtd = !strcmp(mode, "--dtd");
   if (argc > 2 || (argc > 1 && !md && !man && !dtd)) {
-    fprintf(stderr, "trivium params: unknown argument '%s'; see trivium params --help\n", argv[argc > 2 && (md || man || dtd) ? 2 : 1]);
+    fprintf(stderr, "trivium params: unknown argument '%s'; see trivium params --help\n",
+            argv[argc > 2 && (md || man || dtd) ? 2 : 1]);
     return 2;
   }
   if (dtd) {
@@ -134,8 +140,10 @@ int trv_cmd_params(int argc, char **argv) {
   for (size_t i = 0; i < n; i++) {
     char *v = trv_params_format(&p, &specs[i]), range[256];
     format_range(&specs[i], " | ", range, sizeof range);
-    if (md) printf("| `%s` | %s | %s | %s |\n", specs[i].key, *v ? v : "(empty)", range, specs[i].doc);
-    else printf("%-26s %-12s %-34s %s\n", specs[i].key, v, range, specs[i].doc);
+    if (md)
+      printf("| `%s` | %s | %s | %s |\n", specs[i].key, *v ? v : "(empty)", range, specs[i].doc);
+    else
+      printf("%-26s %-12s %-34s %s\n", specs[i].key, v, range, specs[i].doc);
     g_free(v);
   }
   return 0;

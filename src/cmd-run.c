@@ -116,8 +116,10 @@ int trv_run_points(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals
     trv_sweep_table_init(&sw, (char **)keys->pdata, ctx->controllers, ctx->n_controllers, ctx->world_class);
     g_ptr_array_free(keys, TRUE);
     for (size_t k = 0; k < n && code == 0; k++) {
-      char *label = sweep_key ? g_strdup_printf("%s=%s", sweep_key, values[k]) : trv_scenario_point_label(ctx->scenario, k);
-      char **point_values = sweep_key ? g_strdupv((char *[]){values[k], NULL}) : trv_scenario_point_values(ctx->scenario, k);
+      char *label =
+          sweep_key ? g_strdup_printf("%s=%s", sweep_key, values[k]) : trv_scenario_point_label(ctx->scenario, k);
+      char **point_values =
+          sweep_key ? g_strdupv((char *[]){values[k], NULL}) : trv_scenario_point_values(ctx->scenario, k);
       if (!trv_run_load_point(ctx, k, sweep_key, sweep_key ? values[k] : NULL, error)) code = 2;
       ctx->cell_offset = (int)cells;
       cells += (long)ctx->n_controllers * ctx->params.seeds;

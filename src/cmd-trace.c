@@ -26,21 +26,19 @@
 #include "urs/import.h"
 
 static void usage(FILE *f) {
-  fprintf(f,
-          "usage: trivium trace import --format cabspotting|tlc|sg-availability --city sf|nyc|sg\n"
-          "         [--cell-km2 0.1] [--weather FILE]... [--zones FILE] [--scale-to-trips-per-month N]\n"
-          "         --out FILE INPUT...\n"
-          "INPUT: files or directories.  --weather may be repeated (NOAA GHCN daily CSVs, MSS daily table).\n"
-          "--zones (tlc): taxi_zone_centroids.csv, found beside the input when omitted.\n"
-          "--scale-to-trips-per-month (tlc): real trips a month of samples stands for (default 7.7e6).\n"
-          "exit: 0 ok, 1 write failure, 2 bad input\n");
+  fprintf(f, "usage: trivium trace import --format cabspotting|tlc|sg-availability --city sf|nyc|sg\n"
+             "         [--cell-km2 0.1] [--weather FILE]... [--zones FILE] [--scale-to-trips-per-month N]\n"
+             "         --out FILE INPUT...\n"
+             "INPUT: files or directories.  --weather may be repeated (NOAA GHCN daily CSVs, MSS daily table).\n"
+             "--zones (tlc): taxi_zone_centroids.csv, found beside the input when omitted.\n"
+             "--scale-to-trips-per-month (tlc): real trips a month of samples stands for (default 7.7e6).\n"
+             "exit: 0 ok, 1 write failure, 2 bad input\n");
 }
 
 static void print_report(const TrvCalTable *t, const char *out, double seconds) {
-  printf("wrote %s: %s (%s), %u zones with demand, %u OD pairs, %u weather days, cell %.3g km^2\n", out,
-         t->city, t->source, t->zones->len, t->od->len, t->weather->len, t->grid.cell_km2);
-  printf("period %s .. %s, %d of 672 slots filled from other days\n", t->period_start, t->period_end,
-         t->filled_slots);
+  printf("wrote %s: %s (%s), %u zones with demand, %u OD pairs, %u weather days, cell %.3g km^2\n", out, t->city,
+         t->source, t->zones->len, t->od->len, t->weather->len, t->grid.cell_km2);
+  printf("period %s .. %s, %d of 672 slots filled from other days\n", t->period_start, t->period_end, t->filled_slots);
   printf("files %" G_GUINT64_FORMAT ", rows read %" G_GUINT64_FORMAT ", used %" G_GUINT64_FORMAT
          ", rejected %" G_GUINT64_FORMAT " (%.2f s)\n",
          t->files, t->rows_read, t->rows_used, trv_cal_table_rejected(t), seconds);

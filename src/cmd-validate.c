@@ -130,8 +130,7 @@ static bool simgrid_loads(const char *platform, GPtrArray **links, GError **erro
   bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   if (!ok) {
     char *log = trv_child_log_head(child, 65536), *why = trv_simgrid_reason(log), *how = trv_child_status_text(status);
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "SimGrid refused the platform %s: %s", platform,
-                why ? why : how);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "SimGrid refused the platform %s: %s", platform, why ? why : how);
     g_free(how);
     g_free(why);
     g_free(log);

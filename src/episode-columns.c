@@ -151,8 +151,10 @@ GPtrArray *trv_episode_columns_read_stream(FILE *in, const char *name, const cha
         for (int i = 0; i < n; i++)
           if (!strcmp(f[i], col_names[k])) at[k] = i;
         if (at[k] < 0)
-          ok = fail(error, name, line_no, "no column '%s'; expected the episodes.csv header of a run whose world's "
-                    "report reads it", col_names[k]);
+          ok = fail(error, name, line_no,
+                    "no column '%s'; expected the episodes.csv header of a run whose world's "
+                    "report reads it",
+                    col_names[k]);
       }
       continue;
     }
@@ -173,9 +175,12 @@ GPtrArray *trv_episode_columns_read_stream(FILE *in, const char *name, const cha
     int bad = -1;
     for (int k = N_KEYS; k < n_cols && bad < 0; k++)
       if (!number(f[at[k]], &v[k])) bad = k;
-    if (c < 0) ok = fail_field(error, name, line_no, "controller", f[at[COL_CONTROLLER]], "one of the run's");
-    else if (p == s || *p || seed > INT_MAX) ok = fail_field(error, name, line_no, "seed", s, "a whole number");
-    else if (bad >= 0) ok = fail_field(error, name, line_no, col_names[bad], f[at[bad]], "a number");
+    if (c < 0)
+      ok = fail_field(error, name, line_no, "controller", f[at[COL_CONTROLLER]], "one of the run's");
+    else if (p == s || *p || seed > INT_MAX)
+      ok = fail_field(error, name, line_no, "seed", s, "a whole number");
+    else if (bad >= 0)
+      ok = fail_field(error, name, line_no, col_names[bad], f[at[bad]], "a number");
     if (!ok) break;
     if (!cur || cur->controller != c || cur->seed != (int)seed) {
       cur = g_new0(TrvEpisodeColumns, 1);
@@ -219,9 +224,11 @@ GPtrArray *trv_episode_columns_read(const char *path, const char *const *control
     return NULL;
   }
   if (!S_ISREG(st.st_mode) || (unsigned long long)st.st_size > byte_limit(max_rows)) {
-    if (!S_ISREG(st.st_mode)) fail(error, path, 0, "%s; expected a regular file", trv_input_file_kind(&st));
-    else fail(error, path, 0, "%lld bytes; expected at most the run's %ld rows of at most %d bytes",
-              (long long)st.st_size, max_rows, TRV_EPISODES_MAX_LINE);
+    if (!S_ISREG(st.st_mode))
+      fail(error, path, 0, "%s; expected a regular file", trv_input_file_kind(&st));
+    else
+      fail(error, path, 0, "%lld bytes; expected at most the run's %ld rows of at most %d bytes", (long long)st.st_size,
+           max_rows, TRV_EPISODES_MAX_LINE);
     close(fd);
     return NULL;
   }

@@ -78,9 +78,12 @@ static TrvMedianInterval paired_difference(const GArray *base, const GArray *poi
 }
 
 static void csv_value(GString *s, double v) {
-  if (isnan(v)) g_string_append(s, ",nan");
-  else if (isinf(v)) g_string_append(s, v > 0 ? ",inf" : ",-inf");
-  else g_string_append_printf(s, ",%.9g", v);
+  if (isnan(v))
+    g_string_append(s, ",nan");
+  else if (isinf(v))
+    g_string_append(s, v > 0 ? ",inf" : ",-inf");
+  else
+    g_string_append_printf(s, ",%.9g", v);
 }
 
 static const char *const means[] = {"p_f", "bits_lost", "time_lost", "detector_closes"};
@@ -111,9 +114,10 @@ bool trv_fault_table_write(const TrvSweepTable *sw, const char *dir, FILE *table
       const GArray *t = g_ptr_array_index(sw->t_id, at);
       /* trv_sweep_paired_speedup(base, point) is the median of base / point */
       TrvMedianInterval st = trv_sweep_paired_speedup(t, g_ptr_array_index(sw->t_id, rat));
-      TrvMedianInterval sr = trv_sweep_paired_speedup(g_ptr_array_index(sw->sim_time, at),
-                                                      g_ptr_array_index(sw->sim_time, rat));
-      TrvMedianInterval ex = paired_difference(g_ptr_array_index(sw->exposure, rat), g_ptr_array_index(sw->exposure, at));
+      TrvMedianInterval sr =
+          trv_sweep_paired_speedup(g_ptr_array_index(sw->sim_time, at), g_ptr_array_index(sw->sim_time, rat));
+      TrvMedianInterval ex =
+          paired_difference(g_ptr_array_index(sw->exposure, rat), g_ptr_array_index(sw->exposure, at));
       if (p != ref) coverage = fmin(coverage, fmin(st.coverage, fmin(sr.coverage, ex.coverage)));
       g_string_append_printf(csv, "%d", p);
       g_string_append_printf(md, "| %d", p);
@@ -139,14 +143,15 @@ bool trv_fault_table_write(const TrvSweepTable *sw, const char *dir, FILE *table
     }
   }
   GString *doc = g_string_new(NULL);
-  g_string_append_printf(doc, "Paired effect of the faults along %s: each point against its reference, the point "
-                              "with the other keys equal and the mildest %s (reference), seed by "
-                              "seed.  p_f, bits_lost, time_lost, detector_closes: means over the seeds.  "
-                              "Slowdowns: the median over the seeds of each seed's t_id(point) / t_id(reference) "
-                              "(never: identified at the reference, never at the point) and of its run time's; "
-                              "exposure added: the median of each seed's exposure_total(point) - "
-                              "exposure_total(reference).  Intervals: order statistics of the median, coverage "
-                              "at least %.3g\n\n%s",
+  g_string_append_printf(doc,
+                         "Paired effect of the faults along %s: each point against its reference, the point "
+                         "with the other keys equal and the mildest %s (reference), seed by "
+                         "seed.  p_f, bits_lost, time_lost, detector_closes: means over the seeds.  "
+                         "Slowdowns: the median over the seeds of each seed's t_id(point) / t_id(reference) "
+                         "(never: identified at the reference, never at the point) and of its run time's; "
+                         "exposure added: the median of each seed's exposure_total(point) - "
+                         "exposure_total(reference).  Intervals: order statistics of the median, coverage "
+                         "at least %.3g\n\n%s",
                          sw->keys[axis], sw->keys[axis], coverage, md->str);
   bool ok = trv_sweep_write_table(dir, "faults", csv, doc, table, error);
   g_string_free(doc, TRUE);

@@ -20,8 +20,10 @@ static void draw_all(const char *dir, char **names, int n) {
   char *gnuplot = g_find_program_in_path("gnuplot");
   if (!gnuplot) {
     if (!gnuplot_warned)
-      fprintf(stderr, "trivium: warning: gnuplot is not installed: the figures' scripts and data are in %s, not drawn "
-              "(Debian: apt-get install gnuplot-nox)\n", dir);
+      fprintf(stderr,
+              "trivium: warning: gnuplot is not installed: the figures' scripts and data are in %s, not drawn "
+              "(Debian: apt-get install gnuplot-nox)\n",
+              dir);
     gnuplot_warned = true;
     return;
   }
@@ -35,7 +37,9 @@ static void draw_all(const char *dir, char **names, int n) {
             WIFEXITED(status) && WEXITSTATUS(status) == 0;
   if (!ok && !gnuplot_warned) {
     fprintf(stderr, "trivium: warning: gnuplot could not draw %s/%s%s: %s\n", dir, argv[1], n > 1 ? " ..." : "",
-            e ? e->message : err && *err ? g_strstrip(err) : "it failed");
+            e             ? e->message
+            : err && *err ? g_strstrip(err)
+                          : "it failed");
     gnuplot_warned = true;
   }
   g_clear_error(&e);
@@ -54,23 +58,27 @@ void trv_fig_batch_end(const char *dir) {
 }
 
 void trv_fig_num(GString *s, double v) {
-  if (isfinite(v)) g_string_append_printf(s, " %.9g", v);
-  else g_string_append(s, " NaN");
+  if (isfinite(v))
+    g_string_append_printf(s, " %.9g", v);
+  else
+    g_string_append(s, " NaN");
 }
 
 /* Twelve distinct line colours (gnuplot's default set has eight, so a
  * ninth controller would repeat the first one's colour); the scripts add a
  * dash pattern and a marker per series, so that lines that coincide, or a
  * print in grey, still tell them apart. */
-#define GP_PALETTE                                                                                                  \
-  "set linetype 1 lc rgb '#1f77b4'\nset linetype 2 lc rgb '#ff7f0e'\nset linetype 3 lc rgb '#2ca02c'\n"             \
-  "set linetype 4 lc rgb '#d62728'\nset linetype 5 lc rgb '#9467bd'\nset linetype 6 lc rgb '#8c564b'\n"             \
-  "set linetype 7 lc rgb '#e377c2'\nset linetype 8 lc rgb '#7f7f7f'\nset linetype 9 lc rgb '#bcbd22'\n"             \
-  "set linetype 10 lc rgb '#17becf'\nset linetype 11 lc rgb '#000000'\nset linetype 12 lc rgb '#aec7e8'\n"          \
+#define GP_PALETTE                                                                                                     \
+  "set linetype 1 lc rgb '#1f77b4'\nset linetype 2 lc rgb '#ff7f0e'\nset linetype 3 lc rgb '#2ca02c'\n"                \
+  "set linetype 4 lc rgb '#d62728'\nset linetype 5 lc rgb '#9467bd'\nset linetype 6 lc rgb '#8c564b'\n"                \
+  "set linetype 7 lc rgb '#e377c2'\nset linetype 8 lc rgb '#7f7f7f'\nset linetype 9 lc rgb '#bcbd22'\n"                \
+  "set linetype 10 lc rgb '#17becf'\nset linetype 11 lc rgb '#000000'\nset linetype 12 lc rgb '#aec7e8'\n"             \
   "set linetype cycle 12\n"
 
 void trv_fig_outputs(GString *gp, const char *name, int width, int height, const char *plot) {
-  g_string_append_printf(gp, GP_PALETTE "set terminal svg size %d,%d dynamic noenhanced font 'sans,12'\nset output '%s.svg'\n%s"
+  g_string_append_printf(gp,
+                         GP_PALETTE
+                         "set terminal svg size %d,%d dynamic noenhanced font 'sans,12'\nset output '%s.svg'\n%s"
                          "set terminal pngcairo size %d,%d noenhanced font 'sans,10'\nset output '%s.png'\n%s",
                          width, height, name, plot, width, height, name, plot);
 }
@@ -98,8 +106,10 @@ bool trv_fig_write(const char *dir, const char *name, const GString *dat, const 
   g_free(t);
   g_free(svg);
   g_free(png);
-  if (ok && batch) g_ptr_array_add(batch, g_strdup(name));
-  else if (ok) draw_all(dir, (char **)&name, 1);
+  if (ok && batch)
+    g_ptr_array_add(batch, g_strdup(name));
+  else if (ok)
+    draw_all(dir, (char **)&name, 1);
   return ok;
 }
 

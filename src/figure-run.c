@@ -105,13 +105,16 @@ static bool regret_figure(const TrvRunResult *r, const char *dir, GError **error
   for (int c = 0; c < nc; c++) {
     /* the line, its markers at episodes staggered between controllers (so
      * that coinciding lines still show), and its legend entry */
-    g_string_append_printf(plot, "%s'regret.dat' using 1:%d with lines lt %d dt %d lw 2 notitle, 'regret.dat' every "
+    g_string_append_printf(plot,
+                           "%s'regret.dat' using 1:%d with lines lt %d dt %d lw 2 notitle, 'regret.dat' every "
                            "%d::%d using 1:%d with points lt %d pt %d ps 0.9 notitle, NaN with linespoints lt %d dt %d "
-                           "pt %d ps 0.9 lw 2 title ", c ? ", " : "", 2 + 3 * c, c + 1, c % 5 + 1, every,
-                           (c * every) / MAX(nc, 1), 2 + 3 * c, c + 1, c % 13 + 1, c + 1, c % 5 + 1, c % 13 + 1);
+                           "pt %d ps 0.9 lw 2 title ",
+                           c ? ", " : "", 2 + 3 * c, c + 1, c % 5 + 1, every, (c * every) / MAX(nc, 1), 2 + 3 * c,
+                           c + 1, c % 13 + 1, c + 1, c % 5 + 1, c % 13 + 1);
     trv_gp_quote(plot, r->controllers[c]);
   }
-  if (shown_cp) g_string_append(plot, ", NaN with lines dt 2 lw 1.5 lc rgb '#444444' title 'change-point (truth changes)'");
+  if (shown_cp)
+    g_string_append(plot, ", NaN with lines dt 2 lw 1.5 lc rgb '#444444' title 'change-point (truth changes)'");
   g_string_append_c(plot, '\n');
   trv_fig_outputs(gp, "regret", 1000, 560, plot->str);
   char *caption = g_strdup_printf(
@@ -176,8 +179,10 @@ static bool presence_figure(const TrvRunResult *r, const char *out, const char *
   GString *gp = g_string_new(NULL), *plot = g_string_new(NULL);
   g_string_append(gp, "# Final presence probabilities of ");
   trv_gp_quote(gp, r->experiment);
-  g_string_append_printf(gp, " (mean over %d seeds, 95%% interval) and the truth; data: presence.dat; caption: "
-                             "presence.txt\n", ns);
+  g_string_append_printf(gp,
+                         " (mean over %d seeds, 95%% interval) and the truth; data: presence.dat; caption: "
+                         "presence.txt\n",
+                         ns);
   g_string_append(gp, "set style data histograms\nset style histogram errorbars gap 1 lw 1\n"
                       "set style fill solid 0.8 border -1\nset yrange [0:1.05]\n"
                       "set ylabel 'P(component present) (probability)'\nset xlabel 'candidate component (edge)'\n"
@@ -196,8 +201,10 @@ static bool presence_figure(const TrvRunResult *r, const char *out, const char *
     trv_gp_quote(plot, r->controllers[c]);
   }
   int tc = 2 + 3 * nc;
-  g_string_append_printf(plot, "%s'presence.dat' using %d:%d:%d fs pattern 2 lc rgb '#000000' "
-                         "title 'truth at the last episode'\n", nc ? ", " : "", tc, tc, tc);
+  g_string_append_printf(plot,
+                         "%s'presence.dat' using %d:%d:%d fs pattern 2 lc rgb '#000000' "
+                         "title 'truth at the last episode'\n",
+                         nc ? ", " : "", tc, tc, tc);
   trv_fig_outputs(gp, "presence", 1000, 520, plot->str);
   char *caption = g_strdup_printf(
       "presence: per candidate component, per controller the posterior probability that it is present after the "

@@ -126,8 +126,10 @@ static bool panel_figure(const char *dir, const char *name, const char *key, cha
               (hi_x / lo_x >= 10 || g_str_has_suffix(key, ".mtbf") || !strcmp(key, "agents.count") ||
                g_str_has_prefix(key, "budget."));
   GString *dat = g_string_new(NULL);
-  g_string_append_printf(dat, "# %s, then per series and metric: mean, lo, hi (95%% t-interval over seeds, clipped "
-                              "at the metric's bounds); metrics:", numeric ? "the point's value" : "point index");
+  g_string_append_printf(dat,
+                         "# %s, then per series and metric: mean, lo, hi (95%% t-interval over seeds, clipped "
+                         "at the metric's bounds); metrics:",
+                         numeric ? "the point's value" : "point index");
   for (int m = 0; m < n_metrics; m++) {
     g_string_append_c(dat, ' ');
     trv_gp_quote(dat, metrics[m]);
@@ -139,8 +141,10 @@ static bool panel_figure(const char *dir, const char *name, const char *key, cha
   }
   g_string_append_c(dat, '\n');
   for (int k = 0; k < n_points; k++) {
-    if (numeric) g_string_append_printf(dat, "%.9g", x[k]);
-    else g_string_append_printf(dat, "%d", k);
+    if (numeric)
+      g_string_append_printf(dat, "%.9g", x[k]);
+    else
+      g_string_append_printf(dat, "%d", k);
     for (int c = 0; c < n_series; c++)
       for (int m = 0; m < n_metrics; m++) {
         const double *v = &rows[((size_t)(k * n_series + c) * n_metrics + m) * 3];
@@ -194,11 +198,16 @@ static bool panel_figure(const char *dir, const char *name, const char *key, cha
     for (int k = 0; k < n_points && !any; k++)
       for (int c = 0; c < n_series && !any; c++) any = isfinite(rows[((size_t)(k * n_series + c) * n_metrics + m) * 3]);
     MetricUnit u = units ? units[m] : unit_of(metrics[m]);
-    if (!any) g_string_append(plot, "set yrange [0:1]\n");
-    else if (isfinite(u.lower)) g_string_append_printf(plot, "set yrange [%g:*]\n", u.lower);
-    else g_string_append(plot, "set autoscale y\n");
-    if (m == 0) g_string_append(plot, wide ? "set key inside left top\n" : "set key outside right top\n");
-    else g_string_append(plot, "unset key\n");
+    if (!any)
+      g_string_append(plot, "set yrange [0:1]\n");
+    else if (isfinite(u.lower))
+      g_string_append_printf(plot, "set yrange [%g:*]\n", u.lower);
+    else
+      g_string_append(plot, "set autoscale y\n");
+    if (m == 0)
+      g_string_append(plot, wide ? "set key inside left top\n" : "set key outside right top\n");
+    else
+      g_string_append(plot, "unset key\n");
     ylabel(plot, metrics[m], u);
     g_string_append(plot, "plot ");
     for (int c = 0; c < n_series; c++) {
@@ -232,7 +241,8 @@ bool trv_write_sweep_figure(const char *out, const char *key, char **labels, int
       "sweep: each metric of sweep.csv against the swept point (%s), one series per controller: the mean over %d "
       "seeds with its 95%% t-interval (mean +- t(0.975, n-1) sd / sqrt(n), n the seeds where the metric is defined), "
       "clipped at the metric's bounds (counts, times and exposures at 0, p_f to [0, 1]).  A numeric axis spanning a "
-      "decade or more, an MTBF, an agent count or a budget is drawn on a log scale; non-numeric points are not joined.\n",
+      "decade or more, an MTBF, an agent count or a budget is drawn on a log scale; non-numeric points are not "
+      "joined.\n",
       key, n_seeds);
   bool ok = panel_figure(dir, "sweep", key, labels, n_points, (const char *const *)controllers, n_controllers, metrics,
                          n_metrics, NULL, rows, false, false, caption, error);
@@ -287,12 +297,15 @@ bool trv_write_speedup_figure(const char *out, char **series, int n_series, cons
   static const char *const ylabels[2] = {"speedup of median t_id (ratio)", "median t_id (simulated s, log scale)"};
   for (int panel = 0; panel < 2; panel++) {
     /* the time to identify spans orders of magnitude under faults: log scale */
-    g_string_append_printf(plot, "%s%s%sset ylabel '%s'\nplot ", any[panel] ? "set autoscale y\n" : "set yrange [0:1]\n",
+    g_string_append_printf(plot, "%s%s%sset ylabel '%s'\nplot ",
+                           any[panel] ? "set autoscale y\n" : "set yrange [0:1]\n",
                            panel == 1 && any[panel] ? "set logscale y\n" : "",
                            panel == 0 ? "set key outside right top\n" : "unset key\n", ylabels[panel]);
     for (int i = 0; i < n_series; i++) {
-      g_string_append_printf(plot, "%s'speedup.dat' index %d using 1:%d:%d:%d with yerrorlines lt %d dt %d pt %d lw 1.5 "
-                             "title ", i ? ", " : "", i, 2 + 3 * panel, 3 + 3 * panel, 4 + 3 * panel, i + 1, i % 5 + 1,
+      g_string_append_printf(plot,
+                             "%s'speedup.dat' index %d using 1:%d:%d:%d with yerrorlines lt %d dt %d pt %d lw 1.5 "
+                             "title ",
+                             i ? ", " : "", i, 2 + 3 * panel, 3 + 3 * panel, 4 + 3 * panel, i + 1, i % 5 + 1,
                              i % 13 + 1);
       trv_gp_quote(plot, series[i]);
     }
@@ -324,7 +337,7 @@ bool trv_fig_recovery(const TrvRunResult *r, const char *dir, GError **error) {
   enum { N_SHOWN = G_N_ELEMENTS(shown) };
   const char *names[N_SHOWN];
   for (int m = 0; m < N_SHOWN; m++) names[m] = trv_recovery_name(shown[m]);
-  double *rows = g_new(double, (size_t)n * nc * N_SHOWN * 3);
+  double *rows = g_new(double, (size_t)n *nc *N_SHOWN * 3);
   char **labels = g_new0(char *, n + 1);
   for (int k = 0; k < n; k++) {
     labels[k] = g_strdup_printf("%d", r->cells[0].change_point[k].change_point);
@@ -341,8 +354,8 @@ bool trv_fig_recovery(const TrvRunResult *r, const char *dir, GError **error) {
       "row (over the seeds that recover), and the episodes of the %d-episode window after it with each wrong: the "
       "mean over %d seeds with its 95%% t-interval, clipped at 0.\n",
       TRV_STAY_EPISODES, TRV_RECOVERY_WINDOW, r->n_seeds);
-  bool ok = panel_figure(dir, "recovery", "change-point (episode)", labels, n, r->controllers, nc, names, N_SHOWN,
-                         NULL, rows, false, true, caption, error);
+  bool ok = panel_figure(dir, "recovery", "change-point (episode)", labels, n, r->controllers, nc, names, N_SHOWN, NULL,
+                         rows, false, true, caption, error);
   g_free(caption);
   g_strfreev(labels);
   g_free(rows);

@@ -14,9 +14,12 @@ void trv_gp_quote(GString *s, const char *text) {
   g_string_append_c(s, '\'');
   for (const char *p = valid; *p; p++) {
     unsigned char c = (unsigned char)*p;
-    if (c == '\'') g_string_append(s, "\xe2\x80\x99");
-    else if (c < 0x20 || c == 0x7f) g_string_append_c(s, '?');
-    else g_string_append_c(s, (char)c);
+    if (c == '\'')
+      g_string_append(s, "\xe2\x80\x99");
+    else if (c < 0x20 || c == 0x7f)
+      g_string_append_c(s, '?');
+    else
+      g_string_append_c(s, (char)c);
   }
   g_string_append_c(s, '\'');
   g_free(valid);

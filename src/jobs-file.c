@@ -80,11 +80,12 @@ static bool bad(GError **error, const char *file, const char *what) {
 static char *argument(const char *path, JsonNode *e, guint i, GError **error) {
   char *s = trv_json_node_bytes(e, JOBS_MAX_ARG_BYTES);
   if (!s) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: \"command\"[%u] is %s; expected text of at most %d bytes",
-                path, i, trv_json_kind(e), JOBS_MAX_ARG_BYTES);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: \"command\"[%u] is %s; expected text of at most %d bytes", path,
+                i, trv_json_kind(e), JOBS_MAX_ARG_BYTES);
     return NULL;
   }
-  bool simgrid = (g_str_has_prefix(s, "--cfg=") && !g_str_has_prefix(s, "--cfg=trivium/")) || g_str_has_prefix(s, "--log=");
+  bool simgrid =
+      (g_str_has_prefix(s, "--cfg=") && !g_str_has_prefix(s, "--cfg=trivium/")) || g_str_has_prefix(s, "--log=");
   if (simgrid && !trv_simgrid_file_option_check(path, s, error)) g_clear_pointer(&s, g_free);
   return s;
 }
@@ -100,7 +101,8 @@ bool trv_jobs_file_load(const char *path, TrvJobsFile *jf, GError **error) {
   JsonNode *cmd = json_object_get_member(root, "command");
   JsonNode *cells = json_object_get_member(root, "cells");
   if (!format || strcmp(format, TRV_JOBS_FORMAT))
-    ok = bad(error, path, "\"format\" is not \"" TRV_JOBS_FORMAT "\"; expected a jobs.json written by trivium run --emit");
+    ok = bad(error, path,
+             "\"format\" is not \"" TRV_JOBS_FORMAT "\"; expected a jobs.json written by trivium run --emit");
   else if (!dir || !g_path_is_absolute(dir))
     ok = bad(error, path, "\"directory\" is not an absolute path of at most 4096 bytes");
   else if (!cmd || !JSON_NODE_HOLDS_ARRAY(cmd) || json_array_get_length(json_node_get_array(cmd)) < 1 ||

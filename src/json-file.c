@@ -78,7 +78,8 @@ static bool scan_string(Scan *s, const char *expected) {
     if (c < 0x20) return fail(s, "not JSON (control byte 0x%02X inside a string); expected %s", c, expected);
     if (c >= 0x80) { /* one whole UTF-8 character, or the place where it breaks */
       gunichar u = g_utf8_get_char_validated(s->p, s->end - s->p);
-      if (u == (gunichar)-1 || u == (gunichar)-2) return fail(s, "not UTF-8 text inside a string; expected %s", expected);
+      if (u == (gunichar)-1 || u == (gunichar)-2)
+        return fail(s, "not UTF-8 text inside a string; expected %s", expected);
       s->p = g_utf8_next_char(s->p);
       continue;
     }
@@ -94,7 +95,8 @@ static bool scan_string(Scan *s, const char *expected) {
       if (u < 0) return fail(s, "not JSON (a \\u escape without four hexadecimal digits); expected %s", expected);
       s->p += 6;
       /* UTF-16: a high surrogate and a low one make one character; either alone is none */
-      if (u >= 0xDC00 && u <= 0xDFFF) return fail(s, "not JSON (a lone \\u%04X, half a character); expected %s", u, expected);
+      if (u >= 0xDC00 && u <= 0xDFFF)
+        return fail(s, "not JSON (a lone \\u%04X, half a character); expected %s", u, expected);
       if (u >= 0xD800 && u <= 0xDBFF) {
         int low = s->end - s->p >= 2 && s->p[0] == '\\' && s->p[1] == 'u' ? escape_code(s, s->p) : -1;
         if (low == -2) break;
@@ -119,8 +121,10 @@ static bool scan_number(Scan *s, const char *expected) {
   const char *q = s->p;
   if (*q == '-') q++;
   bool ok = digit(s, q);
-  if (ok && *q == '0') q++;
-  else while (digit(s, q)) q++;
+  if (ok && *q == '0')
+    q++;
+  else
+    while (digit(s, q)) q++;
   if (ok && q < s->end && *q == '.') {
     ok = digit(s, ++q);
     while (digit(s, q)) q++;
@@ -163,8 +167,8 @@ bool trv_json_check(const char *name, const char *data, size_t len, const TrvJso
     skip_space(&s);
     if (s.p == s.end) {
       if (state == END) return true;
-      return fail(&s, "not JSON (the text ends %s); expected %s", depth ? "inside an array or object" : "before a value",
-                  expected);
+      return fail(&s, "not JSON (the text ends %s); expected %s",
+                  depth ? "inside an array or object" : "before a value", expected);
     }
     char c = *s.p;
     char closing = depth && open[depth - 1] == '[' ? ']' : '}';
@@ -209,9 +213,9 @@ bool trv_json_check(const char *name, const char *data, size_t len, const TrvJso
       state = c == '[' ? FIRST_VALUE : FIRST_KEY;
       continue;
     }
-    bool ok = c == '"' ? scan_string(&s, expected)
+    bool ok = c == '"'                         ? scan_string(&s, expected)
               : c == '-' || g_ascii_isdigit(c) ? scan_number(&s, expected)
-                                                : scan_literal(&s, expected);
+                                               : scan_literal(&s, expected);
     if (!ok) return false;
     state = depth ? NEXT : END;
   }
@@ -263,8 +267,11 @@ const char *trv_json_kind(JsonNode *n) {
   if (JSON_NODE_HOLDS_ARRAY(n)) return "an array";
   if (JSON_NODE_HOLDS_NULL(n)) return "null";
   GType t = json_node_get_value_type(n);
-  return t == G_TYPE_STRING ? "text" : t == G_TYPE_INT64 ? "an integer" : t == G_TYPE_DOUBLE ? "a number"
-                                                       : t == G_TYPE_BOOLEAN ? "true or false" : "a value";
+  return t == G_TYPE_STRING    ? "text"
+         : t == G_TYPE_INT64   ? "an integer"
+         : t == G_TYPE_DOUBLE  ? "a number"
+         : t == G_TYPE_BOOLEAN ? "true or false"
+                               : "a value";
 }
 
 const char *trv_text_control_byte(const char *s) {
@@ -287,7 +294,8 @@ bool trv_json_text_ok(GError **error, const char *file, const char *where, const
   if (n > max) return text_fail(error, file, "%s is %zu bytes of text; expected at most %zu", where, n, max);
   const char *control = trv_text_control_byte(s);
   if (control)
-    return text_fail(error, file, "%s holds control byte 0x%02X; expected printable text", where, (unsigned char)*control);
+    return text_fail(error, file, "%s holds control byte 0x%02X; expected printable text", where,
+                     (unsigned char)*control);
   return true;
 }
 

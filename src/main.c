@@ -19,14 +19,16 @@ static const TrvCommand commands[] = {
     {"merge", trv_cmd_merge, "join the cells a job list (trivium run --emit) left in a directory"},
     {"report", trv_cmd_report, "write a run's tables and figures again from its cells"},
     {"status", trv_cmd_status, "each point's cells complete, running and missing, of a run or a job list"},
-    {"bench", trv_cmd_bench, "time the headline run: wall and CPU time, probes/s, memory, the SimGrid skeleton's CPU time"},
+    {"bench", trv_cmd_bench,
+     "time the headline run: wall and CPU time, probes/s, memory, the SimGrid skeleton's CPU time"},
     {"params", trv_cmd_params, "list every parameter with its default and meaning"},
     {"version", trv_cmd_version, "print the version and git revision"},
     {"ctl", trv_cmd_ctl, "verify, inspect, replay or compact a CTL file"},
     {"trace", trv_cmd_trace, "import raw taxi traces into a calibration table"},
     {"validate", trv_cmd_validate, "check a scenario file without running it"},
     {"llm", trv_cmd_llm, "the LLM stream: model rates, record a simulated stream, check a replay file"},
-    {"jssp", trv_cmd_jssp, "job-shop platforms from benchmark instances, dispatch rules, the confounded machine stream"},
+    {"jssp", trv_cmd_jssp,
+     "job-shop platforms from benchmark instances, dispatch rules, the confounded machine stream"},
 };
 
 int trv_cmd_version(int argc, char **argv) {

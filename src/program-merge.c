@@ -56,9 +56,12 @@ static bool same_experiment(const Part *a, const Part *b, GError **error) {
   const TrvProgramRunFile *x = a->run, *y = b->run;
   const char *what = NULL;
   char *detail = NULL;
-  if (strcmp(x->world.name, y->world.name)) what = "its world";
-  else if (x->layout.episodes != y->layout.episodes) what = "its number of episodes";
-  else if (x->cand.n_vars != y->cand.n_vars || x->cand.n_components != y->cand.n_components) what = "its candidate graph";
+  if (strcmp(x->world.name, y->world.name))
+    what = "its world";
+  else if (x->layout.episodes != y->layout.episodes)
+    what = "its number of episodes";
+  else if (x->cand.n_vars != y->cand.n_vars || x->cand.n_components != y->cand.n_components)
+    what = "its candidate graph";
   else if (x->layout.n_change_points != y->layout.n_change_points ||
            memcmp(x->layout.change_points, y->layout.change_points,
                   sizeof x->layout.change_points[0] * (size_t)x->layout.n_change_points))
@@ -131,8 +134,10 @@ int trv_program_merge(const char *out, char *const *dirs, int n_dirs, bool quiet
   for (int i = 0; ok && i < n_dirs; i++) {
     parts[i].dir = dirs[i];
     if (!trv_is_program_dir(dirs[i])) {
-      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: not the run directory of a program "
-                  "(a run.json written by trivium_results_write_dir, and no jobs.json)", dirs[i]);
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                  "%s: not the run directory of a program "
+                  "(a run.json written by trivium_results_write_dir, and no jobs.json)",
+                  dirs[i]);
       ok = false;
       break;
     }
@@ -167,10 +172,10 @@ int trv_program_merge(const char *out, char *const *dirs, int n_dirs, bool quiet
    * differs is missing (found within n_dirs + 1 cells) */
   for (int i = 0; ok && i <= n_dirs; i++) {
     int c = controllers_i[i / n_seeds < n_ctrl ? i / n_seeds : n_ctrl - 1], seed = seeds[i % n_seeds];
-    if (i == n_dirs ? (long)n_ctrl * n_seeds == n_dirs
-                    : parts[i].controller == c && parts[i].run->seed == seed)
+    if (i == n_dirs ? (long)n_ctrl * n_seeds == n_dirs : parts[i].controller == c && parts[i].run->seed == seed)
       continue;
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "merge: no run of controller %s with seed %d among the %d "
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                "merge: no run of controller %s with seed %d among the %d "
                 "directories: a merge needs every controller with every seed (%d controllers, %d seeds)",
                 trv_controller_names()[c], seed, n_dirs, n_ctrl, n_seeds);
     ok = false;
@@ -178,8 +183,8 @@ int trv_program_merge(const char *out, char *const *dirs, int n_dirs, bool quiet
   GString *episodes = ok ? merged_episodes(parts, n_dirs, error) : NULL;
   int code = episodes ? 0 : (*error)->code == TRV_ERROR_INPUT ? 2 : 1;
   char *dest = g_build_filename(out, "episodes.csv", NULL);
-  if (!code && (!trv_out_dir(out, true, error) ||
-                !trv_write_file_atomic(dest, episodes->str, (gssize)episodes->len, error)))
+  if (!code &&
+      (!trv_out_dir(out, true, error) || !trv_write_file_atomic(dest, episodes->str, (gssize)episodes->len, error)))
     code = (*error)->code == TRV_ERROR_INPUT ? 2 : 1;
   g_free(dest);
   if (episodes) g_string_free(episodes, TRUE);
@@ -194,9 +199,16 @@ int trv_program_merge(const char *out, char *const *dirs, int n_dirs, bool quiet
     char *experiment = g_strdup_printf("program (%s)", p->world.name);
     char **truth_files = g_new0(char *, n_seeds + 1); /* the first controller's runs, by seed */
     for (int s = 0; s < n_seeds; s++) truth_files[s] = g_build_filename(parts[s].dir, "episodes.csv", NULL);
-    TrvRunResult res = {.experiment = experiment, .params = &p->params, .world_class = trv_program_world(p),
-                        .layout = &layout, .controllers = controllers, .n_controllers = n_ctrl, .n_seeds = n_seeds,
-                        .seeds = seeds, .cells = cells, .truth_files = (const char *const *)truth_files};
+    TrvRunResult res = {.experiment = experiment,
+                        .params = &p->params,
+                        .world_class = trv_program_world(p),
+                        .layout = &layout,
+                        .controllers = controllers,
+                        .n_controllers = n_ctrl,
+                        .n_seeds = n_seeds,
+                        .seeds = seeds,
+                        .cells = cells,
+                        .truth_files = (const char *const *)truth_files};
     if (!trv_write_summary(&res, out, quiet ? NULL : stdout, error) || !trv_write_figures(&res, out, error))
       code = (*error)->code == TRV_ERROR_INPUT ? 2 : 1;
     g_free(experiment);

@@ -35,9 +35,16 @@ int trv_program_report(const char *dir, bool quiet, GError **error) {
   char *experiment = g_strdup_printf("program (%s)", p->world.name);
   char *episodes = g_build_filename(dir, "episodes.csv", NULL);
   const char *truth_files[] = {episodes};
-  TrvRunResult res = {.experiment = experiment, .params = &p->params, .world_class = trv_program_world(p),
-                      .layout = &p->layout, .controllers = controllers, .n_controllers = 1, .n_seeds = 1, .seeds = seeds,
-                      .cells = p->sum, .truth_files = truth_files};
+  TrvRunResult res = {.experiment = experiment,
+                      .params = &p->params,
+                      .world_class = trv_program_world(p),
+                      .layout = &p->layout,
+                      .controllers = controllers,
+                      .n_controllers = 1,
+                      .n_seeds = 1,
+                      .seeds = seeds,
+                      .cells = p->sum,
+                      .truth_files = truth_files};
   if (!trv_write_summary(&res, dir, quiet ? NULL : stdout, error) || !trv_write_figures(&res, dir, error))
     code = (*error)->code == TRV_ERROR_INPUT ? 2 : 1;
   g_free(experiment);

@@ -65,8 +65,8 @@ static bool number(Reader *r, const char *member, JsonNode *n, double *out) {
 
 static bool integer(Reader *r, const char *member, JsonNode *n, gint64 lo, gint64 hi, gint64 *out) {
   if (!n || !JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_INT64)
-    return fail(r, member, "%s; expected an integer in [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "]",
-                trv_json_kind(n), lo, hi);
+    return fail(r, member, "%s; expected an integer in [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "]", trv_json_kind(n),
+                lo, hi);
   *out = json_node_get_int(n);
   if (*out < lo || *out > hi)
     return fail(r, member, "%" G_GINT64_FORMAT "; expected an integer in [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "]",
@@ -79,7 +79,8 @@ static bool integer(Reader *r, const char *member, JsonNode *n, gint64 lo, gint6
 static const char *name(Reader *r, const char *member, JsonNode *n) {
   const char *s = trv_json_is_string(n) ? json_node_get_string(n) : NULL;
   if (!s || !*s || strlen(s) > 256 || trv_text_control_byte(s) || strchr(s, ',') || !g_utf8_validate(s, -1, NULL)) {
-    fail(r, member, "%s; expected a name (1 to 256 bytes of one line, no comma)", s ? "an unusable name" : trv_json_kind(n));
+    fail(r, member, "%s; expected a name (1 to 256 bytes of one line, no comma)",
+         s ? "an unusable name" : trv_json_kind(n));
     return NULL;
   }
   return s;
@@ -119,7 +120,6 @@ static bool numbers(Reader *r, JsonObject *o, const char *member, guint len, dou
   }
   return a != NULL;
 }
-
 
 static bool read_settings(Reader *r, JsonObject *root, TrvProgramRunFile *p) {
   JsonObject *settings = object(r, root, "settings");
@@ -167,8 +167,8 @@ static bool read_layout(Reader *r, JsonObject *root, TrvProgramRunFile *p) {
   if (!integer(r, "episodes", json_object_get_member(root, "episodes"), 1, 10000000, &v)) return false;
   p->layout.episodes = (int)v;
   JsonArray *comps = array(r, root, "components", 1, TRV_MAX_COMPONENTS);
-  JsonArray *observed = comps ? array(r, root, "components_observed", json_array_get_length(comps),
-                                      json_array_get_length(comps)) : NULL;
+  JsonArray *observed =
+      comps ? array(r, root, "components_observed", json_array_get_length(comps), json_array_get_length(comps)) : NULL;
   if (!observed) return false;
   int nc = (int)json_array_get_length(comps);
   for (int j = 0; j < nc; j++) {
@@ -257,7 +257,6 @@ static bool read_summary(Reader *r, JsonObject *root, TrvProgramRunFile *p) {
   }
   return true;
 }
-
 
 TrvProgramRunFile *trv_program_run_load(const char *path, GError **error) {
   JsonParser *parser = NULL;

@@ -11,8 +11,8 @@
 
 #include "report.h"
 
-static const char *const recovery_names[TRV_CP_COUNT] = {
-    "recovery_episodes", "commit_recovery_episodes", "commit_lag", "exposure", "committed_exposure"};
+static const char *const recovery_names[TRV_CP_COUNT] = {"recovery_episodes", "commit_recovery_episodes", "commit_lag",
+                                                         "exposure", "committed_exposure"};
 
 const char *trv_recovery_name(TrvRecoveryMeasure m) { return recovery_names[m]; }
 
@@ -24,12 +24,12 @@ int trv_run_change_points(const TrvRunResult *r) {
 
 static double measure_of(const TrvChangePointRecovery *cp, TrvRecoveryMeasure m) {
   switch (m) {
-  case TRV_CP_RECOVERY: return cp->recovery;
-  case TRV_CP_COMMIT_RECOVERY: return cp->commit_recovery;
-  case TRV_CP_COMMIT_LAG: return cp->commit_recovery - cp->recovery; /* NAN unless both recovered */
-  case TRV_CP_EXPOSURE: return cp->exposure;
-  case TRV_CP_COMMITTED_EXPOSURE: return cp->committed_exposure;
-  default: g_assert_not_reached();
+    case TRV_CP_RECOVERY: return cp->recovery;
+    case TRV_CP_COMMIT_RECOVERY: return cp->commit_recovery;
+    case TRV_CP_COMMIT_LAG: return cp->commit_recovery - cp->recovery; /* NAN unless both recovered */
+    case TRV_CP_EXPOSURE: return cp->exposure;
+    case TRV_CP_COMMITTED_EXPOSURE: return cp->committed_exposure;
+    default: g_assert_not_reached();
   }
 }
 
@@ -63,25 +63,37 @@ static void cell(FILE *f, TrvSummary s, int metric) {
 }
 
 void trv_recovery_md(const TrvRunResult *r, FILE *f) {
-  fprintf(f, "\nCommits and local repair: e_id/t_id (MAP) and e_commit/t_commit (G_hat) until the graph stays right "
-             "up to the first change-point; commit lag, LRCP calls, repairs per call and eps_k/eps_0 per call\n\n"
-             "| controller | e_id | t_id | e_commit | t_commit | committed exposure | commit lag | LRCP calls | "
-             "flagged | repairs per call | eps_k/eps_0 | records lost |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-  static const int cols[] = {TRV_METRIC_E_ID, TRV_METRIC_T_ID, TRV_METRIC_E_COMMIT, TRV_METRIC_T_COMMIT,
-                             TRV_METRIC_COMMITTED_EXPOSURE, TRV_METRIC_COMMIT_LAG, TRV_METRIC_LRCP_CALLS,
-                             TRV_METRIC_LRCP_FLAGGED, TRV_METRIC_LRCP_ITERATIONS, TRV_METRIC_LRCP_RESIDUAL_RATIO,
+  fprintf(
+      f,
+      "\nCommits and local repair: e_id/t_id (MAP) and e_commit/t_commit (G_hat) until the graph stays right "
+      "up to the first change-point; commit lag, LRCP calls, repairs per call and eps_k/eps_0 per call\n\n"
+      "| controller | e_id | t_id | e_commit | t_commit | committed exposure | commit lag | LRCP calls | "
+      "flagged | repairs per call | eps_k/eps_0 | records lost |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  static const int cols[] = {TRV_METRIC_E_ID,
+                             TRV_METRIC_T_ID,
+                             TRV_METRIC_E_COMMIT,
+                             TRV_METRIC_T_COMMIT,
+                             TRV_METRIC_COMMITTED_EXPOSURE,
+                             TRV_METRIC_COMMIT_LAG,
+                             TRV_METRIC_LRCP_CALLS,
+                             TRV_METRIC_LRCP_FLAGGED,
+                             TRV_METRIC_LRCP_ITERATIONS,
+                             TRV_METRIC_LRCP_RESIDUAL_RATIO,
                              TRV_METRIC_RECORDS_LOST};
   for (int c = 0; c < r->n_controllers; c++) {
     fprintf(f, "| %s", r->controllers[c]);
-    for (size_t k = 0; k < G_N_ELEMENTS(cols); k++) cell(f, trv_run_metric(r, c, trivium_metric_name(cols[k])), cols[k]);
+    for (size_t k = 0; k < G_N_ELEMENTS(cols); k++)
+      cell(f, trv_run_metric(r, c, trivium_metric_name(cols[k])), cols[k]);
     fprintf(f, " |\n");
   }
   int n = trv_run_change_points(r);
   if (n == 0) return;
-  fprintf(f, "\nRecovery per change-point: episodes from the change-point until the graph is right for %d episodes "
-             "in a row (before the next change-point), over the seeds that recover; exposure in the %d episodes "
-             "after it (to the next change-point)\n\n| change-point | controller | seeds recovered (MAP, G_hat) | MAP recovery | "
-             "G_hat recovery | commit lag | exposure | committed exposure |\n|---|---|---|---|---|---|---|---|\n",
+  fprintf(f,
+          "\nRecovery per change-point: episodes from the change-point until the graph is right for %d episodes "
+          "in a row (before the next change-point), over the seeds that recover; exposure in the %d episodes "
+          "after it (to the next change-point)\n\n| change-point | controller | seeds recovered (MAP, G_hat) | MAP "
+          "recovery | "
+          "G_hat recovery | commit lag | exposure | committed exposure |\n|---|---|---|---|---|---|---|---|\n",
           TRV_STAY_EPISODES, TRV_RECOVERY_WINDOW);
   for (int k = 0; k < n; k++)
     for (int c = 0; c < r->n_controllers; c++) {

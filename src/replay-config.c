@@ -130,12 +130,14 @@ static bool fault_number(Reader *r, JsonObject *o, guint i, const char *name, do
   GType t = n && JSON_NODE_HOLDS_VALUE(n) ? json_node_get_value_type(n) : G_TYPE_INVALID;
   char *where = g_strdup_printf("\"faults\"[%u].%s", i, name);
   bool ok = true;
-  if (null_ok && n && JSON_NODE_HOLDS_NULL(n)) *v = INFINITY;
+  if (null_ok && n && JSON_NODE_HOLDS_NULL(n))
+    *v = INFINITY;
   else if (t == G_TYPE_INT64 || t == G_TYPE_DOUBLE) {
     *v = t == G_TYPE_INT64 ? (double)json_node_get_int(n) : json_node_get_double(n);
     if (!(*v >= lo && *v <= TRV_FAULT_MAX_SECONDS))
       ok = bad(r, "%s is %g; expected seconds in [%g, %g]", where, *v, lo, TRV_FAULT_MAX_SECONDS);
-  } else ok = wrong(r, where, n, null_ok ? "a number or null" : "a number");
+  } else
+    ok = wrong(r, where, n, null_ok ? "a number or null" : "a number");
   g_free(where);
   return ok;
 }
@@ -150,8 +152,11 @@ static bool fault_law(Reader *r, JsonObject *o, guint i, const char *side, TrvFa
   if (!n || JSON_NODE_HOLDS_NULL(n)) return true;
   char *where = g_strdup_printf("\"faults\"[%u].%s", i, side);
   int k = 0;
-  while (trv_json_is_string(n) && trv_fault_law_names[k] && strcmp(trv_fault_law_names[k], json_node_get_string(n))) k++;
-  bool ok = trv_json_is_string(n) && trv_fault_law_names[k] ? true : not_one_of(r, where, n, "exponential, weibull, lognormal, fixed or null");
+  while (trv_json_is_string(n) && trv_fault_law_names[k] && strcmp(trv_fault_law_names[k], json_node_get_string(n)))
+    k++;
+  bool ok = trv_json_is_string(n) && trv_fault_law_names[k]
+                ? true
+                : not_one_of(r, where, n, "exponential, weibull, lognormal, fixed or null");
   g_free(where);
   if (!ok || !trv_fault_law_shaped(*law = (TrvFaultLaw)k)) return ok;
   char name[16];
@@ -164,7 +169,8 @@ static bool fault_law(Reader *r, JsonObject *o, guint i, const char *side, TrvFa
   if (t == G_TYPE_INT64 || t == G_TYPE_DOUBLE) {
     *shape = t == G_TYPE_INT64 ? (double)json_node_get_int(n) : json_node_get_double(n);
     if (!(*shape >= lo && *shape <= hi))
-      ok = bad(r, "%s is %g; expected a shape of the %s law in [%g, %g]", where, *shape, trv_fault_law_names[k], lo, hi);
+      ok =
+          bad(r, "%s is %g; expected a shape of the %s law in [%g, %g]", where, *shape, trv_fault_law_names[k], lo, hi);
   } else {
     ok = wrong(r, where, n, "a number");
   }
@@ -230,9 +236,12 @@ static bool read_faults(Reader *r, JsonObject *root, GArray *faults, GPtrArray *
       if (!strcmp(json_node_get_string(kn), kinds[k])) f.kind = (TrvFaultKind)k;
     bool ok = true;
     char *kind_where = g_strdup_printf("%s.kind", where);
-    if (!o) ok = wrong(r, where, e, "an object");
-    else if ((int)f.kind < 0) ok = not_one_of(r, kind_where, kn, "link-flap, host-crash, partition or fault-trace");
-    else if (!trv_json_is_string(pn)) ok = bad(r, "%s.pattern is %s; expected text", where, trv_json_kind(pn));
+    if (!o)
+      ok = wrong(r, where, e, "an object");
+    else if ((int)f.kind < 0)
+      ok = not_one_of(r, kind_where, kn, "link-flap, host-crash, partition or fault-trace");
+    else if (!trv_json_is_string(pn))
+      ok = bad(r, "%s.pattern is %s; expected text", where, trv_json_kind(pn));
     g_free(kind_where);
     g_free(where);
     if (!ok) return false;
@@ -246,7 +255,8 @@ static bool read_faults(Reader *r, JsonObject *root, GArray *faults, GPtrArray *
          fault_number(r, o, i, "mttr", flap ? TRV_FAULT_MIN_PERIOD : 0, false, &f.mttr) &&
          fault_number(r, o, i, "start", 0, false, &f.start) && fault_number(r, o, i, "stop", 0, true, &f.stop) &&
          fault_number(r, o, i, "at", 0, false, &f.at) && fault_number(r, o, i, "duration", 0, false, &f.duration);
-    ok = ok && (!flap || (fault_law(r, o, i, "up", &f.up, &f.up_shape) && fault_law(r, o, i, "down", &f.down, &f.down_shape)));
+    ok = ok && (!flap ||
+                (fault_law(r, o, i, "up", &f.up, &f.up_shape) && fault_law(r, o, i, "down", &f.down, &f.down_shape)));
     ok = ok && fault_file(r, o, i, &f, files);
     if (!ok) {
       trv_fault_spec_clear(&f);
@@ -268,7 +278,8 @@ static bool read_parameters(Reader *r, JsonObject *root, GPtrArray *sets) {
   size_t n_specs;
   trv_param_specs(&n_specs);
   if (json_object_get_size(po) > n_specs)
-    return bad(r, "\"parameters\" has %u members; expected at most one per parameter (%zu)", json_object_get_size(po), n_specs);
+    return bad(r, "\"parameters\" has %u members; expected at most one per parameter (%zu)", json_object_get_size(po),
+               n_specs);
   GList *keys = json_object_get_members(po);
   bool ok = true;
   TrvParams scratch;
@@ -284,14 +295,20 @@ static bool read_parameters(Reader *r, JsonObject *root, GPtrArray *sets) {
       ok = bad(r, "\"parameters\" holds \"%s\", which is not a parameter of this build (see `trivium params`)", shown);
       g_free(shown);
     } else if (spec->type == TRV_PARAM_INT) {
-      if (t == G_TYPE_INT64) text = g_strdup_printf("%" G_GINT64_FORMAT, json_node_get_int(v));
-      else ok = wrong(r, where, v, "an integer");
+      if (t == G_TYPE_INT64)
+        text = g_strdup_printf("%" G_GINT64_FORMAT, json_node_get_int(v));
+      else
+        ok = wrong(r, where, v, "an integer");
     } else if (spec->type == TRV_PARAM_DOUBLE) {
-      if (t == G_TYPE_INT64) text = g_strdup_printf("%" G_GINT64_FORMAT, json_node_get_int(v));
-      else if (t == G_TYPE_DOUBLE) text = trv_format_double(json_node_get_double(v));
-      else ok = wrong(r, where, v, "a number");
+      if (t == G_TYPE_INT64)
+        text = g_strdup_printf("%" G_GINT64_FORMAT, json_node_get_int(v));
+      else if (t == G_TYPE_DOUBLE)
+        text = trv_format_double(json_node_get_double(v));
+      else
+        ok = wrong(r, where, v, "a number");
     } else if (t == G_TYPE_STRING) {
-      if ((ok = text_ok(r, where, json_node_get_string(v), TRV_PARAM_TEXT_MAX - 1))) text = g_strdup(json_node_get_string(v));
+      if ((ok = text_ok(r, where, json_node_get_string(v), TRV_PARAM_TEXT_MAX - 1)))
+        text = g_strdup(json_node_get_string(v));
     } else {
       ok = wrong(r, where, v, spec->type == TRV_PARAM_ENUM ? "text (one of its names)" : "text");
     }
@@ -387,8 +404,9 @@ static bool read_roles(Reader *r, JsonObject *root, TrvReplayConfig *rc) {
   for (int k = 0; k < TRV_N_ROLES; k++) {
     JsonNode *v = json_object_get_member(json_node_get_object(roles), trv_role_names[k]);
     char *where = g_strdup_printf("\"roles\".%s", trv_role_names[k]);
-    bool ok = !v || JSON_NODE_HOLDS_NULL(v) || (trv_json_is_string(v) ? patterns_ok(r, where, json_node_get_string(v))
-                                                                       : wrong(r, where, v, "host patterns or null"));
+    bool ok = !v || JSON_NODE_HOLDS_NULL(v) ||
+              (trv_json_is_string(v) ? patterns_ok(r, where, json_node_get_string(v))
+                                     : wrong(r, where, v, "host patterns or null"));
     g_free(where);
     if (!ok) return false;
     if (trv_json_is_string(v)) rc->role_hosts[k] = g_strdup(json_node_get_string(v));
@@ -417,7 +435,7 @@ bool trv_replay_config_load(const char *file, TrvReplayConfig *rc, GError **erro
             *ctl = g_ptr_array_new_with_free_func(g_free);
   GArray *faults = g_array_new(FALSE, TRUE, sizeof(TrvFaultSpec));
   GPtrArray *files = g_ptr_array_new_with_free_func(trv_recorded_file_free); /* the files read together */
-  rc->faults = faults; /* freed with rc on failure */
+  rc->faults = faults;                                                       /* freed with rc on failure */
   ok = ok && read_parameters(&r, root, sets) && read_faults(&r, root, faults, files) && read_roles(&r, root, rc) &&
        read_simgrid_options(&r, root, sg) && read_controllers(&r, root, ctl);
   bool profiles = false, copies = false;

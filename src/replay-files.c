@@ -127,7 +127,8 @@ bool trv_recorded_files_choose(const char *run_json, GPtrArray *files, bool *cop
     if (!changed && !original_intact(f)) changed = f;
     if (!copy_changed && !copy_intact(f)) copy_changed = f;
   }
-  return bad(r, "%s %s %s since the run, and %s has %s%s%s; a replay reads the scenario, the platforms, their profiles "
+  return bad(r,
+             "%s %s %s since the run, and %s has %s%s%s; a replay reads the scenario, the platforms, their profiles "
              "and the fault traces all from where the run read them or all from the run directory's inputs/",
              changed->where, changed->path, changed->now ? "changed" : "cannot be read", copy_changed->where,
              copy_changed->kept ? "its copy " : "no copy", copy_changed->kept ? copy_changed->kept : "",
@@ -150,9 +151,11 @@ bool trv_recorded_profiles_check(const char *run_json, const char *platform, GPt
       g_free(read);
     }
     if (!found)
-      ok = bad(r, "platform_file %s names the profile file %s, which run.json does not record as read by the run (or "
+      ok = bad(r,
+               "platform_file %s names the profile file %s, which run.json does not record as read by the run (or "
                "which changed since); a profile named by an absolute path must still be where the run read it, one "
-               "named relative to the platform travels with the run directory", platform, want);
+               "named relative to the platform travels with the run directory",
+               platform, want);
   }
   trv_platform_names_free(pn);
   return ok;
@@ -183,8 +186,10 @@ bool trv_recorded_world_input(const char *run_json, JsonNode *n, guint i, GPtrAr
   else if (!(file = choose_file(r, f)))
     ok = false;
   else if (!key && !data && file != f->path)
-    ok = bad(r, "%s %s changed since the run or cannot be read, and nothing points the world at its copy %s (no "
-             "parameter or data name recorded); a replay runs on the same inputs", f->where, f->path, f->kept);
+    ok = bad(r,
+             "%s %s changed since the run or cannot be read, and nothing points the world at its copy %s (no "
+             "parameter or data name recorded); a replay runs on the same inputs",
+             f->where, f->path, f->kept);
   if (ok && key) { /* the parameter names the file checked, in place of the value recorded */
     char *abs = g_canonicalize_filename(file, NULL);
     TrvParams scratch;
@@ -204,7 +209,8 @@ bool trv_recorded_world_input(const char *run_json, JsonNode *n, guint i, GPtrAr
     char *abs = g_canonicalize_filename(file, NULL);
     size_t n_abs = strlen(abs), n_data = strlen(data);
     char *dir = n_abs > n_data + 1 && abs[n_abs - n_data - 1] == '/' && !strcmp(abs + n_abs - n_data, data)
-                    ? g_strndup(abs, n_abs - n_data - 1) : NULL;
+                    ? g_strndup(abs, n_abs - n_data - 1)
+                    : NULL;
     if (!dir)
       ok = bad(r, "%s.data '%s' is not the end of the file's path %s; expected its name in the data directory",
                f->where, data, abs);
@@ -219,4 +225,3 @@ bool trv_recorded_world_input(const char *run_json, JsonNode *n, guint i, GPtrAr
   trv_recorded_file_free(f);
   return ok;
 }
-

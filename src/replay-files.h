@@ -16,7 +16,7 @@ typedef struct {
   char *kept;              /* the copy below the run directory (run-inputs.h), or NULL */
   char *now, *kept_now;    /* the SHA-256 of path and of kept, once hashed (NULL: unreadable) */
   bool hashed, kept_hashed;
-  int fault;               /* the index of the fault whose trace it is, or -1 (for the caller) */
+  int fault; /* the index of the fault whose trace it is, or -1 (for the caller) */
 } TrvRecordedFile;
 
 /* The node n of the file run_json, named `where` in messages: an object

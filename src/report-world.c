@@ -72,20 +72,31 @@ bool trv_world_report_point(const TrvRunResult *res, const char *dir, const TrvS
     for (guint i = 0; i < sweep->values->len; i++) g_ptr_array_add(values, g_ptr_array_index(sweep->values, i));
     g_ptr_array_add(values, point_values);
   }
-  TrvReportInput in = {.world = res->world_class->name, .experiment = res->experiment,
-                       .controllers = res->controllers, .n_controllers = res->n_controllers,
-                       .seeds = res->seeds, .n_seeds = res->n_seeds,
-                       .keys = sweep ? sweep->keys : NULL, .n_keys = sweep ? sweep->n_keys : 0,
-                       .values = values, .point = sweep ? (int)sweep->values->len : 0,
-                       .params = res->params, .episodes = res->layout->episodes, .cells = res->cells,
-                       .metric_names = res->layout->metric_names, .episode_columns = rc->episode_columns};
+  TrvReportInput in = {.world = res->world_class->name,
+                       .experiment = res->experiment,
+                       .controllers = res->controllers,
+                       .n_controllers = res->n_controllers,
+                       .seeds = res->seeds,
+                       .n_seeds = res->n_seeds,
+                       .keys = sweep ? sweep->keys : NULL,
+                       .n_keys = sweep ? sweep->n_keys : 0,
+                       .values = values,
+                       .point = sweep ? (int)sweep->values->len : 0,
+                       .params = res->params,
+                       .episodes = res->layout->episodes,
+                       .cells = res->cells,
+                       .metric_names = res->layout->metric_names,
+                       .episode_columns = rc->episode_columns};
   TrvReport *report = trv_report_new(&in);
-  bool ok = !rc->episode_columns || !rc->episode_columns[0] || read_columns(report, res, dir, rc->episode_columns, error);
+  bool ok =
+      !rc->episode_columns || !rc->episode_columns[0] || read_columns(report, res, dir, rc->episode_columns, error);
   GError *e = NULL;
   if (ok && !rc->point(report, state, &e)) {
     ok = false;
-    if (e) g_propagate_error(error, e);
-    else g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "world %s: its report failed with no message", in.world);
+    if (e)
+      g_propagate_error(error, e);
+    else
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "world %s: its report failed with no message", in.world);
   }
   if (values) g_ptr_array_free(values, TRUE);
   if (!ok) {
@@ -105,8 +116,10 @@ bool trv_world_report_point_write(const TrvReport *report, const char *dir, GErr
 void trv_world_report_state_free(const TrvWorldClass *wc, void *state) {
   if (!state) return;
   const TrvReportClass *rc = wc ? wc->report : NULL;
-  if (rc && rc->free_state) rc->free_state(state);
-  else g_free(state);
+  if (rc && rc->free_state)
+    rc->free_state(state);
+  else
+    g_free(state);
 }
 
 bool trv_world_report_sweep(const TrvSweepTable *sw, const char *dir, FILE *table, const char *experiment, int seeds,
@@ -114,14 +127,22 @@ bool trv_world_report_sweep(const TrvSweepTable *sw, const char *dir, FILE *tabl
   const TrvReportClass *rc = sw->world_class ? sw->world_class->report : NULL;
   if (!rc || !rc->sweep) return true;
   int n_points = (int)sw->values->len;
-  TrvReportInput in = {.world = sw->world_class->name, .experiment = experiment,
-                       .controllers = (const char *const *)sw->controllers, .n_controllers = sw->n_controllers,
-                       .n_seeds = seeds, .keys = sw->keys, .n_keys = sw->n_keys, .values = sw->values, .point = -1};
+  TrvReportInput in = {.world = sw->world_class->name,
+                       .experiment = experiment,
+                       .controllers = (const char *const *)sw->controllers,
+                       .n_controllers = sw->n_controllers,
+                       .n_seeds = seeds,
+                       .keys = sw->keys,
+                       .n_keys = sw->n_keys,
+                       .values = sw->values,
+                       .point = -1};
   TrvReport *report = trv_report_new(&in);
   GError *e = NULL;
   bool ok = rc->sweep(report, sw->report_states->pdata, n_points, &e);
-  if (!ok && e) g_propagate_error(error, e);
-  else if (!ok) g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "world %s: its report failed with no message", in.world);
+  if (!ok && e)
+    g_propagate_error(error, e);
+  else if (!ok)
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "world %s: its report failed with no message", in.world);
   ok = ok && write_tables(report, dir, error);
   const char *text = trv_report_text_of(report);
   if (ok && table && text) fputs(text, table);

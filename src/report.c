@@ -54,8 +54,10 @@ static bool close_out(Out *o, const char *path, GError **error) {
 
 static void add_member_string(JsonBuilder *b, const char *name, const char *s) {
   json_builder_set_member_name(b, name);
-  if (s) trv_json_add_bytes(b, s);
-  else json_builder_add_null_value(b);
+  if (s)
+    trv_json_add_bytes(b, s);
+  else
+    json_builder_add_null_value(b);
 }
 
 /* "copy": the file's copy in the run directory, when it has one. */
@@ -93,8 +95,10 @@ static void add_file_digest(JsonBuilder *b, const char *path, const char *sha256
 
 static void add_member_number(JsonBuilder *b, const char *name, double v) {
   json_builder_set_member_name(b, name);
-  if (isfinite(v)) json_builder_add_double_value(b, v);
-  else json_builder_add_null_value(b); /* a fault's stop: "to the end of the run" */
+  if (isfinite(v))
+    json_builder_add_double_value(b, v);
+  else
+    json_builder_add_null_value(b); /* a fault's stop: "to the end of the run" */
 }
 
 static void add_string_array(JsonBuilder *b, const char *name, const char *const *v, size_t n) {
@@ -159,15 +163,19 @@ bool trv_write_run_json(const TrvRunResult *r, const char *path, const char *sta
   add_file(b, platform, r->file_sha256, r->input_copies, NULL);
   g_free(platform);
   json_builder_set_member_name(b, "scenario_file");
-  if (r->scenario_file) add_file(b, r->scenario_file, r->file_sha256, r->input_copies, NULL);
-  else json_builder_add_null_value(b);
+  if (r->scenario_file)
+    add_file(b, r->scenario_file, r->file_sha256, r->input_copies, NULL);
+  else
+    json_builder_add_null_value(b);
   json_builder_set_member_name(b, "inputs");
   json_builder_begin_array(b);
-  for (size_t i = 0; i < r->n_inputs; i++) add_file(b, r->inputs[i].path, r->file_sha256, r->input_copies, &r->inputs[i]);
+  for (size_t i = 0; i < r->n_inputs; i++)
+    add_file(b, r->inputs[i].path, r->file_sha256, r->input_copies, &r->inputs[i]);
   json_builder_end_array(b);
   json_builder_set_member_name(b, "profiles");
   json_builder_begin_array(b);
-  for (int i = 0; r->profiles && r->profiles[i]; i++) add_file(b, r->profiles[i], r->file_sha256, r->input_copies, NULL);
+  for (int i = 0; r->profiles && r->profiles[i]; i++)
+    add_file(b, r->profiles[i], r->file_sha256, r->input_copies, NULL);
   json_builder_end_array(b);
   json_builder_set_member_name(b, "roles");
   json_builder_begin_object(b);
@@ -211,8 +219,10 @@ bool trv_write_run_json(const TrvRunResult *r, const char *path, const char *sta
   for (int i = 0; r->cells && i < r->n_controllers * r->n_seeds; i++)
     lost += r->cells[i].metric[TRV_METRIC_UNCOMMITTED_EPISODES];
   json_builder_set_member_name(b, "uncommitted_episodes");
-  if (r->cells && isfinite(lost)) json_builder_add_int_value(b, (gint64)llround(lost));
-  else json_builder_add_null_value(b);
+  if (r->cells && isfinite(lost))
+    json_builder_add_int_value(b, (gint64)llround(lost));
+  else
+    json_builder_add_null_value(b);
   /* every resolved parameter: names as text, numbers as numbers */
   json_builder_set_member_name(b, "parameters");
   json_builder_begin_object(b);
@@ -345,11 +355,16 @@ static void separation_table(const TrvRunResult *r, FILE *f) {
 }
 
 void trv_format_summary(char *buf, size_t n, TrvSummary s, int metric) {
-  if (s.n == 0) snprintf(buf, n, "-");
-  else if (metric == TRV_METRIC_P_F) snprintf(buf, n, "%.3g ± %.2g", s.mean, s.sd); /* small rates matter: never 0.00 */
-  else if (s.mean != 0 && fabs(s.mean) < 0.01) snprintf(buf, n, "%.3g ± %.2g", s.mean, s.sd);
-  else if (fabs(s.mean) >= 1000) snprintf(buf, n, "%.0f ± %.0f", s.mean, s.sd);
-  else snprintf(buf, n, "%.2f ± %.2f", s.mean, s.sd);
+  if (s.n == 0)
+    snprintf(buf, n, "-");
+  else if (metric == TRV_METRIC_P_F)
+    snprintf(buf, n, "%.3g ± %.2g", s.mean, s.sd); /* small rates matter: never 0.00 */
+  else if (s.mean != 0 && fabs(s.mean) < 0.01)
+    snprintf(buf, n, "%.3g ± %.2g", s.mean, s.sd);
+  else if (fabs(s.mean) >= 1000)
+    snprintf(buf, n, "%.0f ± %.0f", s.mean, s.sd);
+  else
+    snprintf(buf, n, "%.2f ± %.2f", s.mean, s.sd);
 }
 
 /* One row per controller: mean ± sd of each metric in cols. */
@@ -401,7 +416,8 @@ static bool regret_fits(const TrvRunResult *r, int c, TrvLinFit *log_fit, TrvLin
   int n = first->n_curve;
   if (n < 2) return false;
   for (int s = 1; s < r->n_seeds; s++)
-    if (cell_of(r, c, s)->n_curve != n || memcmp(cell_of(r, c, s)->curve_episode, first->curve_episode, sizeof(int) * n))
+    if (cell_of(r, c, s)->n_curve != n ||
+        memcmp(cell_of(r, c, s)->curve_episode, first->curve_episode, sizeof(int) * n))
       return false;
   double *x = g_new(double, n), *y = g_new0(double, n);
   for (int i = 0; i < n; i++) {
@@ -422,9 +438,11 @@ static const char *better_fit(const TrvLinFit *log_fit, const TrvLinFit *linear_
 }
 
 static void regret_fit_table(const TrvRunResult *r, FILE *f) {
-  fprintf(f, "\nCumulative outcome regret R_out: the mean curve over seeds, fitted by a + b ln(e) and by a + b e "
-             "(e = episodes so far)\n\n| controller | R_out at E | b ln(e) | R^2 a+b*ln(e) | b e | R^2 a+b*e | better fit |\n"
-             "|---|---|---|---|---|---|---|\n");
+  fprintf(
+      f,
+      "\nCumulative outcome regret R_out: the mean curve over seeds, fitted by a + b ln(e) and by a + b e "
+      "(e = episodes so far)\n\n| controller | R_out at E | b ln(e) | R^2 a+b*ln(e) | b e | R^2 a+b*e | better fit |\n"
+      "|---|---|---|---|---|---|---|\n");
   for (int c = 0; c < r->n_controllers; c++) {
     TrvLinFit lf, nf;
     char b[64];
@@ -439,10 +457,12 @@ static void regret_fit_table(const TrvRunResult *r, FILE *f) {
 }
 
 static void main_table(const TrvRunResult *r, FILE *f) {
-  fprintf(f, "Hard posterior exposure (episodes whose MAP graph differs from the truth) of %d episodes, "
-             "mean ± sd over %d seeds; regrets are totals per seed (R_epi, the log-loss of the belief, grows "
-             "without bound for a belief sure of a wrong graph; R_epi per step floors each probability at 1e-15, "
-             "so it compares across controllers)\n\n", r->layout->episodes, r->n_seeds);
+  fprintf(f,
+          "Hard posterior exposure (episodes whose MAP graph differs from the truth) of %d episodes, "
+          "mean ± sd over %d seeds; regrets are totals per seed (R_epi, the log-loss of the belief, grows "
+          "without bound for a belief sure of a wrong graph; R_epi per step floors each probability at 1e-15, "
+          "so it compares across controllers)\n\n",
+          r->layout->episodes, r->n_seeds);
   fprintf(f, "| controller | init | recovery | stationary | total | committed | R_out | R_epi | R_epi per step | "
              "R_temp |\n");
   fprintf(f, "|---|---|---|---|---|---|---|---|---|---|\n");
@@ -455,10 +475,10 @@ static void main_table(const TrvRunResult *r, FILE *f) {
   fprintf(f, "), probes, commits\n\n| controller | alarms | detections | false alarms | delay | probes | p_f | "
              "uncommitted episodes | detector closes | time lost (s) | bits lost | steps late | sim time (s) |\n");
   fprintf(f, "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-  const int cols2[] = {TRV_METRIC_ALARMS,          TRV_METRIC_DETECTIONS, TRV_METRIC_FALSE_ALARMS,
-                       TRV_METRIC_DETECTION_DELAY, TRV_METRIC_PROBES,     TRV_METRIC_P_F,
-                       TRV_METRIC_UNCOMMITTED_EPISODES, TRV_METRIC_DETECTOR_CLOSES, TRV_METRIC_TIME_LOST,
-                       TRV_METRIC_BITS_LOST,       TRV_METRIC_STEPS_LATE,      TRV_METRIC_SIM_TIME};
+  const int cols2[] = {
+      TRV_METRIC_ALARMS,    TRV_METRIC_DETECTIONS, TRV_METRIC_FALSE_ALARMS,         TRV_METRIC_DETECTION_DELAY,
+      TRV_METRIC_PROBES,    TRV_METRIC_P_F,        TRV_METRIC_UNCOMMITTED_EPISODES, TRV_METRIC_DETECTOR_CLOSES,
+      TRV_METRIC_TIME_LOST, TRV_METRIC_BITS_LOST,  TRV_METRIC_STEPS_LATE,           TRV_METRIC_SIM_TIME};
   table_rows(r, f, cols2, G_N_ELEMENTS(cols2));
   trv_recovery_md(r, f);
   regret_fit_table(r, f);
@@ -474,8 +494,8 @@ bool trv_write_summary(const TrvRunResult *r, const char *dir, FILE *out, GError
   for (int c = 0; c < r->n_controllers; c++)
     for (int k = 0; k < TRV_METRIC_COUNT; k++) {
       TrvSummary s = summarize_metric(r, c, k);
-      fprintf(f, "%s,%s,%.9g,%.9g,%.9g,%.9g,%zu\n", r->controllers[c], trivium_metric_name(k), s.mean, s.sd, s.lo,
-              s.hi, s.n);
+      fprintf(f, "%s,%s,%.9g,%.9g,%.9g,%.9g,%zu\n", r->controllers[c], trivium_metric_name(k), s.mean, s.sd, s.lo, s.hi,
+              s.n);
     }
   const char *const *wm = r->layout->metric_names;
   for (int c = 0; c < r->n_controllers; c++)
@@ -505,15 +525,19 @@ bool trv_write_summary(const TrvRunResult *r, const char *dir, FILE *out, GError
   char *v = variant ? trv_params_format(r->params, variant) : NULL;
   bool separation = v && !strcmp(v, "separation");
   g_free(v);
-  if (separation) separation_table(r, f);
-  else main_table(r, f);
+  if (separation)
+    separation_table(r, f);
+  else
+    main_table(r, f);
   fprintf(f, "\nIntervals: summary.csv has the 95%% t-interval of every metric across seeds.\n");
   ok = close_out(&o, path, error);
   g_free(path);
   if (!ok) return false;
   if (out) {
-    if (separation) separation_table(r, out);
-    else main_table(r, out);
+    if (separation)
+      separation_table(r, out);
+    else
+      main_table(r, out);
   }
   return true;
 }

@@ -45,19 +45,19 @@ typedef struct {
    * cells/<controller>-seed<N>.csv (figure-run.c) */
   const char *const *truth_files;
   /* provenance for run.json (each may be NULL/0) */
-  const char *scenario_file;        /* the scenario as given */
-  const char *const *role_hosts;    /* TRV_N_ROLES: globs, or NULL for the trivium.role property */
-  const TrvFaultSpec *faults;       /* the point's fault processes */
+  const char *scenario_file;     /* the scenario as given */
+  const char *const *role_hosts; /* TRV_N_ROLES: globs, or NULL for the trivium.role property */
+  const TrvFaultSpec *faults;    /* the point's fault processes */
   size_t n_faults;
-  const char *const *simgrid_args;  /* --cfg=... / --log=... */
+  const char *const *simgrid_args; /* --cfg=... / --log=... */
   size_t n_simgrid_args;
-  const TrvRunInput *inputs;        /* data files the world reads (TRV_RUN_MAX_INPUTS at most) */
+  const TrvRunInput *inputs; /* data files the world reads (TRV_RUN_MAX_INPUTS at most) */
   size_t n_inputs;
-  const char *const *profiles;      /* profile files of the platforms (NULL-terminated; may be NULL) */
-  GHashTable *input_copies;         /* path -> its copy in the run directory, "inputs/REL" (run-inputs.h; may be NULL) */
-  GHashTable *file_sha256;          /* path -> SHA-256 of the files the run has hashed already, NULL
+  const char *const *profiles; /* profile files of the platforms (NULL-terminated; may be NULL) */
+  GHashTable *input_copies;    /* path -> its copy in the run directory, "inputs/REL" (run-inputs.h; may be NULL) */
+  GHashTable *file_sha256;     /* path -> SHA-256 of the files the run has hashed already, NULL
                                      * for one it could not read (the table may be NULL) */
-  const char *world_text;           /* the world's report's text, after summary.md's tables (may be NULL) */
+  const char *world_text;      /* the world's report's text, after summary.md's tables (may be NULL) */
 } TrvRunResult;
 
 /* run.json: status "running" while the point runs, "complete" at its end.
@@ -78,8 +78,12 @@ void trv_format_summary(char *buf, size_t n, TrvSummary s, int metric);
  * per change-point and cell (TrvChangePointRecovery), by name in
  * summary.csv as recovery.<change-point>.<name>. */
 typedef enum {
-  TRV_CP_RECOVERY, TRV_CP_COMMIT_RECOVERY, TRV_CP_COMMIT_LAG, TRV_CP_EXPOSURE,
-  TRV_CP_COMMITTED_EXPOSURE, TRV_CP_COUNT
+  TRV_CP_RECOVERY,
+  TRV_CP_COMMIT_RECOVERY,
+  TRV_CP_COMMIT_LAG,
+  TRV_CP_EXPOSURE,
+  TRV_CP_COMMITTED_EXPOSURE,
+  TRV_CP_COUNT
 } TrvRecoveryMeasure;
 const char *trv_recovery_name(TrvRecoveryMeasure m);
 /* The change-points every cell of the run kept. */

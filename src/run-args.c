@@ -65,11 +65,13 @@ static bool check_simgrid(RunCtx *ctx, GError **error) {
   int status = trv_child_wait(child, report);
   bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   if (!ok && report->len > 0) { /* the options SimGrid took, refused by a cell */
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "SimGrid's options: %.*s", (int)report->len, (const char *)report->data);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "SimGrid's options: %.*s", (int)report->len,
+                (const char *)report->data);
   } else if (!ok) {
     char *log = trv_child_log_head(child, 65536), *why = trv_simgrid_reason(log);
     GString *args = g_string_new(NULL);
-    for (guint i = 0; i < ctx->simgrid_args->len; i++) g_string_append_printf(args, " %s", (char *)ctx->simgrid_args->pdata[i]);
+    for (guint i = 0; i < ctx->simgrid_args->len; i++)
+      g_string_append_printf(args, " %s", (char *)ctx->simgrid_args->pdata[i]);
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "SimGrid refused the platform %s%s%s: %s", ctx->platform,
                 args->len ? " or the options" : "", args->str, why ? why : "(no reason given)");
     g_string_free(args, TRUE);
@@ -144,7 +146,8 @@ static bool sets_not_swept(const RunCtx *ctx, GError **error) {
       char *values = g_strjoinv(",", sw->values);
       g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                   "--set %s: the scenario sweeps %s over %s; to run other values, give them to --sweep=%s=V1,V2,... "
-                  "(it replaces the scenario's sweep)", set, sw->param, values, sw->param);
+                  "(it replaces the scenario's sweep)",
+                  set, sw->param, values, sw->param);
       g_free(values);
     }
     g_free(set);
@@ -165,7 +168,6 @@ static bool sweep_values_apply(RunCtx *ctx, GError **error) {
   return ok && trv_run_load_point(ctx, 0, NULL, NULL, error);
 }
 
-
 /* The command line's syntax: SimGrid's --cfg= and --log= set aside, each
  * --cfg=trivium/KEY:VALUE taken as a --set KEY=VALUE (before the --set
  * options, like their order on a command line), -j2 read as -j 2; then
@@ -173,26 +175,34 @@ static bool sweep_values_apply(RunCtx *ctx, GError **error) {
  * most one scenario argument. */
 static bool read_command_line(RunCtx *ctx, RunArgs *a, int argc, char **argv, bool bench, GError **error) {
   GOptionEntry entries[] = {
-      {"out", 'o', 0, G_OPTION_ARG_FILENAME, &ctx->out, "output directory (default: the scenario's, else results/<time>)", "DIR"},
+      {"out", 'o', 0, G_OPTION_ARG_FILENAME, &ctx->out,
+       "output directory (default: the scenario's, else results/<time>)", "DIR"},
       {"jobs", 'j', 0, G_OPTION_ARG_STRING, &a->jobs, "cells run in parallel (default: number of cores)", "N"},
-      {"controllers", 'c', 0, G_OPTION_ARG_STRING, &a->controllers, "comma-separated controllers (default: the scenario's)", "LIST"},
+      {"controllers", 'c', 0, G_OPTION_ARG_STRING, &a->controllers,
+       "comma-separated controllers (default: the scenario's)", "LIST"},
       {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &ctx->sets, "set a parameter (see `trivium params`)", "KEY=VALUE"},
       {"experiment", 'e', 0, G_OPTION_ARG_STRING, &a->experiment, "run the shipped scenarios/NAME.xml", "NAME"},
       {"platform", 0, 0, G_OPTION_ARG_FILENAME, &ctx->platform, "SimGrid platform instead of the scenario's", "FILE"},
-      {"role", 'r', 0, G_OPTION_ARG_STRING_ARRAY, &a->roles, "map a role onto hosts: controller|ctl|agent=GLOB[,GLOB]", "ROLE=GLOBS"},
+      {"role", 'r', 0, G_OPTION_ARG_STRING_ARRAY, &a->roles, "map a role onto hosts: controller|ctl|agent=GLOB[,GLOB]",
+       "ROLE=GLOBS"},
       {"fault", 'f', 0, G_OPTION_ARG_STRING_ARRAY, &a->faults,
-       "a fault process: link-flap:GLOB:MTBF:MTTR[:START[:STOP]], host-crash:GLOB:AT:DUR, partition:GLOBS:AT:DUR", "SPEC"},
+       "a fault process: link-flap:GLOB:MTBF:MTTR[:START[:STOP]], host-crash:GLOB:AT:DUR, partition:GLOBS:AT:DUR",
+       "SPEC"},
       {"sweep", 0, 0, G_OPTION_ARG_STRING, &ctx->cli_sweep,
        "one run per value: a parameter key, or link-flap.mtbf (etc.) for the fault processes", "KEY=V1,V2,..."},
-      {"ctl", 0, 0, G_OPTION_ARG_FILENAME, &ctx->ctl, "keep each cell's Causal Transaction Log in DIR/<controller>-seed<N>.ctl (a sweep: DIR/<point>/...)", "DIR"},
+      {"ctl", 0, 0, G_OPTION_ARG_FILENAME, &ctx->ctl,
+       "keep each cell's Causal Transaction Log in DIR/<controller>-seed<N>.ctl (a sweep: DIR/<point>/...)", "DIR"},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "no progress and no table", NULL},
       {"replay-config", 0, 0, G_OPTION_ARG_FILENAME, &a->replay,
        "rerun the run (one point) a run.json describes, on the same inputs", "RUN.json"},
-      {"fresh", 0, 0, G_OPTION_ARG_NONE, &a->fresh, "run every cell again, even those complete in the output directory", NULL},
+      {"fresh", 0, 0, G_OPTION_ARG_NONE, &a->fresh, "run every cell again, even those complete in the output directory",
+       NULL},
       {"emit", 0, 0, G_OPTION_ARG_STRING, &ctx->emit,
        "write the run as a job list (parallel: OUT/jobs.txt for GNU parallel; slurm: also a Slurm array) instead of "
-       "running it; then `trivium merge OUT`", "parallel|slurm"},
-      {"chunk", 0, 0, G_OPTION_ARG_STRING, &a->chunk, "with --emit: cells per job (default: 1, more past 1,000 jobs)", "N"},
+       "running it; then `trivium merge OUT`",
+       "parallel|slurm"},
+      {"chunk", 0, 0, G_OPTION_ARG_STRING, &a->chunk, "with --emit: cells per job (default: 1, more past 1,000 jobs)",
+       "N"},
       {"cells", 0, 0, G_OPTION_ARG_STRING, &a->cells, "run only these cells of the run (a job of a job list), no merge",
        "FIRST-LAST"},
       {NULL}};
@@ -224,17 +234,22 @@ static bool read_command_line(RunCtx *ctx, RunArgs *a, int argc, char **argv, bo
   }
   int rc = (int)rest->len;
   char **rv = (char **)rest->pdata;
-  GOptionContext *oc = g_option_context_new(bench ? "[SCENARIO] - time a run" : "[SCENARIO] - run a scenario under SimGrid");
+  GOptionContext *oc =
+      g_option_context_new(bench ? "[SCENARIO] - time a run" : "[SCENARIO] - run a scenario under SimGrid");
   g_option_context_add_main_entries(oc, entries, NULL);
-  g_option_context_set_description(oc, "SimGrid options --cfg=... and --log=... are passed through to the simulator; --help-models, "
-                                      "--help-tracing and --help-log-categories print SimGrid's own help.");
+  g_option_context_set_description(
+      oc, "SimGrid options --cfg=... and --log=... are passed through to the simulator; --help-models, "
+          "--help-tracing and --help-log-categories print SimGrid's own help.");
   GError *perr = NULL;
   bool ok = g_option_context_parse(oc, &rc, &rv, &perr);
   g_option_context_free(oc);
   if (!ok) ok = input_error(error, "%s", perr->message), g_error_free(perr);
   if (ok && n_sweeps > 1)
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--sweep given %d times; expected one (a scenario's <sweep> "
-                "elements make a grid of several keys)", n_sweeps), ok = false;
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                "--sweep given %d times; expected one (a scenario's <sweep> "
+                "elements make a grid of several keys)",
+                n_sweeps),
+        ok = false;
   if (ok && cfg_sets->len) {
     GStrvBuilder *b = g_strv_builder_new();
     for (guint i = 0; i < cfg_sets->len; i++) g_strv_builder_add(b, cfg_sets->pdata[i]);
@@ -243,8 +258,10 @@ static bool read_command_line(RunCtx *ctx, RunArgs *a, int argc, char **argv, bo
     ctx->sets = g_strv_builder_end(b);
     g_strv_builder_unref(b);
   }
-  if (ok && rc > 2) ok = input_error(error, "unexpected argument '%s' (one scenario at most)", rv[2]);
-  else if (ok && rc == 2) a->file = g_strdup(rv[1]);
+  if (ok && rc > 2)
+    ok = input_error(error, "unexpected argument '%s' (one scenario at most)", rv[2]);
+  else if (ok && rc == 2)
+    a->file = g_strdup(rv[1]);
   g_ptr_array_free(cfg_sets, TRUE);
   g_ptr_array_free(rest, TRUE);
   g_ptr_array_free(glued, TRUE);
@@ -257,8 +274,10 @@ static bool read_command_line(RunCtx *ctx, RunArgs *a, int argc, char **argv, bo
 static bool take_replay_config(RunCtx *ctx, RunArgs *a, GError **error) {
   if (a->file || a->experiment || ctx->sets || a->faults || a->roles || a->controllers || ctx->platform ||
       ctx->cli_sweep || ctx->simgrid_args->len)
-    return input_error(error, "--replay-config %s takes the scenario, parameters, faults, roles, controllers, "
-                       "platform and SimGrid options from the file; give only -o, -j, -q or --ctl with it", a->replay);
+    return input_error(error,
+                       "--replay-config %s takes the scenario, parameters, faults, roles, controllers, "
+                       "platform and SimGrid options from the file; give only -o, -j, -q or --ctl with it",
+                       a->replay);
   TrvReplayConfig rcfg;
   if (!trv_replay_config_load(a->replay, &rcfg, error)) return false;
   a->file = g_strdup(rcfg.scenario);
@@ -285,10 +304,13 @@ static bool take_replay_config(RunCtx *ctx, RunArgs *a, GError **error) {
  * --cells, --fresh (always, for bench), --emit and --chunk. */
 static bool output_options(RunCtx *ctx, const RunArgs *a, bool bench, GError **error) {
   bool trace_named = false;
-  ctx->tracing = trv_simgrid_tracing((const char *const *)ctx->simgrid_args->pdata, ctx->simgrid_args->len, &trace_named);
+  ctx->tracing =
+      trv_simgrid_tracing((const char *const *)ctx->simgrid_args->pdata, ctx->simgrid_args->len, &trace_named);
   if (trace_named)
-    return input_error(error, "--cfg=tracing/filename: a run writes each cell's trace inside its output directory, as "
-                       "OUT/traces/<controller>-seed<N>.trace (a sweep: OUT/<point>/traces/...)%s; drop the option", "");
+    return input_error(error,
+                       "--cfg=tracing/filename: a run writes each cell's trace inside its output directory, as "
+                       "OUT/traces/<controller>-seed<N>.trace (a sweep: OUT/<point>/traces/...)%s; drop the option",
+                       "");
   if (a->cells) {
     if (!trv_run_parse_cells(a->cells, &ctx->cell_first, &ctx->cell_last, error)) return false;
     ctx->mode = TRV_RUN_CELLS;
@@ -296,7 +318,8 @@ static bool output_options(RunCtx *ctx, const RunArgs *a, bool bench, GError **e
   ctx->fresh = a->fresh || bench;
   if (ctx->emit && strcmp(ctx->emit, "parallel") && strcmp(ctx->emit, "slurm"))
     return input_error(error, "--emit '%s': expected parallel or slurm", ctx->emit);
-  if (a->chunk && !trv_run_parse_count("--chunk", "a number of cells per job", a->chunk, 1, 1000000, &ctx->chunk, error))
+  if (a->chunk &&
+      !trv_run_parse_count("--chunk", "a number of cells per job", a->chunk, 1, 1000000, &ctx->chunk, error))
     return false;
   if (ctx->emit && ctx->mode == TRV_RUN_CELLS) return input_error(error, "--emit and --cells: give one of them%s", "");
   return true;
@@ -380,7 +403,7 @@ static bool sweep_options(RunCtx *ctx, GError **error) {
 
 /* The controllers: -c, else the scenario's, else the default ones. */
 static bool controllers_option(RunCtx *ctx, const RunArgs *a, GError **error) {
-  char *list = a->controllers ? g_strdup(a->controllers)
+  char *list = a->controllers               ? g_strdup(a->controllers)
                : ctx->scenario->controllers ? g_strjoinv(",", ctx->scenario->controllers)
                                             : g_strjoinv(",", (char **)trv_controller_defaults());
   bool ok = trv_run_parse_controllers(list, &ctx->controllers, error);
@@ -400,7 +423,8 @@ static bool first_point(RunCtx *ctx, GError **error) {
   if (!ctx->platform) ctx->platform = g_strdup(ctx->scenario->platform);
   if (!ctx->out && ctx->scenario->out_dir) ctx->out = g_strdup(ctx->scenario->out_dir);
   for (int r = 0; r < TRV_N_ROLES; r++)
-    if (!ctx->role_hosts[r] && ctx->scenario->role_hosts[r]) ctx->role_hosts[r] = g_strdup(ctx->scenario->role_hosts[r]);
+    if (!ctx->role_hosts[r] && ctx->scenario->role_hosts[r])
+      ctx->role_hosts[r] = g_strdup(ctx->scenario->role_hosts[r]);
   bool ok = trv_run_load_point(ctx, 0, NULL, NULL, error); /* checks --set and the faults once, up front */
   if (ok && ctx->cli_sweep) ok = sweep_values_apply(ctx, error);
   /* the platform is data: an XML platform, never a library SimGrid would load */

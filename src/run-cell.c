@@ -25,8 +25,8 @@
  * started, err, csv.tmp, sum.tmp). */
 char *trv_run_cell_path(const RunCtx *ctx, int cell, const char *ext) {
   int n_seeds = ctx->params.seeds;
-  char *name = g_strdup_printf("%s-seed%d.%s", ctx->controllers[cell / n_seeds], ctx->params.seed_base + cell % n_seeds,
-                               ext);
+  char *name =
+      g_strdup_printf("%s-seed%d.%s", ctx->controllers[cell / n_seeds], ctx->params.seed_base + cell % n_seeds, ext);
   char *path = g_build_filename(ctx->out, "cells", name, NULL);
   g_free(name);
   return path;
@@ -121,8 +121,8 @@ int trv_run_cell_child(void *data, int report_fd) {
   GError *err = NULL;
   int lock = trv_out_open(started, O_RDWR | O_CREAT, &err);
   if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0) {
-    char *msg = lock < 0 ? g_strdup(err->message)
-                         : g_strdup_printf("%s: the cell is being run by another process", started);
+    char *msg =
+        lock < 0 ? g_strdup(err->message) : g_strdup_printf("%s: the cell is being run by another process", started);
     int code = lock < 0 && err->code == TRV_ERROR_INPUT ? 2 : 1;
     g_clear_error(&err);
     char *ep = trv_run_cell_path(ctx, cell, "err");
@@ -132,7 +132,8 @@ int trv_run_cell_child(void *data, int report_fd) {
     g_free(started);
     return code;
   }
-  TrvSimCellSpec spec = {.params = &ctx->params, .world_class = ctx->world_class,
+  TrvSimCellSpec spec = {.params = &ctx->params,
+                         .world_class = ctx->world_class,
                          .controller = ctx->controllers[cell / n_seeds],
                          .seed = (uint64_t)(ctx->params.seed_base + cell % n_seeds)};
   TrvCellLayout layout = *base;
@@ -229,9 +230,9 @@ bool trv_run_check_ctl_files(const RunCtx *ctx, const bool *to_run, GError **err
     }
     if (!ok) {
     } else if (lstat(path, &st) == 0) {
-      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-                  "%s exists: Trivium never overwrites or deletes a log; move it away or choose another --ctl directory",
-                  path);
+      g_set_error(
+          error, TRV_ERROR, TRV_ERROR_INPUT,
+          "%s exists: Trivium never overwrites or deletes a log; move it away or choose another --ctl directory", path);
       ok = false;
     } else if (leaves_through_a_link(ctx->ctl ? ctx->ctl : ctx->out, path)) {
       g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: %s goes through a symbolic link below %s; %s", path,

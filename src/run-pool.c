@@ -42,7 +42,6 @@ static void progress(const RunCtx *ctx, int done, int total, gint64 t0) {
   if (done == total) fprintf(stderr, "\n");
 }
 
-
 static int layout_world_metrics(const TrvCellLayout *l) {
   int n = 0;
   while (l->metric_names && l->metric_names[n] && n < TRV_WORLD_METRICS_MAX) n++;
@@ -104,7 +103,8 @@ static bool cell_busy(const RunCtx *ctx, int c) {
 
 /* Runs the cells marked in to_run[], up to ctx->jobs at a time.  Returns the
  * exit code. */
-static int run_cells(RunCtx *ctx, const TrvCellLayout *layout, char **fingerprints, const bool *to_run, GError **error) {
+static int run_cells(RunCtx *ctx, const TrvCellLayout *layout, char **fingerprints, const bool *to_run,
+                     GError **error) {
   int n_seeds = ctx->params.seeds, total = ctx->n_controllers * n_seeds, n_to_run = 0;
   if (total <= 0) return 0;
   for (int c = 0; c < total; c++) n_to_run += to_run[c];
@@ -199,8 +199,10 @@ static int merge_cells(RunCtx *ctx, const TrvCellLayout *layout, const TrvCellFi
     char *path = trv_run_cell_path(ctx, c, "csv");
     GError *e = NULL;
     if (!trv_cell_lines_append(path, files[c].csv_bytes, fresh[c] ? NULL : files[c].csv_sha256, out, &e)) {
-      if (e->code == TRV_ERROR_CORRUPT) code = refuse_damaged(e, error);
-      else g_propagate_error(error, e), code = 1;
+      if (e->code == TRV_ERROR_CORRUPT)
+        code = refuse_damaged(e, error);
+      else
+        g_propagate_error(error, e), code = 1;
     } else {
       summary_keep(&cells[c], &files[c].sum);
       totals->controller_cpu += files[c].controller_cpu;
@@ -249,7 +251,8 @@ static const char *sha_of(RunCtx *ctx, const char *path) {
 static char *point_identity(RunCtx *ctx, const GArray *inputs, const char *const *profiles) {
   GString *t = g_string_new(NULL);
   g_string_append_printf(t, "trivium %s git %s\nworld %s\n", PACKAGE_VERSION, trv_git_revision, ctx->world_class->name);
-  if (ctx->scenario && ctx->scenario->file) g_string_append_printf(t, "scenario %s\n", sha_of(ctx, ctx->scenario->file));
+  if (ctx->scenario && ctx->scenario->file)
+    g_string_append_printf(t, "scenario %s\n", sha_of(ctx, ctx->scenario->file));
   g_string_append_printf(t, "platform %s\n", sha_of(ctx, ctx->platform));
   for (guint i = 0; i < inputs->len; i++)
     g_string_append_printf(t, "input %s\n", sha_of(ctx, g_array_index(inputs, TrvRunInput, i).path));
@@ -266,7 +269,8 @@ static char *point_identity(RunCtx *ctx, const GArray *inputs, const char *const
     if (f->trace) g_string_append_printf(t, " trace %s", f->trace->sha256); /* the bytes its events came from */
     g_string_append_c(t, '\n');
   }
-  for (guint i = 0; i < ctx->simgrid_args->len; i++) g_string_append_printf(t, "simgrid %s\n", (char *)ctx->simgrid_args->pdata[i]);
+  for (guint i = 0; i < ctx->simgrid_args->len; i++)
+    g_string_append_printf(t, "simgrid %s\n", (char *)ctx->simgrid_args->pdata[i]);
   size_t n;
   const TrvParamSpec *specs = trv_param_specs(&n);
   for (size_t i = 0; i < n; i++) {
@@ -282,7 +286,8 @@ static char *point_identity(RunCtx *ctx, const GArray *inputs, const char *const
  * the run's cells; in a merge, none. */
 static bool cell_selected(const RunCtx *ctx, int c) {
   if (ctx->mode == TRV_RUN_MERGE || ctx->mode == TRV_RUN_STATUS) return false;
-  if (ctx->mode == TRV_RUN_CELLS) return ctx->cell_offset + c >= ctx->cell_first && ctx->cell_offset + c <= ctx->cell_last;
+  if (ctx->mode == TRV_RUN_CELLS)
+    return ctx->cell_offset + c >= ctx->cell_first && ctx->cell_offset + c <= ctx->cell_last;
   return true;
 }
 
@@ -294,7 +299,8 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
   bool any = false;
   for (int c = 0; c < total; c++) any = any || cell_selected(ctx, c);
   if (ctx->mode == TRV_RUN_CELLS && !any) return 0; /* none of this job's cells is here */
-  if (ctx->own_placement && ctx->mode != TRV_RUN_CELLS && ctx->mode != TRV_RUN_STATUS && !ctx->quiet) { /* placements that defeat themselves: said, not refused */
+  if (ctx->own_placement && ctx->mode != TRV_RUN_CELLS && ctx->mode != TRV_RUN_STATUS &&
+      !ctx->quiet) { /* placements that defeat themselves: said, not refused */
     char **warn = trv_scenario_warnings(ctx->scenario, &ctx->params, ctx->faults);
     for (int i = 0; warn[i]; i++)
       fprintf(stderr, "trivium: warning: %s%s%s\n", label ? label : "", label ? ": " : "", warn[i]);
@@ -307,7 +313,8 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
   TrvCellLayout layout = {.metric_names = wc->referee->metric_names};
   const char *inputs[TRV_RUN_MAX_INPUTS + 1] = {NULL};
   if (!trv_world_info(wc, world, &info, error) ||
-      (layout.n_change_points = trv_world_change_points(wc, world, layout.change_points, TRV_MAX_CHANGE_POINTS, error)) < 0 ||
+      (layout.n_change_points =
+           trv_world_change_points(wc, world, layout.change_points, TRV_MAX_CHANGE_POINTS, error)) < 0 ||
       trv_world_inputs(wc, world, inputs, TRV_RUN_MAX_INPUTS, error) < 0) {
     wc->free(world);
     return 2;
@@ -334,7 +341,8 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
   if (ctx->mode != TRV_RUN_STATUS && !trv_out_dir(cells_dir, false, error)) code = 2;
   for (int c = 0; c < total && code == 0; c++) {
     int n_seeds = ctx->params.seeds;
-    fingerprints[c] = trv_cell_fingerprint(identity, ctx->controllers[c / n_seeds], (uint64_t)(ctx->params.seed_base + c % n_seeds));
+    fingerprints[c] =
+        trv_cell_fingerprint(identity, ctx->controllers[c / n_seeds], (uint64_t)(ctx->params.seed_base + c % n_seeds));
     GError *e = NULL;
     if (!ctx->fresh && cell_complete(ctx, &layout, c, fingerprints[c], &files[c], &e)) continue;
     if (ctx->mode == TRV_RUN_STATUS) { /* counted below: running or missing */
@@ -357,7 +365,7 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
       if (to_run[c]) not_done++, running += cell_busy(ctx, c);
     if (!ctx->quiet)
       printf("%s%s%ld complete, %ld running, %ld missing of %d cells (%s)\n", label ? label : "", label ? ": " : "",
-           total - not_done, running, not_done - running, total, ctx->out);
+             total - not_done, running, not_done - running, total, ctx->out);
     if (totals) totals->complete += total - not_done, totals->running += running, totals->missing += not_done - running;
   }
   if (ctx->mode == TRV_RUN_STATUS) {
@@ -377,8 +385,10 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
     fprintf(stderr, "trivium: %s%s%d of %d cells complete already (%s/cells), %d to run\n", label ? label : "",
             label ? ": " : "", total - n_to_run, total, ctx->out, n_to_run);
   if (code == 0 && missing && ctx->mode == TRV_RUN_MERGE) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: %d of %d cells are not complete:%s%s\nrun the jobs again (complete "
-                "cells are skipped), then merge", ctx->out, missing, total, why->str, missing > 3 ? "\n  ..." : "");
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO,
+                "%s: %d of %d cells are not complete:%s%s\nrun the jobs again (complete "
+                "cells are skipped), then merge",
+                ctx->out, missing, total, why->str, missing > 3 ? "\n  ..." : "");
     code = 1;
   }
   g_string_free(why, TRUE);
@@ -389,8 +399,10 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
         to_run[c] = false;
         fprintf(stderr, "trivium: %s: the cell is being run by another process; left to it\n", started);
       } else {
-        g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: the cell is being run by another process (an earlier run or "
-                    "job still going?); wait for it or stop it, then run again", started);
+        g_set_error(error, TRV_ERROR, TRV_ERROR_IO,
+                    "%s: the cell is being run by another process (an earlier run or "
+                    "job still going?); wait for it or stop it, then run again",
+                    started);
         code = 1;
       }
       g_free(started);
@@ -400,19 +412,31 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
   int *seeds = g_new(int, seeds_n);
   for (int s = 0; s < seeds_n; s++) seeds[s] = ctx->params.seed_base + s;
   TrvCellSummary *cells = g_new0(TrvCellSummary, total);
-  char *scenario_abs = ctx->scenario ? g_canonicalize_filename(ctx->scenario->file, NULL) : NULL; /* replayable from anywhere */
-  TrvRunResult res = {.experiment = ctx->experiment, .params = &ctx->params, .world_class = wc, .layout = &layout,
-                      .steps = info.steps, .controllers = (const char *const *)ctx->controllers,
-                      .n_controllers = ctx->n_controllers, .n_seeds = seeds_n, .seeds = seeds,
-                      .platform = ctx->platform, .argv = argv, .argc = argc, .cells = NULL,
+  char *scenario_abs =
+      ctx->scenario ? g_canonicalize_filename(ctx->scenario->file, NULL) : NULL; /* replayable from anywhere */
+  TrvRunResult res = {.experiment = ctx->experiment,
+                      .params = &ctx->params,
+                      .world_class = wc,
+                      .layout = &layout,
+                      .steps = info.steps,
+                      .controllers = (const char *const *)ctx->controllers,
+                      .n_controllers = ctx->n_controllers,
+                      .n_seeds = seeds_n,
+                      .seeds = seeds,
+                      .platform = ctx->platform,
+                      .argv = argv,
+                      .argc = argc,
+                      .cells = NULL,
                       .scenario_file = scenario_abs,
-                      .inputs = (const TrvRunInput *)(void *)world_inputs->data, .n_inputs = world_inputs->len,
+                      .inputs = (const TrvRunInput *)(void *)world_inputs->data,
+                      .n_inputs = world_inputs->len,
                       .profiles = (const char *const *)profiles,
                       .role_hosts = (const char *const *)ctx->role_hosts,
                       .faults = ctx->faults ? (const TrvFaultSpec *)(void *)ctx->faults->data : NULL,
                       .n_faults = ctx->faults ? ctx->faults->len : 0,
                       .simgrid_args = (const char *const *)ctx->simgrid_args->pdata,
-                      .n_simgrid_args = ctx->simgrid_args->len, .file_sha256 = ctx->sha_cache};
+                      .n_simgrid_args = ctx->simgrid_args->len,
+                      .file_sha256 = ctx->sha_cache};
   /* the run directory keeps a copy of every file it read (the scenario,
    * the platforms and their profiles, the fault traces, the world's data
    * files): a replay from a copied directory finds them */
@@ -422,7 +446,8 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
     g_ptr_array_add(read, ctx->platform ? g_canonicalize_filename(ctx->platform, NULL) : NULL);
     g_ptr_array_add(read, ctx->scenario ? g_strdup(ctx->scenario->platform) : NULL);
     for (int i = 0; profiles[i]; i++) g_ptr_array_add(read, g_strdup(profiles[i]));
-    for (guint i = 0; i < world_inputs->len; i++) g_ptr_array_add(read, g_strdup(g_array_index(world_inputs, TrvRunInput, i).path));
+    for (guint i = 0; i < world_inputs->len; i++)
+      g_ptr_array_add(read, g_strdup(g_array_index(world_inputs, TrvRunInput, i).path));
     for (guint i = 0; ctx->faults && i < ctx->faults->len; i++) {
       const TrvFaultSpec *f = &g_array_index(ctx->faults, TrvFaultSpec, i);
       if (f->trace) g_ptr_array_add(read, g_strdup(f->trace->file));
@@ -443,7 +468,8 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
   char *json = g_build_filename(ctx->out, "run.json", NULL);
   TrvReport *report = NULL; /* what the world's report declared of the point */
   void *report_state = NULL;
-  if (code == 0 && ctx->mode == TRV_RUN_ALL && !trv_write_run_json(&res, json, "running", error)) /* nothing measured yet */
+  if (code == 0 && ctx->mode == TRV_RUN_ALL &&
+      !trv_write_run_json(&res, json, "running", error)) /* nothing measured yet */
     code = (*error)->code == TRV_ERROR_INPUT ? 2 : 1;
   if (code == 0) code = run_cells(ctx, &layout, fingerprints, to_run, error);
   /* the cells just run are complete now, or the run stops */
@@ -456,9 +482,9 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
     if (code == 0 && !trv_world_report_point(&res, ctx->out, sweep, ctx->point_values, &report, &report_state, error))
       code = (*error)->code == TRV_ERROR_INPUT ? 2 : 1;
     res.world_text = report ? trv_report_text_of(report) : NULL;
-    if (code == 0 && (!trv_write_summary(&res, ctx->out, table, error) || !trv_write_figures(&res, ctx->out, error) ||
-                      !trv_world_report_point_write(report, ctx->out, error) ||
-                      !trv_write_run_json(&res, json, "complete", error)))
+    if (code == 0 &&
+        (!trv_write_summary(&res, ctx->out, table, error) || !trv_write_figures(&res, ctx->out, error) ||
+         !trv_world_report_point_write(report, ctx->out, error) || !trv_write_run_json(&res, json, "complete", error)))
       code = (*error)->code == TRV_ERROR_INPUT ? 2 : 1; /* a link where it writes: refused */
     /* lost work is never silent (but for -q: the uncommitted_episodes column says it) */
     for (int i = 0; code == 0 && !ctx->quiet && i < total; i++)

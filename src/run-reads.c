@@ -21,7 +21,7 @@
 
 char **trv_run_profiles(const char *const *platforms, int n, GError **error) {
   GPtrArray *all = g_ptr_array_new_with_free_func(g_free);
-  GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal); /* keys belong to all */
+  GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);                    /* keys belong to all */
   GHashTable *read = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL); /* each platform once */
   for (int i = 0; i < n; i++) {
     if (!platforms[i] || !g_hash_table_add(read, g_canonicalize_filename(platforms[i], NULL))) continue;
@@ -68,8 +68,10 @@ GArray *trv_run_world_inputs(const TrvParams *p, const char *const *paths) {
   for (int i = 0; paths && paths[i]; i++) {
     TrvRunInput in = {.path = g_canonicalize_filename(paths[i], NULL)};
     const char *key = naming_parameter(p, in.path);
-    if (key) in.parameter = g_strdup(key);
-    else in.data = trv_data_name(in.path);
+    if (key)
+      in.parameter = g_strdup(key);
+    else
+      in.data = trv_data_name(in.path);
     g_array_append_val(inputs, in);
   }
   return inputs;

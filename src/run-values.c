@@ -103,8 +103,10 @@ bool trv_run_parse_controllers(const char *text, char ***names, GError **error) 
       g_free(all);
       ok = false;
     }
-  if (ok) *names = list;
-  else g_strfreev(list);
+  if (ok)
+    *names = list;
+  else
+    g_strfreev(list);
   return ok;
 }
 
@@ -141,12 +143,12 @@ bool trv_run_parse_sweep(const char *text, char **key, char ***values, GError **
     char *q = trv_run_quote(k);
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                 "--sweep: unknown key '%s'; expected a key of the parameter table (`trivium params`) or a fault "
-                "attribute (link-flap.mtbf, ...)%s%s%s", q, best ? "; did you mean '" : "", best ? best : "",
-                best ? "'?" : "");
+                "attribute (link-flap.mtbf, ...)%s%s%s",
+                q, best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
     g_free(q);
   } else if (n > TRV_SCENARIO_MAX_SWEEP_VALUES || empty) {
-    char *what = g_strdup_printf("KEY=V1,V2,... with 1 to %d values, none empty (%u given)",
-                                 TRV_SCENARIO_MAX_SWEEP_VALUES, n);
+    char *what =
+        g_strdup_printf("KEY=V1,V2,... with 1 to %d values, none empty (%u given)", TRV_SCENARIO_MAX_SWEEP_VALUES, n);
     expected(error, "--sweep", text, what);
     g_free(what);
   }
@@ -195,9 +197,10 @@ bool trv_run_apply_sweep_value(TrvParams *params, GArray *faults, const char *ke
     TrvFaultLaw law = up ? f->up : f->down;
     if (shape && (!trv_fault_law_shaped(law) || !trv_fault_shape_value(law, value, &v))) {
       char *range = !trv_fault_law_shaped(law) ? NULL : trv_fault_shape_expected(law), *q = trv_run_quote(value);
-      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--sweep %s: '%s' for a link-flap whose %s times are %s; expected %s",
-                  key, q, up ? "up" : "down", trv_fault_law_names[law],
-                  range ? range : "a weibull or lognormal law on that side (an exponential or fixed one takes no shape)");
+      g_set_error(
+          error, TRV_ERROR, TRV_ERROR_INPUT, "--sweep %s: '%s' for a link-flap whose %s times are %s; expected %s", key,
+          q, up ? "up" : "down", trv_fault_law_names[law],
+          range ? range : "a weibull or lognormal law on that side (an exponential or fixed one takes no shape)");
       g_free(q);
       g_free(range);
       return false;
@@ -222,9 +225,14 @@ bool trv_run_apply_sweep_value(TrvParams *params, GArray *faults, const char *ke
   for (guint i = 0; i < faults->len; i++) {
     TrvFaultSpec *f = &g_array_index(faults, TrvFaultSpec, i);
     if ((int)f->kind != kind) continue;
-    double *field = !strcmp(attr, "mtbf") ? &f->mtbf : !strcmp(attr, "mttr") ? &f->mttr : !strcmp(attr, "at") ? &f->at
-                    : !strcmp(attr, "duration") ? &f->duration : !strcmp(attr, "start") ? &f->start
-                    : !strcmp(attr, "stop") ? &f->stop : up ? &f->up_shape : &f->down_shape;
+    double *field = !strcmp(attr, "mtbf")       ? &f->mtbf
+                    : !strcmp(attr, "mttr")     ? &f->mttr
+                    : !strcmp(attr, "at")       ? &f->at
+                    : !strcmp(attr, "duration") ? &f->duration
+                    : !strcmp(attr, "start")    ? &f->start
+                    : !strcmp(attr, "stop")     ? &f->stop
+                    : up                        ? &f->up_shape
+                                                : &f->down_shape;
     *field = v;
   }
   return true;

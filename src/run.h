@@ -16,18 +16,18 @@
 
 /* What an invocation does with the cells of a run. */
 typedef enum {
-  TRV_RUN_ALL,   /* run the cells not complete yet, then merge (trivium run) */
-  TRV_RUN_CELLS, /* run the cells cell_first..cell_last of the run, no merge (--cells, a job's share) */
-  TRV_RUN_MERGE, /* run nothing: merge complete cells (trivium merge) */
+  TRV_RUN_ALL,    /* run the cells not complete yet, then merge (trivium run) */
+  TRV_RUN_CELLS,  /* run the cells cell_first..cell_last of the run, no merge (--cells, a job's share) */
+  TRV_RUN_MERGE,  /* run nothing: merge complete cells (trivium merge) */
   TRV_RUN_STATUS, /* run and write nothing: count each point's cells complete, running, missing (trivium status) */
 } TrvRunMode;
 
 typedef struct {
-  char *experiment;     /* the scenario's name (file name without .xml) */
+  char *experiment; /* the scenario's name (file name without .xml) */
   TrvScenario *scenario;
-  char **sets;          /* --set KEY=VALUE, applied on top of every point */
-  GArray *cli_faults;   /* TrvFaultSpec from --fault (patterns owned here) */
-  char *cli_sweep;      /* --sweep KEY=V1,V2,... */
+  char **sets;        /* --set KEY=VALUE, applied on top of every point */
+  GArray *cli_faults; /* TrvFaultSpec from --fault (patterns owned here) */
+  char *cli_sweep;    /* --sweep KEY=V1,V2,... */
   char **controllers;
   int n_controllers;
   char *out, *ctl, *platform;
@@ -48,7 +48,7 @@ typedef struct {
   bool no_simgrid;           /* a merge: no simulation, SimGrid's options are not tried */
   GPtrArray *simgrid_args;
   GPtrArray *cell_args; /* what a cell hands SimGrid: simgrid_args, after --log=xbt_cfg.thres:warning with -q */
-  bool tracing;      /* SimGrid's options turn tracing on: each cell writes OUT/traces/<controller>-seed<N>.trace */
+  bool tracing;         /* SimGrid's options turn tracing on: each cell writes OUT/traces/<controller>-seed<N>.trace */
   const TrvWorldClass *world_class; /* the scenario's world */
   /* the point being run */
   TrvParams params;
@@ -64,21 +64,21 @@ typedef struct {
  * simulated time at the smallest agent count (the other keys equal) over
  * this point's. */
 typedef struct {
-  char **keys;           /* the swept keys, in grid order */
+  char **keys; /* the swept keys, in grid order */
   int n_keys;
-  char **controllers;    /* borrowed */
+  char **controllers; /* borrowed */
   int n_controllers;
-  GPtrArray *values;     /* per point: char ** of n_keys values */
-  GArray *stats;         /* per point, controller and sweep metric: mean, sd, and the 95% interval lo, hi */
-  GArray *episodes;      /* per point: its episodes E (int) */
+  GPtrArray *values;                /* per point: char ** of n_keys values */
+  GArray *stats;                    /* per point, controller and sweep metric: mean, sd, and the 95% interval lo, hi */
+  GArray *episodes;                 /* per point: its episodes E (int) */
   const TrvWorldClass *world_class; /* the run's world, whose report (if any) sees every point */
-  GPtrArray *report_states; /* per point: what the world's report kept of it (NULL: nothing) */
-  GPtrArray *t_id;       /* per point and controller: GArray of t_id per seed (NaN: never identified) */
-  GPtrArray *sim_time;   /* per point and controller: GArray of the run's simulated time per seed */
-  GPtrArray *exposure;   /* per point and controller: GArray of exposure_total per seed */
-  GArray *bound_m0;      /* per point: the assignment's m0 (budget.m0, or |G_inf|), double */
-  GArray *coalition;     /* per point: budget.coalition (1: disjoint assignment), int */
-  bool regret_nonnegative; /* the world's R_out is against a per-step oracle's expected payoff: >= 0 */
+  GPtrArray *report_states;         /* per point: what the world's report kept of it (NULL: nothing) */
+  GPtrArray *t_id;                  /* per point and controller: GArray of t_id per seed (NaN: never identified) */
+  GPtrArray *sim_time;              /* per point and controller: GArray of the run's simulated time per seed */
+  GPtrArray *exposure;              /* per point and controller: GArray of exposure_total per seed */
+  GArray *bound_m0;                 /* per point: the assignment's m0 (budget.m0, or |G_inf|), double */
+  GArray *coalition;                /* per point: budget.coalition (1: disjoint assignment), int */
+  bool regret_nonnegative;          /* the world's R_out is against a per-step oracle's expected payoff: >= 0 */
 } TrvSweepTable;
 
 void trv_sweep_table_init(TrvSweepTable *sw, char **keys, char **controllers, int n_controllers,

@@ -29,8 +29,8 @@
 #include "run.h"
 
 typedef struct {
-  double m;             /* the point's agent count */
-  TrvMedianInterval s;  /* its paired speedup over the series' base */
+  double m;            /* the point's agent count */
+  TrvMedianInterval s; /* its paired speedup over the series' base */
 } SatPoint;
 
 static int cmp_agents(const void *a, const void *b) {
@@ -57,13 +57,17 @@ static void saturation_of(const SatPoint *pts, int n, double *m_sat, double *s_s
 }
 
 static void csv_num(GString *s, double v) {
-  if (isnan(v)) g_string_append(s, ",nan");
-  else g_string_append_printf(s, ",%.9g", v);
+  if (isnan(v))
+    g_string_append(s, ",nan");
+  else
+    g_string_append_printf(s, ",%.9g", v);
 }
 
 static void md_num(GString *s, double v) {
-  if (isfinite(v)) g_string_append_printf(s, " | %.4g", v);
-  else g_string_append(s, isinf(v) ? " | inf" : " | nan");
+  if (isfinite(v))
+    g_string_append_printf(s, " | %.4g", v);
+  else
+    g_string_append(s, isinf(v) ? " | inf" : " | nan");
 }
 
 bool trv_saturation_write(const TrvSweepTable *sw, const char *dir, FILE *table, GError **error) {
@@ -117,8 +121,10 @@ bool trv_saturation_write(const TrvSweepTable *sw, const char *dir, FILE *table,
         for (int k = 0; k < 6; k++) csv_num(csv, cols[k]);
         g_string_append_c(csv, '\n');
         for (int k = 0; k < 4; k++) md_num(md, cols[k]);
-        if (isnan(s_max.median)) g_string_append(md, " | |\n");
-        else g_string_append_printf(md, " | [%.4g, %.4g] |\n", s_max.lo, s_max.hi);
+        if (isnan(s_max.median))
+          g_string_append(md, " | |\n");
+        else
+          g_string_append_printf(md, " | [%.4g, %.4g] |\n", s_max.lo, s_max.hi);
       }
     g_free(texts);
     series++;
@@ -127,11 +133,12 @@ bool trv_saturation_write(const TrvSweepTable *sw, const char *dir, FILE *table,
   }
   char *pcsv = g_build_filename(dir, "saturation.csv", NULL), *pmd = g_build_filename(dir, "saturation.md", NULL);
   GString *doc = g_string_new(NULL);
-  g_string_append_printf(doc, "Saturation of the paired speedups (speedup.md) per series (the other keys' values "
-                              "and the controller): M_max, the smallest agent count with the largest paired "
-                              "speedup; M_sat, the smallest agent count whose paired speedup is at least the lower "
-                              "end of the largest one's interval (t_id: of the time to identify; run_time: of the "
-                              "run's simulated time)\n\n%s",
+  g_string_append_printf(doc,
+                         "Saturation of the paired speedups (speedup.md) per series (the other keys' values "
+                         "and the controller): M_max, the smallest agent count with the largest paired "
+                         "speedup; M_sat, the smallest agent count whose paired speedup is at least the lower "
+                         "end of the largest one's interval (t_id: of the time to identify; run_time: of the "
+                         "run's simulated time)\n\n%s",
                          md->str);
   bool ok = trv_write_file_atomic(pcsv, csv->str, (gssize)csv->len, error) &&
             trv_write_file_atomic(pmd, doc->str, (gssize)doc->len, error);

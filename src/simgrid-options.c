@@ -137,15 +137,16 @@ static char *log_refusal(const char *setting) {
   size_t n = (size_t)(colon - what);
 #define IS(word) (strlen(word) == n && !strncmp(what, word, n))
   if (IS("thres") || IS("threshold"))
-    return one_of(v, log_levels, true) ? NULL : g_strdup("a threshold is one of trace, debug, verbose, info, "
-                                                         "warning, error, critical");
+    return one_of(v, log_levels, true) ? NULL
+                                       : g_strdup("a threshold is one of trace, debug, verbose, info, "
+                                                  "warning, error, critical");
   if (IS("app") || IS("appender"))
     return one_of(v, log_appenders, false) ? NULL : g_strdup("an appender other than stdout or stderr writes a file");
-  if (IS("add") || IS("additivity"))
-    return one_of(v, switches, false) ? NULL : g_strdup("additivity is yes or no");
+  if (IS("add") || IS("additivity")) return one_of(v, switches, false) ? NULL : g_strdup("additivity is yes or no");
   if (IS("fmt"))
-    return log_format_ok(v) ? NULL : g_strdup("a format holds text and SimGrid's %-conversions without width or "
-                                              "precision");
+    return log_format_ok(v) ? NULL
+                            : g_strdup("a format holds text and SimGrid's %-conversions without width or "
+                                       "precision");
 #undef IS
   return g_strdup_printf("the setting %.*s is not thres, fmt, app or add", (int)n, what);
 }
@@ -158,9 +159,12 @@ bool trv_simgrid_file_option_check(const char *file, const char *option, GError 
   for (size_t i = 0; !why && i < len; i++)
     if ((unsigned char)option[i] <= 0x20 || (unsigned char)option[i] >= 0x7f || strchr("'\"\\", option[i]))
       why = g_strdup("a space, quote, backslash or byte outside printable ASCII, where SimGrid would split it");
-  if (!why && g_str_has_prefix(option, "--cfg=")) why = cfg_refusal(option + strlen("--cfg="));
-  else if (!why && g_str_has_prefix(option, "--log=")) why = log_refusal(option + strlen("--log="));
-  else if (!why) why = g_strdup("neither --cfg= nor --log=");
+  if (!why && g_str_has_prefix(option, "--cfg="))
+    why = cfg_refusal(option + strlen("--cfg="));
+  else if (!why && g_str_has_prefix(option, "--log="))
+    why = log_refusal(option + strlen("--log="));
+  else if (!why)
+    why = g_strdup("neither --cfg= nor --log=");
   if (!why) return true;
   char *head = g_strndup(option, TRV_SIMGRID_FILE_MAX_OPTION_BYTES), *shown = g_strescape(head, NULL);
   g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,

@@ -56,9 +56,9 @@ bool trv_speedup_write(const TrvSweepTable *sw, const char *dir, FILE *table, GE
   GString *csv = g_string_new("point"), *md = g_string_new("| point");
   trv_sweep_cells(csv, md, sw->keys, sw->n_keys);
   g_string_append(csv, ",controller,seeds,identified,t_id_median,t_id_lo,t_id_hi,coverage,speedup_t_id,"
-                        "speedup_t_id_lo,speedup_t_id_hi,paired_speedup_t_id,paired_speedup_t_id_lo,"
-                        "paired_speedup_t_id_hi,paired_speedup_time,paired_speedup_time_lo,paired_speedup_time_hi,"
-                        "bound,above_bound\n");
+                       "speedup_t_id_lo,speedup_t_id_hi,paired_speedup_t_id,paired_speedup_t_id_lo,"
+                       "paired_speedup_t_id_hi,paired_speedup_time,paired_speedup_time_lo,paired_speedup_time_hi,"
+                       "bound,above_bound\n");
   g_string_append(md, " | controller | identified | t_id median [interval] | speedup of the medians [95% interval] | "
                       "paired speedup of t_id [interval] | paired speedup of the run time [interval] | bound |\n|");
   for (int k = 0; k < sw->n_keys + 8; k++) g_string_append(md, "---|");
@@ -72,7 +72,8 @@ bool trv_speedup_write(const TrvSweepTable *sw, const char *dir, FILE *table, GE
     char **v = g_ptr_array_index(sw->values, (guint)p);
     int base = trv_sweep_speedup_base(sw, p);
     for (int c = 0; c < nc; c++) {
-      GArray *t = g_ptr_array_index(sw->t_id, (guint)(p * nc + c)), *tb = g_ptr_array_index(sw->t_id, (guint)(base * nc + c));
+      GArray *t = g_ptr_array_index(sw->t_id, (guint)(p * nc + c)),
+             *tb = g_ptr_array_index(sw->t_id, (guint)(base * nc + c));
       int identified = 0;
       for (guint s = 0; s < t->len; s++) identified += !isnan(g_array_index(t, double, s));
       TrvMedianInterval m = t_id_of(sw, p, c), b = t_id_of(sw, base, c);
@@ -88,11 +89,13 @@ bool trv_speedup_write(const TrvSweepTable *sw, const char *dir, FILE *table, GE
       g_string_append_printf(md, "| %d", p);
       trv_sweep_cells(csv, md, v, sw->n_keys);
       g_string_append_printf(csv, ",%s,%u,%d", sw->controllers[c], t->len, identified);
-      const double cols[14] = {m.median, m.lo, m.hi,  m.coverage, sp,        lo,    hi,
-                               pt.median, pt.lo, pt.hi, pr.median, pr.lo, pr.hi, bound};
+      const double cols[14] = {m.median,  m.lo,  m.hi,  m.coverage, sp,    lo,    hi,
+                               pt.median, pt.lo, pt.hi, pr.median,  pr.lo, pr.hi, bound};
       for (int k = 0; k < 14; k++)
-        if (isnan(cols[k])) g_string_append(csv, ",nan");
-        else g_string_append_printf(csv, ",%.9g", cols[k]);
+        if (isnan(cols[k]))
+          g_string_append(csv, ",nan");
+        else
+          g_string_append_printf(csv, ",%.9g", cols[k]);
       g_string_append_printf(csv, ",%d\n", above);
       g_string_append_printf(md, " | %s | %d / %u | ", sw->controllers[c], identified, t->len);
       trv_md_interval(md, m.median, m.lo, m.hi);
@@ -109,20 +112,23 @@ bool trv_speedup_write(const TrvSweepTable *sw, const char *dir, FILE *table, GE
       char *label = series_label(sw, base, c, axis);
       guint series = 0;
       while (series < labels->len && strcmp(g_ptr_array_index(labels, series), label)) series++;
-      if (series == labels->len) g_ptr_array_add(labels, label);
-      else g_free(label);
+      if (series == labels->len)
+        g_ptr_array_add(labels, label);
+      else
+        g_free(label);
       double row[8] = {(double)series, g_ascii_strtod(v[axis], NULL), sp, lo, hi, m.median, m.lo, m.hi};
       g_array_append_vals(rows, row, 8);
     }
   }
   GString *doc = g_string_new(NULL);
-  g_string_append_printf(doc, "Speedup of the simulated time to identify, S(M) = T_id(smallest M) / T_id(M): medians "
-                              "over seeds (a seed that never identifies counts as never); intervals: order "
-                              "statistics of the median, coverage at least %.3g; the speedup's: paired bootstrap "
-                              "over seeds, 95%%.  Paired speedups: the median over seeds of each seed's ratio "
-                              "(the same seed, and the same world draws, at every agent count) with the order "
-                              "statistics' interval of that median; bound: what the assignment allows, min(M, m0) "
-                              "over min(M0, m0) with disjoint assignment, M / M0 with coalitions\n\n%s",
+  g_string_append_printf(doc,
+                         "Speedup of the simulated time to identify, S(M) = T_id(smallest M) / T_id(M): medians "
+                         "over seeds (a seed that never identifies counts as never); intervals: order "
+                         "statistics of the median, coverage at least %.3g; the speedup's: paired bootstrap "
+                         "over seeds, 95%%.  Paired speedups: the median over seeds of each seed's ratio "
+                         "(the same seed, and the same world draws, at every agent count) with the order "
+                         "statistics' interval of that median; bound: what the assignment allows, min(M, m0) "
+                         "over min(M0, m0) with disjoint assignment, M / M0 with coalitions\n\n%s",
                          coverage, md->str);
   bool ok = trv_sweep_write_table(dir, "speedup", csv, doc, table, error);
   ok = ok && trv_write_speedup_figure(dir, (char **)labels->pdata, (int)labels->len, (const double *)rows->data,

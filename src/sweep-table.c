@@ -17,22 +17,58 @@
 
 /* The metrics of a point, in the order of sweep.csv's columns. */
 enum {
-  M_EXPOSURE_TOTAL, M_EXPOSURE_STATIONARY, M_COMMITTED_EXPOSURE_TOTAL, M_R_OUT, M_R_TEMP, M_P_F, M_PROBES, M_E_ID,
-  M_T_ID, M_E_TASK, M_T_TASK, M_ALARMS, M_DETECTIONS, M_FALSE_ALARMS, M_DETECTION_DELAY, M_E_COMMIT,
-  M_T_COMMIT, M_RECOVERY_EPISODES, M_COMMIT_LAG, M_LRCP_CALLS, M_RECORDS_LOST, M_DETECTOR_CLOSES, M_TIME_LOST,
-  M_BITS_LOST, M_SIM_TIME, /* the speedup's measure */
+  M_EXPOSURE_TOTAL,
+  M_EXPOSURE_STATIONARY,
+  M_COMMITTED_EXPOSURE_TOTAL,
+  M_R_OUT,
+  M_R_TEMP,
+  M_P_F,
+  M_PROBES,
+  M_E_ID,
+  M_T_ID,
+  M_E_TASK,
+  M_T_TASK,
+  M_ALARMS,
+  M_DETECTIONS,
+  M_FALSE_ALARMS,
+  M_DETECTION_DELAY,
+  M_E_COMMIT,
+  M_T_COMMIT,
+  M_RECOVERY_EPISODES,
+  M_COMMIT_LAG,
+  M_LRCP_CALLS,
+  M_RECORDS_LOST,
+  M_DETECTOR_CLOSES,
+  M_TIME_LOST,
+  M_BITS_LOST,
+  M_SIM_TIME, /* the speedup's measure */
   N_METRICS
 };
-static const char *const sweep_metrics[N_METRICS] = {
-    [M_EXPOSURE_TOTAL] = "exposure_total", [M_EXPOSURE_STATIONARY] = "exposure_stationary",
-    [M_COMMITTED_EXPOSURE_TOTAL] = "committed_exposure_total", [M_R_OUT] = "r_out", [M_R_TEMP] = "r_temp", [M_P_F] = "p_f",
-    [M_PROBES] = "probes", [M_E_ID] = "e_id", [M_T_ID] = "t_id", [M_E_TASK] = "e_task",
-    [M_T_TASK] = "t_task", [M_ALARMS] = "alarms", [M_DETECTIONS] = "detections",
-    [M_FALSE_ALARMS] = "false_alarms", [M_DETECTION_DELAY] = "detection_delay", [M_E_COMMIT] = "e_commit",
-    [M_T_COMMIT] = "t_commit", [M_RECOVERY_EPISODES] = "recovery_episodes", [M_COMMIT_LAG] = "commit_lag",
-    [M_LRCP_CALLS] = "lrcp_calls", [M_RECORDS_LOST] = "records_lost",
-    [M_DETECTOR_CLOSES] = "detector_closes", [M_TIME_LOST] = "time_lost", [M_BITS_LOST] = "bits_lost",
-    [M_SIM_TIME] = "sim_time"};
+static const char *const sweep_metrics[N_METRICS] = {[M_EXPOSURE_TOTAL] = "exposure_total",
+                                                     [M_EXPOSURE_STATIONARY] = "exposure_stationary",
+                                                     [M_COMMITTED_EXPOSURE_TOTAL] = "committed_exposure_total",
+                                                     [M_R_OUT] = "r_out",
+                                                     [M_R_TEMP] = "r_temp",
+                                                     [M_P_F] = "p_f",
+                                                     [M_PROBES] = "probes",
+                                                     [M_E_ID] = "e_id",
+                                                     [M_T_ID] = "t_id",
+                                                     [M_E_TASK] = "e_task",
+                                                     [M_T_TASK] = "t_task",
+                                                     [M_ALARMS] = "alarms",
+                                                     [M_DETECTIONS] = "detections",
+                                                     [M_FALSE_ALARMS] = "false_alarms",
+                                                     [M_DETECTION_DELAY] = "detection_delay",
+                                                     [M_E_COMMIT] = "e_commit",
+                                                     [M_T_COMMIT] = "t_commit",
+                                                     [M_RECOVERY_EPISODES] = "recovery_episodes",
+                                                     [M_COMMIT_LAG] = "commit_lag",
+                                                     [M_LRCP_CALLS] = "lrcp_calls",
+                                                     [M_RECORDS_LOST] = "records_lost",
+                                                     [M_DETECTOR_CLOSES] = "detector_closes",
+                                                     [M_TIME_LOST] = "time_lost",
+                                                     [M_BITS_LOST] = "bits_lost",
+                                                     [M_SIM_TIME] = "sim_time"};
 /* drawn in the sweep figure, in this order: exposure_total, r_out, p_f
  * (when some point has commit failures), probes (when they differ between
  * points or controllers), t_id, and sim_time along an agents.count axis (the
@@ -112,8 +148,10 @@ static const double *stat(const TrvSweepTable *sw, int point, int c, int k) {
 }
 
 void trv_md_value(GString *md, double v) {
-  if (isfinite(v)) g_string_append_printf(md, "%.4g", v);
-  else g_string_append(md, isinf(v) ? "never" : "nan");
+  if (isfinite(v))
+    g_string_append_printf(md, "%.4g", v);
+  else
+    g_string_append(md, isinf(v) ? "never" : "nan");
 }
 
 void trv_md_interval(GString *md, double v, double lo, double hi) {
@@ -190,8 +228,10 @@ double trv_sweep_speedup_bound(const TrvSweepTable *sw, int point, int base) {
 void trv_sweep_cells(GString *csv, GString *md, char *const *texts, int n) { trv_report_cells(csv, md, texts, n); }
 
 static void md_num(GString *s, double v) {
-  if (isfinite(v)) g_string_append_printf(s, "%.4g", v);
-  else g_string_append(s, "nan");
+  if (isfinite(v))
+    g_string_append_printf(s, "%.4g", v);
+  else
+    g_string_append(s, "nan");
 }
 
 /* A single numeric key: least squares of each controller's mean exposure,
@@ -237,8 +277,10 @@ static bool sweep_fits(const TrvSweepTable *sw, GString *csv, GString *md) {
   }
   if (numeric) {
     g_string_append(csv, "controller,metric,model,a,b,r2,points\n");
-    g_string_append_printf(md, "\nFits over the points (least squares of the means; x = %s, E = episodes)\n\n"
-                           "| controller | metric | model | a | b | R^2 |\n|---|---|---|---|---|---|\n", sw->keys[0]);
+    g_string_append_printf(md,
+                           "\nFits over the points (least squares of the means; x = %s, E = episodes)\n\n"
+                           "| controller | metric | model | a | b | R^2 |\n|---|---|---|---|---|---|\n",
+                           sw->keys[0]);
     for (int c = 0; c < sw->n_controllers; c++)
       for (size_t m = 0; m < G_N_ELEMENTS(fit_metrics); m++) {
         for (int p = 0; p < n; p++) y[p] = stat(sw, p, c, fit_metrics[m])[0];

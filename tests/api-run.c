@@ -17,9 +17,12 @@ int main(int argc, char **argv) {
   bool header = false, usage = argc < 2;
   const char *out = NULL;
   for (int i = 2; i < argc && !usage; i++) {
-    if (!strcmp(argv[i], "--header")) header = true;
-    else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-    else usage = true;
+    if (!strcmp(argv[i], "--header"))
+      header = true;
+    else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+      out = argv[++i];
+    else
+      usage = true;
   }
   if (usage) {
     fprintf(stderr, "usage: %s PLATFORM [--cfg=trivium/KEY:VALUE ...] [--header] [--out DIR]\n", argv[0]);

@@ -26,51 +26,79 @@
 
 typedef enum {
   NONE,
-  PAIRS_OVER_MAX,      /* observational_pairs: one pair more than max */
-  PAIRS_1000,          /* observational_pairs: 1000 pairs */
-  PAIRS_NEGATIVE,      /* observational_pairs: -1 */
-  PAIRS_NAN_Z,         /* observational_pairs: z = NaN */
-  PAIRS_INF_W,         /* observational_pairs: w = +Inf */
-  PAIRS_COMPONENT,     /* observational_pairs: a component past G_inf */
-  PAIRS_COMPONENT_NEG, /* observational_pairs: component -1 */
-  OBSERVE_NEGATIVE,    /* agent.observe: -1 */
-  OBSERVE_OVER_MAX,    /* agent.observe: max + 1 values */
-  PROBE_NAN,           /* agent.probe: NaN */
-  ACT_INF,             /* agent.act: -Inf */
-  STEP_PAYOFF_NAN,     /* agent.step_payoff (a shared city): NaN */
-  PROBE_VALUE_AT_OUT,  /* agent.probe_value_at: -0.5 */
-  WORK_NEGATIVE,       /* agent.work: -1 flops */
-  WORK_NAN,            /* agent.work: NaN */
-  OPERATIONS_NEGATIVE, /* agent.operations: -1 */
-  OPERATION_NAN,       /* agent.operations: a duration of NaN */
-  INSTANCE_NULL,       /* agent.instance: NULL */
-  PROBE_VALUE_OUT,     /* probe_value: 1.5 */
-  CHANGE_POINTS_NEGATIVE, /* referee.change_points: -1 */
-  CHANGE_POINTS_OVER_MAX, /* referee.change_points: max + 1 */
+  PAIRS_OVER_MAX,          /* observational_pairs: one pair more than max */
+  PAIRS_1000,              /* observational_pairs: 1000 pairs */
+  PAIRS_NEGATIVE,          /* observational_pairs: -1 */
+  PAIRS_NAN_Z,             /* observational_pairs: z = NaN */
+  PAIRS_INF_W,             /* observational_pairs: w = +Inf */
+  PAIRS_COMPONENT,         /* observational_pairs: a component past G_inf */
+  PAIRS_COMPONENT_NEG,     /* observational_pairs: component -1 */
+  OBSERVE_NEGATIVE,        /* agent.observe: -1 */
+  OBSERVE_OVER_MAX,        /* agent.observe: max + 1 values */
+  PROBE_NAN,               /* agent.probe: NaN */
+  ACT_INF,                 /* agent.act: -Inf */
+  STEP_PAYOFF_NAN,         /* agent.step_payoff (a shared city): NaN */
+  PROBE_VALUE_AT_OUT,      /* agent.probe_value_at: -0.5 */
+  WORK_NEGATIVE,           /* agent.work: -1 flops */
+  WORK_NAN,                /* agent.work: NaN */
+  OPERATIONS_NEGATIVE,     /* agent.operations: -1 */
+  OPERATION_NAN,           /* agent.operations: a duration of NaN */
+  INSTANCE_NULL,           /* agent.instance: NULL */
+  PROBE_VALUE_OUT,         /* probe_value: 1.5 */
+  CHANGE_POINTS_NEGATIVE,  /* referee.change_points: -1 */
+  CHANGE_POINTS_OVER_MAX,  /* referee.change_points: max + 1 */
   CHANGE_POINT_DECREASING, /* referee.change_points: 4 then 2 */
-  METRICS_NEGATIVE,    /* referee.episode_metrics: -1 */
-  METRICS_OVER_MAX,    /* referee.episode_metrics: max + 1 */
-  TRUTH_N,             /* referee.truth: g->n changed */
-  TRUTH_KAPPA_NAN,     /* referee.truth: kappa NaN */
-  GAP_NAN,             /* referee.gap: NaN */
-  GAP_NEGATIVE,        /* referee.gap: -1 */
-  EXPECTED_PAYOFF_INF, /* referee.expected_payoff: +Inf */
-  INIT_NULL,           /* init: NULL without an error */
-  NOISE_VAR_NAN,       /* noise_var: NaN */
-  STEPS_HUGE,          /* steps: 2^31 - 1 */
-  STEP_SECONDS_NAN,    /* step_seconds: NaN */
-  STEP_SECONDS_ZERO,   /* step_seconds: 0 */
+  METRICS_NEGATIVE,        /* referee.episode_metrics: -1 */
+  METRICS_OVER_MAX,        /* referee.episode_metrics: max + 1 */
+  TRUTH_N,                 /* referee.truth: g->n changed */
+  TRUTH_KAPPA_NAN,         /* referee.truth: kappa NaN */
+  GAP_NAN,                 /* referee.gap: NaN */
+  GAP_NEGATIVE,            /* referee.gap: -1 */
+  EXPECTED_PAYOFF_INF,     /* referee.expected_payoff: +Inf */
+  INIT_NULL,               /* init: NULL without an error */
+  NOISE_VAR_NAN,           /* noise_var: NaN */
+  STEPS_HUGE,              /* steps: 2^31 - 1 */
+  STEP_SECONDS_NAN,        /* step_seconds: NaN */
+  STEP_SECONDS_ZERO,       /* step_seconds: 0 */
   N_WAYS
 } Way;
 
 static const char *const way_names[N_WAYS] = {
-    "none", "pairs-over-max", "pairs-1000", "pairs-negative", "pairs-nan-z", "pairs-inf-w", "pairs-component",
-    "pairs-component-negative", "observe-negative", "observe-over-max", "probe-nan", "act-inf", "step-payoff-nan",
-    "probe-value-at-out", "work-negative", "work-nan", "operations-negative", "operation-nan", "instance-null",
-    "probe-value-out", "change-points-negative", "change-points-over-max", "change-point-decreasing",
-    "metrics-negative", "metrics-over-max", "truth-n", "truth-kappa-nan", "gap-nan", "gap-negative",
-    "expected-payoff-inf", "init-null", "noise-var-nan", "steps-huge",
-    "step-seconds-nan", "step-seconds-zero",
+    "none",
+    "pairs-over-max",
+    "pairs-1000",
+    "pairs-negative",
+    "pairs-nan-z",
+    "pairs-inf-w",
+    "pairs-component",
+    "pairs-component-negative",
+    "observe-negative",
+    "observe-over-max",
+    "probe-nan",
+    "act-inf",
+    "step-payoff-nan",
+    "probe-value-at-out",
+    "work-negative",
+    "work-nan",
+    "operations-negative",
+    "operation-nan",
+    "instance-null",
+    "probe-value-out",
+    "change-points-negative",
+    "change-points-over-max",
+    "change-point-decreasing",
+    "metrics-negative",
+    "metrics-over-max",
+    "truth-n",
+    "truth-kappa-nan",
+    "gap-nan",
+    "gap-negative",
+    "expected-payoff-inf",
+    "init-null",
+    "noise-var-nan",
+    "steps-huge",
+    "step-seconds-nan",
+    "step-seconds-zero",
 };
 
 static Way way;
@@ -218,19 +246,41 @@ static int hw_metrics(void *w, double *values, int max) {
 }
 
 static TrvAgentClass agent_class = {
-    .instance = hw_instance, .free = g_free, .episode_begin = hw_agent_begin, .observe = hw_observe,
-    .probe = hw_probe, .plan = hw_plan, .act = hw_act, .work = hw_work, .operations = hw_operations,
+    .instance = hw_instance,
+    .free = g_free,
+    .episode_begin = hw_agent_begin,
+    .observe = hw_observe,
+    .probe = hw_probe,
+    .plan = hw_plan,
+    .act = hw_act,
+    .work = hw_work,
+    .operations = hw_operations,
     .probe_value_at = hw_probe_value_at,
 };
 static const TrvRefereeClass referee_class = {
-    .truth = hw_truth, .gap = hw_gap, .change_points = hw_change_points, .oracle = hw_oracle,
-    .expected_payoff = hw_expected, .episode_metrics = hw_metrics, .metric_names = metric_names,
+    .truth = hw_truth,
+    .gap = hw_gap,
+    .change_points = hw_change_points,
+    .oracle = hw_oracle,
+    .expected_payoff = hw_expected,
+    .episode_metrics = hw_metrics,
+    .metric_names = metric_names,
 };
 static TrvWorldClass world_class = {
-    .name = "hostile", .init = hw_init, .free = g_free, .candidates = hw_candidates,
-    .likelihood = TRV_LIKELIHOOD_GAUSSIAN, .noise_var = hw_noise_var, .episodes = hw_episodes, .steps = hw_steps,
-    .safe_action = 0, .episode_begin = hw_episode_begin, .observational_pairs = hw_pairs, .agent = &agent_class,
-    .referee = &referee_class, .probe_value = hw_probe_value,
+    .name = "hostile",
+    .init = hw_init,
+    .free = g_free,
+    .candidates = hw_candidates,
+    .likelihood = TRV_LIKELIHOOD_GAUSSIAN,
+    .noise_var = hw_noise_var,
+    .episodes = hw_episodes,
+    .steps = hw_steps,
+    .safe_action = 0,
+    .episode_begin = hw_episode_begin,
+    .observational_pairs = hw_pairs,
+    .agent = &agent_class,
+    .referee = &referee_class,
+    .probe_value = hw_probe_value,
 };
 
 /* The program's own agent: the same observations, probes and payoffs,

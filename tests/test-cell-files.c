@@ -79,7 +79,8 @@ static int trivium(const char *const *args, char **err_text) {
 }
 
 static int run_cell(char **err_text) {
-  const char *args[] = {"run", "-c", "trivium", "--set", "run.seeds=1", "--set", "run.episodes=20", "-o", run_dir, "-q", NULL};
+  const char *args[] = {"run", "-c",    "trivium", "--set", "run.seeds=1", "--set", "run.episodes=20",
+                        "-o",  run_dir, "-q",      NULL};
   return trivium(args, err_text);
 }
 
@@ -268,7 +269,8 @@ static void assert_lines_damaged(TrvCellFile *out) {
   g_assert_false(lines_accepted(&err));
   assert_damaged(err, csv_path);
   g_clear_error(&err);
-  g_assert_false(trv_cell_file_read(sum_path, csv_path, pristine.fingerprint, EPISODES, COMPONENTS, WORLD_METRICS, out, &err));
+  g_assert_false(
+      trv_cell_file_read(sum_path, csv_path, pristine.fingerprint, EPISODES, COMPONENTS, WORLD_METRICS, out, &err));
   assert_damaged(err, csv_path);
   g_clear_error(&err);
 }
@@ -280,7 +282,8 @@ static void links_fifos_and_other_lengths_read_as_damaged_without_blocking(void)
   g_assert_cmpint(g_rename(sum_path, real), ==, 0);
   for (int k = 0; k < 2; k++) { /* the cell file: a link, a FIFO */
     g_assert_cmpint(k ? mkfifo(sum_path, 0644) : symlink(real, sum_path), ==, 0);
-    g_assert_false(trv_cell_file_read(sum_path, csv_path, pristine.fingerprint, EPISODES, COMPONENTS, WORLD_METRICS, out, &err));
+    g_assert_false(
+        trv_cell_file_read(sum_path, csv_path, pristine.fingerprint, EPISODES, COMPONENTS, WORLD_METRICS, out, &err));
     assert_damaged(err, sum_path);
     g_clear_error(&err);
     g_assert_cmpint(g_unlink(sum_path), ==, 0);
@@ -300,7 +303,8 @@ static void links_fifos_and_other_lengths_read_as_damaged_without_blocking(void)
     assert_lines_damaged(out);
   }
   g_assert_cmpint(g_rename(csv_real, csv_path), ==, 0);
-  g_assert_true(trv_cell_file_read(sum_path, csv_path, pristine.fingerprint, EPISODES, COMPONENTS, WORLD_METRICS, out, &err));
+  g_assert_true(
+      trv_cell_file_read(sum_path, csv_path, pristine.fingerprint, EPISODES, COMPONENTS, WORLD_METRICS, out, &err));
   g_free(longer);
   g_free(lines);
   g_free(real);
@@ -320,7 +324,8 @@ static bool printable_line(const char *s) {
 
 static void a_failed_cells_message_is_one_bounded_printable_line(void) {
   char *path = g_build_filename(run_dir, "cells", "x.err", NULL);
-  static const char hostile[] = "cell said \x1b[2J\x1b]0;owned\x07 and\nmore \xc2\x9b""31m \xff\xfe end\n\n";
+  static const char hostile[] = "cell said \x1b[2J\x1b]0;owned\x07 and\nmore \xc2\x9b"
+                                "31m \xff\xfe end\n\n";
   put(path, hostile, sizeof hostile - 1);
   char *m = trv_cell_message_read(path);
   g_assert_nonnull(m);
@@ -357,8 +362,10 @@ static void remove_tree(const char *dir) {
   GDir *d = g_dir_open(dir, 0, NULL);
   for (const char *n; d && (n = g_dir_read_name(d));) {
     char *p = g_build_filename(dir, n, NULL);
-    if (g_file_test(p, G_FILE_TEST_IS_DIR) && !g_file_test(p, G_FILE_TEST_IS_SYMLINK)) remove_tree(p);
-    else g_unlink(p);
+    if (g_file_test(p, G_FILE_TEST_IS_DIR) && !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
+      remove_tree(p);
+    else
+      g_unlink(p);
     g_free(p);
   }
   if (d) g_dir_close(d);

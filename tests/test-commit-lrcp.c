@@ -11,8 +11,14 @@ static const TrvComponent comps[] = {{"C->X", 0, 1, false}, {"C->Y", 0, 2, false
 static const TrvCandidates cand = {3, vars, 3, comps};
 
 static TrvPosterior *posterior(void) {
-  TrvPosteriorParams p = {.pi0 = 0.5, .tau2 = 1, .s2 = 1, .kappa_min = 0.5, .hazard = 0.001, .lambda = 1.0,
-                          .slab = TRV_SLAB_SEPARATED, .track = TRV_TRACK_NONE};
+  TrvPosteriorParams p = {.pi0 = 0.5,
+                          .tau2 = 1,
+                          .s2 = 1,
+                          .kappa_min = 0.5,
+                          .hazard = 0.001,
+                          .lambda = 1.0,
+                          .slab = TRV_SLAB_SEPARATED,
+                          .track = TRV_TRACK_NONE};
   return trv_posterior_new(3, &p);
 }
 
@@ -61,10 +67,10 @@ static void executed_snapshot_is_taken_exactly_up_to_h_ent(void) {
     double h = trv_posterior_entropy_bits(post);
     g_assert_true(h > 0);
     trv_graph_clear(&g, 3);
-    g_assert_true(trv_commit_executed(post, h, &g));              /* H = h_ent: taken */
-    g_assert_true(trv_commit_executed(post, 1.5 * h, &g));        /* and below */
+    g_assert_true(trv_commit_executed(post, h, &g));                /* H = h_ent: taken */
+    g_assert_true(trv_commit_executed(post, 1.5 * h, &g));          /* and below */
     g_assert_false(trv_commit_executed(post, nextafter(h, 0), &g)); /* just above h_ent: not */
-    g_assert_false(trv_commit_executed(post, 0.6 * h, &g));       /* well above */
+    g_assert_false(trv_commit_executed(post, 0.6 * h, &g));         /* well above */
     checked++;
   }
   g_assert_cmpint(checked, ==, 60);
@@ -167,10 +173,12 @@ int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/commit/executed_snapshot_commits_map_only_below_the_entropy_bound",
                   executed_snapshot_commits_map_only_below_the_entropy_bound);
-  g_test_add_func("/commit/executed_snapshot_is_taken_exactly_up_to_h_ent", executed_snapshot_is_taken_exactly_up_to_h_ent);
+  g_test_add_func("/commit/executed_snapshot_is_taken_exactly_up_to_h_ent",
+                  executed_snapshot_is_taken_exactly_up_to_h_ent);
   g_test_add_func("/commit/ideal_commit_freezes_resolved_large_effects_and_keeps_them",
                   ideal_commit_freezes_resolved_large_effects_and_keeps_them);
-  g_test_add_func("/lrcp/residual_z_is_the_standardized_signed_residual", residual_z_is_the_standardized_signed_residual);
+  g_test_add_func("/lrcp/residual_z_is_the_standardized_signed_residual",
+                  residual_z_is_the_standardized_signed_residual);
   g_test_add_func("/lrcp/converges_when_the_posterior_knows_better", lrcp_converges_when_the_posterior_knows_better);
   g_test_add_func("/lrcp/flags_when_repair_does_not_contract", lrcp_flags_when_repair_does_not_contract);
   g_test_add_func("/lrcp/repairs_the_radius_one_neighbourhood", lrcp_repairs_the_radius_one_neighbourhood);

@@ -251,8 +251,8 @@ static void every_deletion_swap_and_repeat_is_refused_except_the_last_entry_cut(
     check(img, image_of(order, m, img), d + 1, true, &rep);
   }
   g_test_message("%zu entries: deletions %zu refused, %zu a shorter valid log (the last entry); swaps %zu "
-                 "refused of %zu; repeats %zu refused of %zu", n, del.refused, del.prefix, swap.refused, n - 1,
-                 rep.refused, n);
+                 "refused of %zu; repeats %zu refused of %zu",
+                 n, del.refused, del.prefix, swap.refused, n - 1, rep.refused, n);
   /* Only deleting the last entry leaves a valid log: the log as it was
    * before that append, which no self-contained format can tell apart. */
   g_assert_cmpuint(del.refused, ==, n - 1);
@@ -281,8 +281,8 @@ static void every_truncation_is_refused_in_the_header_or_a_prefix_with_one_torn_
   }
   g_test_message("%zu truncation points: %zu refused (inside the header), %zu at an entry boundary (a shorter "
                  "valid log), %zu inside an entry (one torn frame, truncated by recovery; %zu of them a tail "
-                 "that is also the preallocation pattern)", log_.len, o.refused, o.prefix, o.torn + o.padded,
-                 o.padded);
+                 "that is also the preallocation pattern)",
+                 log_.len, o.refused, o.prefix, o.torn + o.padded, o.padded);
   g_assert_cmpuint(o.refused, ==, TRV_CTL_HEADER_SIZE);
   g_assert_cmpuint(o.prefix, ==, log_.n_entries);
   g_assert_cmpuint(o.torn + o.padded, ==, log_.len - TRV_CTL_HEADER_SIZE - log_.n_entries);
@@ -330,8 +330,8 @@ static void appended_garbage_is_refused_unless_it_could_start_the_next_frame(voi
     g_assert_cmpuint(zeros.padded - padded_before, ==, pattern_zero ? 1 : 0);
   }
   g_test_message("garbage of 1..600 bytes after the last entry: random %zu refused, %zu taken for a torn "
-                 "append or the pattern (the longest %zu bytes); zeros %zu refused", random.refused,
-                 random.torn + random.padded, longest_accepted, zeros.refused);
+                 "append or the pattern (the longest %zu bytes); zeros %zu refused",
+                 random.refused, random.torn + random.padded, longest_accepted, zeros.refused);
   /* Random bytes pass as a torn frame only while they are too short to
    * carry the next sequence number whole (8 bytes). */
   g_assert_cmpuint(longest_accepted, <, 8);

@@ -37,10 +37,14 @@ static void build_log(Log *log) {
   g_assert_no_error(err);
   TrvPosterior *live = trv_posterior_new(3, &log->params);
   TrvRecord plan[] = {
-      ctl_test_step(0, 0, 0, 0, 0, 1, 1.2),  ctl_test_step(1, 0, 0, 0, 1, -1, -0.7),
-      ctl_test_step(2, 0, 0, 1, 2, 1, 0.1),  ctl_test_control(TRV_RECORD_EPISODE_END, 0, 0, -1),
-      ctl_test_step(0, 1, 1, 0, 0, -1, -1.1), ctl_test_control(TRV_RECORD_RESET, 1, 1, 2),
-      ctl_test_control(TRV_RECORD_EPISODE_END, 2, 1, -1), ctl_test_step(1, 1, 2, 0, 1, 1, 0.9),
+      ctl_test_step(0, 0, 0, 0, 0, 1, 1.2),
+      ctl_test_step(1, 0, 0, 0, 1, -1, -0.7),
+      ctl_test_step(2, 0, 0, 1, 2, 1, 0.1),
+      ctl_test_control(TRV_RECORD_EPISODE_END, 0, 0, -1),
+      ctl_test_step(0, 1, 1, 0, 0, -1, -1.1),
+      ctl_test_control(TRV_RECORD_RESET, 1, 1, 2),
+      ctl_test_control(TRV_RECORD_EPISODE_END, 2, 1, -1),
+      ctl_test_step(1, 1, 2, 0, 1, 1, 0.9),
   };
   size_t start = 0;
   for (size_t i = 0; i < G_N_ELEMENTS(plan); i++) {
@@ -162,8 +166,10 @@ static void every_bit_flip_is_refused_even_in_the_last_entry(void) {
   gchar *copy = g_memdup2(log.bytes, log.len);
   for (size_t bit = 0; bit < log.len * 8; bit++) {
     copy[bit / 8] ^= (char)(1u << (bit % 8));
-    if (check_damaged(&log, copy, log.len, (gint64)(bit / 8))) detected++;
-    else torn++;
+    if (check_damaged(&log, copy, log.len, (gint64)(bit / 8)))
+      detected++;
+    else
+      torn++;
     copy[bit / 8] ^= (char)(1u << (bit % 8));
   }
   g_test_message("%zu-byte log: %zu bit flips refused by verify, %zu accepted", log.len, detected, torn);
@@ -180,11 +186,12 @@ static void every_truncation_is_refused_in_the_header_or_recovered_to_a_prefix(v
   build_log(&log);
   size_t detected = 0, recovered = 0;
   for (gsize cut = 0; cut < log.len; cut++) {
-    if (check_damaged(&log, log.bytes, cut, at_entry_boundary(&log, cut) ? -1 : (gint64)cut)) detected++;
-    else recovered++;
+    if (check_damaged(&log, log.bytes, cut, at_entry_boundary(&log, cut) ? -1 : (gint64)cut))
+      detected++;
+    else
+      recovered++;
   }
-  g_test_message("%zu truncation points: %zu refused (inside the header), %zu recovered", log.len, detected,
-                 recovered);
+  g_test_message("%zu truncation points: %zu refused (inside the header), %zu recovered", log.len, detected, recovered);
   g_assert_cmpuint(detected, ==, 128); /* exactly the cuts inside the header */
   free_log(&log);
 }

@@ -130,8 +130,7 @@ static void killed_writer_leaves_a_prefix_with_every_acked_record(gconstpointer 
   g_test_message("figures: sigkill policy=%s trials=%" G_GUINT64_FORMAT " acknowledged=%" G_GUINT64_FORMAT
                  " recovered=%" G_GUINT64_FORMAT " lost=%" G_GUINT64_FORMAT " unacknowledged-whole=%" G_GUINT64_FORMAT
                  " torn-frames=%" G_GUINT64_FORMAT " preallocated-tail=%" G_GUINT64_FORMAT,
-                 trv_ctl_fsync_name(policy), f.trials, f.acked, f.recovered, f.lost, f.unacked_whole, f.torn,
-                 f.padded);
+                 trv_ctl_fsync_name(policy), f.trials, f.acked, f.recovered, f.lost, f.unacked_whole, f.torn, f.padded);
   g_assert_cmpuint(f.lost, ==, 0);
   g_assert_cmpuint(f.acked, >, 0);
   munmap(shared_ack, sizeof *shared_ack);

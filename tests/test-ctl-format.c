@@ -28,8 +28,11 @@ static void crc32c_matches_standard_check_value(void) {
 }
 
 static TrvCtlHeader test_header(void) {
-  TrvCtlHeader h = {.version = TRV_CTL_FORMAT_VERSION, .created_us = 123456789, .n_components = 3,
-                    .base_episode = TRV_CTL_NO_BASE, .params = ctl_test_params()};
+  TrvCtlHeader h = {.version = TRV_CTL_FORMAT_VERSION,
+                    .created_us = 123456789,
+                    .n_components = 3,
+                    .base_episode = TRV_CTL_NO_BASE,
+                    .params = ctl_test_params()};
   return h;
 }
 
@@ -165,7 +168,10 @@ static void header_round_trips_and_rejects_foreign_files(void) {
   /* A reserved byte set, an unknown noise model, a persistence above 1
    * (CRC fixed up each time): corruption, not a valid header. */
   uint32_t crc;
-  static const struct { int at; uint8_t value; } bad[] = {{116, 1}, {44, 2}, {111, 0x40}};
+  static const struct {
+    int at;
+    uint8_t value;
+  } bad[] = {{116, 1}, {44, 2}, {111, 0x40}};
   for (size_t k = 0; k < G_N_ELEMENTS(bad); k++) {
     uint8_t keep = b[bad[k].at];
     b[bad[k].at] = bad[k].value; /* byte 111: persist = 2.0 */
@@ -241,7 +247,7 @@ static void preallocation_pattern_is_never_zeros_and_is_found_exactly(void) {
   size_t w = trv_ctl_pad_start(salt, img, 0, sizeof img);
   g_assert_cmpuint(w, <=, 1000);
   g_assert_cmpuint(w, >=, 998); /* 0xAB may agree with the pattern by chance */
-  memset(img + 5000, 0, 4096); /* a zeroed page ends the pattern */
+  memset(img + 5000, 0, 4096);  /* a zeroed page ends the pattern */
   g_assert_cmpuint(trv_ctl_pad_start(salt, img, 0, sizeof img), >=, 9096);
   /* Another log's pattern is not this one's. */
   h.created_us++;

@@ -90,8 +90,7 @@ static void episodes_close_in_order_and_refuse_late_records(Fixture *f, gconstpo
   g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
   g_clear_error(&err);
   g_assert_cmpint(trv_ctl_append_snapshot(ctl, 0, TRV_CTL_SNAPSHOT_EPISODE, p, NULL, NULL), ==, TRV_CTL_APPENDED);
-  g_assert_cmpint(trv_ctl_append_snapshot(ctl, 0, TRV_CTL_SNAPSHOT_CHANGE_POINT, p, NULL, NULL), ==,
-                  TRV_CTL_DUPLICATE);
+  g_assert_cmpint(trv_ctl_append_snapshot(ctl, 0, TRV_CTL_SNAPSHOT_CHANGE_POINT, p, NULL, NULL), ==, TRV_CTL_DUPLICATE);
   trv_posterior_free(p);
   /* A posterior of another shape is refused. */
   TrvPosterior *q = trv_posterior_new(4, &f->params);

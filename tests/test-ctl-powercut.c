@@ -28,10 +28,10 @@ typedef struct {
 } Write;
 
 typedef struct {
-  GByteArray *disk;          /* the file as the disk holds it */
-  GArray *pending;           /* Write, since the last completed fsync */
+  GByteArray *disk; /* the file as the disk holds it */
+  GArray *pending;  /* Write, since the last completed fsync */
   GByteArray *pending_bytes;
-  unsigned fsyncs, cut_at;   /* fsync number cut_at never completes */
+  unsigned fsyncs, cut_at; /* fsync number cut_at never completes */
   GRand *rand;
   GByteArray *dropped, *torn; /* the images taken at the cut (NULL before) */
 } Shim;
@@ -102,8 +102,7 @@ typedef struct {
 } Figures;
 
 /* Recovers one image and checks it against what was appended; adds to f. */
-static void recover_image(const char *path, const GByteArray *img, const GArray *appended, uint64_t acked,
-                          Figures *f) {
+static void recover_image(const char *path, const GByteArray *img, const GArray *appended, uint64_t acked, Figures *f) {
   GError *err = NULL;
   ctl_test_write_file(path, img->data, img->len);
   TrvCtlRecovery vr;
@@ -119,8 +118,10 @@ static void recover_image(const char *path, const GByteArray *img, const GArray 
     const TrvCtlEntry *e = &g_array_index(scan.entries, TrvCtlEntry, i);
     const Appended *a = &g_array_index(appended, Appended, i);
     g_assert_cmpint(e->type == TRV_CTL_ENTRY_RECORD, ==, a->is_record);
-    if (a->is_record) g_assert_true(ctl_test_record_equal(&e->rec, &a->rec));
-    else g_assert_cmpuint(e->snap_episode, ==, a->snap_episode);
+    if (a->is_record)
+      g_assert_true(ctl_test_record_equal(&e->rec, &a->rec));
+    else
+      g_assert_cmpuint(e->snap_episode, ==, a->snap_episode);
     if (a->is_record && i < acked) f->recovered_records++;
   }
   for (guint i = 0; i < acked; i++) f->acked_records += g_array_index(appended, Appended, i).is_record;
@@ -154,8 +155,10 @@ static void run_trials(TrvCtlFsync policy, int trials, Figures *dropped, Figures
     TrvCtlOptions o = {.fsync = policy, .group_records = 64, .group_ms = 10};
     TrvCtl *ctl = trv_ctl_create(path, 3, &params, &o, &err);
     g_assert_no_error(err);
-    Shim s = {.disk = g_byte_array_new(), .pending = g_array_new(FALSE, FALSE, sizeof(Write)),
-              .pending_bytes = g_byte_array_new(), .rand = rand};
+    Shim s = {.disk = g_byte_array_new(),
+              .pending = g_array_new(FALSE, FALSE, sizeof(Write)),
+              .pending_bytes = g_byte_array_new(),
+              .rand = rand};
     gchar *header;
     gsize header_len;
     g_assert_true(g_file_get_contents(path, &header, &header_len, NULL)); /* created durably */
@@ -215,8 +218,9 @@ static void report(const char *policy, const char *model, const Figures *f) {
   /* One line per policy and model; scripts/ctl-crash-test.sh collects them. */
   g_test_message("figures: power-cut policy=%s model=%s trials=%" G_GUINT64_FORMAT " acknowledged=%" G_GUINT64_FORMAT
                  " recovered=%" G_GUINT64_FORMAT " lost=%" G_GUINT64_FORMAT " unacknowledged-whole=%" G_GUINT64_FORMAT
-                 " torn-frames=%" G_GUINT64_FORMAT, policy, model, f->trials, f->acked_records,
-                 f->recovered_records, f->lost_records, f->unacked_whole, f->torn_frames);
+                 " torn-frames=%" G_GUINT64_FORMAT,
+                 policy, model, f->trials, f->acked_records, f->recovered_records, f->lost_records, f->unacked_whole,
+                 f->torn_frames);
 }
 
 static void power_cut_keeps_every_acknowledged_record(gconstpointer data) {
@@ -239,8 +243,8 @@ static void power_cut_keeps_every_acknowledged_record(gconstpointer data) {
 
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
-  g_test_add_data_func("/ctl/powercut/always_keeps_every_acknowledged_record",
-                       GINT_TO_POINTER(TRV_CTL_FSYNC_ALWAYS), power_cut_keeps_every_acknowledged_record);
+  g_test_add_data_func("/ctl/powercut/always_keeps_every_acknowledged_record", GINT_TO_POINTER(TRV_CTL_FSYNC_ALWAYS),
+                       power_cut_keeps_every_acknowledged_record);
   g_test_add_data_func("/ctl/powercut/group_keeps_every_acknowledged_record", GINT_TO_POINTER(TRV_CTL_FSYNC_GROUP),
                        power_cut_keeps_every_acknowledged_record);
   return g_test_run();

@@ -39,20 +39,19 @@ static void write_stream(Stream *s) {
     if (e == EPISODES) { /* leave the last one open: 4 of its records */
       g_array_set_size(ep, 4);
       for (guint i = 0; i < ep->len; i++)
-        g_assert_cmpint(trv_ctl_append_record(ctl, &g_array_index(ep, TrvRecord, i), NULL, &err), ==,
-                        TRV_CTL_APPENDED);
+        g_assert_cmpint(trv_ctl_append_record(ctl, &g_array_index(ep, TrvRecord, i), NULL, &err), ==, TRV_CTL_APPENDED);
       s->open_tail = g_array_copy(ep);
       break;
     }
     for (guint i = 0; i < ep->len; i++) {
-      g_assert_cmpint(trv_ctl_append_record(ctl, &g_array_index(ep, TrvRecord, i), NULL, &err), ==,
-                      TRV_CTL_APPENDED);
+      g_assert_cmpint(trv_ctl_append_record(ctl, &g_array_index(ep, TrvRecord, i), NULL, &err), ==, TRV_CTL_APPENDED);
       g_assert_no_error(err);
     }
     trv_replay_episode(s->live, (TrvRecord *)(void *)ep->data, ep->len);
     bool change = e == 150 || e == 300;
     g_assert_cmpint(trv_ctl_append_snapshot(ctl, e, change ? TRV_CTL_SNAPSHOT_CHANGE_POINT : TRV_CTL_SNAPSHOT_EPISODE,
-                                            s->live, NULL, &err), ==, TRV_CTL_APPENDED);
+                                            s->live, NULL, &err),
+                    ==, TRV_CTL_APPENDED);
     if (change)
       g_assert_cmpint(trv_ctl_append_snapshot(ctl, e, TRV_CTL_SNAPSHOT_EPISODE, s->live, NULL, &err), ==,
                       TRV_CTL_DUPLICATE);
@@ -110,9 +109,9 @@ static void replay_from_zero_equals_replay_from_every_snapshot(void) {
   g_assert_cmpuint(st.n_by_kind[TRV_RECORD_RESET], ==, 3);
   g_assert_cmpuint(st.n_by_kind[TRV_RECORD_EPISODE_END], ==, EPISODES);
   g_assert_cmpuint(st.n_by_kind[TRV_RECORD_STEP], ==, EPISODES * 15 + 4);
-  g_test_message("%" G_GUINT64_FORMAT " bytes: %" G_GUINT64_FORMAT " records (%.1f bytes/record), %"
-                 G_GUINT64_FORMAT " snapshots (%.1f bytes each)", st.file_bytes, st.n_records,
-                 (double)st.record_bytes / (double)st.n_records, st.n_snapshots,
+  g_test_message("%" G_GUINT64_FORMAT " bytes: %" G_GUINT64_FORMAT " records (%.1f bytes/record), %" G_GUINT64_FORMAT
+                 " snapshots (%.1f bytes each)",
+                 st.file_bytes, st.n_records, (double)st.record_bytes / (double)st.n_records, st.n_snapshots,
                  (double)st.snapshot_bytes / (double)st.n_snapshots);
   trv_posterior_free(zero);
   trv_ctl_view_free(v);
@@ -177,8 +176,7 @@ static void compaction_keeps_the_posterior_bit_identical(void) {
     g_assert_cmpint(trv_ctl_append_record(ctl, &g_array_index(s.open_tail, TrvRecord, 0), NULL, &err), ==,
                     TRV_CTL_DUPLICATE);
     for (guint i = 0; i < rest->len; i++)
-      g_assert_cmpint(trv_ctl_append_record(ctl, &g_array_index(rest, TrvRecord, i), NULL, &err), ==,
-                      TRV_CTL_APPENDED);
+      g_assert_cmpint(trv_ctl_append_record(ctl, &g_array_index(rest, TrvRecord, i), NULL, &err), ==, TRV_CTL_APPENDED);
     g_assert_true(trv_ctl_close(ctl, NULL));
     TrvCtlView *v = trv_ctl_view_open(paths[k], false, &err);
     g_assert_no_error(err);

@@ -18,8 +18,14 @@
 #include "core/rng.h"
 
 static inline TrvPosteriorParams ctl_test_params(void) {
-  TrvPosteriorParams p = {.pi0 = 0.5, .tau2 = 1.0, .s2 = 1.0, .kappa_min = 0.5, .hazard = 0.01,
-                          .lambda = 0.9, .slab = TRV_SLAB_SEPARATED, .track = TRV_TRACK_HAZARD};
+  TrvPosteriorParams p = {.pi0 = 0.5,
+                          .tau2 = 1.0,
+                          .s2 = 1.0,
+                          .kappa_min = 0.5,
+                          .hazard = 0.01,
+                          .lambda = 0.9,
+                          .slab = TRV_SLAB_SEPARATED,
+                          .track = TRV_TRACK_HAZARD};
   return p;
 }
 

@@ -37,9 +37,18 @@ static void doubles_read_as_strtod_does(void) {
     read++;
   }
   /* the deepest point and the largest mantissa, both signs of zero */
-  const char *edges[] = {"999999999999999", "0.00000000000001", "9.99999999999999", "0.99999999999999",
-                         "-0",              "-0.0",             "0",                "000000000000001",
-                         "1.5",             "0.1",              "0.3",              "123456.789012345"};
+  const char *edges[] = {"999999999999999",
+                         "0.00000000000001",
+                         "9.99999999999999",
+                         "0.99999999999999",
+                         "-0",
+                         "-0.0",
+                         "0",
+                         "000000000000001",
+                         "1.5",
+                         "0.1",
+                         "0.3",
+                         "123456.789012345"};
   for (size_t i = 0; i < G_N_ELEMENTS(edges); i++) {
     double got, want = strtod(edges[i], NULL);
     g_assert_true(trv_decimal_double(edges[i], &got));
@@ -75,9 +84,25 @@ static void everything_else_is_left_to_the_c_library(void) {
     g_assert_false(trv_decimal_int(ints[i], &v));
     g_assert_cmpint(v, ==, 42);
   }
-  const char *doubles[] = {"",    "-",    ".",     "+1",  " 1", "1 ",   "1.",   ".5",  "1e3",
-                           "1E3", "0x10", "1.2.3", "nan", "inf", "1,5", "--1", "1234567890123456",
-                           "1.234567890123456", "0.0000000000000001"};
+  const char *doubles[] = {"",
+                           "-",
+                           ".",
+                           "+1",
+                           " 1",
+                           "1 ",
+                           "1.",
+                           ".5",
+                           "1e3",
+                           "1E3",
+                           "0x10",
+                           "1.2.3",
+                           "nan",
+                           "inf",
+                           "1,5",
+                           "--1",
+                           "1234567890123456",
+                           "1.234567890123456",
+                           "0.0000000000000001"};
   for (size_t i = 0; i < G_N_ELEMENTS(doubles); i++) {
     double v = 42;
     g_assert_false(trv_decimal_double(doubles[i], &v));

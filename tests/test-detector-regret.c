@@ -87,7 +87,7 @@ static void residual_ratio_alarms_on_variance_inflation(void) {
   double z[4] = {1, 1, 1, 1}, base[4] = {1, -1, 1, -1}, big[4] = {1.5, -1.5, 1.5, -1.5}, stat;
   TrvDetectorInput in = {.n_probes = 4, .component = comp, .z = z, .resid = base, .s2 = 1, .n_components = 1};
   g_assert_false(k->step(d, &in, &stat)); /* first full window: the baseline (mean 1) */
-  in.resid = big;                          /* 2.25x the baseline once the window is full */
+  in.resid = big;                         /* 2.25x the baseline once the window is full */
   g_assert_true(k->step(d, &in, &stat));
   g_assert_cmpfloat(fabs(stat - 2.25), <, 1e-12);
   k->free(d);
@@ -104,8 +104,14 @@ static void residual_ratio_alarms_on_variance_inflation(void) {
 static void every_detector_restarts_after_an_alarm(void) {
   int comp[4] = {0, 0, 1, 1};
   double z[4] = {1, -1, 1, -1}, one[4] = {1, -1, 1, -1}, ten[4] = {1, -1, 1, -10};
-  TrvDetectorInput calm = {.h_prev_bits = 3, .h_bits = 3, .n_probes = 4, .component = comp, .z = z,
-                           .resid = one, .s2 = 1, .n_components = 2};
+  TrvDetectorInput calm = {.h_prev_bits = 3,
+                           .h_bits = 3,
+                           .n_probes = 4,
+                           .component = comp,
+                           .z = z,
+                           .resid = one,
+                           .s2 = 1,
+                           .n_components = 2};
   TrvDetectorInput storm = calm, probe = calm;
   storm.h_prev_bits = 12, storm.h_bits = 2, storm.resid = ten;
   probe.h_prev_bits = 2, probe.h_bits = 1.5;
@@ -143,8 +149,8 @@ static void regrets_on_a_three_episode_hand_example(void) {
   double ps[3] = {0.8, 0.5, 0.99}, r_epi = 0;
   bool truth[1] = {true};
   for (int e = 0; e < 3; e++) {
-    TrvPosteriorParams pp = {.pi0 = ps[e], .tau2 = 1, .s2 = 1, .lambda = 1, .slab = TRV_SLAB_GAUSSIAN,
-                             .track = TRV_TRACK_NONE};
+    TrvPosteriorParams pp = {
+        .pi0 = ps[e], .tau2 = 1, .s2 = 1, .lambda = 1, .slab = TRV_SLAB_GAUSSIAN, .track = TRV_TRACK_NONE};
     TrvPosterior *post = trv_posterior_new(1, &pp);
     for (int t = 0; t < 4; t++) r_epi += trv_regret_epistemic_step(post, truth);
     trv_posterior_free(post);
@@ -162,7 +168,8 @@ static void regrets_on_a_three_episode_hand_example(void) {
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   trv_detectors_register_builtin();
-  g_test_add_func("/detector/ce_eig_cusum_follows_the_hand_computed_sequence", ce_eig_cusum_follows_the_hand_computed_sequence);
+  g_test_add_func("/detector/ce_eig_cusum_follows_the_hand_computed_sequence",
+                  ce_eig_cusum_follows_the_hand_computed_sequence);
   g_test_add_func("/detector/loglik_cusum_accumulates_the_likelihood_ratio_per_component",
                   loglik_cusum_accumulates_the_likelihood_ratio_per_component);
   g_test_add_func("/detector/residual_ratio_alarms_on_variance_inflation", residual_ratio_alarms_on_variance_inflation);

@@ -16,10 +16,11 @@
 static const char *const controllers[] = {"trivium", "rlvr"};
 /* the Warehouse report's columns */
 static const char *const columns[] = {"committed_reward", "commits", "commit_failures", "delivered", "ideal", "fd_eps",
-                                      "fd_eta", NULL};
+                                      "fd_eta",           NULL};
 enum { REWARD, COMMITS, FAILURES, DELIVERED, IDEAL, FD_EPS, FD_ETA };
-static const char header[] = "seed,controller,episode,committed_reward,commits,commit_failures,lrcp_trace,delivered,ideal,"
-                             "fd_eps,fd_eta\n";
+static const char header[] =
+    "seed,controller,episode,committed_reward,commits,commit_failures,lrcp_trace,delivered,ideal,"
+    "fd_eps,fd_eta\n";
 static char *dir, *path;
 
 static void put(const char *text, gssize len) { g_assert_true(g_file_set_contents(path, text, len, NULL)); }
@@ -53,7 +54,8 @@ static void a_table_gives_each_cells_columns_in_episode_order(void) {
       "1,trivium,0,28,8,1,1;0,30,29,29,24\n"
       "1,trivium,1,30,8,0,1;0,30,32,31,27\n"
       "2,trivium,0,20,6,2,0,23,25,24,22\n"
-      "1,rlvr,0,10,5,0,0,10,12,11,10\n", -1);
+      "1,rlvr,0,10,5,0,0,10,12,11,10\n",
+      -1);
   GError *err = NULL;
   GPtrArray *cells = read_back(8, &err);
   g_assert_no_error(err);
@@ -99,7 +101,8 @@ static void only_the_columns_asked_for_are_read(void) {
 }
 
 static void malformed_tables_are_refused_with_their_line(void) {
-  assert_refused("1,trivium,0,28,8,1,x,30,29,29,24\n1,trivium,0,28,8,1,x,30,29\n", 8, 3, "9 fields; expected the header's 11");
+  assert_refused("1,trivium,0,28,8,1,x,30,29,29,24\n1,trivium,0,28,8,1,x,30,29\n", 8, 3,
+                 "9 fields; expected the header's 11");
   assert_refused("1,dqn,0,28,8,1,x,30,29,29,24\n", 8, 2, "controller 'dqn'; expected one of the run's");
   assert_refused("one,trivium,0,28,8,1,x,30,29,29,24\n", 8, 2, "seed 'one'; expected a whole number");
   assert_refused("99999999999,trivium,0,28,8,1,x,30,29,29,24\n", 8, 2, "seed '99999999999'");
@@ -168,9 +171,11 @@ int main(int argc, char **argv) {
   g_test_add_func("/episode-columns/a_table_gives_each_cells_columns_in_episode_order",
                   a_table_gives_each_cells_columns_in_episode_order);
   g_test_add_func("/episode-columns/only_the_columns_asked_for_are_read", only_the_columns_asked_for_are_read);
-  g_test_add_func("/episode-columns/malformed_tables_are_refused_with_their_line", malformed_tables_are_refused_with_their_line);
+  g_test_add_func("/episode-columns/malformed_tables_are_refused_with_their_line",
+                  malformed_tables_are_refused_with_their_line);
   g_test_add_func("/episode-columns/a_nul_byte_inside_a_line_is_refused", a_nul_byte_inside_a_line_is_refused);
-  g_test_add_func("/episode-columns/sizes_are_bounded_before_and_while_reading", sizes_are_bounded_before_and_while_reading);
+  g_test_add_func("/episode-columns/sizes_are_bounded_before_and_while_reading",
+                  sizes_are_bounded_before_and_while_reading);
   int rc = g_test_run();
   g_unlink(path);
   g_rmdir(dir);

@@ -93,7 +93,7 @@ static void good_trace_gives_each_resource_its_intervals(void) {
                               "1.5h host-a on\n"                   /* 9 */
                               "1d link-* down\n"                   /* 10: a glob */
                               "500ms host-a down\n"                /* 11: a link of a host's name */
-                              "#");                                 /* 12: no end of line */
+                              "#");                                /* 12: no end of line */
   g_assert_cmpuint(t->n_events, ==, 9);
   g_assert_cmpuint(t->resources->len, ==, 5);
   const TrvTraceResource *a = t->resources->pdata[0], *h = t->resources->pdata[1], *b = t->resources->pdata[2],
@@ -138,11 +138,13 @@ static void touching_outages_join_and_a_last_down_lasts_to_the_end(void) {
   trv_fault_trace_free(t);
 }
 
-#define TIME_EXPECTED "expected a number of simulated seconds in [0, 1e+09], or of a unit (ms, s, min or m, h, d: 10min, 6h)"
+#define TIME_EXPECTED                                                                                                  \
+  "expected a number of simulated seconds in [0, 1e+09], or of a unit (ms, s, min or m, h, d: 10min, 6h)"
 
 static void each_mistake_has_its_message(void) {
-  parse_fails("# fields\n600 tower-0-uplink\n",
-              "t.trace:2: 2 fields in '600 tower-0-uplink'; expected TIME RESOURCE STATE, e.g. '10min tower-0-uplink down'");
+  parse_fails(
+      "# fields\n600 tower-0-uplink\n",
+      "t.trace:2: 2 fields in '600 tower-0-uplink'; expected TIME RESOURCE STATE, e.g. '10min tower-0-uplink down'");
   parse_fails("600 tower-0-uplink down now\n", "t.trace:1: more than 3 fields in '600 tower-0-uplink down now'; "
                                                "expected TIME RESOURCE STATE (a comment starts with '#')");
   parse_fails("-5 l down\n", "t.trace:1: time '-5'; " TIME_EXPECTED);
@@ -160,21 +162,25 @@ static void each_mistake_has_its_message(void) {
 static void states_alternate_in_time_order(void) {
   parse_fails("600 l down\n900 l down\n",
               "t.trace:2: link 'l' down, but it is down since line 1; expected 'up' before another 'down'");
-  parse_fails("600 l up\n",
-              "t.trace:1: link 'l' up, but it is up (every link is up until a line takes it down); expected 'down' first");
+  parse_fails(
+      "600 l up\n",
+      "t.trace:1: link 'l' up, but it is up (every link is up until a line takes it down); expected 'down' first");
   parse_fails("600 l down\n900 l up\n1000 l up\n",
               "t.trace:3: link 'l' up, but it is up since line 2; expected 'down' before another 'up'");
   parse_fails("1 h off\n2 h off\n",
               "t.trace:2: host 'h' off, but it is off since line 1; expected 'on' before another 'off'");
-  parse_fails("1 h on\n",
-              "t.trace:1: host 'h' on, but it is on (every host is on until a line takes it off); expected 'off' first");
+  parse_fails(
+      "1 h on\n",
+      "t.trace:1: host 'h' on, but it is on (every host is on until a line takes it off); expected 'off' first");
   /* a link and a host of one name are two resources: this host is on */
-  parse_fails("1 h down\n2 h on\n",
-              "t.trace:2: host 'h' on, but it is on (every host is on until a line takes it off); expected 'off' first");
+  parse_fails(
+      "1 h down\n2 h on\n",
+      "t.trace:2: host 'h' on, but it is on (every host is on until a line takes it off); expected 'off' first");
   parse_fails("600 l down\n500 l up\n", "t.trace:2: link 'l' up at 500 s, before its previous event (line 1, at 600 "
                                         "s); expected the lines of a resource in time order");
-  parse_fails("600 l down\n900 l up\n899.5 l down\n", "t.trace:3: link 'l' down at 899.5 s, before its previous event "
-                                                      "(line 2, at 900 s); expected the lines of a resource in time order");
+  parse_fails("600 l down\n900 l up\n899.5 l down\n",
+              "t.trace:3: link 'l' down at 899.5 s, before its previous event "
+              "(line 2, at 900 s); expected the lines of a resource in time order");
   parse_fails("600 l down\n10min l up\n", "t.trace:2: link 'l' up at 600 s, the time it went down (line 1); expected a "
                                           "later time (an outage of 0 s changes nothing)");
   /* other resources' lines may come in any order */
@@ -184,16 +190,18 @@ static void states_alternate_in_time_order(void) {
 
 static void text_that_is_not_a_trace_is_refused(void) {
   parse_fails("", "t.trace: no event; expected lines TIME RESOURCE STATE, e.g. '10min tower-0-uplink down'");
-  parse_fails("# only\n\n   \n", "t.trace: no event; expected lines TIME RESOURCE STATE, e.g. '10min tower-0-uplink down'");
+  parse_fails("# only\n\n   \n",
+              "t.trace: no event; expected lines TIME RESOURCE STATE, e.g. '10min tower-0-uplink down'");
   parse_fails("1 l down\n2 l\x01 up\n",
               "t.trace:2: control character \\x01; expected text (TIME RESOURCE STATE, blanks between)");
   parse_fails_len("1 l down\n2 l\0 up\n", 17,
                   "t.trace:2: control character \\x00; expected text (TIME RESOURCE STATE, blanks between)");
-  parse_fails("1 l\r down\n", "t.trace:1: control character \\x0d; expected text (TIME RESOURCE STATE, blanks between)");
+  parse_fails("1 l\r down\n",
+              "t.trace:1: control character \\x0d; expected text (TIME RESOURCE STATE, blanks between)");
   parse_fails("1 caf\xe9 down\n", "t.trace:1: bytes that are not UTF-8; expected text");
   /* a C1 control is UTF-8, but a message never shows it raw */
   parse_fails("1 \xc2\x9b[2J up\n", "t.trace:1: link '\\u009b[2J' up, but it is up (every link is up until a line "
-                                      "takes it down); expected 'down' first");
+                                    "takes it down); expected 'down' first");
 }
 
 /* Every bound at its edge: the largest count passes, one more is refused
@@ -293,9 +301,7 @@ typedef struct {
   char *top, *dir, *platform;
 } Site;
 
-static void write_file(const char *path, const char *text) {
-  g_assert_true(g_file_set_contents(path, text, -1, NULL));
-}
+static void write_file(const char *path, const char *text) { g_assert_true(g_file_set_contents(path, text, -1, NULL)); }
 
 static Site site_new(void) {
   Site s = {.top = g_dir_make_tmp("trivium-trace-XXXXXX", NULL), .platform = src_path("platforms/causalbench.xml")};
@@ -346,8 +352,8 @@ static void load_fails_in(const Site *s, const char *faults, const char *want) {
   g_error_free(err);
 }
 
-#define FILE_EXPECTED                                                                                                \
-  "expected a trace file inside the scenario's directory, relative and without '..', e.g. "                          \
+#define FILE_EXPECTED                                                                                                  \
+  "expected a trace file inside the scenario's directory, relative and without '..', e.g. "                            \
   "file=\"faults/outages.trace\""
 
 static void scenario_reads_its_trace_from_its_own_directory(void) {
@@ -387,9 +393,11 @@ static void trace_outside_the_scenario_directory_is_refused(void) {
   Site s = site_new();
   load_fails_in(&s, "    <fault-trace file=\"/etc/passwd\"/>\n",
                 "mem.xml:5:18: file=\"/etc/passwd\" on <fault-trace> is an absolute path; " FILE_EXPECTED);
-  load_fails_in(&s, "    <fault-trace file=\"faults/../../outside.trace\"/>\n",
-                "mem.xml:5:18: file=\"faults/../../outside.trace\" on <fault-trace> has a '..' component; " FILE_EXPECTED);
-  load_fails_in(&s, "    <fault-trace file=\"\"/>\n", "mem.xml:5:18: file=\"\" on <fault-trace> is empty; " FILE_EXPECTED);
+  load_fails_in(
+      &s, "    <fault-trace file=\"faults/../../outside.trace\"/>\n",
+      "mem.xml:5:18: file=\"faults/../../outside.trace\" on <fault-trace> has a '..' component; " FILE_EXPECTED);
+  load_fails_in(&s, "    <fault-trace file=\"\"/>\n",
+                "mem.xml:5:18: file=\"\" on <fault-trace> is empty; " FILE_EXPECTED);
   load_fails_in(&s, "    <fault-trace file=\"a&#10;b\"/>\n",
                 "mem.xml:5:18: file=\"a\\x0ab\" on <fault-trace> holds a control character; " FILE_EXPECTED);
   /* a link inside the directory that leads out of it, to a file or to a directory */
@@ -399,11 +407,13 @@ static void trace_outside_the_scenario_directory_is_refused(void) {
   g_assert_cmpint(symlink("..", up), ==, 0);
   real_out = realpath(outside, NULL);
   char *want = g_strdup_printf("mem.xml:5:18: file=\"evil.trace\" on <fault-trace> leads through a symbolic link to "
-                               "%s, outside the scenario's directory; " FILE_EXPECTED, real_out);
+                               "%s, outside the scenario's directory; " FILE_EXPECTED,
+                               real_out);
   load_fails_in(&s, "    <fault-trace file=\"evil.trace\"/>\n", want);
   g_free(want);
   want = g_strdup_printf("mem.xml:5:18: file=\"up/outside.trace\" on <fault-trace> leads through a symbolic link to "
-                         "%s, outside the scenario's directory; " FILE_EXPECTED, real_out);
+                         "%s, outside the scenario's directory; " FILE_EXPECTED,
+                         real_out);
   load_fails_in(&s, "    <fault-trace file=\"up/outside.trace\"/>\n", want);
   g_free(want);
   load_fails_in(&s, "    <fault-trace file=\"none.trace\"/>\n",
@@ -446,12 +456,14 @@ static void trace_mistakes_name_the_trace_and_its_line(void) {
                 "mem.xml:5:18: fault trace 'bad.trace' refused: @REAL@/bad.trace:1: link 'tower-*' matches no link of "
                 "@PLATFORM@; expected one of its links: centre-lan, agent-0-uplink");
   /* the element itself */
-  load_fails_in(&s, "    <fault-trace/>\n", "mem.xml:5:5: <fault-trace> without file; expected <fault-trace "
-                                             "file=\"TRACE\"> (relative to the scenario's directory)");
+  load_fails_in(&s, "    <fault-trace/>\n",
+                "mem.xml:5:5: <fault-trace> without file; expected <fault-trace "
+                "file=\"TRACE\"> (relative to the scenario's directory)");
   load_fails_in(&s, "    <fault-trace file=\"faults/ok.trace\" at=\"5\"/>\n",
                 "mem.xml:5:41: unknown attribute 'at' on <fault-trace>; expected one of: file");
-  load_fails_in(&s, "    <fault-trace file=\"faults/ok.trace\"><host-crash host=\"ctl\" at=\"1\" duration=\"1\"/>"
-                    "</fault-trace>\n",
+  load_fails_in(&s,
+                "    <fault-trace file=\"faults/ok.trace\"><host-crash host=\"ctl\" at=\"1\" duration=\"1\"/>"
+                "</fault-trace>\n",
                 "mem.xml:5:41: element <host-crash> inside <fault-trace>; expected <fault-trace/> to be empty");
   g_free(bad);
   site_free(&s);
@@ -466,11 +478,13 @@ static void scenario_trace_events_are_bounded_in_all(void) {
     g_string_append_printf(g, "%d agent-0-uplink %s\n", i, i % 2 ? "up" : "down");
   write_file(half, g->str);
   GError *err = NULL;
-  TrvScenario *sc = load_in(&s, "    <fault-trace file=\"half.trace\"/>\n    <fault-trace file=\"half.trace\"/>\n", &err);
+  TrvScenario *sc =
+      load_in(&s, "    <fault-trace file=\"half.trace\"/>\n    <fault-trace file=\"half.trace\"/>\n", &err);
   g_assert_no_error(err);
   trv_scenario_free(sc);
-  load_fails_in(&s, "    <fault-trace file=\"half.trace\"/>\n    <fault-trace file=\"half.trace\"/>\n"
-                    "    <fault-trace file=\"faults/ok.trace\"/>\n",
+  load_fails_in(&s,
+                "    <fault-trace file=\"half.trace\"/>\n    <fault-trace file=\"half.trace\"/>\n"
+                "    <fault-trace file=\"faults/ok.trace\"/>\n",
                 "mem.xml:7:18: fault trace 'faults/ok.trace' brings the scenario to 100004 events; expected at most "
                 "100000 in all its traces");
   g_string_free(g, TRUE);
@@ -495,7 +509,8 @@ int main(int argc, char **argv) {
                   scenario_reads_its_trace_from_its_own_directory);
   g_test_add_func("/fault-trace/trace_outside_the_scenario_directory_is_refused",
                   trace_outside_the_scenario_directory_is_refused);
-  g_test_add_func("/fault-trace/trace_mistakes_name_the_trace_and_its_line", trace_mistakes_name_the_trace_and_its_line);
+  g_test_add_func("/fault-trace/trace_mistakes_name_the_trace_and_its_line",
+                  trace_mistakes_name_the_trace_and_its_line);
   g_test_add_func("/fault-trace/scenario_trace_events_are_bounded_in_all", scenario_trace_events_are_bounded_in_all);
   return g_test_run();
 }

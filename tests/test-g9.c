@@ -62,8 +62,25 @@ static void powers_of_ten_and_their_neighbours(void) {
 }
 
 static void special_values_print_as_printf_does(void) {
-  const double v[] = {0.0, -0.0, NAN, -NAN, INFINITY, -INFINITY, 5e-324, 2.2250738585072014e-308, 1e-14, 1e38,
-                      1.7976931348623157e308, 1e-5, 1e-4, 9.99999999e-5, 123456789, 1e9, 0.1, 0.273106771, 85.8915164};
+  const double v[] = {0.0,
+                      -0.0,
+                      NAN,
+                      -NAN,
+                      INFINITY,
+                      -INFINITY,
+                      5e-324,
+                      2.2250738585072014e-308,
+                      1e-14,
+                      1e38,
+                      1.7976931348623157e308,
+                      1e-5,
+                      1e-4,
+                      9.99999999e-5,
+                      123456789,
+                      1e9,
+                      0.1,
+                      0.273106771,
+                      85.8915164};
   for (size_t i = 0; i < G_N_ELEMENTS(v); i++) check(v[i]);
 }
 

@@ -19,8 +19,10 @@ static char *expected(const char *text) {
   char *valid = g_utf8_make_valid(text, -1);
   GString *e = g_string_new(NULL);
   for (char *p = valid; *p; p++) {
-    if (*p == '\'') g_string_append(e, "\u2019");
-    else g_string_append_c(e, (unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p);
+    if (*p == '\'')
+      g_string_append(e, "\u2019");
+    else
+      g_string_append_c(e, (unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p);
   }
   g_free(valid);
   return g_string_free(e, FALSE);
@@ -34,10 +36,24 @@ int main(void) {
   }
   GPtrArray *texts = g_ptr_array_new_with_free_func(g_free);
   for (int b = 1; b < 256; b++) g_ptr_array_add(texts, g_strdup_printf("a%cb", b));
-  static const char *const attacks[] = {
-      "x\nsystem \"touch CANARY1\"\nprint \"", "x'\nsystem 'touch CANARY2'\nprint '", "`touch CANARY3`",
-      "x\rsystem 'touch CANARY4'", "x\\", "x\\\nsystem 'touch CANARY5'", "@m", "x'; system('touch CANARY6'); print '",
-      "'''", "'x", "x'", "'", "''", "a\xff\xfe\x80z", "\xc3\xa9t\xc3\xa9 \xe2\x82\xac", "x\x1b[2Jy", "$(touch CANARY7)", "x\" . system(\"touch CANARY8\") . \""};
+  static const char *const attacks[] = {"x\nsystem \"touch CANARY1\"\nprint \"",
+                                        "x'\nsystem 'touch CANARY2'\nprint '",
+                                        "`touch CANARY3`",
+                                        "x\rsystem 'touch CANARY4'",
+                                        "x\\",
+                                        "x\\\nsystem 'touch CANARY5'",
+                                        "@m",
+                                        "x'; system('touch CANARY6'); print '",
+                                        "'''",
+                                        "'x",
+                                        "x'",
+                                        "'",
+                                        "''",
+                                        "a\xff\xfe\x80z",
+                                        "\xc3\xa9t\xc3\xa9 \xe2\x82\xac",
+                                        "x\x1b[2Jy",
+                                        "$(touch CANARY7)",
+                                        "x\" . system(\"touch CANARY8\") . \""};
   for (size_t i = 0; i < G_N_ELEMENTS(attacks); i++) g_ptr_array_add(texts, g_strdup(attacks[i]));
   /* the script: a macro m that would run a command if expanded, then per
    * text a comment and a print, each followed by a marker line */
@@ -63,8 +79,10 @@ int main(void) {
   int failed = 0, n = 0;
   printf("1..3\n");
   n++;
-  if (g_spawn_check_wait_status(status, NULL)) printf("ok %d - gnuplot reads every quoted text without an error\n", n);
-  else printf("not ok %d - gnuplot failed:\n# %s\n", n, err), failed++;
+  if (g_spawn_check_wait_status(status, NULL))
+    printf("ok %d - gnuplot reads every quoted text without an error\n", n);
+  else
+    printf("not ok %d - gnuplot failed:\n# %s\n", n, err), failed++;
   n++;
   if (!strcmp(err, want->str)) {
     printf("ok %d - every byte 1-255 and every attack prints back as its text (%u texts)\n", n, texts->len);
@@ -94,8 +112,10 @@ int main(void) {
   }
   g_dir_close(d);
   g_rmdir(dir);
-  if (others == 0) printf("ok %d - no command ran (no canary file)\n", n);
-  else printf("not ok %d - %d files appeared\n", n, others), failed++;
+  if (others == 0)
+    printf("ok %d - no command ran (no canary file)\n", n);
+  else
+    printf("not ok %d - %d files appeared\n", n, others), failed++;
   g_free(out), g_free(err), g_free(script), g_free(dir), g_free(gnuplot);
   g_string_free(gp, TRUE), g_string_free(want, TRUE);
   g_ptr_array_free(texts, TRUE);

@@ -11,8 +11,12 @@
 #include "simgrid-options.h"
 
 /* at most 4 levels, 3 elements in one array or object, 10 values in all */
-static const TrvJsonFormat small = {.what = "test.json", .expected = "a test document", .max_bytes = 1 << 20,
-                                    .max_depth = 4, .max_elements = 3, .max_values = 10};
+static const TrvJsonFormat small = {.what = "test.json",
+                                    .expected = "a test document",
+                                    .max_bytes = 1 << 20,
+                                    .max_depth = 4,
+                                    .max_elements = 3,
+                                    .max_values = 10};
 
 static void accepted(const char *text) {
   GError *err = NULL;
@@ -37,9 +41,17 @@ static void refused_len(const char *text, gssize len, const char *place, const c
 static void refused(const char *text, const char *place, const char *what) { refused_len(text, -1, place, what); }
 
 static void test_json_scanner_accepts_rfc8259_documents(void) {
-  const char *docs[] = {"{}", "[]", " \t\r\n{\"a\" : [1, -0, 2.5e-3]} ", "[1E+2, true, false]", "[null]", "\"text\"", "0",
-                        "[\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\"]", "[\"\\ud83d\\ude00\", \"\xc3\xa9\xe2\x82\xac\"]",
-                        "[\"]]]]]]\", \"[[[[[[\", \"\\\"[[[[[\"]", "{\"a\":{\"b\":{\"c\":[]}}}"};
+  const char *docs[] = {"{}",
+                        "[]",
+                        " \t\r\n{\"a\" : [1, -0, 2.5e-3]} ",
+                        "[1E+2, true, false]",
+                        "[null]",
+                        "\"text\"",
+                        "0",
+                        "[\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\"]",
+                        "[\"\\ud83d\\ude00\", \"\xc3\xa9\xe2\x82\xac\"]",
+                        "[\"]]]]]]\", \"[[[[[[\", \"\\\"[[[[[\"]",
+                        "{\"a\":{\"b\":{\"c\":[]}}}"};
   for (size_t i = 0; i < G_N_ELEMENTS(docs); i++) accepted(docs[i]);
 }
 
@@ -117,14 +129,30 @@ static void not_allowed(const char *option, const char *why) {
 }
 
 static void test_simgrid_allow_list_accepts_models_and_log_settings(void) {
-  const char *ok[] = {"--cfg=network/model:CM02", "--cfg=network/model:LV08", "--cfg=host/model:ptask_L07",
-                      "--cfg=cpu/optim:TI", "--cfg=network/solver:bmf", "--cfg=network/TCP-gamma:4194304",
-                      "--cfg=maxmin/precision:1e-9", "--cfg=surf/precision:0.00001", "--cfg=network/crosstraffic:no",
-                      "--cfg=maxmin/concurrency-limit:-1", "--cfg=contexts/factory:raw", "--cfg=contexts/stack-size:8192",
-                      "--cfg=contexts/guard-size:0", "--cfg=contexts/nthreads:1", "--cfg=tracing:yes",
-                      "--cfg=tracing/platform:on", "--cfg=tracing/precision:6", "--log=trivium.thres:info",
-                      "--log=root.threshold:CRITICAL", "--log=xbt_cfg.app:stderr", "--log=root.appender:stdout",
-                      "--log=trivium.add:no", "--log=root.fmt:[%h:%P(%i)]%e[%c/%p]%e%m%n", "--log=s4u_actor.fmt:%%%r"};
+  const char *ok[] = {"--cfg=network/model:CM02",
+                      "--cfg=network/model:LV08",
+                      "--cfg=host/model:ptask_L07",
+                      "--cfg=cpu/optim:TI",
+                      "--cfg=network/solver:bmf",
+                      "--cfg=network/TCP-gamma:4194304",
+                      "--cfg=maxmin/precision:1e-9",
+                      "--cfg=surf/precision:0.00001",
+                      "--cfg=network/crosstraffic:no",
+                      "--cfg=maxmin/concurrency-limit:-1",
+                      "--cfg=contexts/factory:raw",
+                      "--cfg=contexts/stack-size:8192",
+                      "--cfg=contexts/guard-size:0",
+                      "--cfg=contexts/nthreads:1",
+                      "--cfg=tracing:yes",
+                      "--cfg=tracing/platform:on",
+                      "--cfg=tracing/precision:6",
+                      "--log=trivium.thres:info",
+                      "--log=root.threshold:CRITICAL",
+                      "--log=xbt_cfg.app:stderr",
+                      "--log=root.appender:stdout",
+                      "--log=trivium.add:no",
+                      "--log=root.fmt:[%h:%P(%i)]%e[%c/%p]%e%m%n",
+                      "--log=s4u_actor.fmt:%%%r"};
   for (size_t i = 0; i < G_N_ELEMENTS(ok); i++) allowed(ok[i]);
 }
 

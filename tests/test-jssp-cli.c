@@ -161,7 +161,8 @@ static void relative_schedule_path_under_every_rule(void) {
  * DIR is refused before the computation; --out naming a file is refused. */
 static void csv_outputs_refuse_foreign_files(void) {
   char *out = g_build_filename(tmp_root, "stream-out", NULL);
-  char *curves = g_build_filename(out, "stream-curves.csv", NULL), *conf = g_build_filename(out, "confounded-episodes.csv", NULL);
+  char *curves = g_build_filename(out, "stream-curves.csv", NULL),
+       *conf = g_build_filename(out, "confounded-episodes.csv", NULL);
   g_assert_cmpint(g_mkdir_with_parents(out, 0755), ==, 0);
   g_assert_true(g_file_set_contents(curves, "a,b\n", -1, NULL));
   g_assert_true(g_file_set_contents(conf, "a,b\n", -1, NULL));
@@ -255,8 +256,8 @@ static void simgrid_refusals_are_input_errors(void) {
   char *fresh = g_build_filename(made, "platform.xml", NULL), *xml = slurp(fresh);
   g_free(fresh);
   GString *no_route = g_string_new(xml);
-  g_assert_cmpuint(g_string_replace(no_route, "<route src=\"dispatcher\" dst=\"m1\"><link_ctn id=\"l1\"/></route>", "", 0),
-                   ==, 1);
+  g_assert_cmpuint(
+      g_string_replace(no_route, "<route src=\"dispatcher\" dst=\"m1\"><link_ctn id=\"l1\"/></route>", "", 0), ==, 1);
   g_assert_true(g_file_set_contents(px, no_route->str, -1, NULL));
   char *want_route = g_strdup_printf("%s: no route from host `dispatcher` to host `m1`", px);
   expect_refusal(broken, want_route);
@@ -282,7 +283,8 @@ static void simgrid_refusals_are_input_errors(void) {
  * print 0, not nan.  Instances beyond its size limits are refused with
  * exit 2. */
 static void confounded_takes_small_shops_and_refuses_large_ones(void) {
-  char *one = g_build_filename(tmp_root, "one-machine.txt", NULL), *zero = g_build_filename(tmp_root, "zeros.txt", NULL);
+  char *one = g_build_filename(tmp_root, "one-machine.txt", NULL),
+       *zero = g_build_filename(tmp_root, "zeros.txt", NULL);
   g_assert_true(g_file_set_contents(one, "3 1\n0 4\n0 2\n0 5\n", -1, NULL));
   g_assert_true(g_file_set_contents(zero, "2 2\n0 0 1 0\n1 0 0 0\n", -1, NULL));
   const char *paths[] = {one, zero};

@@ -190,8 +190,8 @@ static void trivium_identifies_slow_machines_and_beats_outcome_on_ft06(void) {
   TrvConfoundedSummary t, o;
   trv_confounded_summarize(plans, &p, 1, 10, TRV_CONFOUNDED_TRIVIUM, &t, NULL, NULL);
   trv_confounded_summarize(plans, &p, 1, 10, TRV_CONFOUNDED_OUTCOME, &o, NULL, NULL);
-  g_test_message("identified: trivium %.2f outcome %.2f; cumulative regret: trivium %.1f outcome %.1f",
-                 t.identified, o.identified, t.cumulative.mean, o.cumulative.mean);
+  g_test_message("identified: trivium %.2f outcome %.2f; cumulative regret: trivium %.1f outcome %.1f", t.identified,
+                 o.identified, t.cumulative.mean, o.cumulative.mean);
   g_assert_cmpfloat(t.identified, >=, 0.9);
   g_assert_cmpfloat(o.identified, <=, 0.5);
   g_assert_cmpfloat(t.cumulative.mean, <, o.cumulative.mean);

@@ -106,8 +106,8 @@ static void parser_enforces_the_limits_at_their_edges(void) {
   expect_parse_error("1 1001\n", -1, "f:1: ", "machines in 1..1000");
   expect_parse_error("2 -3\n", -1, "f:1: ", "header `jobs machines` is '2 -3'");
   expect_parse_error("99999999999999999999999999 1\n", -1, "f:1: ", "is '99999999999999999999999999 1'");
-  expect_parse_error("1 1\n0 99999999999999999999999999\n", -1, "f:2: ",
-                     "duration 999999999999999999999999... of job 0 operation 0; expected at most 100000000");
+  expect_parse_error("1 1\n0 99999999999999999999999999\n", -1,
+                     "f:2: ", "duration 999999999999999999999999... of job 0 operation 0; expected at most 100000000");
 }
 
 /* Bytes that are not text: a NUL ends the text for C string functions, so
@@ -118,8 +118,8 @@ static void parser_refuses_nul_and_quotes_binary_tokens(void) {
   expect_parse_error(with_nul, sizeof with_nul - 1, "f:4: ", "NUL byte at offset 20; expected a text file");
   GString *junk = g_string_new("1 1\n0 \x01\x7f\xff");
   for (int i = 0; i < 100000; i++) g_string_append_c(junk, 'z');
-  expect_parse_error(junk->str, (gssize)junk->len, "f:2: ",
-                     "expected an integer (token 2 of job 0), got '\\x01\\x7f\\xffzzzzzzzzzzzzzzzzzzzzz...'");
+  expect_parse_error(junk->str, (gssize)junk->len,
+                     "f:2: ", "expected an integer (token 2 of job 0), got '\\x01\\x7f\\xffzzzzzzzzzzzzzzzzzzzzz...'");
   g_string_free(junk, TRUE);
   /* "3x", "1.5", "0x10", a lone sign are not integers. */
   const char *bad[] = {"1 1\n0 3x\n", "1 1\n0 1.5\n", "1 1\n0x10 1\n", "1 1\n- 1\n"};

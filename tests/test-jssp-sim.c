@@ -117,7 +117,8 @@ static double agree_on_every_rule(const TrvJsspInstance *inst) {
     TrvJsspSimStats st;
     if (!trv_jssp_sim_run_forked(inst, platform, (TrvJsspRule)r, 0, NULL, sim, &st, &err))
       g_error("%s %s: %s", inst->name, trv_jssp_rule_name(r), err->message);
-    if (!trv_jssp_schedule_check(inst, sim, &err)) g_error("%s %s: %s", inst->name, trv_jssp_rule_name(r), err->message);
+    if (!trv_jssp_schedule_check(inst, sim, &err))
+      g_error("%s %s: %s", inst->name, trv_jssp_rule_name(r), err->message);
     if (!(fabs(sim->makespan - list->makespan) < 1e-9 * list->makespan))
       g_error("%s %s: SimGrid makespan %.17g, list scheduler %.17g", inst->name, trv_jssp_rule_name(r), sim->makespan,
               list->makespan);
@@ -234,9 +235,9 @@ static void command_reports_malformed_instances_with_file_and_line(void) {
   const struct {
     const char *file;
     int line;
-  } cases[] = {{"too-few-jobs.txt", 4},      {"too-many-jobs.txt", 5}, {"machine-out-of-range.txt", 4},
-               {"negative-duration.txt", 3}, {"truncated-line.txt", 4}, {"non-integer.txt", 3},
-               {"no-header.txt", 2},         {"duplicate-machine.txt", 4}, {"header-too-large.txt", 2},
+  } cases[] = {{"too-few-jobs.txt", 4},        {"too-many-jobs.txt", 5},     {"machine-out-of-range.txt", 4},
+               {"negative-duration.txt", 3},   {"truncated-line.txt", 4},    {"non-integer.txt", 3},
+               {"no-header.txt", 2},           {"duplicate-machine.txt", 4}, {"header-too-large.txt", 2},
                {"too-many-operations.txt", 2}, {"duration-too-large.txt", 4}};
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
     char *path = g_build_filename(JSSP_TEST_DIR, cases[i].file, NULL);
@@ -305,7 +306,8 @@ int main(int argc, char **argv) {
   tmp_root = g_dir_make_tmp("test-jssp-XXXXXX", NULL);
   g_assert_nonnull(tmp_root);
   g_test_add_func("/jssp/sim/random_instances_agree_with_the_list_scheduler", random_instances_agree);
-  g_test_add_func("/jssp/sim/benchmark_instances_agree_and_respect_bounds", benchmark_instances_agree_and_respect_bounds);
+  g_test_add_func("/jssp/sim/benchmark_instances_agree_and_respect_bounds",
+                  benchmark_instances_agree_and_respect_bounds);
   g_test_add_func("/jssp/sim/costly_messages_are_a_run_error", costly_messages_are_a_run_error);
   g_test_add_func("/jssp/sim/simultaneous_completions_touch_no_freed_memory",
                   simultaneous_completions_touch_no_freed_memory);

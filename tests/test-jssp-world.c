@@ -311,7 +311,8 @@ int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   trv_modules_register_builtin();
   g_test_add_func("/jssp/world/stream_world_draws_the_reference_machines", stream_world_draws_the_reference_machines);
-  g_test_add_func("/jssp/world/stream_agent_zero_faces_the_reference_draws", stream_agent_zero_faces_the_reference_draws);
+  g_test_add_func("/jssp/world/stream_agent_zero_faces_the_reference_draws",
+                  stream_agent_zero_faces_the_reference_draws);
   g_test_add_func("/jssp/world/instance_regret_is_the_references", instance_regret_is_the_references);
   g_test_add_func("/jssp/world/stream_agrees_with_the_reference", stream_agrees_with_the_reference);
   g_test_add_func("/jssp/world/instance_files_are_checked", instance_files_are_checked);

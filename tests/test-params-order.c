@@ -135,7 +135,8 @@ static void shuffled_registration_changes_no_default(void) {
   g_assert_nonnull(strstr(shipped, "\nctl.fsync=none\n"));
   g_assert_nonnull(strstr(shipped, "\nworld.variant=headline\n"));
   g_assert_true(g_str_has_prefix(shipped, "agents.count=1\n")); /* sorted: agents.count comes first */
-  g_assert_nonnull(strstr(shipped, "run by default: epistemic-reset reactive rlvr rlvr-memory trivium trivium-ideal-commit"));
+  g_assert_nonnull(
+      strstr(shipped, "run by default: epistemic-reset reactive rlvr rlvr-memory trivium trivium-ideal-commit"));
   g_assert_null(strstr(shipped, "trivium-parallel"));
   guint rows = 0;
   for (const char *c = shipped; *c; c++) rows += *c == '\n';

@@ -12,9 +12,19 @@
 #include "log/ctl-internal.h"
 
 static TrvPosteriorParams bern(double theta0, double a, double b) {
-  TrvPosteriorParams p = {.pi0 = 0.5, .tau2 = 1, .s2 = 1, .kappa_min = 0, .hazard = 0.01, .lambda = 1,
-                          .slab = TRV_SLAB_GAUSSIAN, .track = TRV_TRACK_NONE, .noise = TRV_NOISE_KNOWN,
-                          .likelihood = TRV_POSTERIOR_BERNOULLI, .theta0 = theta0, .beta_a = a, .beta_b = b};
+  TrvPosteriorParams p = {.pi0 = 0.5,
+                          .tau2 = 1,
+                          .s2 = 1,
+                          .kappa_min = 0,
+                          .hazard = 0.01,
+                          .lambda = 1,
+                          .slab = TRV_SLAB_GAUSSIAN,
+                          .track = TRV_TRACK_NONE,
+                          .noise = TRV_NOISE_KNOWN,
+                          .likelihood = TRV_POSTERIOR_BERNOULLI,
+                          .theta0 = theta0,
+                          .beta_a = a,
+                          .beta_b = b};
   return p;
 }
 
@@ -34,8 +44,8 @@ static double brute_log_bf(int n, int k, double theta0, double a, double b) {
 }
 
 static void bayes_factor_matches_brute_force_integral(void) {
-  const double cases[][5] = {{10, 3, 0.1, 1, 1}, {20, 15, 0.106, 1, 1}, {5, 0, 0.2, 2, 3}, {40, 4, 0.1, 1.5, 1.5},
-                             {1, 1, 0.05, 1, 1}, {0, 0, 0.3, 2, 2}};
+  const double cases[][5] = {{10, 3, 0.1, 1, 1},     {20, 15, 0.106, 1, 1}, {5, 0, 0.2, 2, 3},
+                             {40, 4, 0.1, 1.5, 1.5}, {1, 1, 0.05, 1, 1},    {0, 0, 0.3, 2, 2}};
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
     const double *c = cases[i];
     double exact = trv_log_bf10_bernoulli(c[0], c[1], c[2], c[3], c[4]);
@@ -154,7 +164,9 @@ static void gaussian_parameters_reject_bernoulli_fields(void) {
 /* The log's header: byte 120 names the likelihood, theta0, a and b take
  * the Gaussian-only slots, and a Gaussian header is the bytes it was. */
 static void log_header_carries_the_likelihood(void) {
-  TrvCtlHeader h = {.version = TRV_CTL_FORMAT_VERSION, .n_components = 1, .base_episode = TRV_CTL_NO_BASE,
+  TrvCtlHeader h = {.version = TRV_CTL_FORMAT_VERSION,
+                    .n_components = 1,
+                    .base_episode = TRV_CTL_NO_BASE,
                     .params = bern(0.106, 2, 3)};
   uint8_t bytes[TRV_CTL_HEADER_SIZE];
   trv_ctl_header_encode(&h, bytes);
@@ -192,9 +204,16 @@ static void dummy_truth(void *w, TrvGraph *g) { (void)w, trv_graph_clear(g, 1); 
 static const TrvRefereeClass dummy_ref = {.truth = dummy_truth};
 
 static void binary_world_needs_its_baseline_rate(void) {
-  TrvWorldClass wc = {.name = "binary-test", .init = dummy_init, .free = g_free, .candidates = dummy_candidates,
-                      .likelihood = TRV_LIKELIHOOD_BERNOULLI, .noise_var = dummy_one, .episodes = dummy_int,
-                      .steps = dummy_int, .episode_begin = dummy_begin, .referee = &dummy_ref};
+  TrvWorldClass wc = {.name = "binary-test",
+                      .init = dummy_init,
+                      .free = g_free,
+                      .candidates = dummy_candidates,
+                      .likelihood = TRV_LIKELIHOOD_BERNOULLI,
+                      .noise_var = dummy_one,
+                      .episodes = dummy_int,
+                      .steps = dummy_int,
+                      .episode_begin = dummy_begin,
+                      .referee = &dummy_ref};
   GError *err = NULL;
   g_assert_false(trivium_world_register(&wc, &err));
   g_assert_nonnull(strstr(err->message, "baseline_rate"));
@@ -219,11 +238,15 @@ static void binary_world_needs_its_baseline_rate(void) {
 
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
-  g_test_add_func("/posterior-bernoulli/bayes_factor_matches_brute_force_integral", bayes_factor_matches_brute_force_integral);
-  g_test_add_func("/posterior-bernoulli/posterior_follows_the_observed_successes", posterior_follows_the_observed_successes);
+  g_test_add_func("/posterior-bernoulli/bayes_factor_matches_brute_force_integral",
+                  bayes_factor_matches_brute_force_integral);
+  g_test_add_func("/posterior-bernoulli/posterior_follows_the_observed_successes",
+                  posterior_follows_the_observed_successes);
   g_test_add_func("/posterior-bernoulli/eig_matches_enumeration_of_outcomes", eig_matches_enumeration_of_outcomes);
-  g_test_add_func("/posterior-bernoulli/snapshot_is_version_three_and_round_trips", snapshot_is_version_three_and_round_trips);
-  g_test_add_func("/posterior-bernoulli/gaussian_parameters_reject_bernoulli_fields", gaussian_parameters_reject_bernoulli_fields);
+  g_test_add_func("/posterior-bernoulli/snapshot_is_version_three_and_round_trips",
+                  snapshot_is_version_three_and_round_trips);
+  g_test_add_func("/posterior-bernoulli/gaussian_parameters_reject_bernoulli_fields",
+                  gaussian_parameters_reject_bernoulli_fields);
   g_test_add_func("/posterior-bernoulli/log_header_carries_the_likelihood", log_header_carries_the_likelihood);
   g_test_add_func("/posterior-bernoulli/binary_world_needs_its_baseline_rate", binary_world_needs_its_baseline_rate);
   return g_test_run();

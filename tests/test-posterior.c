@@ -10,8 +10,14 @@
 #include "core/rng.h"
 
 static TrvPosteriorParams params(TrvSlab slab, TrvTrack track) {
-  TrvPosteriorParams p = {.pi0 = 0.5, .tau2 = 1.0, .s2 = 1.0, .kappa_min = 0.5, .hazard = 0.01, .lambda = 0.9,
-                          .slab = slab, .track = track};
+  TrvPosteriorParams p = {.pi0 = 0.5,
+                          .tau2 = 1.0,
+                          .s2 = 1.0,
+                          .kappa_min = 0.5,
+                          .hazard = 0.01,
+                          .lambda = 0.9,
+                          .slab = slab,
+                          .track = track};
   return p;
 }
 
@@ -32,8 +38,8 @@ static double log_integral_w(double lo, double hi, int n, const TrvSuffStats *s,
   double h = (hi - lo) / n, acc = 0;
   for (int i = 0; i <= n; i++) {
     double b = lo + i * h;
-    double lf = -0.5 * b * b / tau2 - 0.5 * log(2 * M_PI * tau2) + (b * s->szw - 0.5 * b * b * s->szz) / s2 +
-                log(taper(b, k));
+    double lf =
+        -0.5 * b * b / tau2 - 0.5 * log(2 * M_PI * tau2) + (b * s->szw - 0.5 * b * b * s->szz) / s2 + log(taper(b, k));
     double wgt = (i == 0 || i == n) ? 1 : (i % 2 ? 4 : 2);
     acc += wgt * exp(lf - peak);
   }
@@ -87,7 +93,8 @@ static void gaussian_bayes_factor_is_the_spec_formula(void) {
 }
 
 static void separated_slab_null_evidence_grows_linearly(void) {
-  TrvPosteriorParams g = params(TRV_SLAB_GAUSSIAN, TRV_TRACK_FORGETTING), sep = params(TRV_SLAB_SEPARATED, TRV_TRACK_FORGETTING);
+  TrvPosteriorParams g = params(TRV_SLAB_GAUSSIAN, TRV_TRACK_FORGETTING),
+                     sep = params(TRV_SLAB_SEPARATED, TRV_TRACK_FORGETTING);
   TrvSuffStats s100 = {100, 100, 0, 100}, s400 = {400, 400, 0, 400};
   /* Gaussian: -0.5 ln(1 + n) only */
   g_assert_cmpfloat(fabs(trv_log_bf10(&s400, &g) + 0.5 * log(401)), <, 1e-12);
@@ -181,7 +188,8 @@ static void eig_memo_gives_the_direct_bits(void) {
             g_assert_cmpfloat(trv_posterior_eig_bits_memo(post, j, k, zabs, memo), ==, direct);
           }
       trv_posterior_observe(post, 0, 1.0, 0.4); /* evidence: the memo is not used */
-      g_assert_cmpfloat(trv_posterior_eig_bits_memo(post, 0, 3, 1.0, memo), ==, trv_posterior_eig_bits(post, 0, 3, 1.0));
+      g_assert_cmpfloat(trv_posterior_eig_bits_memo(post, 0, 3, 1.0, memo), ==,
+                        trv_posterior_eig_bits(post, 0, 3, 1.0));
       g_assert_cmpfloat(trv_posterior_eig_bits(post, 0, 3, 1.0), >, 0.0);
       trv_posterior_free(post);
     }
@@ -289,7 +297,6 @@ static void snapshot_round_trips_bit_for_bit_and_rejects_damage(void) {
   trv_posterior_free(post);
 }
 
-
 /* s2_e = s2 max(1, (df + R / s2) / (df + D)) from the discounted pooled
  * statistics, recomputed here from the observations themselves. */
 static void estimated_noise_is_the_floored_inverse_gamma_mean(void) {
@@ -365,8 +372,10 @@ static void estimated_noise_recovers_the_process_variance(void) {
       trv_posterior_free(post);
     }
     double mean = sum / SEEDS;
-    if (loud) g_assert_cmpfloat(fabs(mean - 4.0), <, 0.4);
-    else g_assert_cmpfloat(mean, <, 1.15);
+    if (loud)
+      g_assert_cmpfloat(fabs(mean - 4.0), <, 0.4);
+    else
+      g_assert_cmpfloat(mean, <, 1.15);
     g_assert_cmpint(right, >=, loud ? 28 : 34);
   }
 }
@@ -422,12 +431,11 @@ static void version_one_snapshot_reads_as_the_fresh_effect_model(void) {
   TrvPosteriorParams p = *trv_posterior_params(post);
   TrvSuffStats before = {2, 2, 1.9, 1.85}, after = {3, 3, 2.9, 2.85};
   trv_posterior_observe(post, 0, 1.0, 1.0);
-  g_assert_cmpfloat(fabs(trv_posterior_log_odds(post, 0) - (0.25 + trv_log_bf10(&after, &p) - trv_log_bf10(&before, &p))), <,
-                    1e-12);
+  g_assert_cmpfloat(
+      fabs(trv_posterior_log_odds(post, 0) - (0.25 + trv_log_bf10(&after, &p) - trv_log_bf10(&before, &p))), <, 1e-12);
   trv_posterior_free(post);
   g_byte_array_unref(b);
 }
-
 
 /* The estimated-noise, persistent-effect state (noise scale, begin_lbf)
  * round-trips through a version-2 snapshot; the model of version 1 is
@@ -467,19 +475,25 @@ int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/posterior/bayes_factor_matches_brute_force_integral", bayes_factor_matches_brute_force_integral);
   g_test_add_func("/posterior/gaussian_bayes_factor_is_the_spec_formula", gaussian_bayes_factor_is_the_spec_formula);
-  g_test_add_func("/posterior/separated_slab_null_evidence_grows_linearly", separated_slab_null_evidence_grows_linearly);
+  g_test_add_func("/posterior/separated_slab_null_evidence_grows_linearly",
+                  separated_slab_null_evidence_grows_linearly);
   g_test_add_func("/posterior/eig_matches_exhaustive_quadrature", eig_matches_exhaustive_quadrature);
   g_test_add_func("/posterior/eig_vanishes_for_a_resolved_component_and_is_bounded",
                   eig_vanishes_for_a_resolved_component_and_is_bounded);
   g_test_add_func("/posterior/eig_memo_gives_the_direct_bits", eig_memo_gives_the_direct_bits);
   g_test_add_func("/posterior/entropy_map_and_log_loss_on_hand_cases", entropy_map_and_log_loss_on_hand_cases);
   g_test_add_func("/posterior/effect_posterior_is_the_closed_form", effect_posterior_is_the_closed_form);
-  g_test_add_func("/posterior/hazard_mixes_presence_at_each_episode_start", hazard_mixes_presence_at_each_episode_start);
+  g_test_add_func("/posterior/hazard_mixes_presence_at_each_episode_start",
+                  hazard_mixes_presence_at_each_episode_start);
   g_test_add_func("/posterior/forgetting_discounts_the_statistics", forgetting_discounts_the_statistics);
-  g_test_add_func("/posterior/estimated_noise_is_the_floored_inverse_gamma_mean", estimated_noise_is_the_floored_inverse_gamma_mean);
-  g_test_add_func("/posterior/estimated_noise_recovers_the_process_variance", estimated_noise_recovers_the_process_variance);
-  g_test_add_func("/posterior/persistent_effects_add_the_sequential_bayes_factor", persistent_effects_add_the_sequential_bayes_factor);
-  g_test_add_func("/posterior/version_one_snapshot_reads_as_the_fresh_effect_model", version_one_snapshot_reads_as_the_fresh_effect_model);
+  g_test_add_func("/posterior/estimated_noise_is_the_floored_inverse_gamma_mean",
+                  estimated_noise_is_the_floored_inverse_gamma_mean);
+  g_test_add_func("/posterior/estimated_noise_recovers_the_process_variance",
+                  estimated_noise_recovers_the_process_variance);
+  g_test_add_func("/posterior/persistent_effects_add_the_sequential_bayes_factor",
+                  persistent_effects_add_the_sequential_bayes_factor);
+  g_test_add_func("/posterior/version_one_snapshot_reads_as_the_fresh_effect_model",
+                  version_one_snapshot_reads_as_the_fresh_effect_model);
   g_test_add_func("/posterior/snapshot_versions_follow_the_model", snapshot_versions_follow_the_model);
   g_test_add_func("/posterior/snapshot_round_trips_bit_for_bit_and_rejects_damage",
                   snapshot_round_trips_bit_for_bit_and_rejects_damage);

@@ -25,15 +25,20 @@ static GArray *episode(TrvRng *rng, int steps, int agents, int dup, bool wide) {
     for (int t = 0; t < steps; t++) {
       int copies = dup > 0 && (t + ag) % dup == 0 ? 2 : 1;
       for (int c = 0; c < copies; c++) {
-        TrvRecord r = {.seq = seq++, .agent = (uint32_t)ag, .step = (uint32_t)t, .kind = TRV_RECORD_STEP,
-                       .a_int = (int32_t)trv_rng_below(rng, 13) - 1, .z = trv_rng_uniform(rng)};
+        TrvRecord r = {.seq = seq++,
+                       .agent = (uint32_t)ag,
+                       .step = (uint32_t)t,
+                       .kind = TRV_RECORD_STEP,
+                       .a_int = (int32_t)trv_rng_below(rng, 13) - 1,
+                       .z = trv_rng_uniform(rng)};
         g_array_append_val(a, r);
       }
     }
   }
   if (wide)
     for (int j = 0; j < 5; j++) {
-      TrvRecord r = {.seq = (uint64_t)j, .agent = TRV_AGENT_CONTROLLER, .step = 0, .kind = TRV_RECORD_RESET, .a_int = j};
+      TrvRecord r = {
+          .seq = (uint64_t)j, .agent = TRV_AGENT_CONTROLLER, .step = 0, .kind = TRV_RECORD_RESET, .a_int = j};
       g_array_append_val(a, r);
     }
   TrvRecord *r = (TrvRecord *)a->data;
@@ -102,8 +107,14 @@ static void empty_single_and_sorted_inputs_keep_their_order(void) {
 }
 
 static TrvPosterior *soft_posterior(int n) {
-  TrvPosteriorParams p = {.pi0 = 0.3, .tau2 = 1, .s2 = 0.5, .kappa_min = 0.5, .hazard = 0.001, .lambda = 0.9,
-                          .slab = TRV_SLAB_SOFT, .track = TRV_TRACK_HAZARD};
+  TrvPosteriorParams p = {.pi0 = 0.3,
+                          .tau2 = 1,
+                          .s2 = 0.5,
+                          .kappa_min = 0.5,
+                          .hazard = 0.001,
+                          .lambda = 0.9,
+                          .slab = TRV_SLAB_SOFT,
+                          .track = TRV_TRACK_HAZARD};
   return trv_posterior_new(n, &p);
 }
 
@@ -127,8 +138,12 @@ static void a_fold_without_repeats_is_observe_by_observe(void) {
   for (int t = 0; t < steps; t++)
     for (int ag = 0; ag < agents; ag++) {
       int j = t % 3 == 0 ? -1 : t % 7 == 0 && ag == 0 ? n + 2 : (t + ag) % n; /* distinct within a step */
-      TrvRecord r = {.seq = (uint64_t)(t * agents + ag), .agent = (uint32_t)ag, .step = (uint32_t)t,
-                     .kind = TRV_RECORD_STEP, .a_int = j, .z = trv_rng_sign(&rng) * 0.8,
+      TrvRecord r = {.seq = (uint64_t)(t * agents + ag),
+                     .agent = (uint32_t)ag,
+                     .step = (uint32_t)t,
+                     .kind = TRV_RECORD_STEP,
+                     .a_int = j,
+                     .z = trv_rng_sign(&rng) * 0.8,
                      .outcome = trv_rng_normal(&rng) * 0.7 + (j == 1 ? 0.6 : 0.0)};
       g_array_append_val(a, r);
     }
@@ -141,8 +156,10 @@ static void a_fold_without_repeats_is_observe_by_observe(void) {
   for (guint i = 0; i < a->len; i++) {
     const TrvRecord *r = &recs[i];
     if (r->a_int < 0 || r->a_int >= n) continue;
-    if (r->kind == TRV_RECORD_STEP) trv_posterior_observe(by_hand, r->a_int, r->z, r->outcome);
-    else trv_posterior_reset_component(by_hand, r->a_int);
+    if (r->kind == TRV_RECORD_STEP)
+      trv_posterior_observe(by_hand, r->a_int, r->z, r->outcome);
+    else
+      trv_posterior_reset_component(by_hand, r->a_int);
   }
   assert_same_posterior(fold, by_hand);
   g_free(recs);
@@ -164,8 +181,13 @@ static void repeats_in_a_step_are_one_update(void) {
   for (int t = 0; t < 10; t++)
     for (int ag = 0; ag < 6; ag++) {
       int j = ag < 4 ? 0 : ag - 3; /* four agents on component 0 */
-      TrvRecord r = {.seq = (uint64_t)t, .agent = (uint32_t)ag, .step = (uint32_t)t, .kind = TRV_RECORD_STEP,
-                     .a_int = j, .z = trv_rng_sign(&rng), .outcome = trv_rng_normal(&rng) * 0.7};
+      TrvRecord r = {.seq = (uint64_t)t,
+                     .agent = (uint32_t)ag,
+                     .step = (uint32_t)t,
+                     .kind = TRV_RECORD_STEP,
+                     .a_int = j,
+                     .z = trv_rng_sign(&rng),
+                     .outcome = trv_rng_normal(&rng) * 0.7};
       r.outcome += (j == 0 ? 0.55 : 0.0) * r.z;
       g_array_append_val(a, r);
     }
@@ -261,7 +283,7 @@ static void incremental_belief_points_are_the_full_points(void) {
     }
     push_full(&full, post, 0.8, t);
     trv_beliefs_push_changed(&inc, post, 0.8, t, t == 0 ? 0 : changed, h); /* the first point: all */
-    double sum = 0, whole = trv_posterior_entropy_bits(post); /* the kept entropies are the current ones */
+    double sum = 0, whole = trv_posterior_entropy_bits(post);              /* the kept entropies are the current ones */
     for (int j = 0; j < n; j++) sum += h[j];
     g_assert_true(memcmp(&sum, &whole, sizeof sum) == 0);
   }

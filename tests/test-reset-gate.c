@@ -17,13 +17,21 @@ static void partial_reset_resets_only_what_the_window_contradicts(void) {
   g.kappa[0] = g.kappa[2] = 1.0;
   const TrvRecentProbe probes[] = {
       /* X->Y: the slope is gone: r = -2, 2, -1.5, 1.5 -> x = 1.5, 1.5, 0.625, 0.625, mean 1.0625 > 0.25 */
-      {9, 2, 1, -1}, {9, 2, -1, 1}, {10, 2, 1, -0.5}, {10, 2, -1, 0.5},
+      {9, 2, 1, -1},
+      {9, 2, -1, 1},
+      {10, 2, 1, -0.5},
+      {10, 2, -1, 0.5},
       /* C->X: predicted well: r = 0.1, 0.1, -0.2 -> mean x = (0.005 + 0.005 + 0.02) - 0.5 < 0 */
-      {10, 0, 1, 1.1}, {10, 0, -1, -0.9}, {10, 0, 1, 0.8},
+      {10, 0, 1, 1.1},
+      {10, 0, -1, -0.9},
+      {10, 0, 1, 0.8},
       /* C->X before the window (episode 8 <= 10 - 2): ignored however bad */
-      {8, 0, 1, -9}, {8, 0, 1, -9}, {8, 0, 1, -9},
+      {8, 0, 1, -9},
+      {8, 0, 1, -9},
+      {8, 0, 1, -9},
       /* C->Y: badly predicted but only 2 probes in the window */
-      {10, 1, 1, 5}, {10, 1, -1, -5},
+      {10, 1, 1, 5},
+      {10, 1, -1, -5},
   };
   bool reset[3];
   int n = trv_partial_reset_select(probes, G_N_ELEMENTS(probes), 10, 2, &g, 1.0, 0.25, reset);
@@ -92,17 +100,32 @@ static void gate_plays_safe_exactly_while_the_tally_exceeds_rho(void) {
  * runs a plan of three probes there, in plan order, with the signs drawn
  * for them; without placement they run at steps 0, 1, 2. */
 static const double fake_value[10] = {0.1, 0.9, 0.2, 1, 1, 0.3, 0.5, 0.9, 0, 0.95};
-static double fake_value_at(void *agent, int t) { (void)agent; return fake_value[t]; }
-static int fake_plan(void *agent, const TrvGraph *g) { (void)agent, (void)g; return 0; }
+static double fake_value_at(void *agent, int t) {
+  (void)agent;
+  return fake_value[t];
+}
+static int fake_plan(void *agent, const TrvGraph *g) {
+  (void)agent, (void)g;
+  return 0;
+}
 static int fake_observe(void *agent, int t, double *ctx, int max) {
   (void)agent, (void)t, (void)ctx, (void)max;
   return 0;
 }
-static double fake_probe(void *agent, int j, double z) { (void)agent; return 10 * j + z; }
-static double fake_act(void *agent, int a) { (void)agent, (void)a; return 0; }
+static double fake_probe(void *agent, int j, double z) {
+  (void)agent;
+  return 10 * j + z;
+}
+static double fake_act(void *agent, int a) {
+  (void)agent, (void)a;
+  return 0;
+}
 
 static void probes_run_at_the_steps_of_highest_value(void) {
-  TrvAgentClass ac = {.plan = fake_plan, .observe = fake_observe, .probe = fake_probe, .act = fake_act,
+  TrvAgentClass ac = {.plan = fake_plan,
+                      .observe = fake_observe,
+                      .probe = fake_probe,
+                      .act = fake_act,
                       .probe_value_at = fake_value_at};
   TrvWorldClass wc = {.name = "fake", .agent = &ac};
   int comps[3] = {2, 0, 1};
@@ -126,8 +149,10 @@ static void probes_run_at_the_steps_of_highest_value(void) {
       if (k < 3 && t == at[place][k]) {
         g_assert_cmpint(r->a_int, ==, comps[k]);
         g_assert_cmpfloat(r->outcome, ==, 10 * comps[k] + r->z); /* the probe ran with its own sign */
-        if (place) g_assert_cmpfloat(r->z, ==, z0[k]);
-        else z0[k] = r->z;
+        if (place)
+          g_assert_cmpfloat(r->z, ==, z0[k]);
+        else
+          z0[k] = r->z;
         k++;
       } else {
         g_assert_cmpint(r->a_int, ==, -1);

@@ -30,7 +30,8 @@ static void misspelt_attribute_is_located_with_a_suggestion(void) {
 static void missing_platform_file_names_the_resolved_path(void) {
   char *resolved = src_path("tests/scenarios/no-such-platform.xml");
   char *want = g_strdup_printf(":3:15: platform file 'no-such-platform.xml' refused: %s: cannot read the platform (No "
-                               "such file or directory); expected a readable file", resolved);
+                               "such file or directory); expected a readable file",
+                               resolved);
   assert_file_fails("missing-platform.xml", want);
   g_free(want);
   g_free(resolved);
@@ -88,8 +89,8 @@ static void billion_laughs_is_refused_at_once(void) {
 
 static void unknown_controller_is_named_with_the_known_ones(void) {
   char *all = g_strjoinv(", ", (char **)trv_controller_names());
-  char *want = g_strdup_printf("mem.xml:4:16: unknown controller 'rlvrr'; expected one of: %s; did you mean 'rlvr'?",
-                               all);
+  char *want =
+      g_strdup_printf("mem.xml:4:16: unknown controller 'rlvrr'; expected one of: %s; did you mean 'rlvr'?", all);
   assert_string_fails(HEAD "  <controllers names=\"trivium, rlvrr\"/>\n" TAIL, want);
   g_free(want);
   g_free(all);
@@ -98,11 +99,12 @@ static void unknown_controller_is_named_with_the_known_ones(void) {
 }
 
 static void unknown_world_is_named(void) {
-  assert_string_fails("<trivium-scenario version=\"1\">\n"
-                      "  <platform file=\"../../platforms/causalbench.xml\"/>\n"
-                      "  <world name=\"causalbnch\"/>\n" TAIL,
-                      "mem.xml:3:10: unknown world 'causalbnch'; expected one of: causalbench, urs, jssp, llm, warehouse; did you mean "
-                      "'causalbench'?");
+  assert_string_fails(
+      "<trivium-scenario version=\"1\">\n"
+      "  <platform file=\"../../platforms/causalbench.xml\"/>\n"
+      "  <world name=\"causalbnch\"/>\n" TAIL,
+      "mem.xml:3:10: unknown world 'causalbnch'; expected one of: causalbench, urs, jssp, llm, warehouse; did you mean "
+      "'causalbench'?");
 }
 
 static void set_checks_key_and_value(void) {
@@ -113,7 +115,8 @@ static void set_checks_key_and_value(void) {
                       "mem.xml:4:31: parameter posterior.slab: 'flat' is not one of: gaussian, separated, soft");
   assert_string_fails(HEAD "  <set param=\"run.seeds\"/>\n" TAIL,
                       "mem.xml:4:3: <set> without value; expected <set param=\"KEY\" value=\"V\">");
-  assert_string_fails(HEAD "  <run seeds=\"2.5\"/>\n" TAIL, "mem.xml:4:8: parameter run.seeds: '2.5' is not an integer");
+  assert_string_fails(HEAD "  <run seeds=\"2.5\"/>\n" TAIL,
+                      "mem.xml:4:8: parameter run.seeds: '2.5' is not an integer");
   assert_string_fails(HEAD "  <ctl mode=\"fast\"/>\n" TAIL,
                       "mem.xml:4:8: parameter ctl.mode: 'fast' is not one of: atomic, best-effort");
   assert_string_fails(HEAD "  <ctl replicas=\"16\"/>\n" TAIL,
@@ -130,7 +133,7 @@ static void structure_mistakes_are_located(void) {
   assert_string_fails(HEAD "  <run seeds=\"2\">20</run>\n" TAIL,
                       "mem.xml:4:18: text '20' inside <run>; expected only elements and attributes");
   assert_string_fails(HEAD "  <faults x=\"1\"/>\n" TAIL, "mem.xml:4:11: unknown attribute 'x' on <faults>; expected "
-                                                       "no attributes");
+                                                         "no attributes");
   assert_string_fails(HEAD "  <faults><link-flop/></faults>\n" TAIL,
                       "mem.xml:4:11: unknown element <link-flop> inside <faults>; expected one of <link-flap>, "
                       "<host-crash>, <partition>, <fault-trace>; did you mean 'link-flap'?");
@@ -167,22 +170,26 @@ static void roles_and_agent_hosts_are_checked(void) {
 }
 
 static void faults_are_checked(void) {
-  assert_string_fails(HEAD "  <faults>\n    <link-flap links=\"agent-*-uplink\" mtbf=\"10\" mttr=\"0\"/>\n  </faults>\n" TAIL,
-                      "mem.xml:5:49: mttr=\"0\" on <link-flap>; expected a number of simulated seconds in [0.001, "
-                      "1e+09], or of a unit (ms, s, min or m, h, d: 10min, 6h)");
+  assert_string_fails(
+      HEAD "  <faults>\n    <link-flap links=\"agent-*-uplink\" mtbf=\"10\" mttr=\"0\"/>\n  </faults>\n" TAIL,
+      "mem.xml:5:49: mttr=\"0\" on <link-flap>; expected a number of simulated seconds in [0.001, "
+      "1e+09], or of a unit (ms, s, min or m, h, d: 10min, 6h)");
   assert_string_fails(HEAD "  <faults>\n    <host-crash host=\"agent-0\" at=\"3\"/>\n  </faults>\n" TAIL,
                       "mem.xml:5:5: <host-crash> without duration; expected <host-crash host=\"GLOB\" at=\"S\" "
                       "duration=\"S\">");
-  assert_string_fails(HEAD "  <faults>\n    <partition hosts=\"agent-0\" at=\"-1\" duration=\"2\"/>\n  </faults>\n" TAIL,
-                      "mem.xml:5:32: at=\"-1\" on <partition>; expected a number of simulated seconds in [0, 1e+09], or of a unit (ms, s, min or m, h, d: 10min, 6h)");
+  assert_string_fails(HEAD
+                      "  <faults>\n    <partition hosts=\"agent-0\" at=\"-1\" duration=\"2\"/>\n  </faults>\n" TAIL,
+                      "mem.xml:5:32: at=\"-1\" on <partition>; expected a number of simulated seconds in [0, 1e+09], "
+                      "or of a unit (ms, s, min or m, h, d: 10min, 6h)");
   assert_string_fails(HEAD "  <faults>\n    <link-flap links=\"uplink-*\" mtbf=\"1\" mttr=\"1\"/>\n  </faults>\n" TAIL,
                       "mem.xml:5:16: link-flap pattern 'uplink-*' matches no link of @PLATFORM@; expected one of its "
                       "links: centre-lan, agent-0-uplink");
   assert_string_fails(HEAD "  <faults>\n    <host-crash host=\"agent-1\" at=\"1\" duration=\"1\"/>\n  </faults>\n" TAIL,
                       "mem.xml:5:17: host-crash pattern 'agent-1' matches no host of @PLATFORM@; expected one of its "
                       "hosts: controller, ctl, agent-0; did you mean 'agent-0'?");
-  assert_string_fails(HEAD "  <faults>\n    <link-flap links=\"centre-lan\" mtbf=\"1\" mttr=\"1\" start=\"9\" stop=\"9\"/>\n"
-                           "  </faults>\n" TAIL,
+  assert_string_fails(HEAD
+                      "  <faults>\n    <link-flap links=\"centre-lan\" mtbf=\"1\" mttr=\"1\" start=\"9\" stop=\"9\"/>\n"
+                      "  </faults>\n" TAIL,
                       "mem.xml:5:63: stop=\"9\" on <link-flap> is not after start=\"9\"; expected stop > start");
 }
 
@@ -190,11 +197,13 @@ static void faults_are_checked(void) {
  * within that law's range; a swept shape against every link-flap's law. */
 static void flap_laws_are_checked(void) {
 #define FLAP "  <faults><link-flap links=\"centre-lan\" mtbf=\"1\" mttr=\"1\" "
-  assert_string_fails(HEAD FLAP "up=\"weibul\" up_shape=\"1\"/></faults>\n" TAIL,
-                      "mem.xml:4:59: up=\"weibul\" on <link-flap>; expected exponential, weibull, lognormal or fixed; did "
-                      "you mean 'weibull'?");
-  assert_string_fails(HEAD FLAP "down=\"pareto\" down_shape=\"1\"/></faults>\n" TAIL,
-                      "mem.xml:4:59: down=\"pareto\" on <link-flap>; expected exponential, weibull, lognormal or fixed");
+  assert_string_fails(
+      HEAD FLAP "up=\"weibul\" up_shape=\"1\"/></faults>\n" TAIL,
+      "mem.xml:4:59: up=\"weibul\" on <link-flap>; expected exponential, weibull, lognormal or fixed; did "
+      "you mean 'weibull'?");
+  assert_string_fails(
+      HEAD FLAP "down=\"pareto\" down_shape=\"1\"/></faults>\n" TAIL,
+      "mem.xml:4:59: down=\"pareto\" on <link-flap>; expected exponential, weibull, lognormal or fixed");
   assert_string_fails(HEAD FLAP "up_shape=\"0.5\"/></faults>\n" TAIL,
                       "mem.xml:4:59: up_shape=\"0.5\" on <link-flap> whose up times are exponential; expected "
                       "up=\"weibull\" or up=\"lognormal\" with it, or no up_shape");
@@ -223,16 +232,16 @@ static void flap_laws_are_checked(void) {
                       "mem.xml:5:10: sweep over link-flap.up_shape but the <link-flap> at line 4 has exponential up "
                       "times; expected up=\"weibull\" or up=\"lognormal\" on every <link-flap>");
   assert_string_fails(HEAD FLAP "up=\"weibull\" up_shape=\"1\"/></faults>\n"
-                           "  <sweep param=\"link-flap.up_shape\" values=\"1,inf\"/>\n" TAIL,
+                                "  <sweep param=\"link-flap.up_shape\" values=\"1,inf\"/>\n" TAIL,
                       "mem.xml:5:37: sweep value 'inf' of link-flap.up_shape; expected the Weibull shape k, a number "
                       "in [0.1, 10], or the lognormal sigma of the log, a number in [0.01, 5]");
   assert_string_fails(HEAD FLAP "down=\"lognormal\" down_shape=\"1\"/></faults>\n"
-                           "  <sweep param=\"link-flap.down_shape\" values=\"1,8\"/>\n" TAIL,
+                                "  <sweep param=\"link-flap.down_shape\" values=\"1,8\"/>\n" TAIL,
                       "mem.xml:5:10: sweep value link-flap.down_shape=8 against the <link-flap down=\"lognormal\"> "
                       "at line 4; expected the lognormal sigma of the log, a number in [0.01, 5]");
   assert_string_fails(HEAD FLAP "up=\"weibull\" up_shape=\"1\"/>\n"
-                           "    <link-flap links=\"agent-0-uplink\" mtbf=\"1\" mttr=\"1\"/></faults>\n"
-                           "  <sweep param=\"link-flap.up_shape\" values=\"0.5\"/>\n" TAIL,
+                                "    <link-flap links=\"agent-0-uplink\" mtbf=\"1\" mttr=\"1\"/></faults>\n"
+                                "  <sweep param=\"link-flap.up_shape\" values=\"0.5\"/>\n" TAIL,
                       "mem.xml:6:10: sweep over link-flap.up_shape but the <link-flap> at line 5 has exponential up "
                       "times; expected up=\"weibull\" or up=\"lognormal\" on every <link-flap>");
 #undef FLAP
@@ -250,7 +259,8 @@ static void sweeps_are_checked(void) {
   assert_string_fails(HEAD "  <sweep param=\"link-flap.mtbf\" values=\"1,2\"/>\n" TAIL,
                       "mem.xml:4:10: sweep over link-flap.mtbf but the scenario has no <link-flap>; expected a "
                       "<link-flap> inside <faults>");
-  assert_string_fails(HEAD "  <sweep param=\"gate.rho\" values=\"1\"/>\n  <sweep param=\"gate.rho\" values=\"2\"/>\n" TAIL,
+  assert_string_fails(HEAD
+                      "  <sweep param=\"gate.rho\" values=\"1\"/>\n  <sweep param=\"gate.rho\" values=\"2\"/>\n" TAIL,
                       "mem.xml:5:10: second <sweep param=\"gate.rho\">; expected one sweep per parameter (the first is "
                       "at line 4)");
   assert_string_fails(HEAD "  <faults><link-flap links=\"centre-lan\" mtbf=\"1\" mttr=\"1\" stop=\"10\"/></faults>\n"
@@ -260,7 +270,8 @@ static void sweeps_are_checked(void) {
 }
 
 static void undeclared_entity_is_refused(void) {
-  assert_string_fails("<!DOCTYPE trivium-scenario SYSTEM \"trivium-scenario.dtd\">\n" HEAD "  <run out=\"&x;\"/>\n" TAIL,
+  assert_string_fails("<!DOCTYPE trivium-scenario SYSTEM \"trivium-scenario.dtd\">\n" HEAD
+                      "  <run out=\"&x;\"/>\n" TAIL,
                       "mem.xml:5:13: reference to undeclared entity 'x'; expected only the predefined entities and "
                       "character references");
   assert_string_fails(HEAD "  <run out=\"&x;\"/>\n" TAIL,
@@ -362,7 +373,8 @@ static void platform_simgrid_would_load_as_a_library_is_refused(void) {
   char *so = src_path("tests/scenarios/payload.so");
   char *want = g_strdup_printf(":5:13: platform file 'payload.so' refused: %s: the platform's name does not end in "
                                ".xml; expected a SimGrid platform in XML (SimGrid would load any other file as a "
-                               "shared library)", so);
+                               "shared library)",
+                               so);
   assert_file_fails("platform-library.xml", want);
   g_free(want);
   g_free(so);
@@ -371,7 +383,8 @@ static void platform_simgrid_would_load_as_a_library_is_refused(void) {
 static void huge_cluster_is_refused_before_expansion(void) {
   char *platform = src_path("tests/scenarios/huge-radical-platform.xml");
   char *want = g_strdup_printf(":4:13: platform file 'huge-radical-platform.xml' refused: %s:5:46: <cluster> brings "
-                               "the platform to 4294967296 hosts; expected at most 100000 hosts", platform);
+                               "the platform to 4294967296 hosts; expected at most 100000 hosts",
+                               platform);
   gint64 t0 = g_get_monotonic_time();
   assert_file_fails("huge-radical.xml", want);
   g_assert_cmpint(g_get_monotonic_time() - t0, <, G_USEC_PER_SEC / 2);
@@ -381,16 +394,18 @@ static void huge_cluster_is_refused_before_expansion(void) {
 
 /* ---- outputs stay inside the run's directories ---- */
 
-#define CTL_EXPECTED                                                                                                 \
-  "expected a path ending in .ctl inside the run's output directory, relative and without '..', e.g. "              \
+#define CTL_EXPECTED                                                                                                   \
+  "expected a path ending in .ctl inside the run's output directory, relative and without '..', e.g. "                 \
   "file=\"log.ctl\" (a scenario never chooses where outside it the run writes)"
-#define OUT_EXPECTED                                                                                                 \
-  "expected a directory inside the one the run starts in, relative and without '..', e.g. out=\"results/flips\" " \
+#define OUT_EXPECTED                                                                                                   \
+  "expected a directory inside the one the run starts in, relative and without '..', e.g. out=\"results/flips\" "      \
   "(a scenario never chooses where outside it the run writes)"
 
 static void output_paths_are_confined_to_the_run(void) {
-  assert_file_fails("ctl-outside.xml", ":7:8: file=\"/home/user/.bashrc.ctl\" on <ctl> is an absolute path; " CTL_EXPECTED);
-  assert_file_fails("out-outside.xml", ":6:8: out=\"results/../../elsewhere\" on <run> has a '..' component; " OUT_EXPECTED);
+  assert_file_fails("ctl-outside.xml",
+                    ":7:8: file=\"/home/user/.bashrc.ctl\" on <ctl> is an absolute path; " CTL_EXPECTED);
+  assert_file_fails("out-outside.xml",
+                    ":6:8: out=\"results/../../elsewhere\" on <run> has a '..' component; " OUT_EXPECTED);
   assert_string_fails(HEAD "  <ctl file=\"../x.ctl\"/>\n" TAIL,
                       "mem.xml:4:8: file=\"../x.ctl\" on <ctl> has a '..' component; " CTL_EXPECTED);
   assert_string_fails(HEAD "  <ctl file=\"run.json\"/>\n" TAIL,
@@ -404,8 +419,8 @@ static void output_paths_are_confined_to_the_run(void) {
                       "mem.xml:4:8: out=\"a\\x0ab\" on <run> holds a control character; " OUT_EXPECTED);
   char *name = g_strnfill(256, 'n');
   char *xml = g_strdup_printf(HEAD "  <run out=\"r/%s\"/>\n" TAIL, name);
-  char *want = g_strdup_printf("mem.xml:4:8: out=\"r/%s\" on <run> has a name of 256 bytes (at most 255); " OUT_EXPECTED,
-                               name);
+  char *want =
+      g_strdup_printf("mem.xml:4:8: out=\"r/%s\" on <run> has a name of 256 bytes (at most 255); " OUT_EXPECTED, name);
   assert_string_fails(xml, want);
   g_free(want);
   g_free(xml);
@@ -427,9 +442,11 @@ static void output_paths_are_confined_to_the_run(void) {
 
 static void fault_times_are_plain_bounded_numbers(void) {
   assert_string_fails(HEAD "  <faults><host-crash host=\"ctl\" at=\"0x10\" duration=\"1\"/></faults>\n" TAIL,
-                      "mem.xml:4:34: at=\"0x10\" on <host-crash>; expected a number of simulated seconds in [0, 1e+09], or of a unit (ms, s, min or m, h, d: 10min, 6h)");
+                      "mem.xml:4:34: at=\"0x10\" on <host-crash>; expected a number of simulated seconds in [0, "
+                      "1e+09], or of a unit (ms, s, min or m, h, d: 10min, 6h)");
   assert_string_fails(HEAD "  <faults><host-crash host=\"ctl\" at=\" 5\" duration=\"1\"/></faults>\n" TAIL,
-                      "mem.xml:4:34: at=\" 5\" on <host-crash>; expected a number of simulated seconds in [0, 1e+09], or of a unit (ms, s, min or m, h, d: 10min, 6h)");
+                      "mem.xml:4:34: at=\" 5\" on <host-crash>; expected a number of simulated seconds in [0, 1e+09], "
+                      "or of a unit (ms, s, min or m, h, d: 10min, 6h)");
   assert_string_fails(HEAD "  <faults><host-crash host=\"ctl\" at=\"1\" duration=\"1e308\"/></faults>\n" TAIL,
                       "mem.xml:4:41: duration=\"1e308\" on <host-crash>; expected a number of simulated seconds in [0, "
                       "1e+09], or of a unit (ms, s, min or m, h, d: 10min, 6h)");
@@ -461,23 +478,27 @@ static char *repeated(const char *before, const char *item, int n, const char *a
 }
 
 static void counts_are_bounded(void) {
-  char *xml = repeated("  <faults>\n", "    <host-crash host=\"ctl\" at=\"%d\" duration=\"1\"/>\n", 1001, "  </faults>\n");
+  char *xml =
+      repeated("  <faults>\n", "    <host-crash host=\"ctl\" at=\"%d\" duration=\"1\"/>\n", 1001, "  </faults>\n");
   assert_string_fails(xml, "mem.xml:1005:5: fault number 1001; expected at most 1000 faults");
   g_free(xml);
   xml = repeated("  <sweep param=\"run.seeds\" values=\"1", ",%d", 1000, "\"/>\n");
-  assert_string_fails(xml, "mem.xml:4:28: sweep over run.seeds has 1001 values; expected at most 1000 values per sweep");
+  assert_string_fails(xml,
+                      "mem.xml:4:28: sweep over run.seeds has 1001 values; expected at most 1000 values per sweep");
   g_free(xml);
-  xml = repeated("  <sweep param=\"run.seeds\" values=\"1", ",1%d", 399, "\"/>\n"
-                 "  <sweep param=\"run.steps\" values=\"1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,"
-                 "26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,"
-                 "59,60,61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,80,81,82,83,84,85,86,87,88,89,90,91,"
-                 "92,93,94,95,96,97,98,99,100,101,102,103,104,105,106,107,108,109,110,111,112,113,114,115,116,117,118,"
-                 "119,120,121,122,123,124,125,126,127,128,129,130,131,132,133,134,135,136,137,138,139,140,141,142,143,"
-                 "144,145,146,147,148,149,150,151,152,153,154,155,156,157,158,159,160,161,162,163,164,165,166,167,168,"
-                 "169,170,171,172,173,174,175,176,177,178,179,180,181,182,183,184,185,186,187,188,189,190,191,192,193,"
-                 "194,195,196,197,198,199,200,201,202,203,204,205,206,207,208,209,210,211,212,213,214,215,216,217,218,"
-                 "219,220,221,222,223,224,225,226,227,228,229,230,231,232,233,234,235,236,237,238,239,240,241,242,243,"
-                 "244,245,246,247,248,249,250,251\"/>\n");
+  xml = repeated(
+      "  <sweep param=\"run.seeds\" values=\"1", ",1%d", 399,
+      "\"/>\n"
+      "  <sweep param=\"run.steps\" values=\"1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,"
+      "26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,"
+      "59,60,61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,80,81,82,83,84,85,86,87,88,89,90,91,"
+      "92,93,94,95,96,97,98,99,100,101,102,103,104,105,106,107,108,109,110,111,112,113,114,115,116,117,118,"
+      "119,120,121,122,123,124,125,126,127,128,129,130,131,132,133,134,135,136,137,138,139,140,141,142,143,"
+      "144,145,146,147,148,149,150,151,152,153,154,155,156,157,158,159,160,161,162,163,164,165,166,167,168,"
+      "169,170,171,172,173,174,175,176,177,178,179,180,181,182,183,184,185,186,187,188,189,190,191,192,193,"
+      "194,195,196,197,198,199,200,201,202,203,204,205,206,207,208,209,210,211,212,213,214,215,216,217,218,"
+      "219,220,221,222,223,224,225,226,227,228,229,230,231,232,233,234,235,236,237,238,239,240,241,242,243,"
+      "244,245,246,247,248,249,250,251\"/>\n");
   assert_string_fails(xml, "mem.xml:5:28: sweep over run.steps makes a grid of 100400 points (400 x 251); expected at "
                            "most 100000 points");
   g_free(xml);
@@ -528,8 +549,10 @@ int main(int argc, char **argv) {
                   missing_platform_file_names_the_resolved_path);
   g_test_add_func("/scenario/errors/empty_role_hosts_is_refused", empty_role_hosts_is_refused);
   g_test_add_func("/scenario/errors/role_matching_no_host_lists_the_hosts", role_matching_no_host_lists_the_hosts);
-  g_test_add_func("/scenario/errors/out_of_range_value_gives_the_table_range", out_of_range_value_gives_the_table_range);
-  g_test_add_func("/scenario/errors/malformed_xml_gives_expat_error_and_place", malformed_xml_gives_expat_error_and_place);
+  g_test_add_func("/scenario/errors/out_of_range_value_gives_the_table_range",
+                  out_of_range_value_gives_the_table_range);
+  g_test_add_func("/scenario/errors/malformed_xml_gives_expat_error_and_place",
+                  malformed_xml_gives_expat_error_and_place);
   g_test_add_func("/scenario/errors/wrong_root_is_refused_with_a_suggestion", wrong_root_is_refused_with_a_suggestion);
   g_test_add_func("/scenario/errors/wrong_version_is_refused", wrong_version_is_refused);
   g_test_add_func("/scenario/errors/external_entity_is_never_loaded", external_entity_is_never_loaded);
@@ -554,7 +577,8 @@ int main(int argc, char **argv) {
                   oversized_scenario_is_refused_before_reading);
   g_test_add_func("/scenario/errors/platform_simgrid_would_load_as_a_library_is_refused",
                   platform_simgrid_would_load_as_a_library_is_refused);
-  g_test_add_func("/scenario/errors/huge_cluster_is_refused_before_expansion", huge_cluster_is_refused_before_expansion);
+  g_test_add_func("/scenario/errors/huge_cluster_is_refused_before_expansion",
+                  huge_cluster_is_refused_before_expansion);
   g_test_add_func("/scenario/errors/output_paths_are_confined_to_the_run", output_paths_are_confined_to_the_run);
   g_test_add_func("/scenario/errors/fault_times_are_plain_bounded_numbers", fault_times_are_plain_bounded_numbers);
   g_test_add_func("/scenario/errors/swept_flap_windows_keep_stop_after_start",

@@ -73,10 +73,14 @@ static void library_named_platform_is_refused_without_opening(void) {
 }
 
 static void shipped_platforms_pass_the_check(void) {
-  static const char *const files[] = {"platforms/causalbench.xml", "platforms/causalbench-multi.xml",
-                                      "platforms/urs-sf.xml",      "platforms/urs-nyc.xml",
-                                      "platforms/urs-sg.xml",      "platforms/jssp/ft06/platform.xml",
-                                      "platforms/jssp/ft10/platform.xml", "platforms/jssp/ft20/platform.xml",
+  static const char *const files[] = {"platforms/causalbench.xml",
+                                      "platforms/causalbench-multi.xml",
+                                      "platforms/urs-sf.xml",
+                                      "platforms/urs-nyc.xml",
+                                      "platforms/urs-sg.xml",
+                                      "platforms/jssp/ft06/platform.xml",
+                                      "platforms/jssp/ft10/platform.xml",
+                                      "platforms/jssp/ft20/platform.xml",
                                       "platforms/jssp/la01/platform.xml"};
   for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
     char *path = src_path(files[i]);
@@ -124,42 +128,52 @@ static void oversized_platform_is_refused_before_reading(void) {
 static void platform_must_be_simgrid_xml(void) {
   assert_platform_fails("root.xml", "<?xml version='1.0'?>\n<trivium-scenario version=\"1\"/>\n",
                         "@P@:2:1: root element <trivium-scenario>; expected SimGrid's <platform version=\"4.1\">");
-  assert_platform_fails("bin.xml", "\x7f" "ELF\x02\x01\x01", "@P@:1:1: malformed XML (not well-formed (invalid "
-                                                              "token)); expected a SimGrid platform in XML");
-  assert_platform_fails("empty.xml", "", "@P@:1:1: malformed XML (no element found); expected a SimGrid platform in "
-                                         "XML");
+  assert_platform_fails("bin.xml",
+                        "\x7f"
+                        "ELF\x02\x01\x01",
+                        "@P@:1:1: malformed XML (not well-formed (invalid "
+                        "token)); expected a SimGrid platform in XML");
+  assert_platform_fails("empty.xml", "",
+                        "@P@:1:1: malformed XML (no element found); expected a SimGrid platform in "
+                        "XML");
 }
 
 static void platform_entities_are_refused(void) {
-  assert_platform_fails("xxe.xml", "<?xml version='1.0'?>\n<!DOCTYPE platform [<!ENTITY e SYSTEM \"file:///etc/passwd\">]>\n"
-                                   "<platform version=\"4.1\">&e;</platform>\n",
+  assert_platform_fails("xxe.xml",
+                        "<?xml version='1.0'?>\n<!DOCTYPE platform [<!ENTITY e SYSTEM \"file:///etc/passwd\">]>\n"
+                        "<platform version=\"4.1\">&e;</platform>\n",
                         "@P@:2:21: declaration of external general entity 'e'; expected no entity declarations (a "
                         "platform never defines or loads entities)");
-  assert_platform_fails("ref.xml", "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-                                   "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\"><host id=\"a&x;\" "
-                                   "speed=\"1f\"/></zone></platform>\n",
+  assert_platform_fails("ref.xml",
+                        "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                        "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\"><host id=\"a&x;\" "
+                        "speed=\"1f\"/></zone></platform>\n",
                         "@P@:2:64: reference to undeclared entity 'x'; expected only the predefined entities and "
                         "character references");
 }
 
 static void actors_and_configs_that_choose_files_are_refused(void) {
-  assert_platform_fails("trace.xml", "<platform version=\"4.1\">\n<config>\n<prop id=\"tracing/filename\" "
-                                     "value=\"/home/u/.bashrc\"/>\n</config>\n</platform>\n",
+  assert_platform_fails("trace.xml",
+                        "<platform version=\"4.1\">\n<config>\n<prop id=\"tracing/filename\" "
+                        "value=\"/home/u/.bashrc\"/>\n</config>\n</platform>\n",
                         "@P@:3:7: <config> setting 'tracing/filename'; expected only model settings (network/, cpu/, "
                         "host/, disk/, maxmin/, precision/, bmf/, surf/): a platform never sets output files, "
                         "plugins, search paths or Trivium's settings (give them on the command line)");
-  assert_platform_fails("ctl.xml", "<platform version=\"4.1\"><config><prop id=\"trivium/ctl.file\" value=\"/x\"/>"
-                                   "</config></platform>\n",
+  assert_platform_fails("ctl.xml",
+                        "<platform version=\"4.1\"><config><prop id=\"trivium/ctl.file\" value=\"/x\"/>"
+                        "</config></platform>\n",
                         "@P@:1:39: <config> setting 'trivium/ctl.file'; expected only model settings (network/, "
                         "cpu/, host/, disk/, maxmin/, precision/, bmf/, surf/): a platform never sets output files, "
                         "plugins, search paths or Trivium's settings (give them on the command line)");
-  assert_platform_fails("actor.xml", PLATFORM_HEAD "<host id=\"a\" speed=\"1f\"/>\n"
-                                     "<actor host=\"a\" function=\"f\"/>\n" PLATFORM_TAIL,
+  assert_platform_fails("actor.xml",
+                        PLATFORM_HEAD "<host id=\"a\" speed=\"1f\"/>\n"
+                                      "<actor host=\"a\" function=\"f\"/>\n" PLATFORM_TAIL,
                         "@P@:3:1: <actor> in a platform; expected resources only (Trivium starts the actors of a run "
                         "itself)");
   /* nesting does not hide a setting (this reader does not validate) */
-  assert_platform_fails("nested.xml", "<platform version=\"4.1\"><config><config/><prop id=\"plugin\" value=\"x\"/>"
-                                      "</config></platform>\n",
+  assert_platform_fails("nested.xml",
+                        "<platform version=\"4.1\"><config><config/><prop id=\"plugin\" value=\"x\"/>"
+                        "</config></platform>\n",
                         "@P@:1:48: <config> setting 'plugin'; expected only model settings (network/, cpu/, host/, "
                         "disk/, maxmin/, precision/, bmf/, surf/): a platform never sets output files, plugins, "
                         "search paths or Trivium's settings (give them on the command line)");
@@ -178,15 +192,18 @@ static void profile_files_must_be_regular_files(void) {
   char *want = g_strdup_printf("@P@:2:25: state_file=\"/dev/zero\" on <host> (resolved to /dev/zero) is a character "
                                "device; expected a regular file of at most 67108864 bytes, relative to the platform "
                                "file");
-  assert_platform_fails("dev-profile.xml", PLATFORM_HEAD "<host id=\"a\" speed=\"1f\" state_file=\"/dev/zero\"/>"
-                                           PLATFORM_TAIL, want);
+  assert_platform_fails("dev-profile.xml",
+                        PLATFORM_HEAD "<host id=\"a\" speed=\"1f\" state_file=\"/dev/zero\"/>" PLATFORM_TAIL, want);
   g_free(want);
   char *missing = g_build_filename(tmp_dir, "gone.profile", NULL);
   want = g_strdup_printf("@P@:2:14: bandwidth_file=\"gone.profile\" on <link> (resolved to %s) cannot be read (No "
                          "such file or directory); expected a regular file of at most 67108864 bytes, relative to "
-                         "the platform file", missing);
-  assert_platform_fails("gone-profile.xml", PLATFORM_HEAD "<link id=\"l\" bandwidth_file=\"gone.profile\" "
-                                            "bandwidth=\"1GBps\"/>" PLATFORM_TAIL, want);
+                         "the platform file",
+                         missing);
+  assert_platform_fails("gone-profile.xml",
+                        PLATFORM_HEAD "<link id=\"l\" bandwidth_file=\"gone.profile\" "
+                                      "bandwidth=\"1GBps\"/>" PLATFORM_TAIL,
+                        want);
   g_free(want);
   g_free(missing);
   g_unlink(profile);
@@ -198,10 +215,11 @@ static void profile_files_must_be_regular_files(void) {
  * often it is named, in document order: the files a run copies. */
 static void profile_files_are_listed_once_each(void) {
   char *up = tmp_file("up.profile", "0 1\n5 0\n"), *bw = tmp_file("bw.profile", "0 1e9\n");
-  TrvPlatformNames *pn = read_ok(PLATFORM_HEAD "<host id=\"a\" speed=\"1f\" state_file=\"up.profile\"/>\n"
-                                 "<host id=\"b\" speed=\"1f\" state_file=\"./up.profile\"/>\n"
-                                 "<link id=\"l\" bandwidth=\"1GBps\" bandwidth_file=\"bw.profile\" state_file=\"up.profile\"/>"
-                                 PLATFORM_TAIL);
+  TrvPlatformNames *pn = read_ok(
+      PLATFORM_HEAD
+      "<host id=\"a\" speed=\"1f\" state_file=\"up.profile\"/>\n"
+      "<host id=\"b\" speed=\"1f\" state_file=\"./up.profile\"/>\n"
+      "<link id=\"l\" bandwidth=\"1GBps\" bandwidth_file=\"bw.profile\" state_file=\"up.profile\"/>" PLATFORM_TAIL);
   g_assert_cmpuint(pn->profiles->len, ==, 2);
   g_assert_cmpstr(pn->profiles->pdata[0], ==, up);
   g_assert_cmpstr(pn->profiles->pdata[1], ==, bw);
@@ -219,7 +237,7 @@ static void profile_files_are_listed_once_each(void) {
  * (this reader does not validate SimGrid's DTD). */
 static void role_property_belongs_to_its_host(void) {
   TrvPlatformNames *pn = read_ok(PLATFORM_HEAD "<host id=\"a\" speed=\"1f\"><peer id=\"p\"/><host id=\"b\"/>"
-                                 "<prop id=\"trivium.role\" value=\"ctl\"/></host>" PLATFORM_TAIL);
+                                               "<prop id=\"trivium.role\" value=\"ctl\"/></host>" PLATFORM_TAIL);
   g_assert_cmpuint(pn->hosts->len, ==, 3);
   g_assert_cmpstr(pn->hosts->pdata[0], ==, "a");
   g_assert_cmpstr(pn->roles->pdata[0], ==, "ctl");
@@ -232,42 +250,53 @@ static void role_property_belongs_to_its_host(void) {
 
 static void huge_radical_is_refused_before_expansion(void) {
   gint64 t0 = g_get_monotonic_time();
-  assert_platform_fails("radical.xml", PLATFORM_HEAD "<cluster id=\"c\" prefix=\"n-\" suffix=\"\" "
-                                       "radical=\"0-4294967295\" speed=\"1f\" bw=\"1GBps\" lat=\"0\"/>" PLATFORM_TAIL,
+  assert_platform_fails("radical.xml",
+                        PLATFORM_HEAD "<cluster id=\"c\" prefix=\"n-\" suffix=\"\" "
+                                      "radical=\"0-4294967295\" speed=\"1f\" bw=\"1GBps\" lat=\"0\"/>" PLATFORM_TAIL,
                         "@P@:2:39: <cluster> brings the platform to 4294967296 hosts; expected at most 100000 hosts");
-  assert_platform_fails("overflow.xml", PLATFORM_HEAD "<cabinet id=\"c\" prefix=\"n-\" suffix=\"\" "
-                                        "radical=\"0-99999999999999999999999\" speed=\"1f\" bw=\"1GBps\" lat=\"0\"/>"
-                                        PLATFORM_TAIL,
+  assert_platform_fails("overflow.xml",
+                        PLATFORM_HEAD
+                        "<cabinet id=\"c\" prefix=\"n-\" suffix=\"\" "
+                        "radical=\"0-99999999999999999999999\" speed=\"1f\" bw=\"1GBps\" lat=\"0\"/>" PLATFORM_TAIL,
                         "@P@:2:39: radical=\"0-99999999999999999999999\" on <cabinet>; expected ranges of numbers like "
                         "\"0-99,120\"");
-  assert_platform_fails("int.xml", PLATFORM_HEAD "<cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"3000000000\" "
-                                   "speed=\"1f\" bw=\"1GBps\" lat=\"0\"/>" PLATFORM_TAIL,
+  assert_platform_fails("int.xml",
+                        PLATFORM_HEAD "<cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"3000000000\" "
+                                      "speed=\"1f\" bw=\"1GBps\" lat=\"0\"/>" PLATFORM_TAIL,
                         "@P@:2:39: radical=\"3000000000\" on <cluster> holds 3000000000; expected numbers up to "
                         "2147483647");
   /* the hosts of several clusters add up */
-  assert_platform_fails("sum.xml", PLATFORM_HEAD "<cluster id=\"c\" prefix=\"a-\" suffix=\"\" radical=\"0-59999\" "
-                                   "speed=\"1f\" bw=\"1GBps\" lat=\"0\"/>\n<cluster id=\"d\" prefix=\"b-\" suffix=\"\" "
-                                   "radical=\"0-39999,40000\" speed=\"1f\" bw=\"1GBps\" lat=\"0\"/>" PLATFORM_TAIL,
+  assert_platform_fails("sum.xml",
+                        PLATFORM_HEAD
+                        "<cluster id=\"c\" prefix=\"a-\" suffix=\"\" radical=\"0-59999\" "
+                        "speed=\"1f\" bw=\"1GBps\" lat=\"0\"/>\n<cluster id=\"d\" prefix=\"b-\" suffix=\"\" "
+                        "radical=\"0-39999,40000\" speed=\"1f\" bw=\"1GBps\" lat=\"0\"/>" PLATFORM_TAIL,
                         "@P@:3:39: <cluster> brings the platform to 100001 hosts; expected at most 100000 hosts");
   g_assert_cmpint(g_get_monotonic_time() - t0, <, 5 * G_USEC_PER_SEC);
-  assert_platform_fails("malformed.xml", PLATFORM_HEAD "<cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"1-0\" "
-                                         "speed=\"1f\" bw=\"1GBps\" lat=\"0\"/>" PLATFORM_TAIL,
+  assert_platform_fails("malformed.xml",
+                        PLATFORM_HEAD "<cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"1-0\" "
+                                      "speed=\"1f\" bw=\"1GBps\" lat=\"0\"/>" PLATFORM_TAIL,
                         "@P@:2:39: radical=\"1-0\" on <cluster>; expected ranges of numbers like \"0-99,120\"");
-  assert_platform_fails("comma.xml", PLATFORM_HEAD "<cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-3,\" "
-                                     "speed=\"1f\" bw=\"1GBps\" lat=\"0\"/>" PLATFORM_TAIL,
+  assert_platform_fails("comma.xml",
+                        PLATFORM_HEAD "<cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-3,\" "
+                                      "speed=\"1f\" bw=\"1GBps\" lat=\"0\"/>" PLATFORM_TAIL,
                         "@P@:2:39: radical=\"0-3,\" on <cluster>; expected ranges of numbers like \"0-99,120\"");
 }
 
 static void cluster_and_link_counts_are_bounded(void) {
   GString *xml = g_string_new(PLATFORM_HEAD);
   for (int i = 0; i <= TRV_PLATFORM_MAX_GENERATORS; i++)
-    g_string_append_printf(xml, "<cluster id=\"c%d\" prefix=\"c%d-\" suffix=\"\" radical=\"0\" speed=\"1f\" bw=\"1Bps\" "
-                                "lat=\"0\"/>\n", i, i);
+    g_string_append_printf(xml,
+                           "<cluster id=\"c%d\" prefix=\"c%d-\" suffix=\"\" radical=\"0\" speed=\"1f\" bw=\"1Bps\" "
+                           "lat=\"0\"/>\n",
+                           i, i);
   g_string_append(xml, PLATFORM_TAIL);
-  assert_platform_fails("clusters.xml", xml->str, "@P@:10002:1: <cluster> number 10001; expected at most 10000 cluster "
-                                                  "and cabinet elements");
+  assert_platform_fails("clusters.xml", xml->str,
+                        "@P@:10002:1: <cluster> number 10001; expected at most 10000 cluster "
+                        "and cabinet elements");
   g_string_assign(xml, PLATFORM_HEAD);
-  for (int i = 0; i <= TRV_PLATFORM_MAX_LINKS; i++) g_string_append_printf(xml, "<link id=\"l%d\" bandwidth=\"1Bps\"/>\n", i);
+  for (int i = 0; i <= TRV_PLATFORM_MAX_LINKS; i++)
+    g_string_append_printf(xml, "<link id=\"l%d\" bandwidth=\"1Bps\"/>\n", i);
   g_string_append(xml, PLATFORM_TAIL);
   assert_platform_fails("links.xml", xml->str, "@P@:100002:1: <link> number 100001; expected at most 100000 links");
   g_string_free(xml, TRUE);
@@ -279,13 +308,16 @@ static void names_are_bounded_and_unique(void) {
   assert_platform_fails("long.xml", xml, "@P@:2:7: id of 256 bytes on <host>; expected a name of at most 255 bytes");
   g_free(xml);
   xml = g_strdup_printf(PLATFORM_HEAD "<cluster id=\"c\" prefix=\"%s\" suffix=\"\" radical=\"0-9\" speed=\"1f\" "
-                        "bw=\"1Bps\" lat=\"0\"/>" PLATFORM_TAIL, id);
-  assert_platform_fails("long-prefix.xml", xml, "@P@:2:1: <cluster> generates host names of 257 bytes; expected names "
-                                                "of at most 255 bytes");
+                                      "bw=\"1Bps\" lat=\"0\"/>" PLATFORM_TAIL,
+                        id);
+  assert_platform_fails("long-prefix.xml", xml,
+                        "@P@:2:1: <cluster> generates host names of 257 bytes; expected names "
+                        "of at most 255 bytes");
   g_free(xml);
   g_free(id);
-  assert_platform_fails("twice.xml", PLATFORM_HEAD "<host id=\"n-3\" speed=\"1f\"/>\n<cluster id=\"c\" prefix=\"n-\" "
-                                     "suffix=\"\" radical=\"0-9\" speed=\"1f\" bw=\"1Bps\" lat=\"0\"/>" PLATFORM_TAIL,
+  assert_platform_fails("twice.xml",
+                        PLATFORM_HEAD "<host id=\"n-3\" speed=\"1f\"/>\n<cluster id=\"c\" prefix=\"n-\" "
+                                      "suffix=\"\" radical=\"0-9\" speed=\"1f\" bw=\"1Bps\" lat=\"0\"/>" PLATFORM_TAIL,
                         "@P@:3:1: <cluster> declares host 'n-3' again (first at line 2); expected every host name "
                         "once");
 }
@@ -301,7 +333,7 @@ static void scenario_platform_errors_are_the_check_s(void) {
       {"lib.so", "<platform version=\"4.1\"/>"},
       {"root.xml", "<html/>"},
       {"radical.xml", PLATFORM_HEAD "<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-4294967295\" speed=\"1f\" "
-                      "bw=\"1Bps\" lat=\"0\"/>" PLATFORM_TAIL},
+                                    "bw=\"1Bps\" lat=\"0\"/>" PLATFORM_TAIL},
       {"config.xml", "<platform version=\"4.1\"><config><prop id=\"path\" value=\"/tmp\"/></config></platform>"},
   };
   for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
@@ -309,7 +341,8 @@ static void scenario_platform_errors_are_the_check_s(void) {
     GError *check = NULL, *err = NULL;
     g_assert_false(trv_platform_file_check(path, &check));
     char *xml = g_strdup_printf("<trivium-scenario version=\"1\">\n  <platform file=\"%s\"/>\n  <world "
-                                "name=\"causalbench\"/>\n</trivium-scenario>\n", bad[i].name);
+                                "name=\"causalbench\"/>\n</trivium-scenario>\n",
+                                bad[i].name);
     g_assert_null(trv_scenario_load_from_memory(xml, strlen(xml), "mem.xml", tmp_dir, &err));
     char *want = g_strdup_printf("mem.xml:2:13: platform file '%s' refused: %s", bad[i].name, check->message);
     g_assert_cmpstr(err->message, ==, want);
@@ -333,8 +366,9 @@ static void control_characters_never_reach_a_message(void) {
   g_free(path);
   /* and when the file cannot be opened */
   g_assert_false(trv_platform_file_check("/no/such/\033]0;x\a.xml", &err));
-  g_assert_cmpstr(err->message, ==, "/no/such/\\x1b]0;x\\x07.xml: cannot read the platform (No such file or directory); "
-                                    "expected a readable file");
+  g_assert_cmpstr(err->message, ==,
+                  "/no/such/\\x1b]0;x\\x07.xml: cannot read the platform (No such file or directory); "
+                  "expected a readable file");
   g_clear_error(&err);
 }
 
@@ -359,7 +393,8 @@ int main(int argc, char **argv) {
                   huge_radical_is_refused_before_expansion);
   g_test_add_func("/scenario/platform/cluster_and_link_counts_are_bounded", cluster_and_link_counts_are_bounded);
   g_test_add_func("/scenario/platform/names_are_bounded_and_unique", names_are_bounded_and_unique);
-  g_test_add_func("/scenario/platform/scenario_platform_errors_are_the_check_s", scenario_platform_errors_are_the_check_s);
+  g_test_add_func("/scenario/platform/scenario_platform_errors_are_the_check_s",
+                  scenario_platform_errors_are_the_check_s);
   g_test_add_func("/scenario/platform/control_characters_never_reach_a_message",
                   control_characters_never_reach_a_message);
   int rc = g_test_run();

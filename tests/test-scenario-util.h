@@ -12,7 +12,6 @@
 #include "core/controller.h"
 #include "scenario/scenario.h"
 
-
 static inline const char *srcdir(void) {
   const char *d = g_getenv("srcdir");
   return d ? d : ".";
@@ -25,9 +24,9 @@ static inline char *src_path(const char *rel) {
 }
 
 /* The first lines of most string scenarios: the body starts on line 4. */
-#define HEAD                                                                                                         \
-  "<trivium-scenario version=\"1\">\n"                                                                               \
-  "  <platform file=\"../../platforms/causalbench.xml\"/>\n"                                                        \
+#define HEAD                                                                                                           \
+  "<trivium-scenario version=\"1\">\n"                                                                                 \
+  "  <platform file=\"../../platforms/causalbench.xml\"/>\n"                                                           \
   "  <world name=\"causalbench\"/>\n"
 #define TAIL "</trivium-scenario>\n"
 
@@ -83,6 +82,5 @@ static inline TrvScenario *load_shipped(const char *name) {
   g_free(path);
   return s;
 }
-
 
 #endif

@@ -58,10 +58,17 @@ static void default_scenario_is_the_run_defaults(void) {
 }
 
 static void variant_scenarios_set_their_world(void) {
-  static const struct { const char *file; int variant, flips; double nu; } cases[] = {
-      {"flips-k1.xml", TRV_VARIANT_FLIPS, 1, 1.0},       {"flips-k3.xml", TRV_VARIANT_FLIPS, 3, 1.0},
-      {"flips-k5.xml", TRV_VARIANT_FLIPS, 5, 1.0},       {"variance.xml", TRV_VARIANT_VARIANCE, 3, 1.0},
-      {"nonlinear-nu0.5.xml", TRV_VARIANT_NONLINEAR, 3, 0.5}, {"nonlinear-nu1.xml", TRV_VARIANT_NONLINEAR, 3, 1.0},
+  static const struct {
+    const char *file;
+    int variant, flips;
+    double nu;
+  } cases[] = {
+      {"flips-k1.xml", TRV_VARIANT_FLIPS, 1, 1.0},
+      {"flips-k3.xml", TRV_VARIANT_FLIPS, 3, 1.0},
+      {"flips-k5.xml", TRV_VARIANT_FLIPS, 5, 1.0},
+      {"variance.xml", TRV_VARIANT_VARIANCE, 3, 1.0},
+      {"nonlinear-nu0.5.xml", TRV_VARIANT_NONLINEAR, 3, 0.5},
+      {"nonlinear-nu1.xml", TRV_VARIANT_NONLINEAR, 3, 1.0},
       {"nonlinear-nu2.xml", TRV_VARIANT_NONLINEAR, 3, 2.0},
   };
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
@@ -80,7 +87,8 @@ static void separation_scenario_is_one_long_unmatched_episode(void) {
   g_assert_cmpint(cb(&s->params)->variant, ==, TRV_VARIANT_SEPARATION);
   g_assert_cmpint(s->params.episodes, ==, 1);
   g_assert_cmpint(s->params.steps, ==, 500);
-  g_assert_cmpint(((const TrvEpistemicResetParams *)trv_params_block(&s->params, &trv_epistemic_reset_params))->matched, ==, 0);
+  g_assert_cmpint(((const TrvEpistemicResetParams *)trv_params_block(&s->params, &trv_epistemic_reset_params))->matched,
+                  ==, 0);
   g_assert_cmpuint(g_strv_length(s->controllers), ==, 2);
   g_assert_cmpstr(s->controllers[0], ==, "rlvr");
   g_assert_cmpstr(s->controllers[1], ==, "epistemic-reset");
@@ -271,9 +279,9 @@ static void fault_times_take_units_and_fixed_laws(void) {
   const struct {
     const char *text;
     double seconds; /* < 0: refused */
-  } cases[] = {{"90", 90},      {"1.5h", 5400},  {"10min", 600}, {"10m", 600},  {"2d", 172800}, {"500ms", 0.5},
-               {"30s", 30},     {"1e3s", 1000},  {"6 h", -1},    {"h", -1},     {"6hh", -1},    {"6H", -1},
-               {"0x10s", -1},   {"infh", -1},    {"1e300d", -1}, {"-1h", -1},   {"5sec", -1},   {".5h", 1800}};
+  } cases[] = {{"90", 90},    {"1.5h", 5400}, {"10min", 600}, {"10m", 600}, {"2d", 172800}, {"500ms", 0.5},
+               {"30s", 30},   {"1e3s", 1000}, {"6 h", -1},    {"h", -1},    {"6hh", -1},    {"6H", -1},
+               {"0x10s", -1}, {"infh", -1},   {"1e300d", -1}, {"-1h", -1},  {"5sec", -1},   {".5h", 1800}};
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
     double v = -7;
     bool ok = trv_fault_seconds("start", cases[i].text, &v);
@@ -285,11 +293,12 @@ static void fault_times_take_units_and_fixed_laws(void) {
   g_assert_true(trv_fault_seconds("mttr", "1ms", &v));
   g_assert_cmpfloat(v, ==, 1e-3);
   GError *err = NULL;
-  TrvScenario *s = load_string(HEAD "  <faults>\n"
-                                    "    <link-flap links=\"agent-0-uplink\" mtbf=\"50min\" mttr=\"10min\" up=\"fixed\" "
-                                    "down=\"fixed\" start=\"1h\"/>\n"
-                                    "  </faults>\n" TAIL,
-                               &err);
+  TrvScenario *s =
+      load_string(HEAD "  <faults>\n"
+                       "    <link-flap links=\"agent-0-uplink\" mtbf=\"50min\" mttr=\"10min\" up=\"fixed\" "
+                       "down=\"fixed\" start=\"1h\"/>\n"
+                       "  </faults>\n" TAIL,
+                  &err);
   g_assert_no_error(err);
   const TrvFaultSpec *f = (const TrvFaultSpec *)s->faults->data;
   g_assert_cmpint(f[0].up, ==, TRV_FAULT_FIXED);
@@ -299,9 +308,10 @@ static void fault_times_take_units_and_fixed_laws(void) {
   g_assert_cmpfloat(f[0].start, ==, 3600);
   trv_scenario_free(s);
   /* a sweep's values take units too, at every point */
-  s = load_string(HEAD "  <faults>\n    <link-flap links=\"agent-0-uplink\" mtbf=\"1e9\" mttr=\"10min\"/>\n  </faults>\n"
-                       "  <sweep param=\"link-flap.mtbf\" values=\"1d,8h,90\"/>\n"
-                       "  <sweep param=\"link-flap.start\" values=\"0,1h\"/>\n" TAIL,
+  s = load_string(HEAD
+                  "  <faults>\n    <link-flap links=\"agent-0-uplink\" mtbf=\"1e9\" mttr=\"10min\"/>\n  </faults>\n"
+                  "  <sweep param=\"link-flap.mtbf\" values=\"1d,8h,90\"/>\n"
+                  "  <sweep param=\"link-flap.start\" values=\"0,1h\"/>\n" TAIL,
                   &err);
   g_assert_no_error(err);
   const double want_mtbf[] = {86400, 86400, 28800, 28800, 90, 90}, want_start[] = {0, 3600, 0, 3600, 0, 3600};
@@ -344,7 +354,8 @@ static void roles_come_from_host_properties_when_not_mapped(void) {
   g_assert_null(trv_scenario_load_from_memory(xml, strlen(xml), "mem.xml", dir, &err));
   char *want = g_strdup_printf("mem.xml:2:13: no host of %s has the property trivium.role=\"ctl\" and the scenario "
                                "maps no hosts to role 'ctl'; expected <role name=\"ctl\" hosts=\"GLOB\"> inside "
-                               "<platform>", plat);
+                               "<platform>",
+                               plat);
   g_assert_cmpstr(err->message, ==, want);
   g_clear_error(&err);
   const char *mapped = "<trivium-scenario version=\"1\">\n  <platform file=\"p.xml\"><role name=\"ctl\" hosts=\"c\"/>"
@@ -364,10 +375,11 @@ static void roles_come_from_host_properties_when_not_mapped(void) {
 
 static void cluster_hosts_are_expanded_from_the_radical(void) {
   char *dir = g_dir_make_tmp("trivium-scenario-XXXXXX", NULL);
-  char *plat = write_temp(dir, "c.xml",
-                          "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-                          "<platform version=\"4.1\"><cluster id=\"c\" prefix=\"node-\" radical=\"0-2,7\" suffix=\".x\" "
-                          "speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\"/></platform>\n");
+  char *plat =
+      write_temp(dir, "c.xml",
+                 "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                 "<platform version=\"4.1\"><cluster id=\"c\" prefix=\"node-\" radical=\"0-2,7\" suffix=\".x\" "
+                 "speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\"/></platform>\n");
   GError *err = NULL;
   TrvPlatformNames *pn = trv_platform_names_read(plat, &err);
   g_assert_no_error(err);
@@ -392,7 +404,8 @@ static void cluster_hosts_are_expanded_from_the_radical(void) {
                     "</trivium-scenario>\n";
   g_assert_null(trv_scenario_load_from_memory(bad, strlen(bad), "mem.xml", dir, &err));
   char *want = g_strdup_printf("mem.xml:3:24: role 'agent' pattern 'node-9.x' matches no host of %s; expected one of "
-                               "its hosts: node-0.x, node-1.x, node-2.x, node-7.x; did you mean 'node-0.x'?", plat);
+                               "its hosts: node-0.x, node-1.x, node-2.x, node-7.x; did you mean 'node-0.x'?",
+                               plat);
   g_assert_cmpstr(err->message, ==, want);
   g_clear_error(&err);
   g_unlink(plat);
@@ -490,8 +503,8 @@ static void dtd_attributes_match_the_loader(void) {
     if (!g_hash_table_contains(declared, sec))
       g_error("parameter %s: scenarios/trivium-scenario.dtd has no <%s>", specs[i].key, sec);
     if (specs[i].choices && strchr(specs[i].key, '.')) {
-      char *pattern = g_strdup_printf("<!ATTLIST\\s+%s\\s[^>]*\\n\\s+%s\\s+\\(([^)]*)\\)", sec,
-                                      strchr(specs[i].key, '.') + 1);
+      char *pattern =
+          g_strdup_printf("<!ATTLIST\\s+%s\\s[^>]*\\n\\s+%s\\s+\\(([^)]*)\\)", sec, strchr(specs[i].key, '.') + 1);
       GRegex *en = g_regex_new(pattern, 0, 0, NULL);
       if (g_regex_match(en, dtd, 0, &m)) {
         char *listed = g_match_info_fetch(m, 1), *want = g_strjoinv("|", (char **)specs[i].choices);
@@ -538,7 +551,8 @@ static void validate_command_prints_one_line_per_file(void) {
   char *want_out = g_strdup_printf("%s: ok (world causalbench, 1 controller, 500 episodes x 10 seeds, 1 fault, sweeps "
                                    "link-flap.mtbf over 7 values)\n"
                                    "%s: ok (world causalbench, 2 controllers, 1 episode x 20 seeds, 0 faults, no "
-                                   "sweeps)\n", good, sep);
+                                   "sweeps)\n",
+                                   good, sep);
   char *want_err = g_strdup_printf("%s:5:8: parameter run.episodes: -5 is out of range [1, 1e+07]\n", bad);
   g_assert_cmpstr(out, ==, want_out);
   g_assert_cmpstr(err, ==, want_err);
@@ -598,8 +612,8 @@ static void self_defeating_placements_are_said(void) {
   TrvScenario *s = load_string(xml, &err);
   g_assert_no_error(err);
   /* the loader refuses stop <= start; a --fault or a swept start can still give it */
-  TrvFaultSpec flap = {.kind = TRV_FAULT_LINK_FLAP, .pattern = "agent-0-uplink", .mtbf = 1, .mttr = 1, .start = 50,
-                       .stop = 20};
+  TrvFaultSpec flap = {
+      .kind = TRV_FAULT_LINK_FLAP, .pattern = "agent-0-uplink", .mtbf = 1, .mttr = 1, .start = 50, .stop = 20};
   GArray *faults = g_array_copy(s->faults);
   g_array_append_val(faults, flap);
   char **w = trv_scenario_warnings(s, &s->params, faults);
@@ -607,7 +621,7 @@ static void self_defeating_placements_are_said(void) {
   g_assert_cmpuint(g_strv_length(w), ==, 5);
   g_assert_nonnull(strstr(w[3], "host-crash on 'ctl-0' (line 10): its duration is 0 s, so it changes nothing"));
   g_assert_nonnull(strstr(w[4], "link-flap on 'agent-0-uplink' (line 0): it starts at 50 s and stops at 20 s, so it "
-                              "never fires"));
+                                "never fires"));
   g_assert_nonnull(strstr(w[0], "ctl.replicas = 3 on 1 log host: host ctl-0 holds 3 of them, a majority"));
   g_assert_nonnull(strstr(w[1], "1 of the 4 agents on the controller's host controller"));
   g_assert_nonnull(strstr(w[2], "host-crash on 'ctl-2' (line 9): no controller, log or agent host matches"));

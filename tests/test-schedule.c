@@ -14,18 +14,24 @@ static const TrvComponent comps[] = {{"C->X", 0, 1, false}, {"C->Y", 0, 2, false
 static const TrvCandidates cand = {3, vars, 3, comps};
 
 static TrvPosterior *posterior(void) {
-  TrvPosteriorParams p = {.pi0 = 0.5, .tau2 = 1, .s2 = 1, .kappa_min = 0.5, .hazard = 0.001, .lambda = 0.9,
-                          .slab = TRV_SLAB_SEPARATED, .track = TRV_TRACK_FORGETTING};
+  TrvPosteriorParams p = {.pi0 = 0.5,
+                          .tau2 = 1,
+                          .s2 = 1,
+                          .kappa_min = 0.5,
+                          .hazard = 0.001,
+                          .lambda = 0.9,
+                          .slab = TRV_SLAB_SEPARATED,
+                          .track = TRV_TRACK_FORGETTING};
   return trv_posterior_new(3, &p);
 }
 
 static void budget_is_the_spec_formula(void) {
   /* B_e = ceil(alpha m0 ln(max(e, w_e) + 1)), capped at T */
-  g_assert_cmpint(trv_budget(0, 1, 1.0, 3, 50), ==, 3);    /* ceil(3 ln 2) = ceil(2.079) */
-  g_assert_cmpint(trv_budget(150, 1, 1.0, 3, 50), ==, 16); /* ceil(3 ln 151) = ceil(15.05) */
-  g_assert_cmpint(trv_budget(499, 1, 1.0, 3, 50), ==, 19); /* ceil(3 ln 500) = ceil(18.64) */
-  g_assert_cmpint(trv_budget(2, 8, 1.0, 3, 50), ==, 7);    /* the window dominates: ceil(3 ln 9) */
-  g_assert_cmpint(trv_budget(150, 1, 0.125, 3, 50), ==, 2); /* ceil(0.375 ln 151) = ceil(1.88) */
+  g_assert_cmpint(trv_budget(0, 1, 1.0, 3, 50), ==, 3);      /* ceil(3 ln 2) = ceil(2.079) */
+  g_assert_cmpint(trv_budget(150, 1, 1.0, 3, 50), ==, 16);   /* ceil(3 ln 151) = ceil(15.05) */
+  g_assert_cmpint(trv_budget(499, 1, 1.0, 3, 50), ==, 19);   /* ceil(3 ln 500) = ceil(18.64) */
+  g_assert_cmpint(trv_budget(2, 8, 1.0, 3, 50), ==, 7);      /* the window dominates: ceil(3 ln 9) */
+  g_assert_cmpint(trv_budget(150, 1, 0.125, 3, 50), ==, 2);  /* ceil(0.375 ln 151) = ceil(1.88) */
   g_assert_cmpint(trv_budget(499, 1, 100.0, 3, 50), ==, 50); /* capped by T */
   g_assert_cmpint(trv_budget(10, 1, 0.0, 3, 50), ==, 0);
 }
@@ -95,8 +101,14 @@ static int reference_units(const TrvPosterior *post, const bool *el, int budget,
 }
 
 static void ig_chooses_in_units_of_teams(void) {
-  TrvPosteriorParams p = {.pi0 = 0.5, .tau2 = 1, .s2 = 1, .kappa_min = 0.5, .hazard = 0.001, .lambda = 0.9,
-                          .slab = TRV_SLAB_SOFT, .track = TRV_TRACK_HAZARD};
+  TrvPosteriorParams p = {.pi0 = 0.5,
+                          .tau2 = 1,
+                          .s2 = 1,
+                          .kappa_min = 0.5,
+                          .hazard = 0.001,
+                          .lambda = 0.9,
+                          .slab = TRV_SLAB_SOFT,
+                          .track = TRV_TRACK_HAZARD};
   TrvPosterior *post = trv_posterior_new(3, &p);
   /* different beliefs, so that the choices differ */
   for (int i = 0; i < 3; i++) trv_posterior_observe(post, 0, 1, 0.9);
@@ -114,8 +126,9 @@ static void ig_chooses_in_units_of_teams(void) {
     int n = trv_schedule_probes(TRV_SCHED_IG, post, &cand, el, budgets[u], units[u], 1.0, memo, &cursor, &rng, got);
     g_assert_cmpint(n, ==, budgets[u]);
     /* the memo (built sparsely, k = unit, 2 unit, ...) changes nothing */
-    g_assert_cmpint(trv_schedule_probes(TRV_SCHED_IG, post, &cand, el, budgets[u], units[u], 1.0, NULL, &cursor, &rng,
-                                        free_got), ==, n);
+    g_assert_cmpint(
+        trv_schedule_probes(TRV_SCHED_IG, post, &cand, el, budgets[u], units[u], 1.0, NULL, &cursor, &rng, free_got),
+        ==, n);
     g_assert_cmpint(reference_units(post, el, budgets[u], sizes[u], want), ==, n);
     for (int b = 0; b < n; b++) {
       g_assert_cmpint(got[b], ==, free_got[b]);
@@ -242,7 +255,7 @@ static void coalition_invariants_hold(void) {
     for (int i = 0; i < np; i++) probes[i] = g_rand_int_range(r, 0, g_rand_boolean(r) ? 1 : n);
     trv_assign_probes(probes, np, n, agents, cap, NULL, agent_of);
     int even = (np + agents - 1) / agents, max_chunk = 0, max_load = 0;
-    int *share = g_new0(int, (size_t)agents * n), *load = g_new0(int, agents);
+    int *share = g_new0(int, (size_t)agents *n), *load = g_new0(int, agents);
     for (int i = 0; i < np; i++) {
       g_assert_cmpint(agent_of[i], >=, 0);
       g_assert_cmpint(agent_of[i], <, agents);
@@ -252,7 +265,8 @@ static void coalition_invariants_hold(void) {
     for (int j = 0; j < n; j++) {
       int k = 0, members = 0, lo = INT_MAX, hi = 0;
       for (int a = 0; a < agents; a++)
-        if (share[a * n + j]) members++, k += share[a * n + j], lo = MIN(lo, share[a * n + j]), hi = MAX(hi, share[a * n + j]);
+        if (share[a * n + j])
+          members++, k += share[a * n + j], lo = MIN(lo, share[a * n + j]), hi = MAX(hi, share[a * n + j]);
       if (!k) continue;
       g_assert_cmpint(members, ==, MIN(MIN(cap, agents), (k + even - 1) / even));
       g_assert_cmpint(hi - lo, <=, 1);
@@ -309,10 +323,11 @@ static void reference_split(const int *probes, int np, int n, int agents, int ca
   }
   int(*ch)[3] = g_malloc(sizeof(int[3]) * (size_t)(nch + 1)), c = 0;
   for (int j = 0; j < n; j++)
-    for (int i = 0; i < size[j]; i++) ch[c][0] = j, ch[c][1] = count[j] / size[j] + (i < count[j] % size[j]), ch[c++][2] = i;
+    for (int i = 0; i < size[j]; i++)
+      ch[c][0] = j, ch[c][1] = count[j] / size[j] + (i < count[j] % size[j]), ch[c++][2] = i;
   qsort(ch, (size_t)nch, sizeof *ch, cmp_chunk);
   int *order = g_new(int, agents), *load = g_new0(int, agents), *owner = g_new(int, nch + 1);
-  bool *holds = g_new0(bool, (size_t)agents * n);
+  bool *holds = g_new0(bool, (size_t)agents *n);
   for (int a = 0; a < agents; a++) order[a] = a;
   if (value) /* by value, highest first, ties to the lower index: insertion sort */
     for (int a = 1; a < agents; a++)
@@ -463,7 +478,7 @@ static void parallel_weighs_the_agents_speeds(void) {
 
 /* Candidates of n components (n <= 12) over n + 1 variables: component j
  * is V(j/2) -> V(n), so out-degrees differ and ties exercise them. */
-static const char *const many_vars[] = {"V0", "V1", "V2", "V3", "V4",  "V5", "V6",
+static const char *const many_vars[] = {"V0", "V1", "V2", "V3",  "V4",  "V5", "V6",
                                         "V7", "V8", "V9", "V10", "V11", "V12"};
 static TrvComponent many_comps[12];
 static TrvCandidates many(int n) {
@@ -473,8 +488,14 @@ static TrvCandidates many(int n) {
 
 /* A posterior over n components with random evidence. */
 static TrvPosterior *random_posterior(GRand *r, int n) {
-  TrvPosteriorParams p = {.pi0 = 0.5, .tau2 = 1, .s2 = 1, .kappa_min = 0.5, .hazard = 0.001, .lambda = 0.9,
-                          .slab = TRV_SLAB_SEPARATED, .track = TRV_TRACK_FORGETTING};
+  TrvPosteriorParams p = {.pi0 = 0.5,
+                          .tau2 = 1,
+                          .s2 = 1,
+                          .kappa_min = 0.5,
+                          .hazard = 0.001,
+                          .lambda = 0.9,
+                          .slab = TRV_SLAB_SEPARATED,
+                          .track = TRV_TRACK_FORGETTING};
   TrvPosterior *post = trv_posterior_new(n, &p);
   for (int j = 0; j < n; j++)
     for (int i = g_rand_int_range(r, 0, 6); i > 0; i--)
@@ -538,9 +559,8 @@ static void parallel_with_one_agent_is_igscore(void) {
                     budget);
     const TrvAgentCost *c = trial % 4 == 3 ? NULL : &costs[trial % 4];
     g_assert_cmpint(trv_schedule_parallel(post, &cd, el, budget, 1, 1, c, NULL, 1.0, NULL, plan, agent_of), ==, budget);
-    g_assert_cmpint(
-        trv_schedule_probes(TRV_SCHED_PARALLEL, post, &cd, el, budget, 1, 1.0, NULL, &cursor, &rng, kind), ==,
-        budget);
+    g_assert_cmpint(trv_schedule_probes(TRV_SCHED_PARALLEL, post, &cd, el, budget, 1, 1.0, NULL, &cursor, &rng, kind),
+                    ==, budget);
     for (int b = 0; b < budget; b++) {
       g_assert_cmpint(plan[b], ==, ig[b]);
       g_assert_cmpint(kind[b], ==, ig[b]);
@@ -603,7 +623,7 @@ static void free_probes_spread_by_count_then_value(void) {
 }
 
 static void teams_bring_a_budget_each(void) {
-  g_assert_cmpint(trv_teams(256, 1, 12), ==, 1);  /* disjoint: one budget */
+  g_assert_cmpint(trv_teams(256, 1, 12), ==, 1); /* disjoint: one budget */
   g_assert_cmpint(trv_teams(12, 0, 12), ==, 1);
   g_assert_cmpint(trv_teams(13, 0, 12), ==, 2);
   g_assert_cmpint(trv_teams(256, 0, 12), ==, 22); /* ceil(256 / 12) */
@@ -616,12 +636,15 @@ static void teams_bring_a_budget_each(void) {
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/schedule/budget_is_the_spec_formula", budget_is_the_spec_formula);
-  g_test_add_func("/schedule/ig_probes_the_most_uncertain_component_first", ig_probes_the_most_uncertain_component_first);
-  g_test_add_func("/schedule/ig_ties_go_to_smaller_out_degree_then_smaller_id", ig_ties_go_to_smaller_out_degree_then_smaller_id);
+  g_test_add_func("/schedule/ig_probes_the_most_uncertain_component_first",
+                  ig_probes_the_most_uncertain_component_first);
+  g_test_add_func("/schedule/ig_ties_go_to_smaller_out_degree_then_smaller_id",
+                  ig_ties_go_to_smaller_out_degree_then_smaller_id);
   g_test_add_func("/schedule/ig_spreads_probes_by_marginal_gain", ig_spreads_probes_by_marginal_gain);
   g_test_add_func("/schedule/ig_chooses_in_units_of_teams", ig_chooses_in_units_of_teams);
   g_test_add_func("/schedule/round_robin_cycles_and_skips_frozen", round_robin_cycles_and_skips_frozen);
-  g_test_add_func("/schedule/random_scheduler_uses_only_eligible_components", random_scheduler_uses_only_eligible_components);
+  g_test_add_func("/schedule/random_scheduler_uses_only_eligible_components",
+                  random_scheduler_uses_only_eligible_components);
   g_test_add_func("/schedule/disjoint_assignment_matches_the_reference", disjoint_assignment_matches_the_reference);
   g_test_add_func("/schedule/coalitions_split_a_component_evenly", coalitions_split_a_component_evenly);
   g_test_add_func("/schedule/coalition_invariants_hold", coalition_invariants_hold);

@@ -132,7 +132,8 @@ int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   trv_modules_register_builtin();
   g_test_add_func("/sim/simgrid_cell_equals_reference_loop/trivium", simgrid_cell_equals_reference_loop_trivium);
-  g_test_add_func("/sim/simgrid_cell_equals_reference_loop/rlvr-memory", simgrid_cell_equals_reference_loop_rlvr_memory);
+  g_test_add_func("/sim/simgrid_cell_equals_reference_loop/rlvr-memory",
+                  simgrid_cell_equals_reference_loop_rlvr_memory);
   g_test_add_func("/sim/simgrid_cell_equals_reference_loop/epistemic-reset",
                   simgrid_cell_equals_reference_loop_epistemic_reset);
   g_test_add_func("/sim/missing_platform_is_an_input_error", missing_role_is_an_input_error);

@@ -126,8 +126,7 @@ static void best_effort_loses_records_under_the_same_faults(void) {
   opt.n_faults = 1;
   opt.best_effort = true;
   Outcome o = in_child(&p, &opt);
-  g_test_message("best effort: %" G_GUINT64_FORMAT " records lost, %" G_GUINT64_FORMAT
-                 " interventions without outcome",
+  g_test_message("best effort: %" G_GUINT64_FORMAT " records lost, %" G_GUINT64_FORMAT " interventions without outcome",
                  o.lost, o.orphans);
   g_assert_cmpuint(o.lost, >, 0);
   /* what did arrive is still folded consistently: the file matches the live posterior */
@@ -159,8 +158,12 @@ static void every_single_fault_finishes_and_stays_atomic(void) {
       TrvSimOptions opt;
       base(&p, &opt, 30);
       /* one outage: up for ~0 s from `start`, then down until `stop` */
-      TrvFaultSpec off = {.kind = TRV_FAULT_LINK_FLAP, .pattern = (char *)links[l], .mtbf = 1e-9, .mttr = 1e9,
-                          .start = times[t], .stop = times[t] + 6};
+      TrvFaultSpec off = {.kind = TRV_FAULT_LINK_FLAP,
+                          .pattern = (char *)links[l],
+                          .mtbf = 1e-9,
+                          .mttr = 1e9,
+                          .start = times[t],
+                          .stop = times[t] + 6};
       opt.faults = &off;
       opt.n_faults = 1;
       opt.episode_timeout = 15;
@@ -197,7 +200,7 @@ static void flap_periods_have_the_closed_form_mean_and_cv(void) {
   const struct {
     TrvFaultLaw law;
     double mean, shape;
-  } cases[] = {{TRV_FAULT_EXPONENTIAL, 10, 0}, {TRV_FAULT_WEIBULL, 10, 0.5}, {TRV_FAULT_WEIBULL, 0.5, 0.7},
+  } cases[] = {{TRV_FAULT_EXPONENTIAL, 10, 0}, {TRV_FAULT_WEIBULL, 10, 0.5},    {TRV_FAULT_WEIBULL, 0.5, 0.7},
                {TRV_FAULT_WEIBULL, 3, 2},      {TRV_FAULT_LOGNORMAL, 0.5, 0.5}, {TRV_FAULT_LOGNORMAL, 30, 1},
                {TRV_FAULT_LOGNORMAL, 2, 1.2}};
   const int n = 200000;
@@ -267,11 +270,12 @@ int main(int argc, char **argv) {
   g_test_add_func("/sim-faults/fixed_periods_are_the_mean", fixed_periods_are_the_mean);
   g_test_add_func("/sim-faults/flap_periods_have_the_closed_form_mean_and_cv",
                   flap_periods_have_the_closed_form_mean_and_cv);
-  g_test_add_func("/sim-faults/exponential_periods_are_one_uniform_each",
-                  exponential_periods_are_one_uniform_each);
-  g_test_add_func("/sim-faults/log_equals_live_posterior_under_link_flapping", log_equals_live_posterior_under_link_flapping);
+  g_test_add_func("/sim-faults/exponential_periods_are_one_uniform_each", exponential_periods_are_one_uniform_each);
+  g_test_add_func("/sim-faults/log_equals_live_posterior_under_link_flapping",
+                  log_equals_live_posterior_under_link_flapping);
   g_test_add_func("/sim-faults/best_effort_loses_records_under_the_same_faults",
                   best_effort_loses_records_under_the_same_faults);
-  g_test_add_func("/sim-faults/every_single_fault_finishes_and_stays_atomic", every_single_fault_finishes_and_stays_atomic);
+  g_test_add_func("/sim-faults/every_single_fault_finishes_and_stays_atomic",
+                  every_single_fault_finishes_and_stays_atomic);
   return g_test_run();
 }

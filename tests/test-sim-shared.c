@@ -37,8 +37,8 @@ struct City {
   City *self;
   TrvParams p;
   int episode, acted, step_ends, bad_order;
-  bool slow;            /* every act takes a simulated second */
-  int short_steps[64];  /* per episode: steps in which fewer than AGENTS acted */
+  bool slow;           /* every act takes a simulated second */
+  int short_steps[64]; /* per episode: steps in which fewer than AGENTS acted */
   double last_count;
   TrvRng rng;
   Driver drivers[AGENTS];
@@ -130,14 +130,29 @@ static void c_step_end(void *w, int t) {
 static double c_payoff(void *w) { return city_of(w)->last_count; }
 
 static const TrvAgentClass counting_agents = {
-    .instance = c_agent, .free = c_agent_free, .episode_begin = c_begin, .observe = c_observe, .probe = c_probe,
-    .plan = c_plan, .act = c_act, .step_end = c_step_end, .step_payoff = c_payoff,
+    .instance = c_agent,
+    .free = c_agent_free,
+    .episode_begin = c_begin,
+    .observe = c_observe,
+    .probe = c_probe,
+    .plan = c_plan,
+    .act = c_act,
+    .step_end = c_step_end,
+    .step_payoff = c_payoff,
 };
 static const TrvRefereeClass counting_referee = {.truth = c_truth, .gap = c_gap, .change_points = c_cps};
 static const TrvWorldClass counting_world = {
-    .name = "counting", .init = c_init_slow, .free = c_free, .candidates = c_cand, .noise_var = c_s2,
-    .episodes = c_episodes, .steps = c_steps, .safe_action = 0, .episode_begin = c_begin,
-    .agent = &counting_agents, .referee = &counting_referee,
+    .name = "counting",
+    .init = c_init_slow,
+    .free = c_free,
+    .candidates = c_cand,
+    .noise_var = c_s2,
+    .episodes = c_episodes,
+    .steps = c_steps,
+    .safe_action = 0,
+    .episode_begin = c_begin,
+    .agent = &counting_agents,
+    .referee = &counting_referee,
 };
 
 /* Runs fn in a child process (SimGrid initialises once per process) and
@@ -203,8 +218,8 @@ static void dying_run(int *result) {
   TrvSimCellSpec spec = {.params = &p, .world_class = &counting_world, .controller = "trivium", .seed = 1};
   TrvSimOptions opt;
   trv_sim_options_init(&opt, &p);
-  char *platform = g_build_filename(g_getenv("srcdir") ? g_getenv("srcdir") : "..", "platforms",
-                                    "causalbench-multi.xml", NULL);
+  char *platform =
+      g_build_filename(g_getenv("srcdir") ? g_getenv("srcdir") : "..", "platforms", "causalbench-multi.xml", NULL);
   opt.platform = platform;
   opt.agents = AGENTS;
   TrvFaultSpec crash = {.kind = TRV_FAULT_HOST_CRASH, .pattern = "agent-1", .at = 3.5, .duration = 2.0};

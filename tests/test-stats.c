@@ -12,8 +12,7 @@
 
 static void assert_relative(double got, double want, double tolerance) {
   if (!(fabs(got - want) <= tolerance * fabs(want)))
-    g_error("got %.17g, want %.17g (relative error %.3g > %.3g)", got, want,
-            fabs(got - want) / fabs(want), tolerance);
+    g_error("got %.17g, want %.17g (relative error %.3g > %.3g)", got, want, fabs(got - want) / fabs(want), tolerance);
 }
 
 /* ---- Student t ---------------------------------------------------------- */
@@ -29,24 +28,26 @@ static void t_quantile_matches_printed_table(void) {
 
 static void t_quantile_has_1e_10_relative_accuracy_from_centre_to_far_tail(void) {
   /* Includes non-integer df, p within 1e-7 of 1/2, p = 1e-300 and df = 1e8. */
-  static const struct { double p, df, t; } cases[] = {
-    {0.975, 1, 12.706204736174693314},
-    {0.975, 19, 2.0930240544083093201},
-    {0.975, 1000, 1.9623390808264081039},
-    {0.975, 1e6, 1.9599663568141066553},
-    {0.6, 7, 0.26316686135202275215},
-    {0.7, 2, 0.61721339984836747789},
-    {0.25, 30, -0.68275569332129255301},
-    {0.5000001, 5, 2.6343055227537268418e-7},
-    {1e-12, 3, -10331.108244292486204},
-    {0.9999, 1.5, 242.26409884652408509},
-    {0.9999999999, 1, 3183098598.4671477514},
-    {1e-300, 1, -3.1830988618379066356e+299},
-    /* df above 1e6: the Hill-expansion branch */
-    {0.975, 3e6, 1.9599647752974442328},
-    {0.975, 1e8, 1.9599640082627664408},
-    {0.6, 1e7, 0.25334710987600296805},
-    {1e-300, 1e7, -37.048368428741473079},
+  static const struct {
+    double p, df, t;
+  } cases[] = {
+      {0.975, 1, 12.706204736174693314},
+      {0.975, 19, 2.0930240544083093201},
+      {0.975, 1000, 1.9623390808264081039},
+      {0.975, 1e6, 1.9599663568141066553},
+      {0.6, 7, 0.26316686135202275215},
+      {0.7, 2, 0.61721339984836747789},
+      {0.25, 30, -0.68275569332129255301},
+      {0.5000001, 5, 2.6343055227537268418e-7},
+      {1e-12, 3, -10331.108244292486204},
+      {0.9999, 1.5, 242.26409884652408509},
+      {0.9999999999, 1, 3183098598.4671477514},
+      {1e-300, 1, -3.1830988618379066356e+299},
+      /* df above 1e6: the Hill-expansion branch */
+      {0.975, 3e6, 1.9599647752974442328},
+      {0.975, 1e8, 1.9599640082627664408},
+      {0.6, 1e7, 0.25334710987600296805},
+      {1e-300, 1e7, -37.048368428741473079},
   };
   for (size_t i = 0; i < N_ELEMENTS(cases); i++)
     assert_relative(trv_student_t_quantile(cases[i].p, cases[i].df), cases[i].t, 1e-10);
@@ -144,8 +145,10 @@ static double brute_exact_p(const double *x, size_t n1, const double *y, size_t 
     if ((size_t)__builtin_popcount(mask) != n1) continue;
     size_t na = 0, nb = 0;
     for (size_t k = 0; k < total; k++) {
-      if (mask & (1u << k)) a[na++] = pool[k];
-      else b[nb++] = pool[k];
+      if (mask & (1u << k))
+        a[na++] = pool[k];
+      else
+        b[nb++] = pool[k];
     }
     double u = brute_u(a, na, b, nb);
     count++;
@@ -158,23 +161,17 @@ static double brute_exact_p(const double *x, size_t n1, const double *y, size_t 
 
 static void mann_whitney_exact_matches_enumeration(void) {
   static const double x45[][4] = {
-    {1.1, 2.2, 3.3, 4.4}, {10.5, 0.3, 7.7, 2.9}, {5.0, 6.0, 7.0, 8.0}, {0.1, 9.9, 4.4, 5.6}};
-  static const double y45[][5] = {{5.5, 6.6, 7.7, 8.8, 9.9},
-                                  {1.0, 3.0, 6.0, 8.0, 11.0},
-                                  {1.0, 2.0, 3.0, 4.0, 4.5},
-                                  {2.0, 3.0, 5.0, 6.0, 7.0}};
+      {1.1, 2.2, 3.3, 4.4}, {10.5, 0.3, 7.7, 2.9}, {5.0, 6.0, 7.0, 8.0}, {0.1, 9.9, 4.4, 5.6}};
+  static const double y45[][5] = {
+      {5.5, 6.6, 7.7, 8.8, 9.9}, {1.0, 3.0, 6.0, 8.0, 11.0}, {1.0, 2.0, 3.0, 4.0, 4.5}, {2.0, 3.0, 5.0, 6.0, 7.0}};
   for (size_t s = 0; s < N_ELEMENTS(x45); s++) {
     TrvMannWhitney r = trv_mann_whitney(x45[s], 4, y45[s], 5);
     g_assert_cmpint(r.exact, ==, 1);
     g_assert_cmpfloat(r.u, ==, brute_u(x45[s], 4, y45[s], 5));
     assert_relative(r.p_value, brute_exact_p(x45[s], 4, y45[s], 5), 1e-12);
   }
-  static const double x66[][6] = {{1, 3, 5, 7, 9, 11},
-                                  {0.5, 0.7, 0.9, 12, 13, 14},
-                                  {2.5, 8.5, 3.25, 4.75, 6.5, 1.5}};
-  static const double y66[][6] = {{2, 4, 6, 8, 10, 12},
-                                  {1, 2, 3, 4, 5, 6},
-                                  {9.5, 10.5, 7.25, 11.5, 5.5, 12.5}};
+  static const double x66[][6] = {{1, 3, 5, 7, 9, 11}, {0.5, 0.7, 0.9, 12, 13, 14}, {2.5, 8.5, 3.25, 4.75, 6.5, 1.5}};
+  static const double y66[][6] = {{2, 4, 6, 8, 10, 12}, {1, 2, 3, 4, 5, 6}, {9.5, 10.5, 7.25, 11.5, 5.5, 12.5}};
   for (size_t s = 0; s < N_ELEMENTS(x66); s++) {
     TrvMannWhitney r = trv_mann_whitney(x66[s], 6, y66[s], 6);
     g_assert_cmpint(r.exact, ==, 1);

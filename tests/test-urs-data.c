@@ -25,8 +25,9 @@ static TrvCalTable *import_shared(const char *format, const char *city, const ch
   GError *err = NULL;
   GPtrArray *files = trv_import_list_inputs(format, argv, 1, &err);
   g_assert_no_error(err);
-  TrvImportOptions o = {.city = trv_city_find(city), .cell_km2 = TRV_HEX_DEFAULT_CELL_KM2,
-                       .scale_to_trips_per_month = TRV_IMPORT_TLC_TRIPS_PER_MONTH};
+  TrvImportOptions o = {.city = trv_city_find(city),
+                        .cell_km2 = TRV_HEX_DEFAULT_CELL_KM2,
+                        .scale_to_trips_per_month = TRV_IMPORT_TLC_TRIPS_PER_MONTH};
   gint64 t0 = g_get_monotonic_time();
   TrvCalTable *t = !strcmp(format, "cabspotting") ? trv_import_cabspotting(&o, files, &err)
                    : !strcmp(format, "tlc")       ? trv_import_tlc(&o, files, &err)
@@ -179,8 +180,9 @@ static void sg_demand_is_non_negative_and_peaks_morning_and_evening(void) {
 }
 
 static void committed_tables_read_back(void) {
-  static const struct { const char *file, *city, *source; } tables[] = {
-      {"sf.cal", "sf", "cabspotting"}, {"nyc.cal", "nyc", "tlc"}, {"sg.cal", "sg", "sg-availability"}};
+  static const struct {
+    const char *file, *city, *source;
+  } tables[] = {{"sf.cal", "sf", "cabspotting"}, {"nyc.cal", "nyc", "tlc"}, {"sg.cal", "sg", "sg-availability"}};
   for (size_t i = 0; i < G_N_ELEMENTS(tables); i++) {
     char *path = g_build_filename(TRV_URS_TABLES, tables[i].file, NULL);
     GError *err = NULL;
@@ -206,8 +208,10 @@ static void committed_tables_read_back(void) {
  * where the trace spans enough days with weather: NYC's 365 days, not
  * SF's one week (and no rain that week) nor Singapore's one day. */
 static void committed_tables_hold_finite_effects_with_positive_se(void) {
-  static const struct { const char *file; bool day_level; } tables[] = {
-      {"sf.cal", false}, {"nyc.cal", true}, {"sg.cal", false}};
+  static const struct {
+    const char *file;
+    bool day_level;
+  } tables[] = {{"sf.cal", false}, {"nyc.cal", true}, {"sg.cal", false}};
   for (size_t i = 0; i < G_N_ELEMENTS(tables); i++) {
     char *path = g_build_filename(TRV_URS_TABLES, tables[i].file, NULL);
     GError *err = NULL;
@@ -238,9 +242,10 @@ static void committed_tables_hold_finite_effects_with_positive_se(void) {
  * the weather: SF and NYC imported again give the same estimates and
  * standard errors, to the bit. */
 static void effects_regenerate_from_the_traces(void) {
-  static const struct { const char *format, *city, *dir, *station, *file; } runs[] = {
-      {"cabspotting", "sf", "urs/sf-cabspotting", "USW00023234", "sf.cal"},
-      {"tlc", "nyc", "urs/nyc-tlc", "USW00094728", "nyc.cal"}};
+  static const struct {
+    const char *format, *city, *dir, *station, *file;
+  } runs[] = {{"cabspotting", "sf", "urs/sf-cabspotting", "USW00023234", "sf.cal"},
+              {"tlc", "nyc", "urs/nyc-tlc", "USW00094728", "nyc.cal"}};
   for (size_t i = 0; i < G_N_ELEMENTS(runs); i++) {
     TrvCalTable *t = import_shared(runs[i].format, runs[i].city, runs[i].dir);
     if (!t) return;

@@ -126,7 +126,8 @@ static void bad_grid_parameters_are_input_errors(void) {
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/urs/grid/cell_area_equals_request_within_1_percent", cell_area_equals_request_within_1_percent);
-  g_test_add_func("/urs/grid/neighbours_are_one_step_and_one_spacing_away", neighbours_are_one_step_and_one_spacing_away);
+  g_test_add_func("/urs/grid/neighbours_are_one_step_and_one_spacing_away",
+                  neighbours_are_one_step_and_one_spacing_away);
   g_test_add_func("/urs/grid/point_of_a_cell_centre_is_that_cell", point_of_a_cell_centre_is_that_cell);
   g_test_add_func("/urs/grid/random_points_go_to_the_nearest_centre", random_points_go_to_the_nearest_centre);
   g_test_add_func("/urs/grid/distance_counts_cell_steps", distance_counts_cell_steps);

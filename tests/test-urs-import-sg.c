@@ -16,7 +16,6 @@
 #include "urs/import.h"
 #include "test-urs-util.h"
 
-
 /* ---- Singapore ---------------------------------------------------------- */
 
 static void sg_estimator_counts_net_disappearances(void) {
@@ -144,15 +143,16 @@ static void sg_stamps_with_other_offsets_are_read_as_singapore_time(void) {
  * makes those fatal): json-glib asserts the type of every member it is
  * asked for.  A bad line counts none of its points as outside-city. */
 static void sg_lines_of_the_wrong_shape_are_bad_lines(void) {
-  TrvImportInput in = mem("shapes.jsonl",
-                          "{\"geometry\":1,\"properties\":{\"timestamp\":\"2024-03-01T08:00:00+08:00\"}}\n"
-                          "{\"geometry\":{\"coordinates\":[[103.85,1.29]]},\"properties\":[1]}\n"
-                          "{\"geometry\":{\"coordinates\":[[103.85,1.29]]},\"properties\":{\"timestamp\":{}}}\n"
-                          "{\"geometry\":{\"coordinates\":{}},\"properties\":{\"timestamp\":\"2024-03-01T08:00:00Z\"}}\n"
-                          "{\"geometry\":{\"coordinates\":[[0,0],[1]]},\"properties\":{\"timestamp\":\"2024-03-01T08:00:00Z\"}}\n"
-                          "[1,2]\n"
-                          "{\"geometry\":{\"coordinates\":[[103.85,1.29],[0,0]]},\"properties\":{\"timestamp\":"
-                          "\"2024-03-01T08:00:00+08:00\"}}\n");
+  TrvImportInput in =
+      mem("shapes.jsonl",
+          "{\"geometry\":1,\"properties\":{\"timestamp\":\"2024-03-01T08:00:00+08:00\"}}\n"
+          "{\"geometry\":{\"coordinates\":[[103.85,1.29]]},\"properties\":[1]}\n"
+          "{\"geometry\":{\"coordinates\":[[103.85,1.29]]},\"properties\":{\"timestamp\":{}}}\n"
+          "{\"geometry\":{\"coordinates\":{}},\"properties\":{\"timestamp\":\"2024-03-01T08:00:00Z\"}}\n"
+          "{\"geometry\":{\"coordinates\":[[0,0],[1]]},\"properties\":{\"timestamp\":\"2024-03-01T08:00:00Z\"}}\n"
+          "[1,2]\n"
+          "{\"geometry\":{\"coordinates\":[[103.85,1.29],[0,0]]},\"properties\":{\"timestamp\":"
+          "\"2024-03-01T08:00:00+08:00\"}}\n");
   TrvImportOptions o = options("sg");
   GError *err = NULL;
   TrvCalTable *t = trv_import_sg_inputs(&o, &in, 1, &err);
@@ -167,7 +167,11 @@ static void sg_lines_of_the_wrong_shape_are_bad_lines(void) {
  * physical range, a malformed or repeated row, is refused with its line,
  * and the table keeps the weather it had. */
 static void weather_bad_rows_are_refused_and_leave_the_table_as_it_was(void) {
-  static const struct { const char *text; int line; const char *what; } cases[] = {
+  static const struct {
+    const char *text;
+    int line;
+    const char *what;
+  } cases[] = {
       {"station_id,date,tmax_f,tmin_f\nS,2008-05-18,68.0x,50\n", 2, "tmax_f '68.0x'; expected a number in [-130, 140]"},
       {"station_id,date,tmax_f,tmin_f\nS,2008-05-18,999,50\n", 2, "tmax_f '999'"},
       {"station_id,date,tmax_f,tmin_f\nS,2008-05-18,68,50,7\n", 2, "5 fields; expected 4 as in the header"},
@@ -179,12 +183,21 @@ static void weather_bad_rows_are_refused_and_leave_the_table_as_it_was(void) {
       {"station_id,date,tmax_f,tmin_f\nS,2008-05-18,68,5", 2, "the last line has no newline"},
       {"station_id,date,prcp_in\nS,2008-05-18,-0.5\n", 2, "prcp_in '-0.5'"},
       {"station_id,date,prcp_in\nS\xff,2008-05-18,0.5\n", 2, "expected a station name of UTF-8 text"},
-      {"Station,Year,Month,Day,Minimum Temperature (\xc2\xb0" "C),Maximum Temperature (\xc2\xb0" "C),"
-       "Daily Rainfall Total (mm)\nChangi,2018,1,1,24\n", 2, "5 fields; expected 7"},
-      {"Station,Year,Month,Day,Daily Rainfall Total (mm),Maximum Temperature (\xc2\xb0" "C),Minimum Temperature "
-       "(\xc2\xb0" "C)\nChangi,2018,1,1,2,31,24Changi,2018,1\n", 2, "9 fields; expected 7"},
-      {"Station,Year,Month,Day,Daily Rainfall Total (mm),Maximum Temperature (\xc2\xb0" "C),Minimum Temperature "
-       "(\xc2\xb0" "C)\nChangi,20155555555555555558,2,1,0,31,24\n", 2, "no valid date"},
+      {"Station,Year,Month,Day,Minimum Temperature (\xc2\xb0"
+       "C),Maximum Temperature (\xc2\xb0"
+       "C),"
+       "Daily Rainfall Total (mm)\nChangi,2018,1,1,24\n",
+       2, "5 fields; expected 7"},
+      {"Station,Year,Month,Day,Daily Rainfall Total (mm),Maximum Temperature (\xc2\xb0"
+       "C),Minimum Temperature "
+       "(\xc2\xb0"
+       "C)\nChangi,2018,1,1,2,31,24Changi,2018,1\n",
+       2, "9 fields; expected 7"},
+      {"Station,Year,Month,Day,Daily Rainfall Total (mm),Maximum Temperature (\xc2\xb0"
+       "C),Minimum Temperature "
+       "(\xc2\xb0"
+       "C)\nChangi,20155555555555555558,2,1,0,31,24\n",
+       2, "no valid date"},
       {"date,station\n2008-05-18,S\n", 1, "not a weather file this reader knows"},
       {"\n\n", 1, "empty weather file"},
   };
@@ -201,8 +214,10 @@ static void weather_bad_rows_are_refused_and_leave_the_table_as_it_was(void) {
   char *after = trv_cal_table_to_string(t);
   g_assert_cmpstr(before, ==, after);
   /* Columns are found by name: the MSS table in another order reads. */
-  TrvImportInput in = mem("w.csv", "Station,Year,Month,Day,Minimum Temperature (\xc2\xb0" "C),Maximum Temperature "
-                                   "(\xc2\xb0" "C),Daily Rainfall Total (mm)\nChangi,2019,1,1,24.5,31.5,3.5\n");
+  TrvImportInput in = mem("w.csv", "Station,Year,Month,Day,Minimum Temperature (\xc2\xb0"
+                                   "C),Maximum Temperature "
+                                   "(\xc2\xb0"
+                                   "C),Daily Rainfall Total (mm)\nChangi,2019,1,1,24.5,31.5,3.5\n");
   g_assert_true(trv_weather_attach_input(t, &in, NULL));
   const TrvWeatherDay *w = &g_array_index(t->weather, TrvWeatherDay, t->weather->len - 1);
   g_assert_cmpint(w->year, ==, 2019);
@@ -225,8 +240,8 @@ static void weather_coverage_counts_the_trace_days_without_weather(void) {
   g_free(t->period_end);
   t->period_start = g_strdup("2008-05-18T00:00:00");
   t->period_end = g_strdup("2008-05-24T23:58:42");
-  TrvWeatherDay days[] = {{2008, 5, 17, 1, 20, 10}, {2008, 5, 19, 0, 20, 10}, {2008, 5, 20, NAN, 21, NAN},
-                          {2008, 5, 21, NAN, NAN, NAN}};
+  TrvWeatherDay days[] = {
+      {2008, 5, 17, 1, 20, 10}, {2008, 5, 19, 0, 20, 10}, {2008, 5, 20, NAN, 21, NAN}, {2008, 5, 21, NAN, NAN, NAN}};
   g_array_append_vals(t->weather, days, G_N_ELEMENTS(days));
   int n, uncovered;
   trv_import_weather_coverage(t, &n, &uncovered);
@@ -235,8 +250,9 @@ static void weather_coverage_counts_the_trace_days_without_weather(void) {
   GPtrArray *warnings = g_ptr_array_new_with_free_func(g_free);
   trv_import_check_weather(t, warnings);
   g_assert_cmpuint(warnings->len, ==, 1);
-  g_assert_cmpstr(warnings->pdata[0], ==, "weather covers 2 of the trace's 7 days (2008-05-18..2008-05-24): 5 days "
-                                          "uncovered; the table's 4 weather days serve as climatology");
+  g_assert_cmpstr(warnings->pdata[0], ==,
+                  "weather covers 2 of the trace's 7 days (2008-05-18..2008-05-24): 5 days "
+                  "uncovered; the table's 4 weather days serve as climatology");
   g_free(t->period_start);
   g_free(t->period_end);
   t->period_start = g_strdup("2008-05-01T00:00:00");

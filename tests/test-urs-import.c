@@ -138,7 +138,8 @@ static void tlc_errors_name_the_file_and_the_fix(void) {
   files = inputs("tlc", "tlc/trips-noheader.csv");
   g_assert_null(trv_import_tlc(&o, files, &err));
   g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
-  g_assert_nonnull(strstr(err->message, "trips-noheader.csv:1: the header has no column pickup_location_id or PULocationID"));
+  g_assert_nonnull(
+      strstr(err->message, "trips-noheader.csv:1: the header has no column pickup_location_id or PULocationID"));
   g_clear_error(&err);
   o.zones_path = "/nonexistent/taxi_zone_centroids.csv";
   g_assert_null(trv_import_tlc(&o, files, &err));
@@ -281,7 +282,11 @@ static void tlc_tables_with_17_or_65_columns_are_read_safely(void) {
 /* A zone table is a reference, not a trace: a cut or malformed row is an
  * error naming the line, never a zone silently moved or lost. */
 static void tlc_zone_table_cut_or_malformed_is_an_error_with_file_and_line(void) {
-  static const struct { const char *row; int line; const char *what; } cases[] = {
+  static const struct {
+    const char *row;
+    int line;
+    const char *what;
+  } cases[] = {
       {"7,Queens,Astoria,40.76\n", 3, "4 fields; expected 5 as in the header"},
       {"0,Queens,X,40.7,-73.9\n", 3, "LocationID '0'; expected an integer in 1..1000"},
       {"7x,Queens,X,40.7,-73.9\n", 3, "LocationID '7x'"},
@@ -296,8 +301,8 @@ static void tlc_zone_table_cut_or_malformed_is_an_error_with_file_and_line(void)
   int n;
   GError *err = NULL;
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
-    char *text = g_strconcat("LocationID,Borough,Zone,Latitude,Longitude\n132,Queens,JFK,40.64,-73.78\n",
-                             cases[i].row, NULL);
+    char *text =
+        g_strconcat("LocationID,Borough,Zone,Latitude,Longitude\n132,Queens,JFK,40.64,-73.78\n", cases[i].row, NULL);
     g_assert_false(read_zones(text, strlen(text), zones, &n, &err));
     char *prefix = g_strdup_printf("zones.csv:%d: ", cases[i].line);
     assert_input_error(&err, prefix, cases[i].what);
@@ -328,7 +333,8 @@ static void tlc_zone_table_cut_or_malformed_is_an_error_with_file_and_line(void)
   g_free(zones);
 }
 
-static const char TRIP_HEADER[] = "tpep_pickup_datetime,tpep_dropoff_datetime,trip_distance,PULocationID,DOLocationID\n";
+static const char TRIP_HEADER[] =
+    "tpep_pickup_datetime,tpep_dropoff_datetime,trip_distance,PULocationID,DOLocationID\n";
 
 static TrvCalTable *import_trips(const char *rows, TrvImportOptions *o, GError **err) {
   char *text = g_strconcat(TRIP_HEADER, rows, NULL);
@@ -365,8 +371,8 @@ static void tlc_implausible_trips_are_rejected(void) {
    * period to scale, and the table would be empty. */
   GString *rows = g_string_new("");
   for (int m = 0; m < 120; m++)
-    g_string_append_printf(rows, "%04d-%02d-04 08:05:00,%04d-%02d-04 08:20:00,2.5,236,161\n", 2001 + m / 12,
-                           m % 12 + 1, 2001 + m / 12, m % 12 + 1);
+    g_string_append_printf(rows, "%04d-%02d-04 08:05:00,%04d-%02d-04 08:20:00,2.5,236,161\n", 2001 + m / 12, m % 12 + 1,
+                           2001 + m / 12, m % 12 + 1);
   g_assert_null(import_trips(rows->str, &o, &err));
   assert_input_error(&err, "trips.csv: the 120 trips spread over 120 months, none holding 1% of them", "expected");
   g_string_free(rows, TRUE);
@@ -395,10 +401,12 @@ static void tlc_trace_of_another_year_than_the_volume_warns(void) {
   trv_cal_table_free(t);
   /* Trips from a zone the table lacks (is it complete?). */
   t = import_trips("2019-03-04 08:05:00,2019-03-04 08:20:00,2.5,236,161\n"
-                   "2019-03-04 08:05:00,2019-03-04 08:20:00,2.5,7,161\n", &o, NULL);
+                   "2019-03-04 08:05:00,2019-03-04 08:20:00,2.5,7,161\n",
+                   &o, NULL);
   g_assert_cmpuint(o.warnings->len, ==, 1);
-  g_assert_cmpstr(o.warnings->pdata[0], ==, "1 of 2 trips (50.0%) start in zones the zone table zones.csv does not have "
-                                            "(it has 3 zones): is it complete?");
+  g_assert_cmpstr(o.warnings->pdata[0], ==,
+                  "1 of 2 trips (50.0%) start in zones the zone table zones.csv does not have "
+                  "(it has 3 zones): is it complete?");
   trv_cal_table_free(t);
   g_ptr_array_unref(o.warnings);
   /* The command prints it on stderr and still exits 0. */

@@ -18,8 +18,10 @@ static void binary_covariate_gives_log_rate_ratio_and_its_se(void) {
   double x[16], off[8], y0 = 0, y1 = 0, e0 = 0, e1 = 0;
   for (int i = 0; i < 8; i++) {
     x[2 * i] = 1, x[2 * i + 1] = grp[i], off[i] = log(expo[i]);
-    if (grp[i]) y1 += y[i], e1 += expo[i];
-    else y0 += y[i], e0 += expo[i];
+    if (grp[i])
+      y1 += y[i], e1 += expo[i];
+    else
+      y0 += y[i], e0 += expo[i];
   }
   TrvPoissonFit f;
   g_assert_cmpint(trv_poisson_fit(x, y, off, 8, 2, &f), ==, TRV_POISSON_OK);
@@ -109,8 +111,8 @@ static void se_matches_a_finite_difference_hessian(void) {
       for (int m = 0; m < K; m++) eta += x[i * K + m] * f.beta[m];
       grad += x[i * K + k] * (y[i] - exp(eta));
     }
-    g_test_message("k=%d beta %.5f (truth %.2f) se %.6f, finite-difference se %.6f, score %.2e", k, f.beta[k],
-                   truth[k], f.se[k], sqrt(inv[k][k]), grad);
+    g_test_message("k=%d beta %.5f (truth %.2f) se %.6f, finite-difference se %.6f, score %.2e", k, f.beta[k], truth[k],
+                   f.se[k], sqrt(inv[k][k]), grad);
     g_assert_cmpfloat(fabs(grad), <, 1e-6);
     g_assert_cmpfloat(fabs(f.se[k] / sqrt(inv[k][k]) - 1), <, 1e-3);
     g_assert_cmpfloat(fabs(f.beta[k] - truth[k]), <, 4 * f.se[k]);

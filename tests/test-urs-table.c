@@ -62,16 +62,17 @@ static void demand_rates_read_as_rounded_fields(void) {
   gsize len;
   g_assert_nonnull(path);
   g_assert_true(g_file_get_contents(path, &text, &len, NULL));
-  static const char *const forms[] = {"1.234567",   "0.000123456", "1.5e2",       "+2.5",      "1234560",
-                                      "0x1.0001p0", "7.0000049",   "9.99999951",  "3.14159e-3", "100000.5",
-                                      "2.50000",    "0.1000004",   "12345.65",    "1E1",       "6.02214076e5"};
+  static const char *const forms[] = {"1.234567",   "0.000123456", "1.5e2",      "+2.5",       "1234560",
+                                      "0x1.0001p0", "7.0000049",   "9.99999951", "3.14159e-3", "100000.5",
+                                      "2.50000",    "0.1000004",   "12345.65",   "1E1",        "6.02214076e5"};
   /* the first rows of [demand] get the forms above, in place */
   GString *t = g_string_new(NULL);
   char **lines = g_strsplit(text, "\n", -1);
   bool demand = false;
   size_t next = 0, rows = 0;
   for (char **l = lines; *l; l++) {
-    if (**l == '[') demand = !strcmp(*l, "[demand]");
+    if (**l == '[')
+      demand = !strcmp(*l, "[demand]");
     else if (demand && next < G_N_ELEMENTS(forms)) {
       char **f = g_strsplit(*l, "\t", 3);
       g_string_append_printf(t, "%s\t%s\t%s\n", f[0], f[1], forms[next++]);

@@ -33,13 +33,14 @@ static G_GNUC_UNUSED GPtrArray *inputs(const char *format, const char *name) {
 }
 
 static G_GNUC_UNUSED TrvImportOptions options(const char *city) {
-  TrvImportOptions o = {.city = trv_city_find(city), .cell_km2 = TRV_HEX_DEFAULT_CELL_KM2,
-                       .scale_to_trips_per_month = TRV_IMPORT_TLC_TRIPS_PER_MONTH};
+  TrvImportOptions o = {.city = trv_city_find(city),
+                        .cell_km2 = TRV_HEX_DEFAULT_CELL_KM2,
+                        .scale_to_trips_per_month = TRV_IMPORT_TLC_TRIPS_PER_MONTH};
   return o;
 }
 
-static G_GNUC_UNUSED void assert_rejection(const TrvCalTable *t, const char *reason, uint64_t count, const char *file_suffix,
-                             uint64_t line) {
+static G_GNUC_UNUSED void assert_rejection(const TrvCalTable *t, const char *reason, uint64_t count,
+                                           const char *file_suffix, uint64_t line) {
   const TrvRejection *r = trv_cal_table_rejection(t, reason);
   if (!r) g_error("no rejection '%s'", reason);
   g_assert_cmpuint(r->count, ==, count);

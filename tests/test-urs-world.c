@@ -18,7 +18,6 @@
 /* The URS world's parameters in p, to change. */
 static TrvUrsParams *urs(TrvParams *p) { return trv_params_block_mut(p, &trv_urs_params); }
 
-
 static UrsWorld *new_world(int drivers, int steps, uint64_t seed) {
   TrvParams p;
   trv_params_defaults(&p);
@@ -184,7 +183,8 @@ static void test_probe_volume_is_the_calibrated_demand_of_cell_and_slot(void) {
       w->start_minute = friday_18 * 15;
       if (urs_probe_volume(w, w->zone_cell[z], 0) > urs_probe_volume(w, w->zone_cell[busiest], 0)) busiest = z;
       w->start_minute = friday_04 * 15;
-      if ((v = urs_probe_volume(w, w->zone_cell[z], 0)) > 0 && (quiet < 0 || v < urs_probe_volume(w, w->zone_cell[quiet], 0)))
+      if ((v = urs_probe_volume(w, w->zone_cell[z], 0)) > 0 &&
+          (quiet < 0 || v < urs_probe_volume(w, w->zone_cell[quiet], 0)))
         quiet = z;
       for (int s = 0; s < TRV_SLOTS_PER_WEEK; s++) {
         w->start_minute = s * 15;
@@ -245,7 +245,8 @@ static void test_grounded_effects_come_from_the_city_table(void) {
       double share = (double)flagged / w->nzones;
       double want[3] = {e[TRV_EFFECT_RAIN].estimated ? e[TRV_EFFECT_RAIN].estimate : 0,
                         e[TRV_EFFECT_TIME_OF_DAY].estimated ? e[TRV_EFFECT_TIME_OF_DAY].estimate : 0,
-                        e[TRV_EFFECT_AIRPORT].estimated ? e[TRV_EFFECT_AIRPORT].estimate * sqrt(share * (1 - share)) : 0};
+                        e[TRV_EFFECT_AIRPORT].estimated ? e[TRV_EFFECT_AIRPORT].estimate * sqrt(share * (1 - share))
+                                                        : 0};
       const int js[3] = {2, 3, 10};
       for (int i = 0; i < 3; i++) {
         double k = grounded ? (fabs(want[i]) >= urs(&p)->effect_floor ? want[i] : 0) : urs(&p)->effect;
@@ -302,7 +303,7 @@ static void observational_slope(int j, double *slope, double *se) {
 
 static void test_observational_slope_of_a_busyness_raised_null_is_nonzero(void) {
   double slope, se, slope0, se0;
-  observational_slope(8, &slope, &se); /* EV battery state: null, raised by B_e */
+  observational_slope(8, &slope, &se);   /* EV battery state: null, raised by B_e */
   observational_slope(5, &slope0, &se0); /* rider-segment mix: null, not raised */
   g_test_message("slope of w on Z_8 (null, busyness-raised) %.3f (clustered se %.3f; gamma rho = %.2f); on Z_5 (null) "
                  "%.3f (se %.3f)",
@@ -552,7 +553,8 @@ static void test_driver_actions(void) {
     }
     wc->agent->step_end(w, t);
     check_fleets(w);
-    for (int d = 0; d < M; d++) g_assert_cmpint(w->fleet[URS_FLEET_ACTUAL].drivers[d].cell, ==, w->fleet[URS_FLEET_ORACLE].drivers[d].cell);
+    for (int d = 0; d < M; d++)
+      g_assert_cmpint(w->fleet[URS_FLEET_ACTUAL].drivers[d].cell, ==, w->fleet[URS_FLEET_ORACLE].drivers[d].cell);
   }
   g_assert_cmpfloat(w->fleet[URS_FLEET_ACTUAL].empty_km, ==, w->fleet[URS_FLEET_ORACLE].empty_km);
   g_assert_cmpfloat(w->fleet[URS_FLEET_ACTUAL].empty_km, >, 0);
@@ -565,17 +567,21 @@ int main(int argc, char **argv) {
   trv_modules_register_builtin();
   g_test_add_func("/urs-world/conservation_of_requests_and_drivers", test_conservation_of_requests_and_drivers);
   g_test_add_func("/urs-world/driver_actions", test_driver_actions);
-  g_test_add_func("/urs-world/probe_metrics_and_values_follow_the_volumes", test_probe_metrics_and_values_follow_the_volumes);
+  g_test_add_func("/urs-world/probe_metrics_and_values_follow_the_volumes",
+                  test_probe_metrics_and_values_follow_the_volumes);
   g_test_add_func("/urs-world/probe_outcomes_estimate_the_true_effects", test_probe_outcomes_estimate_the_true_effects);
   g_test_add_func("/urs-world/probe_volume_is_the_calibrated_demand_of_cell_and_slot",
                   test_probe_volume_is_the_calibrated_demand_of_cell_and_slot);
-  g_test_add_func("/urs-world/grounded_effects_come_from_the_city_table", test_grounded_effects_come_from_the_city_table);
+  g_test_add_func("/urs-world/grounded_effects_come_from_the_city_table",
+                  test_grounded_effects_come_from_the_city_table);
   g_test_add_func("/urs-world/observational_slope_of_a_busyness_raised_null_is_nonzero",
                   test_observational_slope_of_a_busyness_raised_null_is_nonzero);
   g_test_add_func("/urs-world/same_seed_same_stream_and_payoffs", test_same_seed_same_stream_and_payoffs);
-  g_test_add_func("/urs-world/change_point_switches_the_informative_set", test_change_point_switches_the_informative_set);
+  g_test_add_func("/urs-world/change_point_switches_the_informative_set",
+                  test_change_point_switches_the_informative_set);
   g_test_add_func("/urs-world/every_city_loads_and_steps", test_every_city_loads_and_steps);
   g_test_add_func("/urs-world/a_huge_grid_is_refused", test_a_huge_grid_is_refused);
-  g_test_add_func("/urs-world/worlds_share_a_table_until_its_file_changes", test_worlds_share_a_table_until_its_file_changes);
+  g_test_add_func("/urs-world/worlds_share_a_table_until_its_file_changes",
+                  test_worlds_share_a_table_until_its_file_changes);
   return g_test_run();
 }

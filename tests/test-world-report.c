@@ -43,10 +43,21 @@ static void point_init(Point *p) {
 }
 
 static TrvReport *point_report(Point *p, int point) {
-  TrvReportInput in = {.world = "w", .experiment = "exp", .controllers = controllers, .n_controllers = 2,
-                       .seeds = seeds, .n_seeds = 3, .keys = p->keys, .n_keys = 1, .values = p->values,
-                       .point = point, .params = &p->params, .episodes = 4, .cells = p->cells,
-                       .metric_names = metrics, .episode_columns = columns};
+  TrvReportInput in = {.world = "w",
+                       .experiment = "exp",
+                       .controllers = controllers,
+                       .n_controllers = 2,
+                       .seeds = seeds,
+                       .n_seeds = 3,
+                       .keys = p->keys,
+                       .n_keys = 1,
+                       .values = p->values,
+                       .point = point,
+                       .params = &p->params,
+                       .episodes = 4,
+                       .cells = p->cells,
+                       .metric_names = metrics,
+                       .episode_columns = columns};
   return trv_report_new(&in);
 }
 
@@ -164,8 +175,15 @@ static void declared_names_are_checked_when_declared(void) {
 static void a_sweep_reads_its_points_and_declares_figures(void) {
   Point p;
   point_init(&p);
-  TrvReportInput in = {.world = "w", .experiment = "exp", .controllers = controllers, .n_controllers = 2,
-                       .n_seeds = 3, .keys = p.keys, .n_keys = 1, .values = p.values, .point = -1};
+  TrvReportInput in = {.world = "w",
+                       .experiment = "exp",
+                       .controllers = controllers,
+                       .n_controllers = 2,
+                       .n_seeds = 3,
+                       .keys = p.keys,
+                       .n_keys = 1,
+                       .values = p.values,
+                       .point = -1};
   TrvReport *r = trv_report_new(&in);
   g_assert_null(trivium_report_cell(r, 0, 0)); /* a sweep has no cells */
   g_assert_null(trivium_report_params(r));
@@ -181,8 +199,15 @@ static void a_sweep_reads_its_points_and_declares_figures(void) {
   g_string_free(md, TRUE);
   double rows[2 * 2 * 3] = {1, 0.5, 1.5, 2, 2, 2, 3, 2.5, 3.5, 4, 4, 4};
   const char *series[] = {"measured", "bound"};
-  TrvReportFigure f = {.name = "grounding", .caption = "c\n", .measure = "W1", .label = "W1 (units)", .lower = 0,
-                       .upper = INFINITY, .n_series = 2, .series = series, .rows = rows};
+  TrvReportFigure f = {.name = "grounding",
+                       .caption = "c\n",
+                       .measure = "W1",
+                       .label = "W1 (units)",
+                       .lower = 0,
+                       .upper = INFINITY,
+                       .n_series = 2,
+                       .series = series,
+                       .rows = rows};
   GError *err = NULL;
   g_assert_true(trivium_report_table(r, "grounding", "x\n", "y\n", &err)); /* a table and a figure may share a name */
   g_assert_true(trivium_report_figure(r, &f, &err));

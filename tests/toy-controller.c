@@ -50,8 +50,8 @@ static void toy_plan(void *self, int episode, TrvPlan *plan) {
   plan->snapshot = NULL;
 }
 
-static bool toy_absorb(void *self, int episode, const TrvEpisodeRecords *recs, TrvEpisodeRow *row,
-                       TrvBeliefs *beliefs, GArray *out, GError **error) {
+static bool toy_absorb(void *self, int episode, const TrvEpisodeRecords *recs, TrvEpisodeRow *row, TrvBeliefs *beliefs,
+                       GArray *out, GError **error) {
   Toy *c = self;
   (void)episode, (void)out, (void)error;
   int *component = g_new(int, recs->n_probes + 1);
@@ -61,8 +61,8 @@ static bool toy_absorb(void *self, int episode, const TrvEpisodeRecords *recs, T
     z[i] = recs->probes[i].z;
     resid[i] = recs->probes[i].outcome;
   }
-  TrvDetectorInput in = {.n_probes = recs->n_probes, .component = component, .z = z, .resid = resid, .s2 = c->s2,
-                         .n_components = c->n};
+  TrvDetectorInput in = {
+      .n_probes = recs->n_probes, .component = component, .z = z, .resid = resid, .s2 = c->s2, .n_components = c->n};
   row->alarm = c->detector->step(c->detector_state, &in, &row->detector_stat);
   g_free(component), g_free(z), g_free(resid);
   row->budget = c->p.probes;

@@ -16,10 +16,20 @@ typedef struct {
 } ToyParams;
 
 static const TrvParamSpec toy_specs[] = {
-    {.key = "world.toy_payoff", .type = TRV_PARAM_DOUBLE, .offset = offsetof(ToyParams, payoff), .def = 1.0,
-     .min = -100, .max = 100, .doc = "toy world: the payoff of every step"},
-    {.key = "world.toy_steps", .type = TRV_PARAM_INT, .offset = offsetof(ToyParams, steps), .def = 4, .min = 1,
-     .max = 50, .doc = "toy world: steps per episode"},
+    {.key = "world.toy_payoff",
+     .type = TRV_PARAM_DOUBLE,
+     .offset = offsetof(ToyParams, payoff),
+     .def = 1.0,
+     .min = -100,
+     .max = 100,
+     .doc = "toy world: the payoff of every step"},
+    {.key = "world.toy_steps",
+     .type = TRV_PARAM_INT,
+     .offset = offsetof(ToyParams, steps),
+     .def = 4,
+     .min = 1,
+     .max = 50,
+     .doc = "toy world: steps per episode"},
 };
 static const TrvParamBlock toy_params = {toy_specs, G_N_ELEMENTS(toy_specs), sizeof(ToyParams)};
 

@@ -22,7 +22,7 @@
 #include "urs/caltable.h"
 
 const char *const trv_effect_names[TRV_EFFECT_COUNT] = {"intercept", "time_of_day", "airport",
-                                                         "weekend",   "rain",        "temperature"};
+                                                        "weekend",   "rain",        "temperature"};
 
 /* Night, morning peak, midday, evening peak, late evening. */
 static const double band_of_hour[24] = {-1.5, -1.5, -1.5, -1.5, -1.5, -1.0, 0.3, 1.2, 1.2, 1.2, 0.2, 0.2,
@@ -76,8 +76,7 @@ void trv_cal_weather_index(const TrvCalTable *t, double *rain_mean, double *rain
   *rain_mean = mean[0], *rain_sd = sd[0], *temp_mean = mean[1], *temp_sd = sd[1];
 }
 
-void trv_cal_table_set_effect(TrvCalTable *t, int which, bool estimated, double estimate, double se,
-                              const char *note) {
+void trv_cal_table_set_effect(TrvCalTable *t, int which, bool estimated, double estimate, double se, const char *note) {
   g_assert(which >= 0 && which < TRV_EFFECT_COUNT);
   TrvEffect *e = &t->effects[which];
   e->estimated = estimated;
@@ -141,8 +140,7 @@ static bool parse_number(const char *s, double *out) {
 char *trv_cal_effect_parse(TrvCalTable *t, int row, char **f) {
   if (row >= TRV_EFFECT_COUNT) return g_strdup_printf("more than %d effect rows", TRV_EFFECT_COUNT);
   if (strcmp(f[0], trv_effect_names[row]))
-    return g_strdup_printf("effect '%.60s'; expected '%s' (row %d of [effects])", f[0], trv_effect_names[row],
-                           row + 1);
+    return g_strdup_printf("effect '%.60s'; expected '%s' (row %d of [effects])", f[0], trv_effect_names[row], row + 1);
   bool estimated = !strcmp(f[1], "estimated");
   if (!estimated && strcmp(f[1], "not-identifiable"))
     return g_strdup_printf("status '%.60s'; expected estimated or not-identifiable", f[1]);

@@ -131,8 +131,8 @@ static bool digits(const char *s, int n, int *out) {
  * bytes. */
 bool trv_cal_parse_date(const char *s, int *y, int *m, int *d) {
   return digits(s, 4, y) && s[4] == '-' && digits(s + 5, 2, m) && s[7] == '-' && digits(s + 8, 2, d) &&
-         *y >= TRV_CAL_YEAR_MIN && *y <= TRV_CAL_YEAR_MAX && g_date_valid_dmy((GDateDay)*d, (GDateMonth)*m,
-                                                                              (GDateYear)*y);
+         *y >= TRV_CAL_YEAR_MIN && *y <= TRV_CAL_YEAR_MAX &&
+         g_date_valid_dmy((GDateDay)*d, (GDateMonth)*m, (GDateYear)*y);
 }
 
 /* "" or a local time YYYY-MM-DDTHH:MM:SS (the period's ends). */
@@ -171,11 +171,11 @@ bool trv_cal_text_ok(TrvCalCursor *c, const char *text, size_t len) {
   c->line = 1;
   for (size_t i = 0; i < len; i++) {
     unsigned char b = (unsigned char)text[i];
-    if (b == '\n') c->line++;
+    if (b == '\n')
+      c->line++;
     else if ((b < 0x20 && b != '\t') || b == 0x7f)
       return trv_cal_fail(c, "control character 0x%02x; expected text (TAB and newline only)", b);
   }
   c->line = 0;
   return true;
 }
-

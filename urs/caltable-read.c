@@ -31,8 +31,8 @@
 #define Q TRV_CAL_Q /* a quoted field: takes trv_cal_clip(s), s */
 
 static const char *const SECTIONS[] = {
-    "city",  "grid", "report",     "rejections",  "stats",        "exposure", "zones",
-    "demand", "od",  "duration_s", "distance_km", "source_zones", "weather",  "effects", "end",
+    "city", "grid",       "report",      "rejections",   "stats",   "exposure", "zones", "demand",
+    "od",   "duration_s", "distance_km", "source_zones", "weather", "effects",  "end",
 };
 enum { N_SECTIONS = sizeof SECTIONS / sizeof *SECTIONS };
 
@@ -46,15 +46,14 @@ typedef struct {
   uint64_t rows_rejected, rejected_sum;
   double grid_values[5];
   TrvHistogram *hist;
-  int version;        /* of the header: 1 has no [effects] */
+  int version; /* of the header: 1 has no [effects] */
 } Reader;
 
-static bool key_value(Reader *r, const char *line, const char *const *keys, int n_keys,
-                      int *which, const char **value) {
+static bool key_value(Reader *r, const char *line, const char *const *keys, int n_keys, int *which,
+                      const char **value) {
   const char *eq = strchr(line, '=');
   if (!eq)
-    return trv_cal_fail(&r->ctx, "'" Q "' in [%s]; expected key=value", trv_cal_clip(line), line,
-                        SECTIONS[r->section]);
+    return trv_cal_fail(&r->ctx, "'" Q "' in [%s]; expected key=value", trv_cal_clip(line), line, SECTIONS[r->section]);
   for (int k = 0; k < n_keys; k++)
     if ((size_t)(eq - line) == strlen(keys[k]) && !strncmp(line, keys[k], eq - line)) {
       if (r->seen_keys & (1u << k)) return trv_cal_fail(&r->ctx, "key '%s' repeated", keys[k]);
@@ -64,14 +63,12 @@ static bool key_value(Reader *r, const char *line, const char *const *keys, int 
       return true;
     }
   return trv_cal_fail(&r->ctx, "unknown key '" Q "' in [%s]", MIN((int)(eq - line), trv_cal_clip(line)), line,
-              SECTIONS[r->section]);
+                      SECTIONS[r->section]);
 }
 
-static const char *const CITY_KEYS[] = {"name",         "source",     "timezone",
-                                        "period_start", "period_end", "weather_station"};
+static const char *const CITY_KEYS[] = {"name", "source", "timezone", "period_start", "period_end", "weather_station"};
 static const char *const GRID_KEYS[] = {"lat_min", "lat_max", "lon_min", "lon_max", "cell_km2"};
-static const char *const REPORT_KEYS[] = {"files", "rows_read", "rows_used", "rows_rejected",
-                                          "filled_slots"};
+static const char *const REPORT_KEYS[] = {"files", "rows_read", "rows_used", "rows_rejected", "filled_slots"};
 static const char *const HIST_KEYS[] = {"bin_width", "n_bins"};
 
 /* Checks done when a section ends (its keys all present, its rows all read). */
@@ -79,53 +76,51 @@ static bool close_section(Reader *r) {
   TrvCalTable *t = r->t;
   TrvCalCursor *c = &r->ctx;
   switch (r->section) {
-  case 0:
-    if (r->seen_keys != (1u << G_N_ELEMENTS(CITY_KEYS)) - 1) return trv_cal_fail(c, "[city] is incomplete");
-    if (!*t->city || !*t->source) return trv_cal_fail(c, "[city] has an empty name or source");
-    /* Not checked for order: these are local wall-clock times, and a
+    case 0:
+      if (r->seen_keys != (1u << G_N_ELEMENTS(CITY_KEYS)) - 1) return trv_cal_fail(c, "[city] is incomplete");
+      if (!*t->city || !*t->source) return trv_cal_fail(c, "[city] has an empty name or source");
+      /* Not checked for order: these are local wall-clock times, and a
      * trace within a daylight-saving fall-back hour ends "before" it
      * starts. */
-    if (!trv_cal_local_time_ok(t->period_start) || !trv_cal_local_time_ok(t->period_end) ||
-        (!*t->period_start != !*t->period_end))
-      return trv_cal_fail(c, "period '" Q "' .. '" Q "'; expected two local times YYYY-MM-DDTHH:MM:SS of years %d-%d",
-                          trv_cal_clip(t->period_start), t->period_start, trv_cal_clip(t->period_end), t->period_end,
-                          TRV_CAL_YEAR_MIN, TRV_CAL_YEAR_MAX);
-    break;
-  case 1: {
-    if (r->seen_keys != (1u << G_N_ELEMENTS(GRID_KEYS)) - 1) return trv_cal_fail(c, "[grid] is incomplete");
-    double *g = r->grid_values;
-    GError *why = NULL;
-    if (!trv_hex_grid_init(&t->grid, g[0], g[1], g[2], g[3], g[4], &why)) {
-      trv_cal_fail(c, "%s", why->message);
-      g_error_free(why);
-      return false;
+      if (!trv_cal_local_time_ok(t->period_start) || !trv_cal_local_time_ok(t->period_end) ||
+          (!*t->period_start != !*t->period_end))
+        return trv_cal_fail(c, "period '" Q "' .. '" Q "'; expected two local times YYYY-MM-DDTHH:MM:SS of years %d-%d",
+                            trv_cal_clip(t->period_start), t->period_start, trv_cal_clip(t->period_end), t->period_end,
+                            TRV_CAL_YEAR_MIN, TRV_CAL_YEAR_MAX);
+      break;
+    case 1: {
+      if (r->seen_keys != (1u << G_N_ELEMENTS(GRID_KEYS)) - 1) return trv_cal_fail(c, "[grid] is incomplete");
+      double *g = r->grid_values;
+      GError *why = NULL;
+      if (!trv_hex_grid_init(&t->grid, g[0], g[1], g[2], g[3], g[4], &why)) {
+        trv_cal_fail(c, "%s", why->message);
+        g_error_free(why);
+        return false;
+      }
+      break;
     }
-    break;
-  }
-  case 2:
-    if (r->seen_keys != (1u << G_N_ELEMENTS(REPORT_KEYS)) - 1)
-      return trv_cal_fail(c, "[report] is incomplete");
-    break;
-  case 3:
-    if (r->rejected_sum != r->rows_rejected)
-      return trv_cal_fail(c, "rejections add up to %" G_GUINT64_FORMAT ", [report] says %" G_GUINT64_FORMAT,
-                  r->rejected_sum, r->rows_rejected);
-    break;
-  case 5:
-    if (r->next_row != TRV_SLOTS_PER_WEEK)
-      return trv_cal_fail(c, "[exposure] has %d rows, expected %d", r->next_row, TRV_SLOTS_PER_WEEK);
-    break;
-  case 13:
-    if (r->next_row != TRV_EFFECT_COUNT)
-      return trv_cal_fail(c, "[effects] has %d rows, expected %d", r->next_row, TRV_EFFECT_COUNT);
-    break;
-  case 9:
-  case 10:
-    if (r->seen_keys != 3 || r->next_row != r->hist->n_bins)
-      return trv_cal_fail(c, "[%s] is incomplete", SECTIONS[r->section]);
-    break;
-  default:
-    break;
+    case 2:
+      if (r->seen_keys != (1u << G_N_ELEMENTS(REPORT_KEYS)) - 1) return trv_cal_fail(c, "[report] is incomplete");
+      break;
+    case 3:
+      if (r->rejected_sum != r->rows_rejected)
+        return trv_cal_fail(c, "rejections add up to %" G_GUINT64_FORMAT ", [report] says %" G_GUINT64_FORMAT,
+                            r->rejected_sum, r->rows_rejected);
+      break;
+    case 5:
+      if (r->next_row != TRV_SLOTS_PER_WEEK)
+        return trv_cal_fail(c, "[exposure] has %d rows, expected %d", r->next_row, TRV_SLOTS_PER_WEEK);
+      break;
+    case 13:
+      if (r->next_row != TRV_EFFECT_COUNT)
+        return trv_cal_fail(c, "[effects] has %d rows, expected %d", r->next_row, TRV_EFFECT_COUNT);
+      break;
+    case 9:
+    case 10:
+      if (r->seen_keys != 3 || r->next_row != r->hist->n_bins)
+        return trv_cal_fail(c, "[%s] is incomplete", SECTIONS[r->section]);
+      break;
+    default: break;
   }
   return true;
 }
@@ -143,8 +138,9 @@ static bool histogram_line(Reader *r, char *line) {
     int k;
     const char *v;
     if (!key_value(r, line, HIST_KEYS, 2, &k, &v)) return false;
-    if (k == 0) return trv_cal_get_double(c, v, false, 0, 1e9, &r->hist->bin_width) &&
-                       (r->hist->bin_width > 0 || trv_cal_fail(c, "bin_width must be > 0"));
+    if (k == 0)
+      return trv_cal_get_double(c, v, false, 0, 1e9, &r->hist->bin_width) &&
+             (r->hist->bin_width > 0 || trv_cal_fail(c, "bin_width must be > 0"));
     int n;
     if (!trv_cal_get_int(c, v, 1, TRV_CAL_MAX_BINS, &n)) return false;
     g_free(r->hist->counts);
@@ -184,17 +180,15 @@ static bool source_zone_line(Reader *r, char **f) {
   TrvSourceZone z = {0};
   if (!trv_cal_get_int(c, f[0], 0, 1000000, &z.id) || !trv_cal_get_int(c, f[1], -(1 << 24), 1 << 24, &z.cell.q) ||
       !trv_cal_get_int(c, f[2], -(1 << 24), 1 << 24, &z.cell.r) ||
-      !trv_cal_get_double(c, f[3], false, -90, 90, &z.lat) ||
-      !trv_cal_get_double(c, f[4], false, -180, 180, &z.lon) || !trv_cal_get_u64(c, f[5], &z.pickups) ||
-      !trv_cal_get_u64(c, f[6], &z.dropoffs))
+      !trv_cal_get_double(c, f[3], false, -90, 90, &z.lat) || !trv_cal_get_double(c, f[4], false, -180, 180, &z.lon) ||
+      !trv_cal_get_u64(c, f[5], &z.pickups) || !trv_cal_get_u64(c, f[6], &z.dropoffs))
     return false;
-  if (t->source_zones->len &&
-      g_array_index(t->source_zones, TrvSourceZone, t->source_zones->len - 1).id >= z.id)
+  if (t->source_zones->len && g_array_index(t->source_zones, TrvSourceZone, t->source_zones->len - 1).id >= z.id)
     return trv_cal_fail(c, "source zone %d out of order or repeated", z.id);
   TrvHexCell at = trv_hex_cell_of_point(&t->grid, z.lat, z.lon);
   if (!trv_hex_grid_contains(&t->grid, z.lat, z.lon) || at.q != z.cell.q || at.r != z.cell.r)
     return trv_cal_fail(c, "source zone %d at (%d, %d); expected its centroid's cell inside the grid", z.id, z.cell.q,
-                z.cell.r);
+                        z.cell.r);
   z.borough = g_strdup(f[7]);
   g_array_append_val(t->source_zones, z);
   return true;
@@ -206,11 +200,10 @@ static bool weather_line(Reader *r, char **f) {
   TrvWeatherDay w;
   if (strlen(f[0]) != 10 || !trv_cal_parse_date(f[0], &w.year, &w.month, &w.day))
     return trv_cal_fail(c, "'" Q "' is not a date YYYY-MM-DD in %d-%d", trv_cal_clip(f[0]), f[0], TRV_CAL_YEAR_MIN,
-                TRV_CAL_YEAR_MAX);
+                        TRV_CAL_YEAR_MAX);
   /* The same physical bounds as the weather reader (the world records). */
   if (!trv_cal_get_double(c, f[1], true, 0, 2000, &w.rain_mm) ||
-      !trv_cal_get_double(c, f[2], true, -90, 60, &w.tmax_c) ||
-      !trv_cal_get_double(c, f[3], true, -90, 60, &w.tmin_c))
+      !trv_cal_get_double(c, f[2], true, -90, 60, &w.tmax_c) || !trv_cal_get_double(c, f[3], true, -90, 60, &w.tmin_c))
     return false;
   if (t->weather->len) {
     const TrvWeatherDay *p = &g_array_index(t->weather, TrvWeatherDay, t->weather->len - 1);
@@ -228,119 +221,114 @@ static bool data_line(Reader *r, char *line) {
   const char *v;
   char *f[8];
   switch (r->section) {
-  case 0:
-    if (!key_value(r, line, CITY_KEYS, G_N_ELEMENTS(CITY_KEYS), &k, &v)) return false;
-    /* The only fields that may hold a TAB in the file's text; the writer
+    case 0:
+      if (!key_value(r, line, CITY_KEYS, G_N_ELEMENTS(CITY_KEYS), &k, &v)) return false;
+      /* The only fields that may hold a TAB in the file's text; the writer
      * refuses one in any string. */
-    if (strchr(v, '\t')) return trv_cal_fail(c, "a TAB in the value of '%s'; expected text without control characters",
-                                      CITY_KEYS[k]);
-    {
-      char **slot[] = {&t->city, &t->source, &t->timezone,
-                       &t->period_start, &t->period_end, &t->weather_station};
-      g_free(*slot[k]);
-      *slot[k] = g_strdup(v);
+      if (strchr(v, '\t'))
+        return trv_cal_fail(c, "a TAB in the value of '%s'; expected text without control characters", CITY_KEYS[k]);
+      {
+        char **slot[] = {&t->city, &t->source, &t->timezone, &t->period_start, &t->period_end, &t->weather_station};
+        g_free(*slot[k]);
+        *slot[k] = g_strdup(v);
+      }
+      return true;
+    case 1:
+      if (!key_value(r, line, GRID_KEYS, G_N_ELEMENTS(GRID_KEYS), &k, &v)) return false;
+      return trv_cal_get_double(c, v, false, -G_MAXDOUBLE, G_MAXDOUBLE, &r->grid_values[k]);
+    case 2: {
+      if (!key_value(r, line, REPORT_KEYS, G_N_ELEMENTS(REPORT_KEYS), &k, &v)) return false;
+      uint64_t *slot[] = {&t->files, &t->rows_read, &t->rows_used, &r->rows_rejected};
+      if (k < 4) return trv_cal_get_u64(c, v, slot[k]);
+      return trv_cal_get_int(c, v, 0, TRV_SLOTS_PER_WEEK, &t->filled_slots);
     }
-    return true;
-  case 1:
-    if (!key_value(r, line, GRID_KEYS, G_N_ELEMENTS(GRID_KEYS), &k, &v)) return false;
-    return trv_cal_get_double(c, v, false, -G_MAXDOUBLE, G_MAXDOUBLE, &r->grid_values[k]);
-  case 2: {
-    if (!key_value(r, line, REPORT_KEYS, G_N_ELEMENTS(REPORT_KEYS), &k, &v)) return false;
-    uint64_t *slot[] = {&t->files, &t->rows_read, &t->rows_used, &r->rows_rejected};
-    if (k < 4) return trv_cal_get_u64(c, v, slot[k]);
-    return trv_cal_get_int(c, v, 0, TRV_SLOTS_PER_WEEK, &t->filled_slots);
-  }
-  case 3:
-    return trv_cal_fields(&r->ctx, line, f, 5) && rejection_line(r, f);
-  case 4: {
-    double x;
-    if (!trv_cal_fields(&r->ctx, line, f, 2) || !trv_cal_get_double(c, f[1], true, -G_MAXDOUBLE, G_MAXDOUBLE, &x))
-      return false;
-    if (!*f[0] || !isnan(trv_cal_table_stat(t, f[0])))
-      return trv_cal_fail(c, "statistic '" Q "' empty or repeated", trv_cal_clip(f[0]), f[0]);
-    if (t->stats->len >= TRV_CAL_MAX_STATS) return trv_cal_fail(c, "more than %d statistics", TRV_CAL_MAX_STATS);
-    trv_cal_table_set_stat(t, f[0], x);
-    return true;
-  }
-  case 5: {
-    int s;
-    if (!trv_cal_fields(&r->ctx, line, f, 2) || !trv_cal_get_int(c, f[0], 0, TRV_SLOTS_PER_WEEK - 1, &s)) return false;
-    if (s != r->next_row) return trv_cal_fail(c, "slot %d out of order, expected %d", s, r->next_row);
-    r->next_row++;
-    return trv_cal_get_double(c, f[1], false, 0, TRV_CAL_MAX_EXPOSURE_H, &t->exposure_hours[s]);
-  }
-  case 6: {
-    int i;
-    TrvHexCell cell;
-    if (!trv_cal_fields(&r->ctx, line, f, 3) || !trv_cal_get_int(c, f[0], 0, G_MAXINT - 1, &i) ||
-        !trv_cal_get_int(c, f[1], -(1 << 24), 1 << 24, &cell.q) ||
-        !trv_cal_get_int(c, f[2], -(1 << 24), 1 << 24, &cell.r))
-      return false;
-    if (i != (int)t->zones->len) return trv_cal_fail(c, "zone %d out of order, expected %u", i, t->zones->len);
-    if (i >= TRV_CAL_MAX_ZONES) return trv_cal_fail(c, "more than %d zones", TRV_CAL_MAX_ZONES);
-    if (trv_cal_table_find_zone(t, cell) >= 0) return trv_cal_fail(c, "zone (%d, %d) repeated", cell.q, cell.r);
-    if (!zone_in_grid(&t->grid, cell)) return trv_cal_fail(c, "zone (%d, %d) lies outside the grid", cell.q, cell.r);
-    trv_cal_table_zone(t, cell);
-    return true;
-  }
-  case 7: {
-    int z, s;
-    double rate;
-    if (!trv_cal_fields(&r->ctx, line, f, 3) || !trv_cal_get_int(c, f[0], 0, (int)t->zones->len - 1, &z) ||
-        !trv_cal_get_int(c, f[1], 0, TRV_SLOTS_PER_WEEK - 1, &s) ||
-        !trv_cal_get_double(c, f[2], false, 0, TRV_CAL_MAX_RATE, &rate))
-      return false;
-    /* The writer leaves zero rates out: a row of 0 (or -0) would not be
+    case 3: return trv_cal_fields(&r->ctx, line, f, 5) && rejection_line(r, f);
+    case 4: {
+      double x;
+      if (!trv_cal_fields(&r->ctx, line, f, 2) || !trv_cal_get_double(c, f[1], true, -G_MAXDOUBLE, G_MAXDOUBLE, &x))
+        return false;
+      if (!*f[0] || !isnan(trv_cal_table_stat(t, f[0])))
+        return trv_cal_fail(c, "statistic '" Q "' empty or repeated", trv_cal_clip(f[0]), f[0]);
+      if (t->stats->len >= TRV_CAL_MAX_STATS) return trv_cal_fail(c, "more than %d statistics", TRV_CAL_MAX_STATS);
+      trv_cal_table_set_stat(t, f[0], x);
+      return true;
+    }
+    case 5: {
+      int s;
+      if (!trv_cal_fields(&r->ctx, line, f, 2) || !trv_cal_get_int(c, f[0], 0, TRV_SLOTS_PER_WEEK - 1, &s))
+        return false;
+      if (s != r->next_row) return trv_cal_fail(c, "slot %d out of order, expected %d", s, r->next_row);
+      r->next_row++;
+      return trv_cal_get_double(c, f[1], false, 0, TRV_CAL_MAX_EXPOSURE_H, &t->exposure_hours[s]);
+    }
+    case 6: {
+      int i;
+      TrvHexCell cell;
+      if (!trv_cal_fields(&r->ctx, line, f, 3) || !trv_cal_get_int(c, f[0], 0, G_MAXINT - 1, &i) ||
+          !trv_cal_get_int(c, f[1], -(1 << 24), 1 << 24, &cell.q) ||
+          !trv_cal_get_int(c, f[2], -(1 << 24), 1 << 24, &cell.r))
+        return false;
+      if (i != (int)t->zones->len) return trv_cal_fail(c, "zone %d out of order, expected %u", i, t->zones->len);
+      if (i >= TRV_CAL_MAX_ZONES) return trv_cal_fail(c, "more than %d zones", TRV_CAL_MAX_ZONES);
+      if (trv_cal_table_find_zone(t, cell) >= 0) return trv_cal_fail(c, "zone (%d, %d) repeated", cell.q, cell.r);
+      if (!zone_in_grid(&t->grid, cell)) return trv_cal_fail(c, "zone (%d, %d) lies outside the grid", cell.q, cell.r);
+      trv_cal_table_zone(t, cell);
+      return true;
+    }
+    case 7: {
+      int z, s;
+      double rate;
+      if (!trv_cal_fields(&r->ctx, line, f, 3) || !trv_cal_get_int(c, f[0], 0, (int)t->zones->len - 1, &z) ||
+          !trv_cal_get_int(c, f[1], 0, TRV_SLOTS_PER_WEEK - 1, &s) ||
+          !trv_cal_get_double(c, f[2], false, 0, TRV_CAL_MAX_RATE, &rate))
+        return false;
+      /* The writer leaves zero rates out: a row of 0 (or -0) would not be
      * written back. */
-    if (!trv_cal_six_digit_decimal(f[2], rate)) rate = trv_cal_round_rate(rate);
-    if (!(rate > 0))
-      return trv_cal_fail(c, "rate " Q "; expected a rate > 0 (zero rates are not written)", trv_cal_clip(f[2]), f[2]);
-    int64_t key = (int64_t)z * TRV_SLOTS_PER_WEEK + s;
-    if (key <= r->last_key) return trv_cal_fail(c, "demand row out of order or repeated");
-    if (!(t->exposure_hours[s] > 0)) return trv_cal_fail(c, "demand in slot %d, which has no exposure", s);
-    r->last_key = key;
-    g_array_index(t->zones, TrvZoneDemand, z).rate[s] = rate;
-    return true;
-  }
-  case 8: {
-    int o, d;
-    double n;
-    int last = (int)t->zones->len - 1;
-    if (!trv_cal_fields(&r->ctx, line, f, 3) || !trv_cal_get_int(c, f[0], 0, last, &o) ||
-        !trv_cal_get_int(c, f[1], 0, last, &d) ||
-        !trv_cal_get_double(c, f[2], false, 0, TRV_CAL_MAX_COUNT, &n))
-      return false;
-    int64_t key = ((int64_t)o << 32) | d;
-    if (key <= r->last_key) return trv_cal_fail(c, "od row out of order or repeated");
-    if (t->od->len >= TRV_CAL_MAX_OD) return trv_cal_fail(c, "more than %d OD pairs", TRV_CAL_MAX_OD);
-    r->last_key = key;
-    TrvOdEntry e = {o, d, n};
-    g_array_append_val(t->od, e);
-    gint64 *hk = g_new(gint64, 1);
-    *hk = key;
-    g_hash_table_insert(t->od_index, hk, GINT_TO_POINTER((int)t->od->len));
-    return true;
-  }
-  case 9:
-  case 10:
-    return histogram_line(r, line);
-  case 11:
-    return trv_cal_fields(&r->ctx, line, f, 8) && source_zone_line(r, f);
-  case 12:
-    return trv_cal_fields(&r->ctx, line, f, 4) && weather_line(r, f);
-  case 13: {
-    if (!trv_cal_fields(&r->ctx, line, f, 5)) return false;
-    char *why = trv_cal_effect_parse(t, r->next_row, f);
-    if (why) {
-      trv_cal_fail(c, "%s", why);
-      g_free(why);
-      return false;
+      if (!trv_cal_six_digit_decimal(f[2], rate)) rate = trv_cal_round_rate(rate);
+      if (!(rate > 0))
+        return trv_cal_fail(c, "rate " Q "; expected a rate > 0 (zero rates are not written)", trv_cal_clip(f[2]),
+                            f[2]);
+      int64_t key = (int64_t)z * TRV_SLOTS_PER_WEEK + s;
+      if (key <= r->last_key) return trv_cal_fail(c, "demand row out of order or repeated");
+      if (!(t->exposure_hours[s] > 0)) return trv_cal_fail(c, "demand in slot %d, which has no exposure", s);
+      r->last_key = key;
+      g_array_index(t->zones, TrvZoneDemand, z).rate[s] = rate;
+      return true;
     }
-    r->next_row++;
-    return true;
-  }
-  default:
-    return trv_cal_fail(c, "text after [end]");
+    case 8: {
+      int o, d;
+      double n;
+      int last = (int)t->zones->len - 1;
+      if (!trv_cal_fields(&r->ctx, line, f, 3) || !trv_cal_get_int(c, f[0], 0, last, &o) ||
+          !trv_cal_get_int(c, f[1], 0, last, &d) || !trv_cal_get_double(c, f[2], false, 0, TRV_CAL_MAX_COUNT, &n))
+        return false;
+      int64_t key = ((int64_t)o << 32) | d;
+      if (key <= r->last_key) return trv_cal_fail(c, "od row out of order or repeated");
+      if (t->od->len >= TRV_CAL_MAX_OD) return trv_cal_fail(c, "more than %d OD pairs", TRV_CAL_MAX_OD);
+      r->last_key = key;
+      TrvOdEntry e = {o, d, n};
+      g_array_append_val(t->od, e);
+      gint64 *hk = g_new(gint64, 1);
+      *hk = key;
+      g_hash_table_insert(t->od_index, hk, GINT_TO_POINTER((int)t->od->len));
+      return true;
+    }
+    case 9:
+    case 10: return histogram_line(r, line);
+    case 11: return trv_cal_fields(&r->ctx, line, f, 8) && source_zone_line(r, f);
+    case 12: return trv_cal_fields(&r->ctx, line, f, 4) && weather_line(r, f);
+    case 13: {
+      if (!trv_cal_fields(&r->ctx, line, f, 5)) return false;
+      char *why = trv_cal_effect_parse(t, r->next_row, f);
+      if (why) {
+        trv_cal_fail(c, "%s", why);
+        g_free(why);
+        return false;
+      }
+      r->next_row++;
+      return true;
+    }
+    default: return trv_cal_fail(c, "text after [end]");
   }
 }
 
@@ -348,10 +336,7 @@ static bool data_line(Reader *r, char *line) {
 TrvCalTable *trv_cal_table_parse(const char *text, size_t len, const char *name, GError **error) {
   TrvHexGrid initial_grid;
   trv_hex_grid_init(&initial_grid, 0, 1, 0, 1, TRV_HEX_DEFAULT_CELL_KM2, NULL);
-  Reader r = {.t = trv_cal_table_new("", "", &initial_grid),
-              .ctx = {name, 0, error},
-              .section = -1,
-              .last_key = -1};
+  Reader r = {.t = trv_cal_table_new("", "", &initial_grid), .ctx = {name, 0, error}, .section = -1, .last_key = -1};
   if (len > TRV_CAL_MAX_FILE_BYTES) {
     trv_cal_fail(&r.ctx, "%zu bytes; a calibration table has at most %zu", len, TRV_CAL_MAX_FILE_BYTES);
     trv_cal_table_free(r.t);
@@ -375,7 +360,7 @@ TrvCalTable *trv_cal_table_parse(const char *text, size_t len, const char *name,
       char tail;
       if (sscanf(line, "trivium-urs-calibration %d%c", &v, &tail) != 1)
         ok = trv_cal_fail(&r.ctx, "not a Trivium URS calibration table (expected 'trivium-urs-calibration %d')",
-                  TRV_CAL_FORMAT_VERSION);
+                          TRV_CAL_FORMAT_VERSION);
       else if (v != TRV_CAL_FORMAT_VERSION && v != 1)
         ok = trv_cal_fail(&r.ctx, "format version %d, this build reads versions 1 and %d", v, TRV_CAL_FORMAT_VERSION);
       else if (v == 1)
@@ -405,8 +390,10 @@ TrvCalTable *trv_cal_table_parse(const char *text, size_t len, const char *name,
       if (r.hist) r.hist->n_bins = 0;
       continue;
     }
-    if (r.section < 0) ok = trv_cal_fail(&r.ctx, "data before the first section");
-    else ok = data_line(&r, line);
+    if (r.section < 0)
+      ok = trv_cal_fail(&r.ctx, "data before the first section");
+    else
+      ok = data_line(&r, line);
   }
   if (ok && !header) ok = trv_cal_fail(&r.ctx, "empty file");
   if (ok && r.section != N_SECTIONS - 1) {

@@ -33,7 +33,7 @@ static void histogram_init(TrvHistogram *h, double bin_width, int n_bins) {
 /* A hash of all 64 bits of a key: GLib's g_int64_hash keeps the low 32, and
  * an OD key (origin << 32 | destination) would then collide for every
  * origin of a destination. */
-static guint key_hash(gconstpointer key) { return (guint)trv_mix64((uint64_t)*(const gint64 *)key); }
+static guint key_hash(gconstpointer key) { return (guint)trv_mix64((uint64_t) * (const gint64 *)key); }
 
 TrvCalTable *trv_cal_table_new(const char *city, const char *source, const TrvHexGrid *grid) {
   TrvCalTable *t = g_new0(TrvCalTable, 1);
@@ -86,8 +86,7 @@ void trv_cal_table_free(TrvCalTable *t) {
   g_array_free(t->rejections, TRUE);
   for (guint i = 0; i < t->stats->len; i++) g_free(g_array_index(t->stats, TrvStat, i).name);
   g_array_free(t->stats, TRUE);
-  for (guint i = 0; i < t->source_zones->len; i++)
-    g_free(g_array_index(t->source_zones, TrvSourceZone, i).borough);
+  for (guint i = 0; i < t->source_zones->len; i++) g_free(g_array_index(t->source_zones, TrvSourceZone, i).borough);
   g_array_free(t->source_zones, TRUE);
   g_free(t);
 }
@@ -117,8 +116,7 @@ void trv_cal_table_add_demand(TrvCalTable *t, TrvHexCell cell, int slot, double 
   g_array_index(t->zones, TrvZoneDemand, i).rate[slot] += amount;
 }
 
-void trv_cal_table_add_od(TrvCalTable *t, TrvHexCell origin, TrvHexCell destination,
-                          double count) {
+void trv_cal_table_add_od(TrvCalTable *t, TrvHexCell origin, TrvHexCell destination, double count) {
   int o = trv_cal_table_zone(t, origin), d = trv_cal_table_zone(t, destination);
   gint64 key = ((gint64)o << 32) | (gint64)d;
   gpointer v = g_hash_table_lookup(t->od_index, &key);
@@ -151,8 +149,7 @@ double trv_histogram_quantile(const TrvHistogram *h, double q) {
   if (total <= 0) return NAN;
   double target = q * total;
   for (int i = 0; i < h->n_bins; i++) {
-    if (acc + h->counts[i] >= target && h->counts[i] > 0)
-      return h->bin_width * (i + (target - acc) / h->counts[i]);
+    if (acc + h->counts[i] >= target && h->counts[i] > 0) return h->bin_width * (i + (target - acc) / h->counts[i]);
     acc += h->counts[i];
   }
   return h->bin_width * h->n_bins;
@@ -181,8 +178,8 @@ char *trv_cal_text(const char *s, size_t len, size_t max_out) {
   return g_string_free(out, FALSE);
 }
 
-void trv_cal_table_reject(TrvCalTable *t, const char *reason, const char *file, uint64_t line,
-                          const char *text, size_t text_len) {
+void trv_cal_table_reject(TrvCalTable *t, const char *reason, const char *file, uint64_t line, const char *text,
+                          size_t text_len) {
   for (guint i = 0; i < t->rejections->len; i++) {
     TrvRejection *r = &g_array_index(t->rejections, TrvRejection, i);
     if (!strcmp(r->reason, reason)) {
@@ -208,8 +205,7 @@ const TrvRejection *trv_cal_table_rejection(const TrvCalTable *t, const char *re
 
 uint64_t trv_cal_table_rejected(const TrvCalTable *t) {
   uint64_t n = 0;
-  for (guint i = 0; i < t->rejections->len; i++)
-    n += g_array_index(t->rejections, TrvRejection, i).count;
+  for (guint i = 0; i < t->rejections->len; i++) n += g_array_index(t->rejections, TrvRejection, i).count;
   return n;
 }
 
@@ -329,8 +325,7 @@ char *trv_cal_table_to_string(const TrvCalTable *t) {
   g_string_append_printf(s,
                          "[city]\nname=%s\nsource=%s\ntimezone=%s\nperiod_start=%s\n"
                          "period_end=%s\nweather_station=%s\n",
-                         t->city, t->source, t->timezone, t->period_start, t->period_end,
-                         t->weather_station);
+                         t->city, t->source, t->timezone, t->period_start, t->period_end, t->weather_station);
   g_string_append(s, "[grid]\nlat_min=");
   trv_caltable_put_double(s, t->grid.lat_min);
   g_string_append(s, "\nlat_max=");
@@ -343,15 +338,13 @@ char *trv_cal_table_to_string(const TrvCalTable *t) {
   trv_caltable_put_double(s, t->grid.cell_km2);
   g_string_append_printf(s,
                          "\n[report]\nfiles=%" G_GUINT64_FORMAT "\nrows_read=%" G_GUINT64_FORMAT
-                         "\nrows_used=%" G_GUINT64_FORMAT "\nrows_rejected=%" G_GUINT64_FORMAT
-                         "\nfilled_slots=%d\n",
-                         t->files, t->rows_read, t->rows_used, trv_cal_table_rejected(t),
-                         t->filled_slots);
+                         "\nrows_used=%" G_GUINT64_FORMAT "\nrows_rejected=%" G_GUINT64_FORMAT "\nfilled_slots=%d\n",
+                         t->files, t->rows_read, t->rows_used, trv_cal_table_rejected(t), t->filled_slots);
   g_string_append(s, "[rejections]\n");
   for (guint i = 0; i < t->rejections->len; i++) {
     const TrvRejection *r = &g_array_index(t->rejections, TrvRejection, i);
-    g_string_append_printf(s, "%s\t%" G_GUINT64_FORMAT "\t%s\t%" G_GUINT64_FORMAT "\t%s\n",
-                           r->reason, r->count, r->first_file, r->first_line, r->first_text);
+    g_string_append_printf(s, "%s\t%" G_GUINT64_FORMAT "\t%s\t%" G_GUINT64_FORMAT "\t%s\n", r->reason, r->count,
+                           r->first_file, r->first_line, r->first_text);
   }
   g_string_append(s, "[stats]\n");
   for (guint i = 0; i < t->stats->len; i++) {
@@ -393,8 +386,8 @@ char *trv_cal_table_to_string(const TrvCalTable *t) {
     trv_caltable_put_double(s, z->lat);
     g_string_append_c(s, '\t');
     trv_caltable_put_double(s, z->lon);
-    g_string_append_printf(s, "\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT "\t%s\n", z->pickups,
-                           z->dropoffs, z->borough);
+    g_string_append_printf(s, "\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT "\t%s\n", z->pickups, z->dropoffs,
+                           z->borough);
   }
   g_string_append(s, "[weather]\n");
   for (guint i = 0; i < t->weather->len; i++) {
@@ -450,8 +443,7 @@ static bool refuse(GError **error, char *problem, const char *fmt, ...) {
 bool trv_cal_table_check(const TrvCalTable *t, GError **error) {
   char *p;
   const char *const keys[] = {"name", "source", "timezone", "period_start", "period_end", "weather_station"};
-  const char *const values[] = {t->city, t->source, t->timezone, t->period_start, t->period_end,
-                                t->weather_station};
+  const char *const values[] = {t->city, t->source, t->timezone, t->period_start, t->period_end, t->weather_station};
   /* A value follows its key on the line: only name and source must not be
    * empty (the reader needs them); any text may start a value. */
   for (size_t i = 0; i < G_N_ELEMENTS(keys); i++)
@@ -476,8 +468,7 @@ bool trv_cal_table_check(const TrvCalTable *t, GError **error) {
   }
   if (t->zones->len > TRV_CAL_MAX_ZONES || t->od->len > TRV_CAL_MAX_OD)
     return refuse(error, g_strdup_printf("%u zones and %u OD pairs", t->zones->len, t->od->len),
-                  "the table (at most %d zones and %d pairs: use coarser cells)", TRV_CAL_MAX_ZONES,
-                  TRV_CAL_MAX_OD);
+                  "the table (at most %d zones and %d pairs: use coarser cells)", TRV_CAL_MAX_ZONES, TRV_CAL_MAX_OD);
   return trv_cal_effects_check(t, error);
 }
 
@@ -492,8 +483,7 @@ bool trv_cal_table_write(const TrvCalTable *t, const char *path, GError **error)
   GError *local = NULL;
   TrvCalTable *back = trv_cal_table_parse(text, strlen(text), path, &local);
   if (!back) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s not written: it would not read back (%s)", path,
-                local->message);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s not written: it would not read back (%s)", path, local->message);
     g_error_free(local);
     g_free(text);
     return false;
@@ -502,8 +492,7 @@ bool trv_cal_table_write(const TrvCalTable *t, const char *path, GError **error)
   bool ok = g_file_set_contents(path, text, -1, &local);
   g_free(text);
   if (!ok) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot write the calibration table: %s",
-                path, local->message);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot write the calibration table: %s", path, local->message);
     g_error_free(local);
   }
   return ok;
@@ -526,17 +515,15 @@ bool trv_cal_table_equal(const TrvCalTable *a, const TrvCalTable *b) {
   if (memcmp(&a->grid, &b->grid, sizeof a->grid) || a->filled_slots != b->filled_slots ||
       memcmp(a->exposure_hours, b->exposure_hours, sizeof a->exposure_hours))
     return false;
-  if (a->files != b->files || a->rows_read != b->rows_read || a->rows_used != b->rows_used)
-    return false;
-  if (a->zones->len != b->zones->len || a->od->len != b->od->len ||
-      a->rejections->len != b->rejections->len || a->stats->len != b->stats->len ||
-      a->source_zones->len != b->source_zones->len || a->weather->len != b->weather->len)
+  if (a->files != b->files || a->rows_read != b->rows_read || a->rows_used != b->rows_used) return false;
+  if (a->zones->len != b->zones->len || a->od->len != b->od->len || a->rejections->len != b->rejections->len ||
+      a->stats->len != b->stats->len || a->source_zones->len != b->source_zones->len ||
+      a->weather->len != b->weather->len)
     return false;
   for (guint i = 0; i < a->zones->len; i++) {
     const TrvZoneDemand *x = &g_array_index(a->zones, TrvZoneDemand, i);
     const TrvZoneDemand *y = &g_array_index(b->zones, TrvZoneDemand, i);
-    if (x->cell.q != y->cell.q || x->cell.r != y->cell.r || memcmp(x->rate, y->rate, sizeof x->rate))
-      return false;
+    if (x->cell.q != y->cell.q || x->cell.r != y->cell.r || memcmp(x->rate, y->rate, sizeof x->rate)) return false;
   }
   if (a->od->len && memcmp(a->od->data, b->od->data, sizeof(TrvOdEntry) * a->od->len)) return false;
   if (!same_histogram(&a->duration_s, &b->duration_s) || !same_histogram(&a->distance_km, &b->distance_km))
@@ -555,17 +542,15 @@ bool trv_cal_table_equal(const TrvCalTable *a, const TrvCalTable *b) {
   for (guint i = 0; i < a->source_zones->len; i++) {
     const TrvSourceZone *x = &g_array_index(a->source_zones, TrvSourceZone, i);
     const TrvSourceZone *y = &g_array_index(b->source_zones, TrvSourceZone, i);
-    if (x->id != y->id || x->cell.q != y->cell.q || x->cell.r != y->cell.r || x->lat != y->lat ||
-        x->lon != y->lon || x->pickups != y->pickups || x->dropoffs != y->dropoffs ||
-        strcmp(x->borough, y->borough))
+    if (x->id != y->id || x->cell.q != y->cell.q || x->cell.r != y->cell.r || x->lat != y->lat || x->lon != y->lon ||
+        x->pickups != y->pickups || x->dropoffs != y->dropoffs || strcmp(x->borough, y->borough))
       return false;
   }
   for (guint i = 0; i < a->weather->len; i++) {
     const TrvWeatherDay *x = &g_array_index(a->weather, TrvWeatherDay, i);
     const TrvWeatherDay *y = &g_array_index(b->weather, TrvWeatherDay, i);
-    if (x->year != y->year || x->month != y->month || x->day != y->day ||
-        !same_double(x->rain_mm, y->rain_mm) || !same_double(x->tmax_c, y->tmax_c) ||
-        !same_double(x->tmin_c, y->tmin_c))
+    if (x->year != y->year || x->month != y->month || x->day != y->day || !same_double(x->rain_mm, y->rain_mm) ||
+        !same_double(x->tmax_c, y->tmax_c) || !same_double(x->tmin_c, y->tmin_c))
       return false;
   }
   return trv_cal_effects_equal(a, b);

@@ -47,10 +47,10 @@
 #define TRV_CAL_MAX_BINS 100000
 #define TRV_CAL_MAX_REASONS 1000
 #define TRV_CAL_MAX_STATS 1000
-#define TRV_CAL_MAX_TEXT 200         /* bytes of a rejection's quoted line */
-#define TRV_CAL_MAX_RATE 1e12        /* requests per hour of one zone and slot */
-#define TRV_CAL_MAX_EXPOSURE_H 1e6   /* hours behind one slot (a century is 1,300) */
-#define TRV_CAL_MAX_COUNT 1e15       /* an OD or histogram count */
+#define TRV_CAL_MAX_TEXT 200       /* bytes of a rejection's quoted line */
+#define TRV_CAL_MAX_RATE 1e12      /* requests per hour of one zone and slot */
+#define TRV_CAL_MAX_EXPOSURE_H 1e6 /* hours behind one slot (a century is 1,300) */
+#define TRV_CAL_MAX_COUNT 1e15     /* an OD or histogram count */
 /* Dates a table may hold (weather days, the period's ends). */
 #define TRV_CAL_YEAR_MIN 1900
 #define TRV_CAL_YEAR_MAX 2100
@@ -118,35 +118,35 @@ enum {
 extern const char *const trv_effect_names[TRV_EFFECT_COUNT];
 #define TRV_CAL_MAX_EFFECT 100.0 /* |estimate| of a log-demand effect */
 #define TRV_CAL_MAX_EFFECT_SE 1e6
-#define TRV_URS_AIRPORT_KM 3.0   /* a zone this close to an airport is an airport zone */
+#define TRV_URS_AIRPORT_KM 3.0 /* a zone this close to an airport is an airport zone */
 
 typedef struct {
   bool estimated; /* false: not identifiable from this trace; estimate and se are NAN */
   double estimate, se;
-  char *note;     /* the unit, or why it is not identifiable: UTF-8 text, no control characters */
+  char *note; /* the unit, or why it is not identifiable: UTF-8 text, no control characters */
 } TrvEffect;
 
 typedef struct {
   int version;
   char *city;
-  char *source;   /* cabspotting | tlc | sg-availability */
-  char *timezone; /* how local time was obtained, for the reader of the file */
+  char *source;                    /* cabspotting | tlc | sg-availability */
+  char *timezone;                  /* how local time was obtained, for the reader of the file */
   char *period_start, *period_end; /* ISO local times of the first and last record */
   TrvHexGrid grid;
   double exposure_hours[TRV_SLOTS_PER_WEEK]; /* hours of data behind each slot */
-  int filled_slots; /* slots with no data, filled from the same time of other days */
-  GArray *zones;    /* TrvZoneDemand, in first-seen order */
-  GHashTable *zone_index; /* cell key -> index + 1 */
-  GArray *od;             /* TrvOdEntry, sorted by (origin, destination) when finished */
-  GHashTable *od_index;   /* (origin << 32 | destination) -> index + 1 */
+  int filled_slots;                          /* slots with no data, filled from the same time of other days */
+  GArray *zones;                             /* TrvZoneDemand, in first-seen order */
+  GHashTable *zone_index;                    /* cell key -> index + 1 */
+  GArray *od;                                /* TrvOdEntry, sorted by (origin, destination) when finished */
+  GHashTable *od_index;                      /* (origin << 32 | destination) -> index + 1 */
   TrvHistogram duration_s, distance_km;
   char *weather_station; /* "" when no weather was attached */
   GArray *weather;       /* TrvWeatherDay, sorted by date */
   /* import report */
   uint64_t files, rows_read, rows_used;
-  GArray *rejections;    /* TrvRejection, in first-seen order */
-  GArray *stats;         /* TrvStat, in first-set order */
-  GArray *source_zones;  /* TrvSourceZone (NYC), sorted by id */
+  GArray *rejections;   /* TrvRejection, in first-seen order */
+  GArray *stats;        /* TrvStat, in first-set order */
+  GArray *source_zones; /* TrvSourceZone (NYC), sorted by id */
   TrvEffect effects[TRV_EFFECT_COUNT];
   /* What the importers collect for the effect estimates (urs/effects.c);
    * not written: NULL until the first count. */
@@ -164,8 +164,7 @@ int trv_cal_table_zone(TrvCalTable *table, TrvHexCell cell);
 /* Index of the zone of a cell or -1. */
 int trv_cal_table_find_zone(const TrvCalTable *table, TrvHexCell cell);
 void trv_cal_table_add_demand(TrvCalTable *table, TrvHexCell cell, int slot, double amount);
-void trv_cal_table_add_od(TrvCalTable *table, TrvHexCell origin, TrvHexCell destination,
-                          double count);
+void trv_cal_table_add_od(TrvCalTable *table, TrvHexCell origin, TrvHexCell destination, double count);
 void trv_histogram_add(TrvHistogram *hist, double value, double weight);
 double trv_histogram_total(const TrvHistogram *hist);
 /* Quantile q in [0, 1] by linear interpolation inside a bin (the overflow
@@ -173,8 +172,8 @@ double trv_histogram_total(const TrvHistogram *hist);
 double trv_histogram_quantile(const TrvHistogram *hist, double q);
 
 /* Import report.  The first rejection of a reason keeps file, line, text. */
-void trv_cal_table_reject(TrvCalTable *table, const char *reason, const char *file,
-                          uint64_t line, const char *text, size_t text_len);
+void trv_cal_table_reject(TrvCalTable *table, const char *reason, const char *file, uint64_t line, const char *text,
+                          size_t text_len);
 const TrvRejection *trv_cal_table_rejection(const TrvCalTable *table, const char *reason);
 uint64_t trv_cal_table_rejected(const TrvCalTable *table);
 void trv_cal_table_set_stat(TrvCalTable *table, const char *name, double value);
@@ -220,8 +219,7 @@ void trv_cal_table_city_rate(const TrvCalTable *table, double out[TRV_SLOTS_PER_
 bool trv_cal_table_write(const TrvCalTable *table, const char *path, GError **error);
 char *trv_cal_table_to_string(const TrvCalTable *table);
 TrvCalTable *trv_cal_table_read(const char *path, GError **error);
-TrvCalTable *trv_cal_table_parse(const char *text, size_t len, const char *name,
-                                 GError **error);
+TrvCalTable *trv_cal_table_parse(const char *text, size_t len, const char *name, GError **error);
 /* The checks the writer makes: every string UTF-8 text without control
  * characters, names that cannot be read as comments or sections, counts
  * within the TRV_CAL_MAX_* bounds.  The message names the field. */

@@ -140,27 +140,35 @@ void trv_effects_estimate(TrvCalTable *t) {
   }
   if (!(tod_hi > tod_lo)) why[TRV_EFFECT_TIME_OF_DAY] = g_strdup("the trace covers a single time-of-day band");
   if (!zones[1] || !demand[1])
-    why[TRV_EFFECT_AIRPORT] = g_strdup_printf("no demand within %g km of an airport of %s", TRV_URS_AIRPORT_KM, t->city);
+    why[TRV_EFFECT_AIRPORT] =
+        g_strdup_printf("no demand within %g km of an airport of %s", TRV_URS_AIRPORT_KM, t->city);
   else if (!zones[0] || !demand[0])
     why[TRV_EFFECT_AIRPORT] = g_strdup_printf("all demand within %g km of an airport", TRV_URS_AIRPORT_KM);
   if (!n_weekend || n_weekend == n_days)
-    why[TRV_EFFECT_WEEKEND] = n_days == 1 ? g_strdup_printf("the trace's only day is a %s", n_weekend ? "weekend day" : "weekday")
-                                          : g_strdup_printf("the trace's %d days are all %s", n_days,
-                                                            n_weekend ? "weekend days" : "weekdays");
-  else if (n_days < TRV_EFFECTS_MIN_DAYS) why[TRV_EFFECT_WEEKEND] = g_strdup(few_days);
+    why[TRV_EFFECT_WEEKEND] =
+        n_days == 1
+            ? g_strdup_printf("the trace's only day is a %s", n_weekend ? "weekend day" : "weekday")
+            : g_strdup_printf("the trace's %d days are all %s", n_days, n_weekend ? "weekend days" : "weekdays");
+  else if (n_days < TRV_EFFECTS_MIN_DAYS)
+    why[TRV_EFFECT_WEEKEND] = g_strdup(few_days);
   if (!rain_days)
-    why[TRV_EFFECT_RAIN] = g_strdup_printf("the weather table reports rain on none of the trace's %d day%s (its days serve as "
-                                           "climatology)", n_days, n_days == 1 ? "" : "s");
+    why[TRV_EFFECT_RAIN] =
+        g_strdup_printf("the weather table reports rain on none of the trace's %d day%s (its days serve as "
+                        "climatology)",
+                        n_days, n_days == 1 ? "" : "s");
   else if (!(rain_hi > rain_lo))
     why[TRV_EFFECT_RAIN] = g_strdup_printf("the same rain on all %d day%s of the trace with weather", rain_days,
                                            rain_days == 1 ? "" : "s");
-  else if (rain_days < TRV_EFFECTS_MIN_DAYS) why[TRV_EFFECT_RAIN] = g_strdup(few_days);
+  else if (rain_days < TRV_EFFECTS_MIN_DAYS)
+    why[TRV_EFFECT_RAIN] = g_strdup(few_days);
   if (!temp_days)
     why[TRV_EFFECT_TEMPERATURE] = g_strdup_printf("the weather table reports temperatures on none of the trace's %d "
-                                                  "day%s", n_days, n_days == 1 ? "" : "s");
+                                                  "day%s",
+                                                  n_days, n_days == 1 ? "" : "s");
   else if (!(temp_hi > temp_lo))
     why[TRV_EFFECT_TEMPERATURE] = g_strdup("the same temperature on every day of the trace with weather");
-  else if (temp_days < TRV_EFFECTS_MIN_DAYS) why[TRV_EFFECT_TEMPERATURE] = g_strdup(few_days);
+  else if (temp_days < TRV_EFFECTS_MIN_DAYS)
+    why[TRV_EFFECT_TEMPERATURE] = g_strdup(few_days);
   for (int k = 0; k < K; k++) use[k] = !why[k];
   /* the rows, pooled by (day, slot, airport flag); fitted, dropping a
    * collinear day-level covariate (the last one first) until the fit is
@@ -173,7 +181,8 @@ void trv_effects_estimate(TrvCalTable *t) {
     p = 0;
     for (int k = 0; k < K; k++)
       if (use[k]) cols[p++] = k;
-    double *x = g_new(double, (size_t)n * 2 * p), *y = g_new(double, (size_t)n * 2), *off = g_new(double, (size_t)n * 2);
+    double *x = g_new(double, (size_t)n * 2 * p), *y = g_new(double, (size_t)n * 2),
+           *off = g_new(double, (size_t)n * 2);
     rows = 0;
     guint di = 0;
     for (guint i = 0; i < n; i++) {
@@ -193,8 +202,8 @@ void trv_effects_estimate(TrvCalTable *t) {
           nz += zones[h];
         }
         if (!(nz > 0)) continue;
-        double v[K] = {1, trv_urs_time_of_day_index((int)(keys[i] % TRV_SLOTS_PER_DAY / 4)), g, d->weekend,
-                       d->rain, d->temp};
+        double v[K] = {
+            1, trv_urs_time_of_day_index((int)(keys[i] % TRV_SLOTS_PER_DAY / 4)), g, d->weekend, d->rain, d->temp};
         for (int c = 0; c < p; c++) x[rows * p + c] = v[cols[c]];
         y[rows] = count;
         off[rows] = log(hours * nz);
@@ -204,8 +213,10 @@ void trv_effects_estimate(TrvCalTable *t) {
     status = trv_poisson_fit(x, y, off, rows, p, &fit);
     g_free(x), g_free(y), g_free(off);
     if (status != TRV_POISSON_SINGULAR) break;
-    int drop = use[TRV_EFFECT_TEMPERATURE] ? TRV_EFFECT_TEMPERATURE : use[TRV_EFFECT_RAIN] ? TRV_EFFECT_RAIN
-             : use[TRV_EFFECT_WEEKEND] ? TRV_EFFECT_WEEKEND : -1;
+    int drop = use[TRV_EFFECT_TEMPERATURE] ? TRV_EFFECT_TEMPERATURE
+               : use[TRV_EFFECT_RAIN]      ? TRV_EFFECT_RAIN
+               : use[TRV_EFFECT_WEEKEND]   ? TRV_EFFECT_WEEKEND
+                                           : -1;
     if (drop < 0) break;
     use[drop] = false;
     why[drop] = g_strdup("collinear with the other covariates on the trace's days");
@@ -222,8 +233,7 @@ void trv_effects_estimate(TrvCalTable *t) {
                                        TRV_URS_AIRPORT_KM, zones[1], zones[0] + zones[1]);
   unit[TRV_EFFECT_AIRPORT] = airport_unit;
   if (status == TRV_POISSON_OK) {
-    for (int c = 0; c < p; c++)
-      trv_cal_table_set_effect(t, cols[c], true, fit.beta[c], fit.se[c], unit[cols[c]]);
+    for (int c = 0; c < p; c++) trv_cal_table_set_effect(t, cols[c], true, fit.beta[c], fit.se[c], unit[cols[c]]);
     trv_cal_table_set_stat(t, "effects_rows", (double)rows);
     trv_cal_table_set_stat(t, "effects_days", n_days);
     trv_cal_table_set_stat(t, "effects_airport_zones", zones[1]);

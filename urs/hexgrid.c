@@ -20,19 +20,17 @@
 #define KM_PER_DEG 111.32
 #define SQRT3 1.7320508075688772
 
-bool trv_hex_grid_init(TrvHexGrid *grid, double lat_min, double lat_max, double lon_min,
-                       double lon_max, double cell_km2, GError **error) {
-  if (!(lat_min < lat_max && lon_min < lon_max && lat_min >= -85 && lat_max <= 85 &&
-        lon_min >= -180 && lon_max <= 180)) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-                "bounding box lat %g..%g lon %g..%g is empty or out of range", lat_min, lat_max,
-                lon_min, lon_max);
+bool trv_hex_grid_init(TrvHexGrid *grid, double lat_min, double lat_max, double lon_min, double lon_max,
+                       double cell_km2, GError **error) {
+  if (!(lat_min < lat_max && lon_min < lon_max && lat_min >= -85 && lat_max <= 85 && lon_min >= -180 &&
+        lon_max <= 180)) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "bounding box lat %g..%g lon %g..%g is empty or out of range",
+                lat_min, lat_max, lon_min, lon_max);
     return false;
   }
   if (!(cell_km2 >= TRV_HEX_MIN_CELL_KM2 && cell_km2 <= TRV_HEX_MAX_CELL_KM2)) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-                "cell area %g km^2 is outside [%g, %g] (use e.g. --cell-km2 0.1)", cell_km2,
-                TRV_HEX_MIN_CELL_KM2, TRV_HEX_MAX_CELL_KM2);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "cell area %g km^2 is outside [%g, %g] (use e.g. --cell-km2 0.1)",
+                cell_km2, TRV_HEX_MIN_CELL_KM2, TRV_HEX_MAX_CELL_KM2);
     return false;
   }
   grid->lat_min = lat_min;
@@ -48,15 +46,12 @@ bool trv_hex_grid_init(TrvHexGrid *grid, double lat_min, double lat_max, double 
   return true;
 }
 
-double trv_hex_cell_area_km2(const TrvHexGrid *grid) {
-  return 1.5 * SQRT3 * grid->size_km * grid->size_km;
-}
+double trv_hex_cell_area_km2(const TrvHexGrid *grid) { return 1.5 * SQRT3 * grid->size_km * grid->size_km; }
 
 double trv_hex_spacing_km(const TrvHexGrid *grid) { return SQRT3 * grid->size_km; }
 
 bool trv_hex_grid_contains(const TrvHexGrid *grid, double lat, double lon) {
-  return lat >= grid->lat_min && lat <= grid->lat_max && lon >= grid->lon_min &&
-         lon <= grid->lon_max;
+  return lat >= grid->lat_min && lat <= grid->lat_max && lon >= grid->lon_min && lon <= grid->lon_max;
 }
 
 void trv_hex_project(const TrvHexGrid *grid, double lat, double lon, double *x_km, double *y_km) {
@@ -64,8 +59,7 @@ void trv_hex_project(const TrvHexGrid *grid, double lat, double lon, double *x_k
   *y_km = (lat - grid->lat0) * grid->km_per_deg_lat;
 }
 
-void trv_hex_unproject(const TrvHexGrid *grid, double x_km, double y_km, double *lat,
-                       double *lon) {
+void trv_hex_unproject(const TrvHexGrid *grid, double x_km, double y_km, double *lat, double *lon) {
   *lon = grid->lon0 + x_km / grid->km_per_deg_lon;
   *lat = grid->lat0 + y_km / grid->km_per_deg_lat;
 }
@@ -96,8 +90,7 @@ TrvHexCell trv_hex_cell_of_point(const TrvHexGrid *grid, double lat, double lon)
   return trv_hex_cell_of_xy(grid, x, y);
 }
 
-void trv_hex_cell_center_xy(const TrvHexGrid *grid, TrvHexCell cell, double *x_km,
-                            double *y_km) {
+void trv_hex_cell_center_xy(const TrvHexGrid *grid, TrvHexCell cell, double *x_km, double *y_km) {
   *x_km = grid->size_km * SQRT3 * (cell.q + 0.5 * cell.r);
   *y_km = grid->size_km * 1.5 * cell.r;
 }
@@ -121,8 +114,7 @@ int trv_hex_distance(TrvHexCell a, TrvHexCell b) {
   return (abs(dq) + abs(dr) + abs(dq + dr)) / 2;
 }
 
-double trv_hex_point_distance_km(const TrvHexGrid *grid, double lat1, double lon1, double lat2,
-                                 double lon2) {
+double trv_hex_point_distance_km(const TrvHexGrid *grid, double lat1, double lon1, double lat2, double lon2) {
   double x1, y1, x2, y2;
   trv_hex_project(grid, lat1, lon1, &x1, &y1);
   trv_hex_project(grid, lat2, lon2, &x2, &y2);

@@ -34,8 +34,8 @@ typedef struct {
 /* Fills *grid for a bounding box and a cell area.  Returns false with
  * TRV_ERROR_INPUT if the box is empty or the area is outside
  * [TRV_HEX_MIN_CELL_KM2, TRV_HEX_MAX_CELL_KM2]. */
-bool trv_hex_grid_init(TrvHexGrid *grid, double lat_min, double lat_max, double lon_min,
-                       double lon_max, double cell_km2, GError **error);
+bool trv_hex_grid_init(TrvHexGrid *grid, double lat_min, double lat_max, double lon_min, double lon_max,
+                       double cell_km2, GError **error);
 
 /* Area of one cell in km^2 (from size_km; equals cell_km2 up to rounding). */
 double trv_hex_cell_area_km2(const TrvHexGrid *grid);
@@ -56,13 +56,10 @@ void trv_hex_neighbors(TrvHexCell cell, TrvHexCell out[6]);
 /* Number of cell steps between two cells (hex distance). */
 int trv_hex_distance(TrvHexCell a, TrvHexCell b);
 /* Projected straight-line distance between two points, km. */
-double trv_hex_point_distance_km(const TrvHexGrid *grid, double lat1, double lon1, double lat2,
-                                 double lon2);
+double trv_hex_point_distance_km(const TrvHexGrid *grid, double lat1, double lon1, double lat2, double lon2);
 
 /* A cell packed into one integer (a hash key) and back. */
-static inline uint64_t trv_hex_cell_key(TrvHexCell c) {
-  return ((uint64_t)(uint32_t)c.q << 32) | (uint32_t)c.r;
-}
+static inline uint64_t trv_hex_cell_key(TrvHexCell c) { return ((uint64_t)(uint32_t)c.q << 32) | (uint32_t)c.r; }
 static inline TrvHexCell trv_hex_cell_from_key(uint64_t key) {
   TrvHexCell c = {(int)(int32_t)(uint32_t)(key >> 32), (int)(int32_t)(uint32_t)key};
   return c;

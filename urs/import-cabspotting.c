@@ -175,8 +175,7 @@ TrvCalTable *trv_import_cabspotting_inputs(const TrvImportOptions *opt, const Tr
                                            GError **error) {
   TrvHexGrid grid;
   const TrvCity *c = opt->city;
-  if (!trv_hex_grid_init(&grid, c->lat_min, c->lat_max, c->lon_min, c->lon_max, opt->cell_km2, error))
-    return NULL;
+  if (!trv_hex_grid_init(&grid, c->lat_min, c->lat_max, c->lon_min, c->lon_max, opt->cell_km2, error)) return NULL;
   TrvCalTable *t = trv_cal_table_new(c->name, "cabspotting", &grid);
   g_free(t->timezone);
   t->timezone = g_strdup(c->timezone);

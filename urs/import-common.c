@@ -21,8 +21,7 @@
 static const TrvCity CITIES[] = {
     /* San Francisco with SFO and Daly City; the traces' cabs also leave for
      * the East Bay and beyond, which the box excludes. */
-    {"sf", "America/Los_Angeles (unix time; PST/PDT, US rules since 2007)", 37.60, 37.84, -122.53,
-     -122.35},
+    {"sf", "America/Los_Angeles (unix time; PST/PDT, US rules since 2007)", 37.60, 37.84, -122.53, -122.35},
     /* The five boroughs and Newark airport (TLC zone 1). */
     {"nyc", "America/New_York (TLC wall-clock times as recorded)", 40.49, 40.92, -74.27, -73.68},
     /* Singapore island with Changi, Jurong and Tuas. */
@@ -69,9 +68,9 @@ GPtrArray *trv_import_list_inputs(const char *format, char **inputs, int n_input
       /* A file (or a pipe) is taken as given; the reader checks its size.
        * A device is refused here: /dev/urandom would never end. */
       GStatBuf st;
-      const char *why = g_stat(inputs[i], &st) != 0 ? "no such file or directory"
+      const char *why = g_stat(inputs[i], &st) != 0                     ? "no such file or directory"
                         : !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) ? "not a file or directory (a device?)"
-                                                                         : NULL;
+                                                                        : NULL;
       if (why) {
         g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: %s; expected a trace file or a directory of them",
                     inputs[i], why);
@@ -84,7 +83,9 @@ GPtrArray *trv_import_list_inputs(const char *format, char **inputs, int n_input
   if (files->len == 0) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                 "no input files for --format %s (give files, or directories holding %s)", format,
-                !strcmp(format, "cabspotting") ? "new_*.txt" : !strcmp(format, "tlc") ? "*.csv" : "*.jsonl");
+                !strcmp(format, "cabspotting") ? "new_*.txt"
+                : !strcmp(format, "tlc")       ? "*.csv"
+                                               : "*.jsonl");
     g_ptr_array_unref(files);
     return NULL;
   }
@@ -254,18 +255,17 @@ void trv_line_reader_close(TrvLineReader *r) {
   memset(r, 0, sizeof *r);
 }
 
-void trv_import_no_usable_rows(GError **error, const char *path, uint64_t rows_read,
-                               const TrvCalTable *table) {
+void trv_import_no_usable_rows(GError **error, const char *path, uint64_t rows_read, const TrvCalTable *table) {
   GString *why = g_string_new("");
   for (guint i = 0; i < table->rejections->len; i++) {
     const TrvRejection *r = &g_array_index(table->rejections, TrvRejection, i);
     if (strcmp(r->first_file, path)) continue;
-    g_string_append_printf(why, "%s%s first at %s:%" G_GUINT64_FORMAT " '%s'", why->len ? "; " : " (",
-                           r->reason, r->first_file, r->first_line, r->first_text);
+    g_string_append_printf(why, "%s%s first at %s:%" G_GUINT64_FORMAT " '%s'", why->len ? "; " : " (", r->reason,
+                           r->first_file, r->first_line, r->first_text);
   }
   if (why->len) g_string_append(why, ")");
   g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-              "%s: no usable rows among %" G_GUINT64_FORMAT " read%s: fix the file or leave it out", path,
-              rows_read, why->str);
+              "%s: no usable rows among %" G_GUINT64_FORMAT " read%s: fix the file or leave it out", path, rows_read,
+              why->str);
   g_string_free(why, TRUE);
 }

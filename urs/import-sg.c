@@ -92,8 +92,10 @@ static bool json_depth_at_most(const char *s, size_t len, int max) {
   for (size_t i = 0; i < len; i++) {
     char ch = s[i];
     if (in_string) {
-      if (ch == '\\') i++;
-      else if (ch == '"') in_string = false;
+      if (ch == '\\')
+        i++;
+      else if (ch == '"')
+        in_string = false;
     } else if (ch == '"') {
       in_string = true;
     } else if (ch == '[' || ch == '{') {
@@ -111,8 +113,8 @@ static bool json_depth_at_most(const char *s, size_t len, int max) {
 }
 
 /* Parses one response; returns NULL or the rejection reason. */
-static const char *parse_snapshot(TrvCalTable *t, JsonParser *parser, const char *line, size_t len,
-                                  const char *path, uint64_t line_no, Snapshot *snap) {
+static const char *parse_snapshot(TrvCalTable *t, JsonParser *parser, const char *line, size_t len, const char *path,
+                                  uint64_t line_no, Snapshot *snap) {
   if (len > TRV_IMPORT_SG_MAX_LINE_BYTES || !trv_line_is_text(line, len) ||
       !json_depth_at_most(line, len, TRV_IMPORT_SG_MAX_JSON_DEPTH))
     return "bad-line";
@@ -189,12 +191,10 @@ TrvCalTable *trv_import_sg(const TrvImportOptions *opt, GPtrArray *files, GError
   return t;
 }
 
-TrvCalTable *trv_import_sg_inputs(const TrvImportOptions *opt, const TrvImportInput *in, size_t n_in,
-                                  GError **error) {
+TrvCalTable *trv_import_sg_inputs(const TrvImportOptions *opt, const TrvImportInput *in, size_t n_in, GError **error) {
   TrvHexGrid grid;
   const TrvCity *c = opt->city;
-  if (!trv_hex_grid_init(&grid, c->lat_min, c->lat_max, c->lon_min, c->lon_max, opt->cell_km2, error))
-    return NULL;
+  if (!trv_hex_grid_init(&grid, c->lat_min, c->lat_max, c->lon_min, c->lon_max, opt->cell_km2, error)) return NULL;
   TrvCalTable *t = trv_cal_table_new(c->name, "sg-availability", &grid);
   g_free(t->timezone);
   t->timezone = g_strdup(c->timezone);

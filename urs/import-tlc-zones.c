@@ -73,8 +73,10 @@ bool trv_tlc_zones_read(const TrvImportInput *in, const TrvHexGrid *grid, TrvTlc
     if (rd.line_no == 1) {
       nh = trv_csv_split(trv_csv_skip_bom(line), f, MAX_COLUMNS);
       if (nh < 0) {
-        ok = row_error(error, name, 1, "the header has more than %d columns; expected LocationID, Borough, Zone, "
-                       "Latitude, Longitude", MAX_COLUMNS);
+        ok = row_error(error, name, 1,
+                       "the header has more than %d columns; expected LocationID, Borough, Zone, "
+                       "Latitude, Longitude",
+                       MAX_COLUMNS);
         break;
       }
       c_id = trv_csv_column(f, nh, "LocationID", NULL);
@@ -82,18 +84,24 @@ bool trv_tlc_zones_read(const TrvImportInput *in, const TrvHexGrid *grid, TrvTlc
       c_lat = trv_csv_column(f, nh, "Latitude", NULL);
       c_lon = trv_csv_column(f, nh, "Longitude", NULL);
       if (c_id < 0 || c_bor < 0 || c_lat < 0 || c_lon < 0)
-        ok = row_error(error, name, 1, "the header has no column %s; a zone centroid table needs columns "
+        ok = row_error(error, name, 1,
+                       "the header has no column %s; a zone centroid table needs columns "
                        "LocationID, Borough, Latitude, Longitude",
-                       c_id < 0 ? "LocationID" : c_bor < 0 ? "Borough" : c_lat < 0 ? "Latitude" : "Longitude");
+                       c_id < 0    ? "LocationID"
+                       : c_bor < 0 ? "Borough"
+                       : c_lat < 0 ? "Latitude"
+                                   : "Longitude");
       continue;
     }
     if (len == 0) continue;
     int n = trv_csv_split(line, f, MAX_COLUMNS);
     if (n != nh) {
-      ok = n < 0 ? row_error(error, name, rd.line_no, "more than %d fields; expected %d as in the header",
-                             MAX_COLUMNS, nh)
-                 : row_error(error, name, rd.line_no, "%d fields; expected %d as in the header (a cut or "
-                             "malformed row?)", n, nh);
+      ok = n < 0 ? row_error(error, name, rd.line_no, "more than %d fields; expected %d as in the header", MAX_COLUMNS,
+                             nh)
+                 : row_error(error, name, rd.line_no,
+                             "%d fields; expected %d as in the header (a cut or "
+                             "malformed row?)",
+                             n, nh);
       break;
     }
     char *end;
@@ -103,11 +111,11 @@ bool trv_tlc_zones_read(const TrvImportInput *in, const TrvHexGrid *grid, TrvTlc
     char *q = NULL; /* a field quoted in a message */
     if (!*f[c_id] || *end || errno == ERANGE || id < 1 || id > TRV_TLC_MAX_ZONE_ID) {
       q = trv_cal_text(f[c_id], strlen(f[c_id]), 40);
-      ok = row_error(error, name, rd.line_no, "LocationID '%s'; expected an integer in 1..%d", q,
-                     TRV_TLC_MAX_ZONE_ID);
+      ok = row_error(error, name, rd.line_no, "LocationID '%s'; expected an integer in 1..%d", q, TRV_TLC_MAX_ZONE_ID);
     } else if (zones[id].known) {
-      ok = row_error(error, name, rd.line_no, "zone %ld repeated (first at line %" G_GUINT64_FORMAT
-                     "); expected each LocationID once", id, zones[id].line);
+      ok = row_error(error, name, rd.line_no,
+                     "zone %ld repeated (first at line %" G_GUINT64_FORMAT "); expected each LocationID once", id,
+                     zones[id].line);
     } else if (!number_in(f[c_lat], -90, 90, &lat)) {
       q = trv_cal_text(f[c_lat], strlen(f[c_lat]), 40);
       ok = row_error(error, name, rd.line_no, "Latitude '%s'; expected a number in [-90, 90]", q);
@@ -120,8 +128,10 @@ bool trv_tlc_zones_read(const TrvImportInput *in, const TrvHexGrid *grid, TrvTlc
       for (const char *p = f[c_bor]; text && *p; p++)
         if ((unsigned char)*p < 0x20 || *p == 0x7f) text = false, bad = p;
       if (!text) {
-        ok = row_error(error, name, rd.line_no, "byte 0x%02x in Borough; expected UTF-8 text without control "
-                       "characters", (unsigned char)*bad);
+        ok = row_error(error, name, rd.line_no,
+                       "byte 0x%02x in Borough; expected UTF-8 text without control "
+                       "characters",
+                       (unsigned char)*bad);
         break;
       }
       TrvTlcZone *z = &zones[id];

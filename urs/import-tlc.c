@@ -62,7 +62,7 @@ typedef struct {
 typedef struct {
   int month; /* year * 12 + month - 1 */
   int slot;
-  int64_t local_s; /* pickup, local wall-clock seconds */
+  int64_t local_s;     /* pickup, local wall-clock seconds */
   int pickup, dropoff; /* zone ids; dropoff 0 when unknown */
   double duration_s, distance_km;
 } Trip;
@@ -80,8 +80,7 @@ static bool parse_datetime(const char *s, int *year, int *month, int *day, int64
   int h, mi, se;
   char tail;
   if (sscanf(s, "%4d-%2d-%2d %2d:%2d:%2d%c", year, month, day, &h, &mi, &se, &tail) != 6) return false;
-  if (*year < 1 || !g_date_valid_dmy(*day, *month, *year) || h > 23 || mi > 59 || se > 60 || h < 0 || mi < 0 ||
-      se < 0)
+  if (*year < 1 || !g_date_valid_dmy(*day, *month, *year) || h > 23 || mi > 59 || se > 60 || h < 0 || mi < 0 || se < 0)
     return false;
   *local_s = trv_days_from_civil(*year, *month, *day) * 86400 + h * 3600 + mi * 60 + se;
   return *local_s >= TRV_IMPORT_TIME_MIN && *local_s < TRV_IMPORT_TIME_MAX;
@@ -163,7 +162,8 @@ static bool read_trips(TrvCalTable *t, const TrvImportInput *in, guint file_inde
       if (nh < 0) {
         g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                     "%s:1: a header of more than %d columns or holding a NUL byte; expected a TLC trip file's "
-                    "header (18-20 names)", path, MAXF);
+                    "header (18-20 names)",
+                    path, MAXF);
         ok = false;
         break;
       }
@@ -172,11 +172,12 @@ static bool read_trips(TrvCalTable *t, const TrvImportInput *in, guint file_inde
       c[2] = trv_csv_column(f, nh, "pickup_datetime", "tpep_pickup_datetime");
       c[3] = trv_csv_column(f, nh, "dropoff_datetime", "tpep_dropoff_datetime");
       c[4] = trv_csv_column(f, nh, "trip_distance", NULL);
-      const char *missing = c[0] < 0 ? "pickup_location_id or PULocationID"
+      const char *missing = c[0] < 0   ? "pickup_location_id or PULocationID"
                             : c[1] < 0 ? "dropoff_location_id or DOLocationID"
                             : c[2] < 0 ? "pickup_datetime or tpep_pickup_datetime"
                             : c[3] < 0 ? "dropoff_datetime or tpep_dropoff_datetime"
-                            : c[4] < 0 ? "trip_distance" : NULL;
+                            : c[4] < 0 ? "trip_distance"
+                                       : NULL;
       if (missing) {
         g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s:1: the header has no column %s (is this a TLC trip file?)",
                     path, missing);
@@ -271,7 +272,8 @@ static int cover_months(TrvCalTable *t, GHashTable *months, guint n_trips, const
     int month = GPOINTER_TO_INT(key) - 1;
     if (mo->rows * 100 < n_trips) {
       stray += mo->rows;
-      if (!first_stray || mo->file < first_stray->file || (mo->file == first_stray->file && mo->line < first_stray->line))
+      if (!first_stray || mo->file < first_stray->file ||
+          (mo->file == first_stray->file && mo->line < first_stray->line))
         first_stray = mo;
       continue;
     }
@@ -306,12 +308,10 @@ TrvCalTable *trv_import_tlc(const TrvImportOptions *opt, GPtrArray *files, GErro
   return t;
 }
 
-TrvCalTable *trv_import_tlc_inputs(const TrvImportOptions *opt, const TrvImportInput *in, size_t n_in,
-                                   GError **error) {
+TrvCalTable *trv_import_tlc_inputs(const TrvImportOptions *opt, const TrvImportInput *in, size_t n_in, GError **error) {
   TrvHexGrid grid;
   const TrvCity *c = opt->city;
-  if (!trv_hex_grid_init(&grid, c->lat_min, c->lat_max, c->lon_min, c->lon_max, opt->cell_km2, error))
-    return NULL;
+  if (!trv_hex_grid_init(&grid, c->lat_min, c->lat_max, c->lon_min, c->lon_max, opt->cell_km2, error)) return NULL;
   if (!(opt->scale_to_trips_per_month > 0 && opt->scale_to_trips_per_month <= TRV_IMPORT_TLC_MAX_TRIPS_PER_MONTH)) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--scale-to-trips-per-month %g; expected a number in (0, %g]",
                 opt->scale_to_trips_per_month, TRV_IMPORT_TLC_MAX_TRIPS_PER_MONTH);
@@ -324,8 +324,8 @@ TrvCalTable *trv_import_tlc_inputs(const TrvImportOptions *opt, const TrvImportI
     return NULL;
   }
   TrvImportInput zin = {zpath, NULL, 0};
-  Zones zs = {g_new0(TrvTlcZone, MAX_ZONE_ID + 1), g_new0(uint64_t, MAX_ZONE_ID + 1),
-              g_new0(uint64_t, MAX_ZONE_ID + 1), 0, zpath};
+  Zones zs = {g_new0(TrvTlcZone, MAX_ZONE_ID + 1), g_new0(uint64_t, MAX_ZONE_ID + 1), g_new0(uint64_t, MAX_ZONE_ID + 1),
+              0, zpath};
   TrvCalTable *t = trv_cal_table_new(c->name, "tlc", &grid);
   GArray *trips = g_array_new(FALSE, FALSE, sizeof(Trip));
   GHashTable *months = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, free_month);
@@ -338,8 +338,7 @@ TrvCalTable *trv_import_tlc_inputs(const TrvImportOptions *opt, const TrvImportI
     }
   trv_cal_table_set_stat(t, "rows_with_unknown_dropoff_zone", 0);
   bool ok = trv_tlc_zones_read(opt->zones ? opt->zones : &zin, &grid, zs.zones, &zs.n_zones, error);
-  for (size_t k = 0; ok && k < n_in; k++, t->files++)
-    ok = read_trips(t, &in[k], (guint)k, &zs, trips, months, error);
+  for (size_t k = 0; ok && k < n_in; k++, t->files++) ok = read_trips(t, &in[k], (guint)k, &zs, trips, months, error);
   if (!ok) goto out;
   g_free(t->timezone);
   t->timezone = g_strdup(c->timezone);
@@ -349,7 +348,8 @@ TrvCalTable *trv_import_tlc_inputs(const TrvImportOptions *opt, const TrvImportI
   if (covered == 0) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                 "%s: the %u trips spread over %u months, none holding 1%% of them; expected the samples of a few "
-                "months", in[0].name, trips->len, g_hash_table_size(months));
+                "months",
+                in[0].name, trips->len, g_hash_table_size(months));
     ok = false;
     goto out;
   }

@@ -26,8 +26,8 @@
 #include "urs/caltable.h"
 
 typedef struct {
-  const char *name;      /* sf | nyc | sg */
-  const char *timezone;  /* how local time is obtained, written to the table */
+  const char *name;     /* sf | nyc | sg */
+  const char *timezone; /* how local time is obtained, written to the table */
   double lat_min, lat_max, lon_min, lon_max;
 } TrvCity;
 
@@ -83,20 +83,16 @@ typedef struct {
  * taxi_zone_* tables; sg-availability: *.jsonl), sorted by name; a file is
  * taken as given.  Returns NULL with TRV_ERROR_INPUT when a path does not
  * exist or nothing matched.  Free with g_ptr_array_unref. */
-GPtrArray *trv_import_list_inputs(const char *format, char **inputs, int n_inputs,
-                                  GError **error);
+GPtrArray *trv_import_list_inputs(const char *format, char **inputs, int n_inputs, GError **error);
 
 /* The importers, on files (paths) or on inputs (files or bytes). */
-TrvCalTable *trv_import_cabspotting(const TrvImportOptions *opt, GPtrArray *files,
-                                    GError **error);
+TrvCalTable *trv_import_cabspotting(const TrvImportOptions *opt, GPtrArray *files, GError **error);
 TrvCalTable *trv_import_tlc(const TrvImportOptions *opt, GPtrArray *files, GError **error);
 TrvCalTable *trv_import_sg(const TrvImportOptions *opt, GPtrArray *files, GError **error);
-TrvCalTable *trv_import_cabspotting_inputs(const TrvImportOptions *opt, const TrvImportInput *in,
-                                           size_t n, GError **error);
-TrvCalTable *trv_import_tlc_inputs(const TrvImportOptions *opt, const TrvImportInput *in, size_t n,
-                                   GError **error);
-TrvCalTable *trv_import_sg_inputs(const TrvImportOptions *opt, const TrvImportInput *in, size_t n,
-                                  GError **error);
+TrvCalTable *trv_import_cabspotting_inputs(const TrvImportOptions *opt, const TrvImportInput *in, size_t n,
+                                           GError **error);
+TrvCalTable *trv_import_tlc_inputs(const TrvImportOptions *opt, const TrvImportInput *in, size_t n, GError **error);
+TrvCalTable *trv_import_sg_inputs(const TrvImportOptions *opt, const TrvImportInput *in, size_t n, GError **error);
 
 /* The TLC zone centroid table (LocationID, Borough, Latitude, Longitude by
  * name): zone ids 1..TRV_TLC_MAX_ZONE_ID, each once.  Any malformed row is
@@ -111,8 +107,8 @@ typedef struct {
 } TrvTlcZone;
 /* Reads the table into zones[0..TRV_TLC_MAX_ZONE_ID] (zeroed by the
  * caller; boroughs to be freed with trv_tlc_zones_clear); cells on grid. */
-bool trv_tlc_zones_read(const TrvImportInput *in, const TrvHexGrid *grid, TrvTlcZone *zones,
-                        int *n_zones, GError **error);
+bool trv_tlc_zones_read(const TrvImportInput *in, const TrvHexGrid *grid, TrvTlcZone *zones, int *n_zones,
+                        GError **error);
 void trv_tlc_zones_clear(TrvTlcZone *zones);
 
 /* Reads one daily weather CSV (NOAA GHCN temperature or precipitation, or
@@ -172,8 +168,8 @@ typedef struct {
  * e.g. "cabspotting trace") and checks that it ends with a newline: a file
  * whose last line has none was cut, and is refused with FILE:LINE.  An
  * empty file is fine (no lines). */
-bool trv_line_reader_open(TrvLineReader *r, const TrvImportInput *in, size_t max_bytes,
-                          const char *what, GError **error);
+bool trv_line_reader_open(TrvLineReader *r, const TrvImportInput *in, size_t max_bytes, const char *what,
+                          GError **error);
 /* Next line (without its newline, a trailing CR removed) or NULL at the end.
  * The line is NUL-terminated in place; *len is its length.  A line may hold
  * NUL bytes (strlen(line) < *len then): see trv_line_is_text. */
@@ -207,7 +203,6 @@ void trv_import_warn(GPtrArray *warnings, const char *fmt, ...) G_GNUC_PRINTF(2,
 
 /* Error for a file none of whose rows was usable: names the file, the rows
  * read and the table's first rejection reasons. */
-void trv_import_no_usable_rows(GError **error, const char *path, uint64_t rows_read,
-                               const TrvCalTable *table);
+void trv_import_no_usable_rows(GError **error, const char *path, uint64_t rows_read, const TrvCalTable *table);
 
 #endif

@@ -25,8 +25,8 @@ typedef struct {
 
 typedef enum {
   TRV_POISSON_OK = 0,
-  TRV_POISSON_BAD_INPUT,  /* p out of 1..TRV_POISSON_MAX_COEF, n < p, a y < 0, a value not finite */
-  TRV_POISSON_SINGULAR,   /* the information matrix is singular: a covariate is collinear or constant */
+  TRV_POISSON_BAD_INPUT, /* p out of 1..TRV_POISSON_MAX_COEF, n < p, a y < 0, a value not finite */
+  TRV_POISSON_SINGULAR,  /* the information matrix is singular: a covariate is collinear or constant */
   TRV_POISSON_NO_CONVERGENCE
 } TrvPoissonStatus;
 

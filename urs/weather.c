@@ -99,15 +99,14 @@ static bool small_int(const char *s, int max_digits, int *out) {
 }
 
 static bool date_in_range(int y, int m, int d) {
-  return y >= TRV_CAL_YEAR_MIN && y <= TRV_CAL_YEAR_MAX && g_date_valid_dmy((GDateDay)d, (GDateMonth)m,
-                                                                            (GDateYear)y);
+  return y >= TRV_CAL_YEAR_MIN && y <= TRV_CAL_YEAR_MAX && g_date_valid_dmy((GDateDay)d, (GDateMonth)m, (GDateYear)y);
 }
 
 typedef struct {
   int layout, c[6], n_header;
   char *station;
-  GArray *rows;      /* TrvWeatherDay, the fields of this layout set */
-  GHashTable *seen;  /* day key -> line */
+  GArray *rows;     /* TrvWeatherDay, the fields of this layout set */
+  GHashTable *seen; /* day key -> line */
 } File;
 
 /* One record (fields already split) into f->rows. */
@@ -178,19 +177,28 @@ static bool header(File *file, char *line, const Where *w) {
   } else if (sid == 0 && date >= 0 && col(h, n, "prcp_in") >= 0) {
     file->layout = NOAA_PRECIPITATION;
     c[0] = date, c[1] = c[2] = col(h, n, "prcp_in");
-  } else if (col(h, n, "Station") == 0 && col(h, n, "Year") >= 0 && col(h, n, "Month") >= 0 &&
-             col(h, n, "Day") >= 0 && col(h, n, "Daily Rainfall Total (mm)") >= 0 &&
-             col(h, n, "Maximum Temperature (\xc2\xb0" "C)") >= 0 && col(h, n, "Minimum Temperature (\xc2\xb0" "C)") >= 0) {
+  } else if (col(h, n, "Station") == 0 && col(h, n, "Year") >= 0 && col(h, n, "Month") >= 0 && col(h, n, "Day") >= 0 &&
+             col(h, n, "Daily Rainfall Total (mm)") >= 0 &&
+             col(h, n,
+                 "Maximum Temperature (\xc2\xb0"
+                 "C)") >= 0 &&
+             col(h, n,
+                 "Minimum Temperature (\xc2\xb0"
+                 "C)") >= 0) {
     file->layout = MSS_DAILY;
     c[0] = col(h, n, "Year"), c[1] = col(h, n, "Month"), c[2] = col(h, n, "Day");
     c[3] = col(h, n, "Daily Rainfall Total (mm)");
-    c[4] = col(h, n, "Maximum Temperature (\xc2\xb0" "C)");
-    c[5] = col(h, n, "Minimum Temperature (\xc2\xb0" "C)");
+    c[4] = col(h, n,
+               "Maximum Temperature (\xc2\xb0"
+               "C)");
+    c[5] = col(h, n,
+               "Minimum Temperature (\xc2\xb0"
+               "C)");
   }
   g_strfreev(h);
   if (file->layout < 0)
     return fail(w, "not a weather file this reader knows; expected the header of NOAA GHCN daily data "
-                "(station_id,date,tmax_f,tmin_f or station_id,date,prcp_in) or of the MSS daily table");
+                   "(station_id,date,tmax_f,tmin_f or station_id,date,prcp_in) or of the MSS daily table");
   return true;
 }
 
@@ -206,7 +214,7 @@ static bool data_line(File *file, char *line, const Where *w) {
     if (!text) {
       g_strfreev(f);
       return fail(w, "the station name is not UTF-8 text of 1 to 64 bytes without control characters; expected "
-                  "a station name of UTF-8 text");
+                     "a station name of UTF-8 text");
     }
     file->station = g_strdup(f[0]);
   }
@@ -222,8 +230,10 @@ static bool data_line(File *file, char *line, const Where *w) {
     g_strfreev(f);
     return ok;
   }
-  if (n != nh) ok = fail(w, "%d fields; expected %d as in the header", n, nh);
-  else ok = record(file, f, w);
+  if (n != nh)
+    ok = fail(w, "%d fields; expected %d as in the header", n, nh);
+  else
+    ok = record(file, f, w);
   g_strfreev(f);
   return ok;
 }
@@ -251,8 +261,8 @@ static void merge(TrvCalTable *t, const File *file, int glued) {
   g_hash_table_destroy(days);
   g_array_sort(t->weather, compare_day);
   if (file->station && !strstr(t->weather_station, file->station)) {
-    char *joined = t->weather_station[0] ? g_strconcat(t->weather_station, ",", file->station, NULL)
-                                         : g_strdup(file->station);
+    char *joined =
+        t->weather_station[0] ? g_strconcat(t->weather_station, ",", file->station, NULL) : g_strdup(file->station);
     g_free(t->weather_station);
     t->weather_station = joined;
   }
@@ -262,7 +272,8 @@ static void merge(TrvCalTable *t, const File *file, int glued) {
 bool trv_weather_attach_input(TrvCalTable *t, const TrvImportInput *in, GError **error) {
   TrvLineReader rd;
   if (!trv_line_reader_open(&rd, in, TRV_IMPORT_MAX_WEATHER_BYTES, "weather file", error)) return false;
-  File file = {.layout = -1, .rows = g_array_new(FALSE, FALSE, sizeof(TrvWeatherDay)),
+  File file = {.layout = -1,
+               .rows = g_array_new(FALSE, FALSE, sizeof(TrvWeatherDay)),
                .seen = g_hash_table_new(g_direct_hash, g_direct_equal)};
   Where w = {in->name, 0, error};
   char *line;
@@ -314,8 +325,7 @@ static bool local_day(const char *s, int64_t *day, bool *midnight) {
  * period. */
 static bool trace_days(const TrvCalTable *t, int64_t *first, int64_t *last) {
   bool m0, m1;
-  if (!local_day(t->period_start, first, &m0) || !local_day(t->period_end, last, &m1) || *last < *first)
-    return false;
+  if (!local_day(t->period_start, first, &m0) || !local_day(t->period_end, last, &m1) || *last < *first) return false;
   if (m1 && *last > *first) (*last)--; /* an end at midnight is exclusive (TLC's months) */
   return true;
 }

@@ -30,23 +30,23 @@ typedef enum { SERIES_AR1, SERIES_WEATHER, SERIES_TIME_OF_DAY } SeriesKind;
 typedef struct {
   FieldKind field;
   SeriesKind series;
-  double a;   /* weight of the cell field in the non-busyness part */
-  bool busy;  /* raised by B_e */
+  double a;  /* weight of the cell field in the non-busyness part */
+  bool busy; /* raised by B_e */
 } Confounder;
 
 static const Confounder conf[URS_NCONF] = {
-    {FIELD_SMOOTH, SERIES_AR1, 0.8, false},         /* 0 surge multiplier */
-    {FIELD_EVENT, SERIES_AR1, 0.8, false},          /* 1 event proximity */
-    {FIELD_NONE, SERIES_WEATHER, 0.0, false},       /* 2 weather state */
-    {FIELD_NONE, SERIES_TIME_OF_DAY, 0.0, false},   /* 3 time-of-day band */
-    {FIELD_CLOSURE, SERIES_AR1, 0.9, false},        /* 4 road closure */
-    {FIELD_SMOOTH, SERIES_AR1, 0.9, false},         /* 5 rider-segment mix */
-    {FIELD_IID, SERIES_AR1, 0.9, false},            /* 6 driver-experience tier */
-    {FIELD_SMOOTH, SERIES_AR1, 0.7, true},          /* 7 competitor pricing */
-    {FIELD_IID, SERIES_AR1, 0.6, true},             /* 8 EV battery state */
-    {FIELD_SMOOTH, SERIES_AR1, 0.6, true},          /* 9 traffic incident stream */
-    {FIELD_AIRPORT, SERIES_AR1, 1.0, false},        /* 10 airport flag */
-    {FIELD_EVENT, SERIES_AR1, 0.7, true},           /* 11 special-event queue depth */
+    {FIELD_SMOOTH, SERIES_AR1, 0.8, false},       /* 0 surge multiplier */
+    {FIELD_EVENT, SERIES_AR1, 0.8, false},        /* 1 event proximity */
+    {FIELD_NONE, SERIES_WEATHER, 0.0, false},     /* 2 weather state */
+    {FIELD_NONE, SERIES_TIME_OF_DAY, 0.0, false}, /* 3 time-of-day band */
+    {FIELD_CLOSURE, SERIES_AR1, 0.9, false},      /* 4 road closure */
+    {FIELD_SMOOTH, SERIES_AR1, 0.9, false},       /* 5 rider-segment mix */
+    {FIELD_IID, SERIES_AR1, 0.9, false},          /* 6 driver-experience tier */
+    {FIELD_SMOOTH, SERIES_AR1, 0.7, true},        /* 7 competitor pricing */
+    {FIELD_IID, SERIES_AR1, 0.6, true},           /* 8 EV battery state */
+    {FIELD_SMOOTH, SERIES_AR1, 0.6, true},        /* 9 traffic incident stream */
+    {FIELD_AIRPORT, SERIES_AR1, 1.0, false},      /* 10 airport flag */
+    {FIELD_EVENT, SERIES_AR1, 0.7, true},         /* 11 special-event queue depth */
 };
 
 static const int ring_dq[URS_DISC] = {0, 1, 1, 0, -1, -1, 0, 2, 2, 2, 1, 0, -1, -2, -2, -2, -1, 0, 1};
@@ -127,7 +127,7 @@ bool urs_city_init(UrsWorld *w, GError **error) {
   w->spacing_km = trv_hex_spacing_km(g);
   w->zone_of_cell = g_new(int, w->ncells);
   for (int i = 0; i < w->ncells; i++) w->zone_of_cell[i] = -1;
-  w->disc_of_cell = g_new(int, (size_t)w->ncells * URS_DISC);
+  w->disc_of_cell = g_new(int, (size_t)w->ncells *URS_DISC);
   for (int i = 0; i < w->ncells; i++) disc_compute(w, i, &w->disc_of_cell[(size_t)i * URS_DISC]);
   w->nzones = (int)t->zones->len;
   if (w->nzones == 0) {
@@ -147,7 +147,7 @@ bool urs_city_init(UrsWorld *w, GError **error) {
     trv_hex_cell_center_xy(g, zd->cell, &w->zone_x[z], &w->zone_y[z]);
     for (int s = 0; s < TRV_SLOTS_PER_WEEK; s++) week += zd->rate[s];
   }
-  w->disc_zone_of_cell = g_new(int, (size_t)w->ncells * URS_DISC);
+  w->disc_zone_of_cell = g_new(int, (size_t)w->ncells *URS_DISC);
   for (size_t i = 0; i < (size_t)w->ncells * URS_DISC; i++)
     w->disc_zone_of_cell[i] = w->disc_of_cell[i] < 0 ? -1 : w->zone_of_cell[w->disc_of_cell[i]];
   week /= TRV_SLOTS_PER_WEEK; /* city-wide requests per hour, mean over the week */
@@ -197,20 +197,23 @@ bool urs_city_init(UrsWorld *w, GError **error) {
     flagged += trv_cal_table_airport_cell(t, g_array_index(t->zones, TrvZoneDemand, z).cell);
   double share = (double)flagged / w->nzones;
   urs_probe_reference(w);
-  const struct { int j, effect; double unit; } grounded[] = {
+  const struct {
+    int j, effect;
+    double unit;
+  } grounded[] = {
       {2, TRV_EFFECT_RAIN, 1.0}, {3, TRV_EFFECT_TIME_OF_DAY, 1.0}, {10, TRV_EFFECT_AIRPORT, sqrt(share * (1 - share))}};
   for (size_t i = 0; i < G_N_ELEMENTS(grounded); i++) {
     const TrvEffect *e = &t->effects[grounded[i].effect];
     double k = e->estimated ? e->estimate * grounded[i].unit : 0;
     w->table_kappa[grounded[i].j] = fabs(k) >= w->p.effect_floor && k != 0 ? k : 0;
   }
-  w->zone_field = g_new0(double, (size_t)w->nzones * URS_NCONF);
+  w->zone_field = g_new0(double, (size_t)w->nzones *URS_NCONF);
   w->true_exp_a = g_new(double, w->nzones);
   w->cum = g_new(double, w->nzones);
   w->zone_rate = g_new(double, w->nzones);
-  w->cell_field = g_new(double, (size_t)w->ncells * URS_NCONF);
+  w->cell_field = g_new(double, (size_t)w->ncells *URS_NCONF);
   w->cell_field_serial = g_new0(uint64_t, w->ncells);
-  w->series = g_new0(double, (size_t)w->steps * URS_NCONF);
+  w->series = g_new0(double, (size_t)w->steps *URS_NCONF);
   w->cell_count = g_new0(int, w->ncells);
   w->cell_count_step = g_new(int, w->ncells);
   for (int i = 0; i < w->ncells; i++) w->cell_count_step[i] = -1;
@@ -308,7 +311,8 @@ void urs_city_episode(UrsWorld *w) {
   w->start_minute = (int)trv_rng_below(rng, 7 * 24 * 60);
   w->busy = trv_rng_normal(rng);
   GArray *days = w->weather_by_weekday[w->start_minute / (24 * 60)];
-  w->weather_now = days->len ? w->weather_z[g_array_index(days, int, trv_rng_below(rng, days->len))] : trv_rng_normal(rng);
+  w->weather_now =
+      days->len ? w->weather_z[g_array_index(days, int, trv_rng_below(rng, days->len))] : trv_rng_normal(rng);
   /* bump centres at random zones; the two event confounders share the event */
   int event_zone = (int)trv_rng_below(rng, w->nzones);
   for (int j = 0; j < URS_NCONF; j++)
@@ -348,7 +352,8 @@ void urs_city_episode(UrsWorld *w) {
   }
   for (int z = 0; z < w->nzones; z++) {
     double a = 0;
-    for (int j = 0; j < URS_NCONF; j++) a += w->kappa[j] * s_of(j) * conf[j].a * w->zone_field[(size_t)z * URS_NCONF + j];
+    for (int j = 0; j < URS_NCONF; j++)
+      a += w->kappa[j] * s_of(j) * conf[j].a * w->zone_field[(size_t)z * URS_NCONF + j];
     w->true_exp_a[z] = exp(a);
   }
   w->slot = -1;
@@ -382,8 +387,10 @@ static int search_cum(const double *cum, int n, double u) {
   int lo = 0, hi = n - 1; /* first i with cum[i] > u */
   while (lo < hi) {
     int mid = (lo + hi) / 2;
-    if (cum[mid] > u) hi = mid;
-    else lo = mid + 1;
+    if (cum[mid] > u)
+      hi = mid;
+    else
+      lo = mid + 1;
   }
   return lo;
 }
@@ -404,8 +411,10 @@ void urs_city_generate(UrsWorld *w, int t) {
   for (uint64_t i = 0; i < n; i++) {
     int z = search_cum(w->cum, w->nzones, trv_rng_uniform(&w->rng) * w->cum_total), dz;
     int a = w->od_start[z], b = w->od_start[z + 1];
-    if (b > a) dz = w->od_dest[a + search_cum(w->od_cum + a, b - a, trv_rng_uniform(&w->rng) * w->od_cum[b - 1])];
-    else dz = search_cum(w->cum, w->nzones, trv_rng_uniform(&w->rng) * w->cum_total); /* no OD row: demand-weighted */
+    if (b > a)
+      dz = w->od_dest[a + search_cum(w->od_cum + a, b - a, trv_rng_uniform(&w->rng) * w->od_cum[b - 1])];
+    else
+      dz = search_cum(w->cum, w->nzones, trv_rng_uniform(&w->rng) * w->cum_total); /* no OD row: demand-weighted */
     UrsRequest r = {.origin = w->zone_cell[z], .dest = w->zone_cell[dz], .created = t};
     double minutes;
     if (w->has_durations) {

@@ -84,8 +84,10 @@ static void idle_push(const UrsWorld *w, UrsFleet *f, int d) {
 static void idle_remove(const UrsWorld *w, UrsFleet *f, int d) {
   UrsDriver *v = &f->drivers[d];
   disc_idle_add(w, f, v->cell, -1);
-  if (v->prev >= 0) f->drivers[v->prev].next = v->next;
-  else f->idle_head[v->cell] = v->next;
+  if (v->prev >= 0)
+    f->drivers[v->prev].next = v->next;
+  else
+    f->idle_head[v->cell] = v->next;
   if (v->next >= 0) f->drivers[v->next].prev = v->prev;
   f->idle_count[v->cell]--;
   v->next = v->prev = -1;
@@ -245,8 +247,10 @@ void urs_fleet_step(UrsWorld *w, UrsFleet *f, int t, const int *policy, const in
       continue;
     }
     int ring, d = f->state_count[URS_IDLE] > 0 ? nearest_idle(w, f, r->origin, &ring) : -1;
-    if (d >= 0) serve(w, f, t, ri, d, ring);
-    else wait[kept++] = ri;
+    if (d >= 0)
+      serve(w, f, t, ri, d, ring);
+    else
+      wait[kept++] = ri;
   }
   g_array_set_size(f->waiting, kept);
   if (!policy) return;

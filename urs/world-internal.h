@@ -31,20 +31,20 @@
 #include "core/world.h"
 
 #define URS_NCONF 12
-#define URS_RINGS 2          /* matching radius k, in cells */
-#define URS_DISC 19          /* cells within URS_RINGS of a cell */
-#define URS_MAX_CELLS 4000000 /* cells of the world's grid box (about 100 bytes each) */
-#define URS_MAX_WAIT 10      /* minutes a request waits for a driver */
+#define URS_RINGS 2                              /* matching radius k, in cells */
+#define URS_DISC 19                              /* cells within URS_RINGS of a cell */
+#define URS_MAX_CELLS 4000000                    /* cells of the world's grid box (about 100 bytes each) */
+#define URS_MAX_WAIT 10                          /* minutes a request waits for a driver */
 #define URS_WAIT_BINS (URS_MAX_WAIT + URS_RINGS) /* served waits: 0 .. URS_MAX_WAIT - 1 plus the pickup rings */
 #define URS_PROBE_VOLUME 20.0 /* expected requests per arm of a probe's A/B slice at the reference rate */
 #define URS_PROBE_QUIET 0.005 /* share of the zones and slots whose probes have less than URS_PROBE_VOLUME */
-#define URS_GRAPH_SLOTS 8    /* distinct graphs whose predictions are cached */
-#define URS_QUANTILES 1024   /* trip-duration quantile table */
-#define URS_OBS_NOISE 0.5    /* sd of the observed demand index */
-#define URS_CONF_LOADING 0.6 /* correlation of a busyness-raised confounder with B_e */
+#define URS_GRAPH_SLOTS 8     /* distinct graphs whose predictions are cached */
+#define URS_QUANTILES 1024    /* trip-duration quantile table */
+#define URS_OBS_NOISE 0.5     /* sd of the observed demand index */
+#define URS_CONF_LOADING 0.6  /* correlation of a busyness-raised confounder with B_e */
 #define URS_SG_SPEED_KMH 24.0 /* fallback trip speed (no trips observed) */
-#define URS_DISC_WEIGHT 0.2  /* weight of the disc around a cell in its score */
-#define URS_BUMPS 12         /* bumps of a smooth cell field */
+#define URS_DISC_WEIGHT 0.2   /* weight of the disc around a cell in its score */
+#define URS_BUMPS 12          /* bumps of a smooth cell field */
 #define URS_ROUTE_FACTOR 1.3  /* road distance over straight-line distance */
 
 #define URS_MAGIC_WORLD 0x55525357u  /* "URSW" */
@@ -72,17 +72,17 @@ typedef struct {
 typedef struct {
   int n;
   UrsDriver *drivers;
-  int *idle_head, *idle_count; /* per cell */
-  int *disc_idle;              /* per cell: idle drivers within its disc (URS_RINGS) */
-  GArray *status;              /* guint8 per request of the episode */
-  GArray *waiting;             /* int request indexes, oldest first */
+  int *idle_head, *idle_count;  /* per cell */
+  int *disc_idle;               /* per cell: idle drivers within its disc (URS_RINGS) */
+  GArray *status;               /* guint8 per request of the episode */
+  GArray *waiting;              /* int request indexes, oldest first */
   int64_t waits[URS_WAIT_BINS]; /* served requests by wait in whole minutes */
   int64_t served, expired;
   double empty_km, wait_sum;
   int state_count[URS_NSTATES];
-  double *payoff; /* per driver: served at the last step */
+  double *payoff;                /* per driver: served at the last step */
   int *incoming, *incoming_step; /* per cell: drivers repositioning into it */
-  bool placed;    /* the drivers are in the idle lists */
+  bool placed;                   /* the drivers are in the idle lists */
 } UrsFleet;
 
 typedef struct {
@@ -114,11 +114,11 @@ struct UrsWorld {
   int n_drivers, episodes, steps;
   const TrvCalTable *table; /* read-only: shared with other worlds (world.c) */
   UrsSharedTable *shared_table;
-  char *table_path;  /* where the table was read from */
+  char *table_path; /* where the table was read from */
   /* dense cell index over the grid's box: idx = (q - qmin) * nr + (r - rmin) */
   int qmin, rmin, nq, nr, ncells;
-  int *zone_of_cell;  /* -1 outside the table's zones */
-  int *disc_of_cell;  /* per cell: its URS_DISC disc cells (urs_disc), computed once */
+  int *zone_of_cell;      /* -1 outside the table's zones */
+  int *disc_of_cell;      /* per cell: its URS_DISC disc cells (urs_disc), computed once */
   int *disc_zone_of_cell; /* per cell: the zones of its disc cells, in disc order (-1: none) */
   int nzones;
   int *zone_cell;
@@ -155,28 +155,28 @@ struct UrsWorld {
   double kappa[URS_NCONF];
   double centre[URS_NCONF][URS_BUMPS][3]; /* per confounder: bump x, y, amplitude */
   double field_mean[URS_NCONF], field_sd[URS_NCONF];
-  double *zone_field;  /* nzones * URS_NCONF standardized cell fields */
-  double *series;      /* steps * URS_NCONF standardized time parts */
-  double *true_exp_a;  /* per zone, true graph */
-  double *cum;         /* per zone: cumulative base * exp(true cell part), this slot */
-  double *zone_rate;   /* per zone: base requests per minute of this slot (urs_zone_base) */
+  double *zone_field; /* nzones * URS_NCONF standardized cell fields */
+  double *series;     /* steps * URS_NCONF standardized time parts */
+  double *true_exp_a; /* per zone, true graph */
+  double *cum;        /* per zone: cumulative base * exp(true cell part), this slot */
+  double *zone_rate;  /* per zone: base requests per minute of this slot (urs_zone_base) */
   /* per cell outside the zones: its standardized fields X_j this episode
    * (field_std), valid when cell_field_serial[cell] is the episode's serial */
   double *cell_field;
   uint64_t *cell_field_serial;
   double cum_total;
-  TrvRng rng;          /* the request stream of the episode */
-  GArray *requests;    /* UrsRequest */
+  TrvRng rng;       /* the request stream of the episode */
+  GArray *requests; /* UrsRequest */
   int64_t created;
   /* the episode's probes: how many, those below URS_PROBE_VOLUME, and the
    * sum of their information fractions min(1, m / URS_PROBE_VOLUME) */
   int64_t probes, probes_quiet;
   double probe_information;
-  int *cell_count;     /* requests created per cell ... */
-  int *cell_count_step; /* ... at this step */
-  int *action;         /* per driver: the action recorded for the step */
+  int *cell_count;       /* requests created per cell ... */
+  int *cell_count_step;  /* ... at this step */
+  int *action;           /* per driver: the action recorded for the step */
   double *driver_weight; /* per driver: URS_NCONF weights of the graph plan() got */
-  int *driver_slot;    /* per driver: its graph slot at this step */
+  int *driver_slot;      /* per driver: its graph slot at this step */
   int *oracle_policy, *oracle_slot, *start_cells;
   UrsDriverHandle self; /* driver 0, when the world itself is played */
   UrsFleet fleet[URS_NFLEETS];

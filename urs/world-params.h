@@ -10,15 +10,15 @@
 #include <trivium/world.h>
 
 typedef struct {
-  int city;                      /* 0 sf, 1 nyc, 2 sg */
+  int city;                       /* 0 sf, 1 nyc, 2 sg */
   char table[TRV_PARAM_TEXT_MAX]; /* "" the city's shipped table; else a calibration table file */
   int informative, informative_after, change_at;
   double effect;
-  int grounded;         /* effects of confounders 2, 3, 10 from the table's estimates */
-  double effect_floor;  /* a table estimate below this (absolute) is no effect */
+  int grounded;        /* effects of confounders 2, 3, 10 from the table's estimates */
+  double effect_floor; /* a table estimate below this (absolute) is no effect */
   double load, busyness;
-  double temperature;   /* repositioning distribution (0: greedy) */
-  int accept_rings;     /* offers farther than this are declined */
+  double temperature; /* repositioning distribution (0: greedy) */
+  int accept_rings;   /* offers farther than this are declined */
 } TrvUrsParams;
 
 extern const TrvParamBlock trv_urs_params;

@@ -88,8 +88,10 @@ static double pairs_below(const double *sorted_zone, int nz, const double *slot,
     int lo = 0, hi = nz; /* first zone with rate >= limit */
     while (lo < hi) {
       int mid = (lo + hi) / 2;
-      if (sorted_zone[mid] < limit) lo = mid + 1;
-      else hi = mid;
+      if (sorted_zone[mid] < limit)
+        lo = mid + 1;
+      else
+        hi = mid;
     }
     n += lo;
   }
@@ -109,7 +111,8 @@ void urs_probe_reference(UrsWorld *w) {
   double *sorted = g_new(double, w->nzones), city[TRV_SLOTS_PER_WEEK], mean = 0;
   trv_cal_table_city_rate(t, city);
   for (int s = 0; s < TRV_SLOTS_PER_WEEK; s++) mean += city[s] / TRV_SLOTS_PER_WEEK;
-  for (int s = 0; s < TRV_SLOTS_PER_WEEK; s++) w->slot_profile[s] = city[s] / mean; /* mean > 0: checked by the caller */
+  for (int s = 0; s < TRV_SLOTS_PER_WEEK; s++)
+    w->slot_profile[s] = city[s] / mean; /* mean > 0: checked by the caller */
   for (int z = 0; z < w->nzones; z++) {
     double sum = 0;
     const TrvZoneDemand *zd = &g_array_index(t->zones, TrvZoneDemand, z);
@@ -132,8 +135,10 @@ void urs_probe_reference(UrsWorld *w) {
     /* once lo and hi are adjacent doubles, mid is one of them: testing a
      * tested end again changes nothing, so the bisection has its answer */
     if (mid == hi || (mid == lo && lo_tested)) break;
-    if (pairs_below(sorted, n, w->slot_profile, exp(mid)) < target) lo = mid, lo_tested = true;
-    else hi = mid;
+    if (pairs_below(sorted, n, w->slot_profile, exp(mid)) < target)
+      lo = mid, lo_tested = true;
+    else
+      hi = mid;
   }
   w->probe_ref_rate = exp(hi);
   g_free(sorted);

@@ -69,17 +69,22 @@ static const TrvParamSpec specs[] = {
     TRV_ROW_TEXT(TrvUrsParams, "world.table", table,
                  "URS: empty for the city's shipped table (data/urs/CITY.cal); else a calibration table file "
                  "(`trivium trace import`)"),
-    I("world.informative", informative, 15, 0, 4095, "URS: bitmask of the informative confounders among the 12 (bit j = confounder j)"),
-    I("world.informative_after", informative_after, 240, 0, 4095, "URS: the informative bitmask from episode world.change_at on"),
+    I("world.informative", informative, 15, 0, 4095,
+      "URS: bitmask of the informative confounders among the 12 (bit j = confounder j)"),
+    I("world.informative_after", informative_after, 240, 0, 4095,
+      "URS: the informative bitmask from episode world.change_at on"),
     I("world.change_at", change_at, 0, 0, 1e7, "URS: episode at which the informative set changes (0 = never)"),
-    D("world.effect", effect, 0.5, -1e3, 1e3, "URS: log-demand effect kappa of an informative confounder (per standard deviation)"),
+    D("world.effect", effect, 0.5, -1e3, 1e3,
+      "URS: log-demand effect kappa of an informative confounder (per standard deviation)"),
     I("world.grounded", grounded, 1, 0, 1,
       "URS: 1 = the effects of weather (2), time of day (3) and airport (10), when informative, are the calibration "
       "table's estimates (docs/urs.md); 0 = world.effect like the others"),
     D("world.effect_floor", effect_floor, 0.1, 0, 1e3,
       "URS: a table estimate smaller than this in absolute value (per standard deviation) counts as no effect"),
-    D("world.load", load, 3.0, 1e-3, 1e3, "URS: city-wide requests per driver per hour, averaged over the week (scales the table's rates)"),
-    D("world.busyness", busyness, 0.8, 0, 1e3, "URS: log-demand effect of the hidden per-episode city busyness B_e (the confounding)"),
+    D("world.load", load, 3.0, 1e-3, 1e3,
+      "URS: city-wide requests per driver per hour, averaged over the week (scales the table's rates)"),
+    D("world.busyness", busyness, 0.8, 0, 1e3,
+      "URS: log-demand effect of the hidden per-episode city busyness B_e (the confounding)"),
     D("world.temperature", temperature, 0, 0, 1e3,
       "URS: an idle driver's repositioning distribution over its cell and the 6 neighbours, P(c) proportional to "
       "exp((s_c / s_max - 1) / temperature), s its graph's score; 0: the best cell (greedy)"),
@@ -89,24 +94,24 @@ static const TrvParamSpec specs[] = {
 };
 const TrvParamBlock trv_urs_params = TRV_BLOCK(TrvUrsParams, specs);
 
-static const char *const var_names[] = {"surge", "event_proximity", "weather", "time_of_day", "road_closure",
-                                        "rider_mix", "driver_tier", "competitor_pricing", "ev_battery",
-                                        "traffic_incidents", "airport", "event_queue", "demand"};
-#define C(j, n) {n "->demand", j, URS_NCONF, true}
+static const char *const var_names[] = {"surge",        "event_proximity",   "weather",     "time_of_day",
+                                        "road_closure", "rider_mix",         "driver_tier", "competitor_pricing",
+                                        "ev_battery",   "traffic_incidents", "airport",     "event_queue",
+                                        "demand"};
+#define C(j, n)                                                                                                        \
+  { n "->demand", j, URS_NCONF, true }
 static const TrvComponent components[URS_NCONF] = {
-    C(0, "surge"),       C(1, "event_proximity"), C(2, "weather"),         C(3, "time_of_day"),
-    C(4, "road_closure"), C(5, "rider_mix"),      C(6, "driver_tier"),     C(7, "competitor_pricing"),
-    C(8, "ev_battery"),  C(9, "traffic_incidents"), C(10, "airport"),      C(11, "event_queue"),
+    C(0, "surge"),        C(1, "event_proximity"),   C(2, "weather"),     C(3, "time_of_day"),
+    C(4, "road_closure"), C(5, "rider_mix"),         C(6, "driver_tier"), C(7, "competitor_pricing"),
+    C(8, "ev_battery"),   C(9, "traffic_incidents"), C(10, "airport"),    C(11, "event_queue"),
 };
 #undef C
 static const TrvCandidates candidates = {URS_NCONF + 1, var_names, URS_NCONF, components};
 static const char *const city_files[] = {"sf", "nyc", "sg"};
-static const char *const metric_names[] = {"served",        "served_rate", "wait_mean",        "wait_p95",
-                                           "empty_km",      "probes_quiet", "probe_information", NULL};
+static const char *const metric_names[] = {"served",   "served_rate",  "wait_mean",         "wait_p95",
+                                           "empty_km", "probes_quiet", "probe_information", NULL};
 
-static UrsWorld *world_of(void *p) {
-  return *(uint32_t *)p == URS_MAGIC_WORLD ? p : ((UrsDriverHandle *)p)->w;
-}
+static UrsWorld *world_of(void *p) { return *(uint32_t *)p == URS_MAGIC_WORLD ? p : ((UrsDriverHandle *)p)->w; }
 
 static UrsDriverHandle *handle_of(void *p) {
   if (*(uint32_t *)p == URS_MAGIC_WORLD) return &((UrsWorld *)p)->self;
@@ -166,8 +171,10 @@ static UrsSharedTable *shared_table_get(const char *path, GError **error) {
   bool known = stat(path, &st) == 0 && S_ISREG(st.st_mode);
   G_LOCK(table_cache);
   UrsSharedTable *s = table_cache;
-  if (known && s && !strcmp(s->path, path) && same_file(&s->st, &st)) s->refs++;
-  else s = NULL;
+  if (known && s && !strcmp(s->path, path) && same_file(&s->st, &st))
+    s->refs++;
+  else
+    s = NULL;
   G_UNLOCK(table_cache);
   if (s) return s;
   TrvCalTable *t = trv_cal_table_read(path, error);
@@ -233,7 +240,7 @@ static void *urs_init(const TrvParams *params, uint64_t seed, GError **error) {
   }
   for (int f = 0; f < URS_NFLEETS; f++) urs_fleet_init(&w->fleet[f], w->n_drivers, w->ncells);
   w->action = g_new0(int, w->n_drivers);
-  w->driver_weight = g_new0(double, (size_t)w->n_drivers * URS_NCONF);
+  w->driver_weight = g_new0(double, (size_t)w->n_drivers *URS_NCONF);
   w->driver_slot = g_new(int, w->n_drivers);
   w->oracle_policy = g_new(int, w->n_drivers);
   w->oracle_slot = g_new(int, w->n_drivers);
@@ -299,8 +306,7 @@ static void urs_episode_begin(void *world, int e) {
   w->started = true;
   w->serial++;
   w->t = 0;
-  w->informative = (uint32_t)(w->p.change_at > 0 && e >= w->p.change_at ? w->p.informative_after
-                                                                                  : w->p.informative);
+  w->informative = (uint32_t)(w->p.change_at > 0 && e >= w->p.change_at ? w->p.informative_after : w->p.informative);
   for (int j = 0; j < URS_NCONF; j++) {
     bool from_table = w->p.grounded && (j == 2 || j == 3 || j == 10);
     double k = from_table ? w->table_kappa[j] : w->p.effect;
@@ -394,7 +400,6 @@ static double served_per_driver_step(const UrsWorld *w, int fleet) {
   return (double)w->fleet[fleet].served / ((double)w->n_drivers * steps);
 }
 
-
 static void urs_truth(void *world, TrvGraph *g) {
   UrsWorld *w = world_of(world);
   trv_graph_clear(g, URS_NCONF);
@@ -421,7 +426,6 @@ static int urs_plan(void *world, const TrvGraph *ghat) {
   return 1;
 }
 
-
 static double urs_episode_outcome_regret(void *world) {
   UrsWorld *w = world_of(world);
   return (double)(w->fleet[URS_FLEET_ORACLE].served - w->fleet[URS_FLEET_ACTUAL].served);
@@ -430,9 +434,13 @@ static double urs_episode_outcome_regret(void *world) {
 static int urs_episode_metrics(void *world, double *values, int max) {
   UrsWorld *w = world_of(world);
   const UrsFleet *f = &w->fleet[URS_FLEET_ACTUAL];
-  double v[7] = {(double)f->served, w->created ? (double)f->served / (double)w->created : 0,
-                 f->served ? f->wait_sum / (double)f->served : 0, urs_fleet_wait_p95(f), f->empty_km,
-                 (double)w->probes_quiet, w->probes ? w->probe_information / (double)w->probes : 1.0};
+  double v[7] = {(double)f->served,
+                 w->created ? (double)f->served / (double)w->created : 0,
+                 f->served ? f->wait_sum / (double)f->served : 0,
+                 urs_fleet_wait_p95(f),
+                 f->empty_km,
+                 (double)w->probes_quiet,
+                 w->probes ? w->probe_information / (double)w->probes : 1.0};
   int n = max < 7 ? max : 7;
   memcpy(values, v, sizeof(double) * n);
   return n;

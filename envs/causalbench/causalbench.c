@@ -59,10 +59,12 @@ static const char *const variant_names[] = {"headline", "flips", "variance", "no
 #define D(k, f, d, lo, hi, doc) TRV_ROW_DOUBLE(TrvCausalbenchParams, k, f, d, lo, hi, doc)
 static const TrvParamSpec specs[] = {
     TRV_ROW_ENUM(TrvCausalbenchParams, "world.variant", variant, "headline", variant_names, "CausalBench-Seq variant"),
-    TRV_ROW_INT(TrvCausalbenchParams, "world.flips", flips, 3, 0, 1000, "flips variant: K topology flips evenly spaced"),
-    TRV_ROW_INT(TrvCausalbenchParams, "world.components", components, 3, 3, 48,
-                "CausalBench-Seq: candidate components |G_inf|; beyond C->X, C->Y, X->Y, hidden confounders C2, C3, ... "
-                "each a candidate cause of X then of Y, those of even index present (a, b), the odd ones absent"),
+    TRV_ROW_INT(TrvCausalbenchParams, "world.flips", flips, 3, 0, 1000,
+                "flips variant: K topology flips evenly spaced"),
+    TRV_ROW_INT(
+        TrvCausalbenchParams, "world.components", components, 3, 3, 48,
+        "CausalBench-Seq: candidate components |G_inf|; beyond C->X, C->Y, X->Y, hidden confounders C2, C3, ... "
+        "each a candidate cause of X then of Y, those of even index present (a, b), the odd ones absent"),
     D("world.a", a, 1.0, -1e9, 1e9, "C -> X coefficient a"),
     D("world.b", b, 1.0, -1e9, 1e9, "C -> Y coefficient b"),
     D("world.kappa", kappa, 1.0, -1e9, 1e9, "X -> Y effect kappa when present"),
@@ -91,9 +93,9 @@ typedef struct {
   uint64_t seed;
   int episodes, steps;
   /* the candidate graph: the fixed one (N = 3) or one built for N */
-  int n_conf;                          /* K */
+  int n_conf;                              /* K */
   double wx[CB_MAX_CONF], wy[CB_MAX_CONF]; /* C_k -> X and C_k -> Y weights (k = 0: C1) */
-  int comp_conf[TRV_MAX_COMPONENTS];   /* per component: its confounder, or -1 for X->Y */
+  int comp_conf[TRV_MAX_COMPONENTS];       /* per component: its confounder, or -1 for X->Y */
   bool comp_to_y[TRV_MAX_COMPONENTS];
   TrvCandidates cand;
   TrvComponent comps[TRV_MAX_COMPONENTS];
@@ -149,8 +151,7 @@ static void *cb_init(const TrvParams *params, uint64_t seed, GError **error) {
       }
       for (int i = 1; i <= p->flips; i++) w->cps[w->n_cps++] = (int)((double)E * i / (p->flips + 1));
       break;
-    case TRV_VARIANT_SEPARATION:
-      break;
+    case TRV_VARIANT_SEPARATION: break;
   }
   int n = p->components;
   w->n_conf = 1 + (n - 3 + 1) / 2;
@@ -174,8 +175,10 @@ static void *cb_init(const TrvParams *params, uint64_t seed, GError **error) {
       int k = j < 2 ? 0 : j == 2 ? -1 : 1 + (j - 3) / 2;
       bool to_y = j == 1 || (j >= 3 && (j - 3) % 2 == 1);
       char *name = w->names[CB_MAX_CONF + j];
-      if (k < 0) snprintf(name, sizeof w->names[0], "X->Y");
-      else snprintf(name, sizeof w->names[0], "C%d->%s", k + 1, to_y ? "Y" : "X");
+      if (k < 0)
+        snprintf(name, sizeof w->names[0], "X->Y");
+      else
+        snprintf(name, sizeof w->names[0], "C%d->%s", k + 1, to_y ? "Y" : "X");
       w->comps[j] = (TrvComponent){name, k < 0 ? vx : k, k < 0 || to_y ? vy : vx, k < 0};
     }
     w->cand = (TrvCandidates){w->n_conf + 2, w->vnames, n, w->comps};

@@ -107,16 +107,16 @@ int trv_confounded_plans_count_for(int machines) {
 gboolean trv_confounded_instance_fits(const TrvJsspInstance *inst, const char *file, GError **error) {
   const int M = inst->n_machines;
   if (M > TRV_CONFOUNDED_MAX_M) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: %d machines; the confounded variant takes at most %d", file,
-                M, TRV_CONFOUNDED_MAX_M);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: %d machines; the confounded variant takes at most %d", file, M,
+                TRV_CONFOUNDED_MAX_M);
     return FALSE;
   }
   gint64 plan_ops = (gint64)trv_confounded_plans_count_for(M) * inst->n_jobs * inst->n_ops;
   if (plan_ops > TRV_CONFOUNDED_MAX_PLAN_OPS) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-                "%s: %d plans x %d operations = %" G_GINT64_FORMAT " plan steps; the confounded variant keeps at most %d",
-                file, trv_confounded_plans_count_for(M), inst->n_jobs * inst->n_ops, plan_ops,
-                TRV_CONFOUNDED_MAX_PLAN_OPS);
+    g_set_error(
+        error, TRV_ERROR, TRV_ERROR_INPUT,
+        "%s: %d plans x %d operations = %" G_GINT64_FORMAT " plan steps; the confounded variant keeps at most %d", file,
+        trv_confounded_plans_count_for(M), inst->n_jobs * inst->n_ops, plan_ops, TRV_CONFOUNDED_MAX_PLAN_OPS);
     return FALSE;
   }
   return TRUE;
@@ -143,8 +143,8 @@ TrvConfoundedPlans *trv_confounded_plans_new(const TrvJsspInstance *inst) {
   pl->n_plans = TRV_JSSP_N_RULES * (int)sets->len;
   pl->rule = g_new(TrvJsspRule, pl->n_plans);
   pl->slow_set = g_new(uint32_t, pl->n_plans);
-  pl->order = g_new(int, (size_t)pl->n_plans * N);
-  pl->machine_prev = g_new(int, (size_t)pl->n_plans * N);
+  pl->order = g_new(int, (size_t)pl->n_plans *N);
+  pl->machine_prev = g_new(int, (size_t)pl->n_plans *N);
   /* Planning durations: 2*base, 3*base on the believed-slow machines. */
   TrvJsspInstance planning = *inst;
   planning.duration = g_new(int, N);
@@ -187,8 +187,7 @@ uint32_t trv_confounded_plan_slow_set(const TrvConfoundedPlans *pl, int k) {
   return pl->slow_set[k];
 }
 
-double trv_confounded_plan_execute(const TrvConfoundedPlans *pl, int k, const double *dur, double *start,
-                                   double *end) {
+double trv_confounded_plan_execute(const TrvConfoundedPlans *pl, int k, const double *dur, double *start, double *end) {
   g_assert(k >= 0 && k < pl->n_plans);
   const int N = pl->n_ops, K = pl->inst->n_ops;
   const int *order = pl->order + (size_t)k * N, *prev = pl->machine_prev + (size_t)k * N;

@@ -137,10 +137,10 @@ void trv_confounded_run(const TrvConfoundedPlans *plans, const TrvConfoundedPara
                         TrvConfoundedController c, double *regret, double *identified, TrvConfoundedFinal *final);
 
 typedef struct {
-  TrvSummary cumulative;    /* cumulative makespan regret at E across seeds */
+  TrvSummary cumulative;          /* cumulative makespan regret at E across seeds */
   TrvSummary cumulative_relative; /* the same divided by the oracle's makespan at C = 0 */
-  double identified;        /* fraction of seeds whose final slow set is right */
-  TrvLinFit log_fit, linear_fit; /* mean cumulative regret ~ a + b ln(e), ~ a + b e */
+  double identified;              /* fraction of seeds whose final slow set is right */
+  TrvLinFit log_fit, linear_fit;  /* mean cumulative regret ~ a + b ln(e), ~ a + b e */
 } TrvConfoundedSummary;
 
 /* Runs seeds first_seed .. first_seed+n_seeds-1 under c; per_seed_regret

@@ -236,8 +236,7 @@ TrvJsspInstance *trv_jssp_instance_parse(const char *text, gssize len, const cha
   }
   long long jobs = 0, machines = 0;
   gboolean header = FALSE;
-  while (!header && next_line(&l))
-    header = !is_comment_or_blank(&l) && two_integers(&l, &jobs, &machines);
+  while (!header && next_line(&l)) header = !is_comment_or_blank(&l) && two_integers(&l, &jobs, &machines);
   if (!header) {
     input_error(error, file, MAX(l.number, 1),
                 "found no header; expected a line `jobs machines` (two integers) before the job lines");
@@ -310,8 +309,8 @@ TrvJsspInstance *trv_jssp_instance_random(int n_jobs, int n_machines, int max_du
   inst->name = g_strdup_printf("random-%dx%d-s%" G_GUINT64_FORMAT, n_jobs, n_machines, seed);
   inst->n_jobs = n_jobs;
   inst->n_machines = inst->n_ops = n_machines;
-  inst->machine = g_new(int, (gsize)n_jobs * n_machines);
-  inst->duration = g_new(int, (gsize)n_jobs * n_machines);
+  inst->machine = g_new(int, (gsize)n_jobs *n_machines);
+  inst->duration = g_new(int, (gsize)n_jobs *n_machines);
   for (int j = 0; j < n_jobs; j++) {
     int *route = inst->machine + j * n_machines;
     for (int k = 0; k < n_machines; k++) route[k] = k;

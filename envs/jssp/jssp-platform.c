@@ -97,8 +97,7 @@ gboolean trv_jssp_output_check(const char *path, const char *marker, gboolean fo
   }
   if (!force && S_ISLNK(st.st_mode)) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-                "%s: is a symbolic link; refusing to write through it or replace it (--force replaces the link)",
-                path);
+                "%s: is a symbolic link; refusing to write through it or replace it (--force replaces the link)", path);
     return FALSE;
   }
   if (!force && !starts_with_marker(path, marker)) {

@@ -35,11 +35,11 @@ int trv_jssp_rule_parse(const char *name) {
 gboolean trv_jssp_rule_prefers(TrvJsspRule rule, const TrvJsspCandidate *a, const TrvJsspCandidate *b) {
   double ka, kb; /* smaller key preferred */
   switch (rule) {
-  case TRV_JSSP_FIFO: ka = a->arrival, kb = b->arrival; break;
-  case TRV_JSSP_SPT: ka = a->duration, kb = b->duration; break;
-  case TRV_JSSP_LPT: ka = -a->duration, kb = -b->duration; break;
-  case TRV_JSSP_MWKR: ka = -a->remaining, kb = -b->remaining; break;
-  default: g_assert_not_reached();
+    case TRV_JSSP_FIFO: ka = a->arrival, kb = b->arrival; break;
+    case TRV_JSSP_SPT: ka = a->duration, kb = b->duration; break;
+    case TRV_JSSP_LPT: ka = -a->duration, kb = -b->duration; break;
+    case TRV_JSSP_MWKR: ka = -a->remaining, kb = -b->remaining; break;
+    default: g_assert_not_reached();
   }
   if (ka != kb) return ka < kb;
   return a->job < b->job;
@@ -84,7 +84,8 @@ TrvJsspSchedule *trv_jssp_list_schedule(const TrvJsspInstance *inst, TrvJsspRule
       if (next[j] == K || job_ready[j] > tstar) continue;
       int op = j * K + next[j], m = inst->machine[op];
       if (machine_free[m] > tstar) continue;
-      TrvJsspCandidate c = {.job = j, .arrival = job_ready[j], .duration = inst->duration[op], .remaining = remaining[j]};
+      TrvJsspCandidate c = {
+          .job = j, .arrival = job_ready[j], .duration = inst->duration[op], .remaining = remaining[j]};
       if (best[m] < 0 || trv_jssp_rule_prefers(rule, &c, &best_c[m])) best[m] = j, best_c[m] = c;
     }
     int placed = 0;
@@ -125,8 +126,7 @@ int trv_jssp_slot_cmp(const void *pa, const void *pb) {
 gboolean trv_jssp_schedule_check(const TrvJsspInstance *inst, const TrvJsspSchedule *s, GError **error) {
   const int J = inst->n_jobs, K = inst->n_ops;
   if (s->n != J * K) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: schedule has %d operations, instance %d",
-                inst->name, s->n, J * K);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: schedule has %d operations, instance %d", inst->name, s->n, J * K);
     return FALSE;
   }
   double makespan = 0;
@@ -135,8 +135,8 @@ gboolean trv_jssp_schedule_check(const TrvJsspInstance *inst, const TrvJsspSched
       int op = j * K + k;
       if (!(s->start[op] >= 0) || !close_to(s->end[op] - s->start[op], inst->duration[op])) {
         g_set_error(error, TRV_ERROR, TRV_ERROR_IO,
-                    "%s: job %d op %d runs [%.17g, %.17g], expected a start >= 0 and a duration of %d", inst->name,
-                    j, k, s->start[op], s->end[op], inst->duration[op]);
+                    "%s: job %d op %d runs [%.17g, %.17g], expected a start >= 0 and a duration of %d", inst->name, j,
+                    k, s->start[op], s->end[op], inst->duration[op]);
         return FALSE;
       }
       if (k > 0 && s->start[op] < s->end[op - 1] && !close_to(s->start[op], s->end[op - 1])) {
@@ -175,8 +175,8 @@ gboolean trv_jssp_schedule_check(const TrvJsspInstance *inst, const TrvJsspSched
   g_free(fill);
   g_free(slots);
   if (ok && !close_to(makespan, s->makespan)) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: makespan %.17g but the last operation ends at %.17g",
-                inst->name, s->makespan, makespan);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: makespan %.17g but the last operation ends at %.17g", inst->name,
+                s->makespan, makespan);
     ok = FALSE;
   }
   return ok;

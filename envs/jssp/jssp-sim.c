@@ -220,8 +220,7 @@ static void dispatcher_actor(int argc, char **argv) {
 static gboolean platform_file_ok(const char *platform, GError **error) {
   struct stat st;
   if (stat(platform, &st) != 0 || access(platform, R_OK) != 0) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: platform file not readable (%s)", platform,
-                g_strerror(errno));
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: platform file not readable (%s)", platform, g_strerror(errno));
     return FALSE;
   }
   if (!S_ISREG(st.st_mode) || st.st_size > TRV_JSSP_MAX_FILE_BYTES) {
@@ -249,7 +248,7 @@ static gboolean sim_run(const TrvJsspInstance *inst, const char *platform, TrvJs
   char **owned = g_memdup2(argv, sizeof(char *) * (size_t)(argc + 1));
   simgrid_init(&argc, argv);
   if (loaded_fd >= 0 && write(loaded_fd, "I", 1) != 1) {} /* a lost byte only blurs the parent's message */
-  if (!trv_sim_check_contexts(error)) { /* the machines share the shop's counters */
+  if (!trv_sim_check_contexts(error)) {                   /* the machines share the shop's counters */
     g_free(argv);
     g_strfreev(owned);
     return FALSE;
@@ -326,8 +325,8 @@ static gboolean sim_run(const TrvJsspInstance *inst, const char *platform, TrvJs
     ok = FALSE;
   } else if (!shop.finished) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_IO,
-                "%s: simulation of %s ended at t=%g before every operation completed (deadlock)", platform,
-                inst->name, simgrid_get_clock());
+                "%s: simulation of %s ended at t=%g before every operation completed (deadlock)", platform, inst->name,
+                simgrid_get_clock());
     ok = FALSE;
   }
   g_string_free(shop.error, TRUE);
@@ -379,8 +378,8 @@ static int forked_run(void *data, int fd) {
 }
 
 gboolean trv_jssp_sim_run_forked(const TrvJsspInstance *inst, const char *platform, TrvJsspRule rule,
-                                 int n_simgrid_args, char **simgrid_args, TrvJsspSchedule *out,
-                                 TrvJsspSimStats *stats, GError **error) {
+                                 int n_simgrid_args, char **simgrid_args, TrvJsspSchedule *out, TrvJsspSimStats *stats,
+                                 GError **error) {
   ForkedRun run = {inst, platform, rule, n_simgrid_args, simgrid_args, out};
   TrvChild *child = trv_child_start(forked_run, &run, true, error);
   if (!child) return FALSE;
@@ -422,8 +421,8 @@ gboolean trv_jssp_sim_run_forked(const TrvJsspInstance *inst, const char *platfo
     g_free(msg);
     pass_log = head[1] != TRV_ERROR_INPUT; /* a refusal is its one line, without SimGrid's notes */
   } else if (buf->len != sizeof head + 2 * nd + sizeof(double) + sizeof(TrvJsspSimStats)) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "simulation of %s: short report from the child (%u bytes)",
-                inst->name, buf->len);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "simulation of %s: short report from the child (%u bytes)", inst->name,
+                buf->len);
   } else {
     const guint8 *p = buf->data + sizeof head;
     memcpy(out->start, p, nd);

@@ -40,7 +40,7 @@ gboolean trv_jssp_sim_run(const TrvJsspInstance *inst, const char *platform, Trv
  * platform path that is not a regular file, or is larger than
  * TRV_JSSP_MAX_FILE_BYTES, is refused before SimGrid sees it. */
 gboolean trv_jssp_sim_run_forked(const TrvJsspInstance *inst, const char *platform, TrvJsspRule rule,
-                                 int n_simgrid_args, char **simgrid_args, TrvJsspSchedule *out,
-                                 TrvJsspSimStats *stats, GError **error);
+                                 int n_simgrid_args, char **simgrid_args, TrvJsspSchedule *out, TrvJsspSimStats *stats,
+                                 GError **error);
 
 #endif

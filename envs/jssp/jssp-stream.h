@@ -21,9 +21,9 @@
 typedef struct {
   int machines, episodes, steps;
   double alpha_mean, alpha_sd, rho, s, xi_sd;
-  double m0;      /* Trivium budget B_e = min(budget_cap, steps, ceil(m0 ln(e+1))), e = 1.. */
-  int budget_cap; /* 12 */
-  double lr;      /* RLVR learning rate (0.1) */
+  double m0;            /* Trivium budget B_e = min(budget_cap, steps, ceil(m0 ln(e+1))), e = 1.. */
+  int budget_cap;       /* 12 */
+  double lr;            /* RLVR learning rate (0.1) */
   double baseline_rate; /* RLVR baseline: b += baseline_rate * (r - b), b starts at the first reward */
 } TrvMachineStreamParams;
 
@@ -58,10 +58,10 @@ void trv_machine_stream_run(const TrvMachineStreamParams *p, uint64_t seed, TrvM
                             TrvMachineStreamFinal *final);
 
 typedef struct {
-  TrvSummary cumulative;   /* cumulative regret at E across seeds */
-  TrvSummary final_rate;   /* regret rate over the last E/5 episodes, across seeds */
-  TrvLinFit log_fit;       /* mean cumulative regret curve ~ a + b ln(e) */
-  TrvLinFit linear_fit;    /* ~ a + b e */
+  TrvSummary cumulative; /* cumulative regret at E across seeds */
+  TrvSummary final_rate; /* regret rate over the last E/5 episodes, across seeds */
+  TrvLinFit log_fit;     /* mean cumulative regret curve ~ a + b ln(e) */
+  TrvLinFit linear_fit;  /* ~ a + b e */
 } TrvMachineStreamSummary;
 
 /* Runs seeds first_seed..first_seed+n_seeds-1 under c; fills the summary

@@ -168,8 +168,8 @@ static void *jssp_init(const TrvParams *params, uint64_t seed, GError **error) {
       if (w->alpha[i] < w->alpha[w->best]) w->best = i;
   } else {
     if (p->slow_lo > p->slow_hi) {
-      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "world.slow_lo = %g is above world.slow_hi = %g",
-                  p->slow_lo, p->slow_hi);
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "world.slow_lo = %g is above world.slow_hi = %g", p->slow_lo,
+                  p->slow_hi);
       jssp_free(w);
       return NULL;
     }
@@ -261,8 +261,10 @@ static void *jssp_agent_instance(void *world, int agent) {
   a->w = w;
   a->index = agent;
   a->planned = -1;
-  if (agent == 0) a->obs_rng = w->world_rng; /* the reference's stream, after the world's own draws */
-  else trv_rng_init(&a->obs_rng, w->seed, TRV_STREAM_WORLD + 100 * (uint64_t)agent);
+  if (agent == 0)
+    a->obs_rng = w->world_rng; /* the reference's stream, after the world's own draws */
+  else
+    trv_rng_init(&a->obs_rng, w->seed, TRV_STREAM_WORLD + 100 * (uint64_t)agent);
   trv_rng_init(&a->probe_rng, w->seed, TRV_STREAM_PROBE_NOISE + 100 * (uint64_t)agent);
   return a;
 }
@@ -365,7 +367,8 @@ static int jssp_operations(void *agent, const TrvOperation **out) {
   const int N = w->inst->n_jobs * w->inst->n_ops;
   if (w->run_episode != w->episode || w->run_plan != w->planned) {
     const double scale = exp(w->cp.rho * w->C);
-    for (int op = 0; op < N; op++) w->run_dur[op] = w->inst->duration[op] * w->cw.slowdown[w->inst->machine[op]] * scale;
+    for (int op = 0; op < N; op++)
+      w->run_dur[op] = w->inst->duration[op] * w->cw.slowdown[w->inst->machine[op]] * scale;
     trv_confounded_plan_execute(w->plans, w->planned, w->run_dur, w->run_start, w->run_end);
     w->run_episode = w->episode;
     w->run_plan = w->planned;

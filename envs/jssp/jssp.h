@@ -92,8 +92,8 @@ TrvJsspInstance *trv_jssp_instance_random(int n_jobs, int n_machines, int max_du
  * a link is replaced, never written through.  A directory, a device or a
  * FIFO is never replaced.  Writes are atomic (a temporary file renamed
  * over the path).  Markers: */
-#define TRV_JSSP_PLATFORM_MARKER                                                                                     \
-  "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n<!-- Job-shop machine "    \
+#define TRV_JSSP_PLATFORM_MARKER                                                                                       \
+  "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n<!-- Job-shop machine "      \
   "shop for instance "
 #define TRV_JSSP_JOBS_MARKER "# trivium jssp job description of instance "
 #define TRV_JSSP_SCHEDULE_MARKER "job,op,machine,start,end\n"

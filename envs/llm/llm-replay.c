@@ -69,7 +69,9 @@ static bool parse_string(Cursor *c, char *buf, size_t cap) {
       if (c->p >= c->end) break;
       char e = *c->p++;
       switch (e) {
-        case '"': case '\\': case '/': ch = (unsigned char)e; break;
+        case '"':
+        case '\\':
+        case '/': ch = (unsigned char)e; break;
         case 'n': ch = '\n'; break;
         case 't': ch = '\t'; break;
         default: return fail(c, "an escape other than \\\" \\\\ \\/ \\n \\t", "plain ASCII text");
@@ -91,8 +93,10 @@ static bool parse_number(Cursor *c, Field *f) {
   const char *s = c->p;
   if (c->p < c->end && *c->p == '-') c->p++;
   if (c->p >= c->end || !g_ascii_isdigit(*c->p)) return fail(c, "a malformed number", "a JSON number");
-  if (*c->p == '0') c->p++;
-  else while (c->p < c->end && g_ascii_isdigit(*c->p)) c->p++;
+  if (*c->p == '0')
+    c->p++;
+  else
+    while (c->p < c->end && g_ascii_isdigit(*c->p)) c->p++;
   f->num_integral = true;
   if (c->p < c->end && *c->p == '.') {
     c->p++;
@@ -206,10 +210,9 @@ static bool only_keys(Cursor *c, const Field *f, int n, const char *const *keys)
 }
 
 static const char *const model_keys[] = {"kind", "source", "model", "clean", "hint", "audit", NULL};
-static const char *const episode_keys[] = {"kind",         "source",       "seed",
-                                           "episode",      "user",         "hint_correct",
-                                           "base_correct", "base_followed_hint", "audit_correct",
-                                           NULL};
+static const char *const episode_keys[] = {
+    "kind",          "source", "seed", "episode", "user", "hint_correct", "base_correct", "base_followed_hint",
+    "audit_correct", NULL};
 
 typedef struct {
   int next;        /* the episode the seed's next line must hold */
@@ -243,10 +246,11 @@ static bool parse_episode_line(Cursor *c, const Field *f, int n, GHashTable *see
   if (!only_keys(c, f, n, episode_keys)) return false;
   const Field *kind = field(c, f, n, "kind", V_STRING);
   if (!kind) return false;
-  if (strcmp(kind->str, "episode")) return fail(c, "a \"kind\" other than \"episode\" after the first line", "\"kind\":\"episode\"");
+  if (strcmp(kind->str, "episode"))
+    return fail(c, "a \"kind\" other than \"episode\" after the first line", "\"kind\":\"episode\"");
   const Field *v[8];
-  static const char *const names[8] = {"source", "seed", "episode", "user", "hint_correct", "base_correct",
-                                       "base_followed_hint", "audit_correct"};
+  static const char *const names[8] = {
+      "source", "seed", "episode", "user", "hint_correct", "base_correct", "base_followed_hint", "audit_correct"};
   static const ValueKind kinds[8] = {V_STRING, V_NUMBER, V_NUMBER, V_STRING, V_BOOL, V_BOOL, V_BOOL, V_BOOL};
   for (int i = 0; i < 8; i++)
     if (!(v[i] = field(c, f, n, names[i], kinds[i]))) return false;
@@ -254,7 +258,8 @@ static bool parse_episode_line(Cursor *c, const Field *f, int n, GHashTable *see
     return fail(c, "a seed that is not an integer in [0, 2147483647]", "the seed the run uses");
   if (!v[2]->num_integral || v[2]->num < 0 || v[2]->num > 1e7)
     return fail(c, "an episode that is not an integer in [0, 10000000]", "the episode's index");
-  if (strcmp(v[3]->str, "R") && strcmp(v[3]->str, "U")) return fail(c, "a user other than \"R\" or \"U\"", "\"R\" or \"U\"");
+  if (strcmp(v[3]->str, "R") && strcmp(v[3]->str, "U"))
+    return fail(c, "a user other than \"R\" or \"U\"", "\"R\" or \"U\"");
   uint64_t seed = (uint64_t)v[1]->num;
   int e = (int)v[2]->num;
   bool unreliable = v[3]->str[0] == 'U';
@@ -320,8 +325,10 @@ bool trv_llm_replay_parse(const char *text, size_t len, const char *path, uint64
       ok = false;
       break;
     }
-    if (!have_model) ok = have_model = parse_model_line(&c, f, n, out);
-    else ok = parse_episode_line(&c, f, n, seeds, seed, kept, &unreliable);
+    if (!have_model)
+      ok = have_model = parse_model_line(&c, f, n, out);
+    else
+      ok = parse_episode_line(&c, f, n, seeds, seed, kept, &unreliable);
   }
   if (ok && !have_model) {
     c.line = 1;
@@ -354,8 +361,7 @@ bool trv_llm_replay_load(const char *path, uint64_t seed, const TrvLlmCoverage *
                          GError **error) {
   char *text;
   size_t len;
-  if (!trv_input_read(path, TRV_LLM_REPLAY_MAX_BYTES, "replay file", TRV_INPUT_REGULAR,
-                      &text, &len, error))
+  if (!trv_input_read(path, TRV_LLM_REPLAY_MAX_BYTES, "replay file", TRV_INPUT_REGULAR, &text, &len, error))
     return false;
   bool ok = trv_llm_replay_parse(text, len, path, seed, need, out, error);
   g_free(text);
@@ -375,7 +381,8 @@ bool trv_llm_record(FILE *out, const TrvLlmModel *m, double p_unreliable, uint64
                     GError **error) {
   /* the shortest decimals that read back as the same doubles */
   char *c = trv_format_double(m->clean), *h = trv_format_double(m->hint), *a = trv_format_double(m->audit);
-  fprintf(out, "{\"kind\":\"model\",\"source\":\"" SOURCE "\",\"model\":\"%s\",\"clean\":%s,\"hint\":%s,\"audit\":%s}\n",
+  fprintf(out,
+          "{\"kind\":\"model\",\"source\":\"" SOURCE "\",\"model\":\"%s\",\"clean\":%s,\"hint\":%s,\"audit\":%s}\n",
           m->name, c, h, a);
   g_free(c), g_free(h), g_free(a);
   for (int s = 0; s < seeds; s++) {

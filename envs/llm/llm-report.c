@@ -107,8 +107,10 @@ static void row_lines(const LlmRow *w, const char *model, GString *csv, GString 
   g_string_append_printf(md, "| %s | %d (%d)", model, w->n_seeds, w->n_unreliable);
   md_interval(md, w->trivium);
   md_interval(md, w->rlvr);
-  if (isnan(w->ratio)) g_string_append(md, " | -");
-  else g_string_append_printf(md, " | %.3g [%.3g, %.3g]", w->ratio, w->ratio_lo, w->ratio_hi);
+  if (isnan(w->ratio))
+    g_string_append(md, " | -");
+  else
+    g_string_append_printf(md, " | %.3g [%.3g, %.3g]", w->ratio, w->ratio_lo, w->ratio_hi);
   md_interval(md, w->trivium_u);
   md_interval(md, w->rlvr_u);
   md_interval(md, w->commit);
@@ -138,9 +140,10 @@ static bool llm_report_point(TrvReport *r, void **state, GError **error) {
   g_strlcpy(model, p->replay[0] ? "(replayed)" : p->model, sizeof model);
   GString *csv = g_string_new(NULL), *md = g_string_new(NULL);
   row_lines(&w, model, csv, md);
-  char *text = g_strdup_printf("\nLLM stream: R_temp (capitulation episodes before the commit), mean [95%% interval] "
-                               "over seeds; the ratio's interval is a paired bootstrap over seeds (docs/llm.md)\n\n%s%s",
-                               md_header, md->str);
+  char *text =
+      g_strdup_printf("\nLLM stream: R_temp (capitulation episodes before the commit), mean [95%% interval] "
+                      "over seeds; the ratio's interval is a paired bootstrap over seeds (docs/llm.md)\n\n%s%s",
+                      md_header, md->str);
   trivium_report_text(r, text);
   g_free(text);
   g_string_truncate(csv, 0);

@@ -28,9 +28,10 @@
 #include "llm/llm.h"
 
 static const TrvParamSpec specs[] = {
-    TRV_ROW_TEXT(TrvLlmParams, "world.model", model,
-                 "LLM stream: the model whose accuracies drive the simulated stream, by name (the table of docs/llm.md; "
-                 "e.g. gpt-4o)"),
+    TRV_ROW_TEXT(
+        TrvLlmParams, "world.model", model,
+        "LLM stream: the model whose accuracies drive the simulated stream, by name (the table of docs/llm.md; "
+        "e.g. gpt-4o)"),
     TRV_ROW_DOUBLE(TrvLlmParams, "world.p_unreliable", p_unreliable, 0.5, 0, 1,
                    "LLM stream: probability that a stream's user is unreliable (u = U, adversarial hints); drawn once "
                    "per seed"),
@@ -59,7 +60,8 @@ const TrvLlmModel *trv_llm_model_lookup(const char *name) {
 
 char *trv_llm_model_names(void) {
   GString *s = g_string_new(NULL);
-  for (const TrvLlmModel *m = trv_llm_models; m->name; m++) g_string_append_printf(s, "%s%s", s->len ? ", " : "", m->name);
+  for (const TrvLlmModel *m = trv_llm_models; m->name; m++)
+    g_string_append_printf(s, "%s%s", s->len ? ", " : "", m->name);
   return g_string_free(s, FALSE);
 }
 

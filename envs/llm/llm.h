@@ -88,9 +88,9 @@ void trv_llm_simulate_episode(const TrvLlmModel *rates, bool unreliable, uint64_
 
 /* What a replay file holds for one seed. */
 typedef struct {
-  char model[65];      /* the model named by the file's first line */
-  TrvLlmModel rates;   /* its declared rates (rates.name points at model) */
-  bool unreliable;     /* the seed's user */
+  char model[65];    /* the model named by the file's first line */
+  TrvLlmModel rates; /* its declared rates (rates.name points at model) */
+  bool unreliable;   /* the seed's user */
   int n_episodes;
   TrvLlmEpisode *episodes; /* [0, n_episodes), episode order */
 } TrvLlmReplay;

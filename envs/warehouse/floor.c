@@ -34,17 +34,17 @@
 #include "warehouse/warehouse.h"
 
 #define DT (1.0 / WH_SUBSTEPS)
-#define V_MAX 1.0         /* m/s */
-#define GAIN 2.0          /* 1/s: commanded speed per metre of seen distance */
-#define GAIN_I 2.0        /* 1/s^2: commanded speed per metre second of integrated seen error */
-#define I_ZONE 0.25       /* m: the error is integrated only this close to a target (docking) */
-#define I_MAX 0.3         /* m s: bound of the integral (GAIN_I I_MAX = 0.6 m/s, four times the largest eps) */
-#define TOL_PASS 0.25     /* m */
-#define TOL_DOCK 0.05     /* m */
-#define PICK_RADIUS 0.10  /* m */
+#define V_MAX 1.0        /* m/s */
+#define GAIN 2.0         /* 1/s: commanded speed per metre of seen distance */
+#define GAIN_I 2.0       /* 1/s^2: commanded speed per metre second of integrated seen error */
+#define I_ZONE 0.25      /* m: the error is integrated only this close to a target (docking) */
+#define I_MAX 0.3        /* m s: bound of the integral (GAIN_I I_MAX = 0.6 m/s, four times the largest eps) */
+#define TOL_PASS 0.25    /* m */
+#define TOL_DOCK 0.05    /* m */
+#define PICK_RADIUS 0.10 /* m */
 #define DROP_S 1.0
 #define REDOCK_S 1.0
-#define DRAIN 0.004       /* state of charge per second of driving */
+#define DRAIN 0.004 /* state of charge per second of driving */
 #define CROSS_Y 1.5
 #define HOME_Y 0.5
 #define CHARGER_X 9.5

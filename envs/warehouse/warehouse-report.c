@@ -35,21 +35,21 @@
 
 /* The episodes.csv columns the report reads, in this order. */
 enum { COL_REWARD, COL_COMMITS, COL_FAILURES, COL_DELIVERED, COL_IDEAL, COL_FD_EPS, COL_FD_ETA, N_COLS };
-static const char *const columns[N_COLS + 1] = {"committed_reward", "commits", "commit_failures", "delivered",
-                                                "ideal", "fd_eps", "fd_eta", NULL};
+static const char *const columns[N_COLS + 1] = {
+    "committed_reward", "commits", "commit_failures", "delivered", "ideal", "fd_eps", "fd_eta", NULL};
 
 /* The bound's quantities of one cell, or of a point (its seeds pooled). */
 typedef struct {
   int point, controller, seed; /* seed -1: the point's row, over its seeds */
   int seeds, episodes;         /* episodes per seed */
   double eps, eta;
-  double w1, w1_sd;            /* W1(reward, ideal); sd over seeds */
-  double p_f;                  /* commit_failures / commits */
+  double w1, w1_sd; /* W1(reward, ideal); sd over seeds */
+  double p_f;       /* commit_failures / commits */
   double mean_reward, mean_ideal;
-  double L, L_w1;              /* finite-difference sensitivities to the noise scale */
+  double L, L_w1;                 /* finite-difference sensitivities to the noise scale */
   double lost, failures, commits; /* sums (per seed in a point's row) */
   double lost_per_failure, rho_c;
-  double bound, bound_w1;      /* L (eps + eta) + L rho_c p_f; the same with L_w1 */
+  double bound, bound_w1; /* L (eps + eta) + L rho_c p_f; the same with L_w1 */
 } Row;
 
 static double mean_of(const double *x, int n) {
@@ -108,12 +108,13 @@ static const char *csv_head = "controller,seed,episodes,eps,eta,p_f,w1,w1_sd,mea
 
 static void csv_row(GString *s, const TrvReport *r, const Row *g) {
   g_string_append_printf(s, "%s,", trivium_report_controller(r, g->controller));
-  if (g->seed >= 0) g_string_append_printf(s, "%d", g->seed);
-  else g_string_append(s, "all");
-  g_string_append_printf(s, ",%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%d\n",
-                         g->episodes, g->eps, g->eta, g->p_f, g->w1, g->w1_sd, g->mean_reward, g->mean_ideal, g->L,
-                         g->L_w1, g->lost_per_failure, g->rho_c, g->bound, g->bound_w1, g->w1 <= g->bound,
-                         g->w1 <= g->bound_w1);
+  if (g->seed >= 0)
+    g_string_append_printf(s, "%d", g->seed);
+  else
+    g_string_append(s, "all");
+  g_string_append_printf(s, ",%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%d\n", g->episodes,
+                         g->eps, g->eta, g->p_f, g->w1, g->w1_sd, g->mean_reward, g->mean_ideal, g->L, g->L_w1,
+                         g->lost_per_failure, g->rho_c, g->bound, g->bound_w1, g->w1 <= g->bound, g->w1 <= g->bound_w1);
 }
 
 /* A point's table, and its rows (one per controller) kept for the sweep. */
@@ -126,7 +127,8 @@ static bool grounding_point(TrvReport *r, void **state, GError **error) {
   int point = trivium_report_point(r);
   GArray *rows = g_array_new(FALSE, FALSE, sizeof(Row));
   GString *csv = g_string_new(csv_head), *md = g_string_new(NULL);
-  g_string_append_printf(md, "Grounding: W1(deployed, ideal replay) against L (eps + eta) + L rho_c p_f; eps = %g, "
+  g_string_append_printf(md,
+                         "Grounding: W1(deployed, ideal replay) against L (eps + eta) + L rho_c p_f; eps = %g, "
                          "eta = %g, L by finite differences at delta = %g\n\n| controller | seeds | p_f | W1 | L | "
                          "L_w1 | rho_c | bound | bound_w1 | W1 <= bound |\n|---|---|---|---|---|---|---|---|---|---|\n",
                          eps, eta, delta);
@@ -165,8 +167,10 @@ static bool grounding_point(TrvReport *r, void **state, GError **error) {
   bool ok = trivium_report_table(r, "grounding", csv->str, md->str, error);
   g_string_free(csv, TRUE);
   g_string_free(md, TRUE);
-  if (ok) *state = rows;
-  else g_array_free(rows, TRUE);
+  if (ok)
+    *state = rows;
+  else
+    g_array_free(rows, TRUE);
   return ok;
 }
 
@@ -192,7 +196,8 @@ static void sweep_constants(void *const *states, int n_points, int c, double *L,
 static const Row *any_row(void *const *states, int n_points, int c) {
   for (int p = 0; p < n_points; p++)
     for (guint i = 0; states[p] && i < ((GArray *)states[p])->len; i++)
-      if (g_array_index((GArray *)states[p], Row, i).controller == c) return &g_array_index((GArray *)states[p], Row, i);
+      if (g_array_index((GArray *)states[p], Row, i).controller == c)
+        return &g_array_index((GArray *)states[p], Row, i);
   return NULL;
 }
 
@@ -235,13 +240,13 @@ static bool grounding_sweep(TrvReport *r, void *const *states, int n_points, GEr
       g_string_append_printf(md, "| %d", g->point);
       trivium_report_point_cells(r, g->point, csv, md);
       const char *name = trivium_report_controller(r, c);
-      g_string_append_printf(csv, ",%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%d\n",
-                             name, g->eps, g->eta, g->p_f, g->w1, g->w1_sd, g->mean_reward, g->mean_ideal, g->L, L[c],
-                             L_w1[c], g->lost_per_failure, rho_c, bound, bound_w1, bound - g->w1, g->w1 <= bound,
-                             g->w1 <= bound_w1);
-      g_string_append_printf(md, " | %s | %.3g | %.3g ± %.2g | %.3g | %.3g | %s | %.3g | %s |\n", name, g->p_f,
-                             g->w1, g->w1_sd, bound, bound > 0 ? g->w1 / bound : NAN, g->w1 <= bound ? "yes" : "no",
-                             bound_w1, g->w1 <= bound_w1 ? "yes" : "no");
+      g_string_append_printf(
+          csv, ",%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%d\n", name, g->eps,
+          g->eta, g->p_f, g->w1, g->w1_sd, g->mean_reward, g->mean_ideal, g->L, L[c], L_w1[c], g->lost_per_failure,
+          rho_c, bound, bound_w1, bound - g->w1, g->w1 <= bound, g->w1 <= bound_w1);
+      g_string_append_printf(md, " | %s | %.3g | %.3g ± %.2g | %.3g | %.3g | %s | %.3g | %s |\n", name, g->p_f, g->w1,
+                             g->w1_sd, bound, bound > 0 ? g->w1 / bound : NAN, g->w1 <= bound ? "yes" : "no", bound_w1,
+                             g->w1 <= bound_w1 ? "yes" : "no");
       double *w = &fig[(size_t)(g->point * nc + c) * 6];
       w[0] = g->w1, w[1] = g->w1 - g->w1_sd, w[2] = g->w1 + g->w1_sd;
       w[3] = w[4] = w[5] = bound;
@@ -265,8 +270,7 @@ static bool grounding_sweep(TrvReport *r, void *const *states, int n_points, GEr
       .rows = fig,
   };
   char *text = g_strdup_printf("\nGrounding: measured W1 against the bound per point\n\n%s", md->str);
-  bool ok = trivium_report_table(r, "grounding", csv->str, md->str, error) &&
-            trivium_report_figure(r, &figure, error);
+  bool ok = trivium_report_table(r, "grounding", csv->str, md->str, error) && trivium_report_figure(r, &figure, error);
   if (ok) trivium_report_text(r, text);
   g_free(text);
   g_strfreev(series);

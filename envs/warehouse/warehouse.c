@@ -50,14 +50,17 @@
 
 #define D(k, f, d, lo, hi, doc) TRV_ROW_DOUBLE(TrvWarehouseParams, k, f, d, lo, hi, doc)
 static const TrvParamSpec specs[] = {
-    D("world.eps", eps, 0, 0, 0.15, "Warehouse: actuator noise, sd of a robot's velocity error (m/s, per axis, redrawn every step)"),
-    D("world.eta", eta, 0, 0, 0.1, "Warehouse: pose observation noise, sd of a robot's observed position (m, per axis)"),
+    D("world.eps", eps, 0, 0, 0.15,
+      "Warehouse: actuator noise, sd of a robot's velocity error (m/s, per axis, redrawn every step)"),
+    D("world.eta", eta, 0, 0, 0.1,
+      "Warehouse: pose observation noise, sd of a robot's observed position (m, per axis)"),
     D("world.delay", delay, 1.5, 0, 10, "Warehouse: seconds a pick takes per unit of an informative cause"),
     TRV_ROW_INT(TrvWarehouseParams, "world.causes", causes, 7, 0, 31,
                 "Warehouse: bitmask of the informative causes of pick time among congestion (1), friction (2), "
                 "shelf_height (4), battery (8), charger (16)"),
     D("world.fd_step", fd_step, 0.05, 1e-3, 0.15,
-      "Warehouse: noise step delta of the replays that estimate L by finite differences (eps = delta, then eta = delta)"),
+      "Warehouse: noise step delta of the replays that estimate L by finite differences (eps = delta, then eta = "
+      "delta)"),
 };
 const TrvParamBlock trv_warehouse_params = TRV_BLOCK(TrvWarehouseParams, specs);
 
@@ -68,15 +71,13 @@ enum { FLEET_DEPLOYED, FLEET_IDEAL, FLEET_FD_EPS, FLEET_FD_ETA, FLEET_ORACLE, N_
 
 static const char *const var_names[] = {"congestion", "friction", "shelf_height", "battery", "charger", "pick_time"};
 static const TrvComponent components[WH_CAUSES] = {
-    {"congestion->pick_time", WH_CONGESTION, WH_CAUSES, false},
-    {"friction->pick_time", WH_FRICTION, WH_CAUSES, false},
-    {"shelf_height->pick_time", WH_HEIGHT, WH_CAUSES, true},
-    {"battery->pick_time", WH_BATTERY, WH_CAUSES, true},
+    {"congestion->pick_time", WH_CONGESTION, WH_CAUSES, false}, {"friction->pick_time", WH_FRICTION, WH_CAUSES, false},
+    {"shelf_height->pick_time", WH_HEIGHT, WH_CAUSES, true},    {"battery->pick_time", WH_BATTERY, WH_CAUSES, true},
     {"charger->pick_time", WH_CHARGER, WH_CAUSES, true},
 };
 static const TrvCandidates candidates = {WH_CAUSES + 1, var_names, WH_CAUSES, components};
-static const char *const metric_names[] = {"delivered", "ideal", "fd_eps", "fd_eta", "oracle", "misses", "cycle_s",
-                                           NULL};
+static const char *const metric_names[] = {"delivered", "ideal",  "fd_eps",  "fd_eta",
+                                           "oracle",    "misses", "cycle_s", NULL};
 
 typedef struct Warehouse Warehouse;
 typedef struct {
@@ -96,7 +97,7 @@ struct Warehouse {
   WhFloor floor;
   WhFleet fleet[N_FLEETS];
   int action[WH_MAX_ROBOTS];
-  double weight[WH_MAX_ROBOTS * WH_CAUSES];       /* each robot's dispatch weights (committed graph) */
+  double weight[WH_MAX_ROBOTS * WH_CAUSES]; /* each robot's dispatch weights (committed graph) */
   int oracle_action[WH_MAX_ROBOTS];
   double oracle_weight[WH_MAX_ROBOTS * WH_CAUSES]; /* the true effects */
   Robot self;

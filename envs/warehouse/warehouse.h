@@ -28,18 +28,18 @@
 
 /* The world's parameters (world.*; rows in warehouse.c). */
 typedef struct {
-  double eps, eta;  /* actuator and pose observation noise */
-  double delay;     /* seconds of a pick per unit of an informative cause */
-  int causes;       /* bitmask of the informative causes */
-  double fd_step;   /* noise step of the finite-difference replays */
+  double eps, eta; /* actuator and pose observation noise */
+  double delay;    /* seconds of a pick per unit of an informative cause */
+  int causes;      /* bitmask of the informative causes */
+  double fd_step;  /* noise step of the finite-difference replays */
 } TrvWarehouseParams;
 
 extern const TrvParamBlock trv_warehouse_params;
 
 #define WH_SHELVES 30
 #define WH_AISLES 5
-#define WH_CAUSES 5   /* congestion, friction, shelf_height, battery, charger */
-#define WH_POOL 12    /* pending orders of a fleet */
+#define WH_CAUSES 5    /* congestion, friction, shelf_height, battery, charger */
+#define WH_POOL 12     /* pending orders of a fleet */
 #define WH_SUBSTEPS 10 /* kinematic substeps per step (a step is 1 simulated second) */
 #define WH_MAX_ROBOTS 64
 #define WH_BASE_PICK 3.0 /* seconds a pick takes when every cause is at its mean */
@@ -56,8 +56,8 @@ typedef struct {
 typedef struct {
   WhPoint shelf[WH_SHELVES];
   double friction[WH_SHELVES], height[WH_SHELVES], charger[WH_SHELVES]; /* standardised causes */
-  double congestion[WH_AISLES]; /* this episode's, N(0, 1) per aisle */
-  double kappa[WH_CAUSES];      /* seconds of pick time per unit of each cause (0: not a cause) */
+  double congestion[WH_AISLES];                                         /* this episode's, N(0, 1) per aisle */
+  double kappa[WH_CAUSES]; /* seconds of pick time per unit of each cause (0: not a cause) */
 } WhFloor;
 
 typedef struct {
@@ -65,12 +65,12 @@ typedef struct {
   WhPoint integral;       /* integral of the seen position error toward the current waypoint (m s) */
   WhPoint way[6];
   int n_way, at_way, phase, wait;
-  int order;              /* the shelf being served */
-  double z[WH_CAUSES];    /* the causes of the order being served */
-  double pick_s;          /* its pick time */
-  double battery;         /* state of charge in [0, 1] */
-  double cycle_start;     /* fleet clock when the order was taken */
-  int delivered_step;     /* deliveries completed in the current step */
+  int order;           /* the shelf being served */
+  double z[WH_CAUSES]; /* the causes of the order being served */
+  double pick_s;       /* its pick time */
+  double battery;      /* state of charge in [0, 1] */
+  double cycle_start;  /* fleet clock when the order was taken */
+  int delivered_step;  /* deliveries completed in the current step */
   /* the last completed pick, as the robot reports it */
   bool has_pick;
   double last_z[WH_CAUSES], last_excess;
@@ -83,7 +83,7 @@ typedef struct {
   WhRobot robots[WH_MAX_ROBOTS];
   int pool[WH_POOL]; /* pending orders (shelves), oldest first */
   TrvRng order_rng;
-  double clock;      /* simulated seconds into the episode */
+  double clock; /* simulated seconds into the episode */
   int deliveries, misses, cycles;
   double cycle_sum;
 } WhFleet;

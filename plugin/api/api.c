@@ -14,7 +14,7 @@
 void trv_sim_plugin_init(void);
 void trv_sim_plugin_by_program(void);
 void trv_sim_plugin_refuse(char *why); /* takes why */
-bool trv_api_flags_declared(void); /* flags.cpp */
+bool trv_api_flags_declared(void);     /* flags.cpp */
 
 void trivium_plugin_init_abi(int abi) {
   g_assert(trv_api_flags_declared()); /* when the library loaded, with the modules registered */

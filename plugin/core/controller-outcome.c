@@ -34,14 +34,14 @@ const TrvParamBlock trv_reactive_params = TRV_BLOCK(TrvReactiveParams, reactive_
 
 typedef struct {
   TrvParams p;
-  double reactive_sd; /* reactive.sd (variant reactive only) */
+  double reactive_sd;        /* reactive.sd (variant reactive only) */
   const TrvWorldInfo *world; /* the declaration: candidates and the observational channel */
   const TrvCandidates *cand;
   int variant, steps;
   TrvPosterior *post;
   TrvGraph ghat;
-  bool ghat_live; /* G_hat came from a commit (the posterior was sure enough), not a clear */
-  double n_ep, mean_ep, m2_ep; /* Welford over episode mean rewards */
+  bool ghat_live;                     /* G_hat came from a commit (the posterior was sure enough), not a clear */
+  double n_ep, mean_ep, m2_ep;        /* Welford over episode mean rewards */
   double prior_absent, prior_present; /* loss terms of a component held at the prior */
 } Outcome;
 
@@ -49,7 +49,8 @@ static void *oc_create(const TrvParams *p, const TrvWorldInfo *world, uint64_t s
   (void)seed;
   Outcome *c = g_new0(Outcome, 1);
   c->p = *p;
-  if (variant == V_REACTIVE) c->reactive_sd = ((const TrvReactiveParams *)trv_params_block(p, &trv_reactive_params))->sd;
+  if (variant == V_REACTIVE)
+    c->reactive_sd = ((const TrvReactiveParams *)trv_params_block(p, &trv_reactive_params))->sd;
   c->world = world;
   c->cand = world->cand;
   c->variant = variant;
@@ -124,7 +125,7 @@ static void oc_plan(void *self, int e, TrvPlan *plan) {
   plan->n_probes = 0;
   plan->zabs = c->p.zabs;
   plan->gate = false;
-  plan->rho = 0; /* no gate */
+  plan->rho = 0;         /* no gate */
   plan->snapshot = NULL; /* no gate: the agents need no belief */
 }
 

@@ -62,7 +62,7 @@ typedef struct {
   TrvPosterior *post;
   TrvGraph ghat;
   TrvProbeWindows *win;
-  int window; /* active window w_e, doubled on each alarm */
+  int window;     /* active window w_e, doubled on each alarm */
   bool ghat_live; /* G_hat came from a commit since the last alarm: the detector tests it */
   int rr_cursor;
   TrvRng sched_rng;
@@ -72,7 +72,7 @@ typedef struct {
   /* absorb's scratch, kept from one episode to the next: the
    * probes' residuals, components and z for the detector */
   GArray *resid, *comp, *zs;
-  uint64_t seq;   /* sequence of the controller's own records */
+  uint64_t seq; /* sequence of the controller's own records */
 } Trivium;
 
 #define RECENT_MAX 4096
@@ -81,7 +81,8 @@ static void *tr_create(const TrvParams *p, const TrvWorldInfo *world, uint64_t s
   Trivium *c = g_new0(Trivium, 1);
   c->p = *p;
   c->tp = *(const TrvTriviumParams *)trv_params_block(p, &trv_trivium_params);
-  if (variant == V_EPI_RESET) c->ep = *(const TrvEpistemicResetParams *)trv_params_block(p, &trv_epistemic_reset_params);
+  if (variant == V_EPI_RESET)
+    c->ep = *(const TrvEpistemicResetParams *)trv_params_block(p, &trv_epistemic_reset_params);
   c->cand = world->cand;
   c->variant = variant;
   c->steps = world->steps;
@@ -134,9 +135,8 @@ static const TrvPosterior *tr_posterior(void *self) { return ((Trivium *)self)->
 
 static void tr_plan(void *self, int e, TrvPlan *plan) {
   Trivium *c = self;
-  int per_team = c->variant == V_EPI_RESET && !c->ep.matched
-                     ? c->steps
-                     : trv_budget(e, c->window, c->p.alpha, c->m0, c->steps);
+  int per_team =
+      c->variant == V_EPI_RESET && !c->ep.matched ? c->steps : trv_budget(e, c->window, c->p.alpha, c->m0, c->steps);
   int teams = trv_teams(plan->agents, c->p.coalition, c->m0);
   long budget = (long)per_team * teams;
   if (budget > TRV_PLAN_MAX_PROBES) budget = TRV_PLAN_MAX_PROBES;
@@ -167,8 +167,13 @@ static void tr_plan(void *self, int e, TrvPlan *plan) {
 }
 
 static void append_reset(Trivium *c, int e, int j, GArray *out) {
-  TrvRecord r = {.seq = c->seq++, .agent = TRV_AGENT_CONTROLLER, .episode = e, .kind = TRV_RECORD_RESET, .a_int = j,
-                 .commit_status = TRV_COMMIT_PENDING, .snapshot_ref = e};
+  TrvRecord r = {.seq = c->seq++,
+                 .agent = TRV_AGENT_CONTROLLER,
+                 .episode = e,
+                 .kind = TRV_RECORD_RESET,
+                 .a_int = j,
+                 .commit_status = TRV_COMMIT_PENDING,
+                 .snapshot_ref = e};
   g_array_append_val(out, r);
   trv_posterior_reset_component(c->post, j);
   trv_probe_windows_clear(c->win, j);
@@ -180,8 +185,8 @@ static int partial_reset(Trivium *c, int e, const TrvGraph *ghat_e, GArray *out)
   /* the last RECENT_MAX probes (c->recent holds up to twice as many) */
   guint n = MIN(c->recent->len, RECENT_MAX);
   const TrvRecentProbe *last = (const TrvRecentProbe *)c->recent->data + (c->recent->len - n);
-  int resets = trv_partial_reset_select(last, n, e, c->window, ghat_e,
-                                        trv_posterior_noise_var(c->post), c->tp.reset_threshold, reset);
+  int resets = trv_partial_reset_select(last, n, e, c->window, ghat_e, trv_posterior_noise_var(c->post),
+                                        c->tp.reset_threshold, reset);
   for (int j = 0; j < c->cand->n_components; j++)
     if (reset[j]) append_reset(c, e, j, out);
   return resets;
@@ -273,7 +278,8 @@ static bool tr_absorb(void *self, int e, const TrvEpisodeRecords *er, TrvEpisode
 
   beliefs->ghat = ghat_e;
   beliefs->committed = c->ghat_live; /* still G_hat_e's: the alarm and the commit below come after */
-  for (int j = 0; j < nc; j++) beliefs->map[j] = trv_posterior_map(c->post, j), beliefs->p[j] = trv_posterior_presence(c->post, j);
+  for (int j = 0; j < nc; j++)
+    beliefs->map[j] = trv_posterior_map(c->post, j), beliefs->p[j] = trv_posterior_presence(c->post, j);
   row->entropy_bits = trv_posterior_entropy_bits(c->post);
   row->budget = c->budget;
   row->probes = probes;

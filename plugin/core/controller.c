@@ -35,7 +35,8 @@ const TrvModule *trv_controllers_builtin(size_t *n) {
 void trv_controllers_register_builtin(void) {
   for (size_t i = 0; i < G_N_ELEMENTS(builtin); i++) {
     GError *err = NULL;
-    if (!trv_controller_register(&builtin[i], &err)) g_error("built-in controller: %s", err->message); /* a bug of ours */
+    if (!trv_controller_register(&builtin[i], &err))
+      g_error("built-in controller: %s", err->message); /* a bug of ours */
   }
 }
 

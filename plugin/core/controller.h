@@ -31,17 +31,17 @@
 /* A plan: for the whole episode (controller) or one agent's share. */
 typedef struct {
   int episode;
-  int agents;       /* agents the plan will be split over (set before plan()) */
-  TrvGraph ghat;    /* G_hat_e the dispatch head plans with */
+  int agents;    /* agents the plan will be split over (set before plan()) */
+  TrvGraph ghat; /* G_hat_e the dispatch head plans with */
   int n_probes;
-  int *probes;      /* component of each probe, in order (n_probes of them) */
+  int *probes; /* component of each probe, in order (n_probes of them) */
   /* per probe: its number in the run (the session counts the probes it
    * planned, episode after episode, in plan order; a share keeps its
    * probes' numbers), when the world numbers its probes
    * (TrvAgentClass.probe_number); NULL otherwise */
   uint64_t *numbers;
-  double zabs;      /* |z| of every probe */
-  bool gate;        /* apply the dispatch gate */
+  double zabs;       /* |z| of every probe */
+  bool gate;         /* apply the dispatch gate */
   bool place_probes; /* built-in agents run the probes at their steps of highest probe value */
   double rho;
   TrvPosterior *snapshot; /* the belief the gate starts from, or NULL */
@@ -80,9 +80,9 @@ typedef struct {
   bool committed; /* G_hat_e came from a commit (false before the first one, or after an alarm cleared it) */
   bool map[TRV_MAX_COMPONENTS];
   double p[TRV_MAX_COMPONENTS]; /* presence at the episode's end */
-  int n;          /* components */
-  GArray *points; /* TrvBeliefPoint, in order */
-  GArray *losses; /* double: per point, n terms -log P(j absent) then n terms -log P(j present) */
+  int n;                        /* components */
+  GArray *points;               /* TrvBeliefPoint, in order */
+  GArray *losses;               /* double: per point, n terms -log P(j absent) then n terms -log P(j present) */
 } TrvBeliefs;
 
 void trv_beliefs_init(TrvBeliefs *b, int n);

@@ -63,8 +63,10 @@ char *trv_find_data(const char *dir, const char *name, char **tried) {
     if (!order[i] || !*order[i]) continue;
     char *p = g_build_filename(order[i], dir, name, NULL);
     if (t) g_string_append_printf(t, "%s%s", t->len ? "; " : "", p);
-    if (g_file_test(p, G_FILE_TEST_IS_REGULAR)) found = p;
-    else g_free(p);
+    if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
+      found = p;
+    else
+      g_free(p);
   }
   if (tried) *tried = g_string_free(t, FALSE);
   return found;

@@ -10,7 +10,8 @@
 /* ---- ce-eig-cusum ------------------------------------------------------- */
 
 static const TrvParamSpec ce_specs[] = {
-    TRV_ROW_DOUBLE(TrvCeEigParams, "detector.mu_bar", mu_bar, 0.05, -1e9, 1e9, "ce-eig-cusum drift mu_bar (bits per episode)"),
+    TRV_ROW_DOUBLE(TrvCeEigParams, "detector.mu_bar", mu_bar, 0.05, -1e9, 1e9,
+                   "ce-eig-cusum drift mu_bar (bits per episode)"),
     TRV_ROW_DOUBLE(TrvCeEigParams, "detector.h_cusum", h_cusum, 0.5, 0, 1e9, "ce-eig-cusum threshold h (bits)"),
 };
 static const TrvParamBlock ce_params = TRV_BLOCK(TrvCeEigParams, ce_specs);

@@ -39,9 +39,9 @@
 typedef struct {
   double h_prev_bits, h_bits; /* H(P_{e-1}), H(P_e) */
   size_t n_probes;
-  const int *component;  /* [n_probes] */
-  const double *z;       /* [n_probes] intervention values */
-  const double *resid;   /* [n_probes] residuals against G_hat_e */
+  const int *component; /* [n_probes] */
+  const double *z;      /* [n_probes] intervention values */
+  const double *resid;  /* [n_probes] residuals against G_hat_e */
   double s2;
   int n_components;
 } TrvDetectorInput;

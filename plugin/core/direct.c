@@ -71,7 +71,7 @@ bool trv_cell_run_direct(const TrvCellSpec *spec, GArray *rows, GArray *log, GEr
     TrvEpisodeRow row;
     g_array_set_size(decided, 0);
     if (!(ok = trv_session_close(s, e, (TrvRecord *)committed->data, committed->len, NULL, 0, &counts, &row, decided,
-                                    error)))
+                                 error)))
       break;
     if (log) g_array_append_vals(log, decided->data, decided->len);
     g_array_append_val(rows, row);

@@ -28,17 +28,17 @@ struct TrvEpisode {
   TrvPlan *plan;
   int agent, steps, safe_action;
   uint64_t *seq;
-  int *probe_at;   /* per step: the component its probe intervenes on, or -1 */
+  int *probe_at;       /* per step: the component its probe intervenes on, or -1 */
   uint64_t *number_at; /* per step: its probe's number, when the plan numbers them */
-  double *z;       /* per step: the signed intervention value of its probe */
-  TrvRecord *recs; /* per step */
-  guint8 *has;     /* per step: HAS_* */
-  bool *closed;    /* per step: the gate's answer */
+  double *z;           /* per step: the signed intervention value of its probe */
+  TrvRecord *recs;     /* per step */
+  guint8 *has;         /* per step: HAS_* */
+  bool *closed;        /* per step: the gate's answer */
   bool ghat_flags[TRV_MAX_COMPONENTS];
-  int gate_upto;   /* steps the gate has taken in */
+  int gate_upto; /* steps the gate has taken in */
   double tally;
-  double lp_ghat;  /* log P(G_hat) under the snapshot, valid while lp_valid */
-  bool lp_valid;   /* the snapshot has not changed since lp_ghat */
+  double lp_ghat; /* log P(G_hat) under the snapshot, valid while lp_valid */
+  bool lp_valid;  /* the snapshot has not changed since lp_ghat */
   int gated;
   TrvEpisodeSink sink;
 };
@@ -46,8 +46,8 @@ struct TrvEpisode {
 TrvPlan *trv_plan_copy(const TrvPlan *plan) {
   TrvPlan *c = g_memdup2(plan, sizeof *plan);
   c->probes = plan->n_probes ? g_memdup2(plan->probes, sizeof(int) * (size_t)plan->n_probes) : NULL;
-  c->numbers = plan->numbers && plan->n_probes ? g_memdup2(plan->numbers, sizeof(uint64_t) * (size_t)plan->n_probes)
-                                               : NULL;
+  c->numbers =
+      plan->numbers && plan->n_probes ? g_memdup2(plan->numbers, sizeof(uint64_t) * (size_t)plan->n_probes) : NULL;
   c->snapshot = plan->snapshot ? trv_posterior_copy(plan->snapshot) : NULL;
   c->agent_cost = NULL; /* the whole plan's, which a copy does not own */
   c->agent_value = NULL;
@@ -68,13 +68,15 @@ void trv_plan_free(TrvPlan *plan) {
  * first number (fixed part) plus the probe's index in the plan, which the
  * 4 bytes of its component have room for (components < 2^6, indices <
  * 2^12). */
-long trv_plan_wire_bytes(const TrvPlan *plan) {
-  return 4L * plan->n_probes + 16L * plan->ghat.n + 80L * plan->ghat.n;
-}
+long trv_plan_wire_bytes(const TrvPlan *plan) { return 4L * plan->n_probes + 16L * plan->ghat.n + 80L * plan->ghat.n; }
 
 TrvRecord trv_episode_end_record(int episode) {
-  TrvRecord r = {.seq = (1ULL << 40) + (uint64_t)episode, .agent = TRV_AGENT_CONTROLLER, .episode = (uint32_t)episode,
-                 .kind = TRV_RECORD_EPISODE_END, .a_int = -1, .snapshot_ref = (uint32_t)episode,
+  TrvRecord r = {.seq = (1ULL << 40) + (uint64_t)episode,
+                 .agent = TRV_AGENT_CONTROLLER,
+                 .episode = (uint32_t)episode,
+                 .kind = TRV_RECORD_EPISODE_END,
+                 .a_int = -1,
+                 .snapshot_ref = (uint32_t)episode,
                  .commit_status = TRV_COMMIT_COMMITTED};
   return r;
 }
@@ -121,8 +123,8 @@ TrvEpisode *trv_episode_new_taking(TrvPlan *plan, int agent, int steps, int safe
   if (ep->plan->n_probes > steps) ep->plan->n_probes = steps;
   /* the per-step arrays in one zeroed block: records, z, probes, flags */
   size_t n = (size_t)steps;
-  ep->recs = g_malloc0(n * (sizeof(TrvRecord) + sizeof(double) + sizeof(uint64_t) + sizeof(int) + sizeof(guint8) +
-                            sizeof(bool)));
+  ep->recs = g_malloc0(
+      n * (sizeof(TrvRecord) + sizeof(double) + sizeof(uint64_t) + sizeof(int) + sizeof(guint8) + sizeof(bool)));
   ep->z = (double *)(ep->recs + n);
   ep->number_at = (uint64_t *)(ep->z + n);
   ep->probe_at = (int *)(ep->number_at + n);

@@ -1,4 +1,4 @@
 /* error.c - the TRV_ERROR domain (trivium/error.h). */
 #include <trivium/error.h>
 
-G_DEFINE_QUARK(trv-error-quark, trivium_error)
+G_DEFINE_QUARK(trv - error - quark, trivium_error)

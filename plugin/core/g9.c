@@ -94,9 +94,12 @@ int trv_format_g9(char *buf, double v) {
   int half = 0;
   for (int tries = 0;; tries++) {
     if (tries > 2 || !scaled(m, e, 8 - x, &q, &half)) return fallback(buf, v);
-    if (q >= 1000000000ULL) x++;
-    else if (q < 100000000ULL) x--;
-    else break;
+    if (q >= 1000000000ULL)
+      x++;
+    else if (q < 100000000ULL)
+      x--;
+    else
+      break;
   }
   if (half > 0 || (half == 0 && (q & 1))) q++;
   if (q == 1000000000ULL) q = 100000000ULL, x++;

@@ -19,8 +19,8 @@ TrvProbeWindows *trv_probe_windows_new(int n_components, int window) {
   pw->cap = window;
   pw->len = g_new0(int, n_components);
   pw->head = g_new0(int, n_components);
-  pw->z = g_new0(double, (size_t)n_components * window);
-  pw->w = g_new0(double, (size_t)n_components * window);
+  pw->z = g_new0(double, (size_t)n_components *window);
+  pw->w = g_new0(double, (size_t)n_components *window);
   return pw;
 }
 

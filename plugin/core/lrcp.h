@@ -40,11 +40,10 @@ double trv_lrcp_residual_z(const TrvProbeWindows *pw, int j, const TrvGraph *gha
 /* Number of violated components; violated[] (may be NULL) receives flags. */
 int trv_constraint_violated(const TrvProbeWindows *pw, const TrvGraph *ghat, double s2, double z_max, bool *violated);
 
-
 typedef struct {
   TrvLrcpStatus status;
-  int n_eps;                          /* entries in eps[] */
-  int eps[TRV_LRCP_MAX_ITER + 1];     /* residual counts eps_0..eps_k */
+  int n_eps;                      /* entries in eps[] */
+  int eps[TRV_LRCP_MAX_ITER + 1]; /* residual counts eps_0..eps_k */
 } TrvLrcpResult;
 
 /* Runs LRCP if anything is violated (status NONE otherwise, G_hat untouched). */

@@ -34,7 +34,10 @@ static bool refuse(GError **error, const char *path, const struct stat *st) {
   g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
               "%s: %s where the run writes; a run writes only inside its directory and never through a link "
               "(remove it and run again)",
-              path, S_ISLNK(st->st_mode) ? "a symbolic link" : S_ISDIR(st->st_mode) ? "a directory" : "not a regular file");
+              path,
+              S_ISLNK(st->st_mode)   ? "a symbolic link"
+              : S_ISDIR(st->st_mode) ? "a directory"
+                                     : "not a regular file");
   return false;
 }
 
@@ -95,8 +98,10 @@ int trv_out_create(const char *path, GError **error) {
 int trv_out_open(const char *path, int flags, GError **error) {
   int fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, 0666);
   struct stat st;
-  if (fd < 0 && errno == ELOOP && lstat(path, &st) == 0) refuse(error, path, &st);
-  else if (fd < 0) io_error(error, path, "cannot open", errno);
+  if (fd < 0 && errno == ELOOP && lstat(path, &st) == 0)
+    refuse(error, path, &st);
+  else if (fd < 0)
+    io_error(error, path, "cannot open", errno);
   return fd;
 }
 

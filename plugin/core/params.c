@@ -34,15 +34,23 @@ static const TrvParamSpec core_specs[] = {
     D("posterior.pi0", pi0, 0.5, 1e-6, 1 - 1e-6, "prior presence probability P(H1)"),
     D("posterior.tau2", tau2, 1.0, 1e-9, 1e9, "slab variance tau^2"),
     D("posterior.kappa_min", kappa_min, 0.5, 0, 1e9, "separation bound: |kappa| >= kappa_min when present"),
-    E("posterior.slab", slab, "separated", slab_names, "slab: gaussian N(0,tau^2), separated (truncated to |beta| >= kappa_min), or soft (separated, with a Gaussian taper of width kappa_min/8 below the bound)"),
-    E("posterior.track", track, "hazard", track_names, "change tracking: hazard filter, forgetting factor, or none (pooled)"),
+    E("posterior.slab", slab, "separated", slab_names,
+      "slab: gaussian N(0,tau^2), separated (truncated to |beta| >= kappa_min), or soft (separated, with a Gaussian "
+      "taper of width kappa_min/8 below the bound)"),
+    E("posterior.track", track, "hazard", track_names,
+      "change tracking: hazard filter, forgetting factor, or none (pooled)"),
     D("posterior.hazard", hazard, 0.001, 0, 0.49, "per-episode structure-change hazard h"),
     D("posterior.lambda", lambda, 0.9, 1e-6, 1, "per-episode forgetting factor on the statistics"),
-    E("posterior.noise", noise, "estimated", noise_names, "probe noise: the world's variance (known), or estimated from the residuals with it as floor and prior"),
-    D("posterior.noise_df", noise_df, 10, 1e-6, 1e9, "estimated noise: weight of the world's variance, in residual degrees of freedom"),
-    D("posterior.beta_a", beta_a, 1.0, 1e-6, 1e6, "Bernoulli worlds (LLM stream): a of the H1 prior theta ~ Beta(a, b) of the probe outcome rate"),
-    D("posterior.beta_b", beta_b, 1.0, 1e-6, 1e6, "Bernoulli worlds (LLM stream): b of the H1 prior theta ~ Beta(a, b)"),
-    D("posterior.redraw", redraw, 0.1, 0, 1, "hazard track: per-episode probability that a present effect is a fresh slab draw (1: every episode)"),
+    E("posterior.noise", noise, "estimated", noise_names,
+      "probe noise: the world's variance (known), or estimated from the residuals with it as floor and prior"),
+    D("posterior.noise_df", noise_df, 10, 1e-6, 1e9,
+      "estimated noise: weight of the world's variance, in residual degrees of freedom"),
+    D("posterior.beta_a", beta_a, 1.0, 1e-6, 1e6,
+      "Bernoulli worlds (LLM stream): a of the H1 prior theta ~ Beta(a, b) of the probe outcome rate"),
+    D("posterior.beta_b", beta_b, 1.0, 1e-6, 1e6,
+      "Bernoulli worlds (LLM stream): b of the H1 prior theta ~ Beta(a, b)"),
+    D("posterior.redraw", redraw, 0.1, 0, 1,
+      "hazard track: per-episode probability that a present effect is a fresh slab draw (1: every episode)"),
     D("budget.alpha", alpha, 1.0, 0, 1e6, "budget multiplier alpha in B_e = ceil(alpha m0 ln(max(e,w_e)+1))"),
     D("budget.m0", m0, 0, 0, 1e6, "m0 of the budget; 0 means |G_inf|"),
     D("budget.zabs", zabs, 1.0, 1e-9, 1e9, "intervention magnitude |z| of a probe (sign drawn at random)"),
@@ -65,17 +73,17 @@ static const TrvParamSpec core_specs[] = {
 #define MAX_BLOCKS 128
 
 static struct {
-  bool ready;                    /* the core's rows are in */
-  TrvParamSpec rows[MAX_ROWS];   /* offsets into TrvParams */
-  int row_block[MAX_ROWS];       /* the row's block, -1 for the core's */
+  bool ready;                  /* the core's rows are in */
+  TrvParamSpec rows[MAX_ROWS]; /* offsets into TrvParams */
+  int row_block[MAX_ROWS];     /* the row's block, -1 for the core's */
   size_t n_rows;
   struct {
     const TrvParamBlock *block;
-    size_t place;                /* of its struct in TrvParams.blocks.bytes */
-    size_t first_row;            /* its rows are rows[first_row .. first_row + n_specs) */
+    size_t place;     /* of its struct in TrvParams.blocks.bytes */
+    size_t first_row; /* its rows are rows[first_row .. first_row + n_specs) */
   } blocks[MAX_BLOCKS];
   int n_blocks;
-  size_t used;                   /* bytes of TrvParams.blocks taken */
+  size_t used; /* bytes of TrvParams.blocks taken */
 } table;
 
 static void table_init(void) {
@@ -112,7 +120,9 @@ static bool valid_key(const char *key) {
 static const char *row_lack(const TrvParamSpec *s, size_t size) {
   if (!valid_key(s->key)) return "a key SECTION.NAME of lower-case letters, digits and '_'";
   if (s->type < TRV_PARAM_INT || s->type > TRV_PARAM_TEXT) return "a type (int, double, enum or text)";
-  if (s->offset % (s->type == TRV_PARAM_DOUBLE ? sizeof(double) : s->type == TRV_PARAM_TEXT ? 1 : sizeof(int)) ||
+  if (s->offset % (s->type == TRV_PARAM_DOUBLE ? sizeof(double)
+                   : s->type == TRV_PARAM_TEXT ? 1
+                                               : sizeof(int)) ||
       s->offset + value_width(s->type) > size)
     return "an offset inside the block's struct, aligned for its type";
   if (!s->doc || !*s->doc) return "a line of documentation";
@@ -157,10 +167,12 @@ bool trv_params_register(const TrvParamBlock *b, GError **error) {
     }
   }
   size_t align = G_ALIGNOF(max_align_t), place = (table.used + align - 1) / align * align;
-  if (table.n_blocks == MAX_BLOCKS || table.n_rows + b->n_specs > MAX_ROWS || place + b->size > TRV_PARAMS_BLOCK_BYTES) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "parameter %s: the table is full (at most %d blocks, %d rows, "
-                "%d bytes of values)", b->n_specs ? b->specs[0].key : "block", MAX_BLOCKS, MAX_ROWS,
-                TRV_PARAMS_BLOCK_BYTES);
+  if (table.n_blocks == MAX_BLOCKS || table.n_rows + b->n_specs > MAX_ROWS ||
+      place + b->size > TRV_PARAMS_BLOCK_BYTES) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                "parameter %s: the table is full (at most %d blocks, %d rows, "
+                "%d bytes of values)",
+                b->n_specs ? b->specs[0].key : "block", MAX_BLOCKS, MAX_ROWS, TRV_PARAMS_BLOCK_BYTES);
     return false;
   }
   int index = table.n_blocks++;
@@ -225,7 +237,8 @@ const void *trv_params_block(const TrvParams *p, const TrvParamBlock *b) {
   int i = block_index(b);
   if (i < 0 || i >= p->n_blocks)
     g_error("parameter block of %s: %s", b->n_specs ? b->specs[0].key : "(no rows)",
-            i < 0 ? "not registered (register its module first)" : "registered after the values were filled"); /* a bug */
+            i < 0 ? "not registered (register its module first)"
+                  : "registered after the values were filled"); /* a bug */
   return p->blocks.bytes + table.blocks[i].place;
 }
 
@@ -320,14 +333,14 @@ bool trv_params_set(TrvParams *p, const char *key, const char *value, GError **e
   if (s->type == TRV_PARAM_TEXT) {
     size_t len = strlen(value);
     if (len >= TRV_PARAM_TEXT_MAX) {
-      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "parameter %s: a value of %zu bytes; expected at most %d", key, len,
-                  TRV_PARAM_TEXT_MAX - 1);
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "parameter %s: a value of %zu bytes; expected at most %d", key,
+                  len, TRV_PARAM_TEXT_MAX - 1);
       return false;
     }
     for (size_t i = 0; i < len; i++)
       if ((unsigned char)value[i] < 0x20 || value[i] == 0x7f) {
-        g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "parameter %s: control byte \\x%02X at byte %zu; expected text", key,
-                    (unsigned char)value[i], i + 1);
+        g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "parameter %s: control byte \\x%02X at byte %zu; expected text",
+                    key, (unsigned char)value[i], i + 1);
         return false;
       }
     memcpy(f, value, len + 1);
@@ -360,8 +373,10 @@ bool trv_params_set(TrvParams *p, const char *key, const char *value, GError **e
                 s->max);
     return false;
   }
-  if (s->type == TRV_PARAM_INT) *(int *)f = (int)v;
-  else *(double *)f = v;
+  if (s->type == TRV_PARAM_INT)
+    *(int *)f = (int)v;
+  else
+    *(double *)f = v;
   return true;
 }
 
@@ -419,8 +434,14 @@ int trv_params_int(const TrvParams *p, const char *key) {
 }
 
 TrvPosteriorParams trv_params_posterior(const TrvParams *p, double s2) {
-  TrvPosteriorParams pp = {.pi0 = p->pi0, .tau2 = p->tau2, .s2 = s2, .kappa_min = p->kappa_min,
-                           .hazard = p->hazard, .lambda = p->lambda, .slab = p->slab, .track = p->track,
+  TrvPosteriorParams pp = {.pi0 = p->pi0,
+                           .tau2 = p->tau2,
+                           .s2 = s2,
+                           .kappa_min = p->kappa_min,
+                           .hazard = p->hazard,
+                           .lambda = p->lambda,
+                           .slab = p->slab,
+                           .track = p->track,
                            .noise = p->noise,
                            /* with known noise the prior weight plays no part: 0, so that the
                             * model's header and its version-1 snapshots agree */

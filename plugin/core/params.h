@@ -42,12 +42,12 @@ struct TrvParams {
   int episodes, seeds, seed_base, steps;
   /* posterior (docs/controller.md, "Posterior") */
   double pi0, tau2, kappa_min, hazard, lambda, noise_df, redraw;
-  double beta_a, beta_b; /* Beta(a, b) slab of Bernoulli worlds */
+  double beta_a, beta_b;  /* Beta(a, b) slab of Bernoulli worlds */
   int slab, track, noise; /* TrvSlab, TrvTrack, TrvNoise */
   /* budget and scheduling (docs/controller.md, "Probes and scheduling") */
   double alpha, m0, zabs;
-  int scheduler; /* TrvSchedulerKind, for controllers that do not fix it */
-  int coalition; /* most agents on one component per episode (1: disjoint; 0: m0) */
+  int scheduler;   /* TrvSchedulerKind, for controllers that do not fix it */
+  int coalition;   /* most agents on one component per episode (1: disjoint; 0: m0) */
   int probe_value; /* split the probes by the agents' probe value (world.h) */
   /* commit (docs/controller.md, "Commit rules") */
   double h_ent;
@@ -65,13 +65,17 @@ struct TrvParams {
 
 /* Rows of a block whose values live in struct S: the shipped modules'
  * shorthand for a TrvParamSpec initializer. */
-#define TRV_ROW_INT(S, key, field, def, lo, hi, doc) {key, TRV_PARAM_INT, offsetof(S, field), def, lo, hi, NULL, NULL, doc}
-#define TRV_ROW_DOUBLE(S, key, field, def, lo, hi, doc) \
-  {key, TRV_PARAM_DOUBLE, offsetof(S, field), def, lo, hi, NULL, NULL, doc}
-#define TRV_ROW_ENUM(S, key, field, def, names, doc) {key, TRV_PARAM_ENUM, offsetof(S, field), 0, 0, 0, names, def, doc}
-#define TRV_ROW_TEXT(S, key, field, doc) {key, TRV_PARAM_TEXT, offsetof(S, field), 0, 0, 0, NULL, NULL, doc}
+#define TRV_ROW_INT(S, key, field, def, lo, hi, doc)                                                                   \
+  { key, TRV_PARAM_INT, offsetof(S, field), def, lo, hi, NULL, NULL, doc }
+#define TRV_ROW_DOUBLE(S, key, field, def, lo, hi, doc)                                                                \
+  { key, TRV_PARAM_DOUBLE, offsetof(S, field), def, lo, hi, NULL, NULL, doc }
+#define TRV_ROW_ENUM(S, key, field, def, names, doc)                                                                   \
+  { key, TRV_PARAM_ENUM, offsetof(S, field), 0, 0, 0, names, def, doc }
+#define TRV_ROW_TEXT(S, key, field, doc)                                                                               \
+  { key, TRV_PARAM_TEXT, offsetof(S, field), 0, 0, 0, NULL, NULL, doc }
 /* The block of struct S whose rows are the array `rows`. */
-#define TRV_BLOCK(S, rows) {rows, G_N_ELEMENTS(rows), sizeof(S)}
+#define TRV_BLOCK(S, rows)                                                                                             \
+  { rows, G_N_ELEMENTS(rows), sizeof(S) }
 
 /* Appends a block's rows to the table and reserves room for its struct.
  * False with *error when a row is malformed (a key that is not

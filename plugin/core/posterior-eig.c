@@ -28,11 +28,16 @@ static void gh_compute(int n, double *x, double *w) {
   const double pim4 = 0.7511255444649425; /* pi^(-1/4) */
   double z = 0, z1, pp = 0;
   for (int i = 0; i < (n + 1) / 2; i++) {
-    if (i == 0) z = sqrt(2.0 * n + 1) - 1.85575 * pow(2.0 * n + 1, -0.16667);
-    else if (i == 1) z -= 1.14 * pow(n, 0.426) / z;
-    else if (i == 2) z = 1.86 * z - 0.86 * x[0];
-    else if (i == 3) z = 1.91 * z - 0.91 * x[1];
-    else z = 2.0 * z - x[i - 2];
+    if (i == 0)
+      z = sqrt(2.0 * n + 1) - 1.85575 * pow(2.0 * n + 1, -0.16667);
+    else if (i == 1)
+      z -= 1.14 * pow(n, 0.426) / z;
+    else if (i == 2)
+      z = 1.86 * z - 0.86 * x[0];
+    else if (i == 3)
+      z = 1.91 * z - 0.91 * x[1];
+    else
+      z = 2.0 * z - x[i - 2];
     for (int it = 0; it < 100; it++) {
       double p1 = pim4, p2 = 0;
       for (int k = 0; k < n; k++) {

@@ -53,14 +53,10 @@ static inline const TrvSuffStats *evidence_stats(const TrvPosterior *post, int j
   return post->params.track == TRV_TRACK_HAZARD ? &post->episode[j] : &post->stats[j];
 }
 
-static inline double sigmoid(double x) {
-  return x >= 0 ? 1.0 / (1.0 + exp(-x)) : exp(x) / (1.0 + exp(x));
-}
+static inline double sigmoid(double x) { return x >= 0 ? 1.0 / (1.0 + exp(-x)) : exp(x) / (1.0 + exp(x)); }
 
 /* log(sigmoid(x)) without cancellation. */
-static inline double log_sigmoid(double x) {
-  return x >= 0 ? -log1p(exp(-x)) : x - log1p(exp(x));
-}
+static inline double log_sigmoid(double x) { return x >= 0 ? -log1p(exp(-x)) : x - log1p(exp(x)); }
 
 static inline double logit(double p) { return log(p) - log1p(-p); }
 

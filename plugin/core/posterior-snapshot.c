@@ -74,8 +74,8 @@ void trv_posterior_serialize(const TrvPosterior *post, GByteArray *out) {
   if (v3) put_f64(out, p->theta0), put_f64(out, p->beta_a), put_f64(out, p->beta_b);
   for (int j = 0; j < post->n; j++) {
     const TrvSuffStats *s = &post->stats[j], *e = &post->episode[j];
-    double cd[COMPONENT_DOUBLES] = {s->n,   s->szz, s->szw, s->sww, e->n, e->szz, e->szw, e->sww, post->log_odds[j],
-                                    post->begin_lbf[j]};
+    double cd[COMPONENT_DOUBLES] = {
+        s->n, s->szz, s->szw, s->sww, e->n, e->szz, e->szw, e->sww, post->log_odds[j], post->begin_lbf[j]};
     for (int i = 0; i < (v1 ? V1_COMPONENT_DOUBLES : COMPONENT_DOUBLES); i++) put_f64(out, cd[i]);
   }
 }
@@ -102,8 +102,8 @@ TrvPosterior *trv_posterior_deserialize(const uint8_t *data, size_t len, GError 
   uint32_t n = get_u32(data + 8), slab = get_u32(data + 12), track = get_u32(data + 16);
   uint32_t noise = v1 ? TRV_NOISE_KNOWN : get_u32(data + 20);
   uint32_t likelihood = v3 ? get_u32(data + 24) : TRV_POSTERIOR_GAUSSIAN;
-  if (n == 0 || n > 1u << 20 || len != head + (size_t)n * n_comp * 8 || slab > TRV_SLAB_SOFT || track > 2 || noise > 1 ||
-      likelihood != (v3 ? TRV_POSTERIOR_BERNOULLI : TRV_POSTERIOR_GAUSSIAN)) {
+  if (n == 0 || n > 1u << 20 || len != head + (size_t)n * n_comp * 8 || slab > TRV_SLAB_SOFT || track > 2 ||
+      noise > 1 || likelihood != (v3 ? TRV_POSTERIOR_BERNOULLI : TRV_POSTERIOR_GAUSSIAN)) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "posterior snapshot: inconsistent sizes or kinds");
     return NULL;
   }
@@ -114,8 +114,8 @@ TrvPosterior *trv_posterior_deserialize(const uint8_t *data, size_t len, GError 
   double scale = 1;
   if (!v1) p.noise_df = get_f64(q + 48), p.persist = get_f64(q + 56), scale = get_f64(q + 64);
   if (v3) p.theta0 = get_f64(q + 72), p.beta_a = get_f64(q + 80), p.beta_b = get_f64(q + 88);
-  if (!trv_posterior_params_valid(&p) || !isfinite(scale) || scale < 1 ||
-      (p.noise == TRV_NOISE_KNOWN && scale != 1) || (!v1 && !v3 && version_one_model(&p))) {
+  if (!trv_posterior_params_valid(&p) || !isfinite(scale) || scale < 1 || (p.noise == TRV_NOISE_KNOWN && scale != 1) ||
+      (!v1 && !v3 && version_one_model(&p))) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "posterior snapshot: parameters out of range");
     return NULL;
   }
@@ -153,9 +153,9 @@ bool trv_posterior_equal(const TrvPosterior *a, const TrvPosterior *b) {
       a->params.noise != b->params.noise || a->params.likelihood != b->params.likelihood)
     return false;
   const TrvPosteriorParams *p = &a->params, *q = &b->params;
-  double pd[12] = {p->pi0,     p->tau2,    p->s2,          p->kappa_min, p->hazard, p->lambda,
+  double pd[12] = {p->pi0,      p->tau2,    p->s2,          p->kappa_min, p->hazard, p->lambda,
                    p->noise_df, p->persist, a->noise_scale, p->theta0,    p->beta_a, p->beta_b};
-  double qd[12] = {q->pi0,     q->tau2,    q->s2,          q->kappa_min, q->hazard, q->lambda,
+  double qd[12] = {q->pi0,      q->tau2,    q->s2,          q->kappa_min, q->hazard, q->lambda,
                    q->noise_df, q->persist, b->noise_scale, q->theta0,    q->beta_a, q->beta_b};
   size_t n = (size_t)a->n;
   return memcmp(pd, qd, sizeof pd) == 0 && memcmp(a->stats, b->stats, n * sizeof *a->stats) == 0 &&

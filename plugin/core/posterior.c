@@ -33,7 +33,6 @@ double trv_log_bf10_gaussian(const TrvSuffStats *s, double s2, double tau2) {
   return -0.5 * log1p(tau2 * s->szz / s2) + s->szw * s->szw / (2.0 * s2 * (s2 / tau2 + s->szz));
 }
 
-
 /* log P(|beta| >= kappa_min) under the untruncated H1 posterior of s. */
 static double log_tail_mass(const TrvSuffStats *s, const TrvPosteriorParams *p) {
   double mu, v;
@@ -74,7 +73,6 @@ double trv_posterior_log_slab_mass(const TrvSuffStats *s, const TrvPosteriorPara
   effect_of(s, p, &mu, &v);
   return trv_posterior_log_soft_mass(mu, v, p->kappa_min);
 }
-
 
 /* trv_log_bf10 at the parameters in use, with the prior's tail mass taken
  * from the posterior: the same operations on the same values, so the same
@@ -148,7 +146,7 @@ double trv_log_bf10(const TrvSuffStats *s, const TrvPosteriorParams *p) {
 /* ---- life cycle --------------------------------------------------------- */
 
 bool trv_posterior_params_valid(const TrvPosteriorParams *p) {
-  const double all[11] = {p->pi0,    p->tau2,     p->s2,      p->kappa_min, p->hazard, p->lambda,
+  const double all[11] = {p->pi0,      p->tau2,    p->s2,     p->kappa_min, p->hazard, p->lambda,
                           p->noise_df, p->persist, p->theta0, p->beta_a,    p->beta_b};
   for (int i = 0; i < 11; i++)
     if (!isfinite(all[i])) return false;
@@ -202,9 +200,7 @@ TrvPosterior *trv_posterior_new(int n_components, const TrvPosteriorParams *para
   return post;
 }
 
-void trv_posterior_free(TrvPosterior *post) {
-  g_free(post); /* and its arrays (posterior_alloc) */
-}
+void trv_posterior_free(TrvPosterior *post) { g_free(post); /* and its arrays (posterior_alloc) */ }
 
 TrvPosterior *trv_posterior_copy(const TrvPosterior *post) {
   /* the block as it is (the state and its derived fields), then its own
@@ -278,13 +274,12 @@ void trv_posterior_episode_begin(TrvPosterior *post) {
           post->episode_lbf[j] = post->zero_lbf;
         } else {
           double given = pooled - post->begin_lbf[j];
-          post->episode_lbf[j] = keep >= 1 ? given : log_add_exp(post->log_keep + given, post->log_fresh + post->zero_lbf);
+          post->episode_lbf[j] =
+              keep >= 1 ? given : log_add_exp(post->log_keep + given, post->log_fresh + post->zero_lbf);
         }
         break;
       }
-      case TRV_TRACK_FORGETTING:
-        post->log_odds[j] = post->prior_logit + post_lbf(post, &post->stats[j]);
-        break;
+      case TRV_TRACK_FORGETTING: post->log_odds[j] = post->prior_logit + post_lbf(post, &post->stats[j]); break;
       case TRV_TRACK_NONE:
         /* the log-odds follow the statistics; only a new s2_e changes them */
         if (p->noise == TRV_NOISE_ESTIMATED) post->log_odds[j] = post->prior_logit + post_lbf(post, &post->stats[j]);
@@ -377,7 +372,6 @@ void trv_posterior_losses(const TrvPosterior *post, int j, double *absent, doubl
 
 double trv_posterior_log_prob_graph(const TrvPosterior *post, const bool *graph) {
   double lp = 0;
-  for (int j = 0; j < post->n; j++)
-    lp += log_sigmoid(graph[j] ? post->log_odds[j] : -post->log_odds[j]);
+  for (int j = 0; j < post->n; j++) lp += log_sigmoid(graph[j] ? post->log_odds[j] : -post->log_odds[j]);
   return lp;
 }

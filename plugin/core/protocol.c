@@ -42,20 +42,20 @@ struct TrvSession {
   TrvController *controller;
   uint64_t seed;
   TrvBeliefs beliefs;
-  GArray *own;   /* the controller's own records of an episode */
-  bool time_controller; /* measure row->controller_cpu (trv_session_time_controller) */
-  double plan_cpu;      /* CPU seconds of the last plan */
-  int *probes;     /* room for a plan's probes (TRV_PLAN_MAX_PROBES), kept across episodes */
-  int *agent_of;   /* room for their agents, the same */
+  GArray *own;              /* the controller's own records of an episode */
+  bool time_controller;     /* measure row->controller_cpu (trv_session_time_controller) */
+  double plan_cpu;          /* CPU seconds of the last plan */
+  int *probes;              /* room for a plan's probes (TRV_PLAN_MAX_PROBES), kept across episodes */
+  int *agent_of;            /* room for their agents, the same */
   TrvAgentCost *agent_cost; /* n_agent_cost agents' costs, or NULL (trv_session_set_agent_costs) */
   int n_agent_cost;
-  uint64_t *numbers;      /* room for their numbers, when the world numbers its probes (else NULL) */
-  uint64_t n_numbered;    /* probes numbered so far: the number of the next one */
-  TrvPosterior *snapshot; /* the last plan's snapshot, which its shares point to */
+  uint64_t *numbers;               /* room for their numbers, when the world numbers its probes (else NULL) */
+  uint64_t n_numbered;             /* probes numbered so far: the number of the next one */
+  TrvPosterior *snapshot;          /* the last plan's snapshot, which its shares point to */
   int planned[TRV_MAX_COMPONENTS]; /* the last plan's probes per component */
   double planned_zabs;             /* and their |z| */
-  GArray *probes_of;      /* an episode's records of a known component, in fold order (TrvEpisodeRecords) */
-  int *change_points;     /* the referee's, checked (TRV_MAX_CHANGE_POINTS of room) */
+  GArray *probes_of;               /* an episode's records of a known component, in fold order (TrvEpisodeRecords) */
+  int *change_points;              /* the referee's, checked (TRV_MAX_CHANGE_POINTS of room) */
   int n_change_points;
 };
 
@@ -68,7 +68,8 @@ TrvSession *trv_session_new(const TrvParams *params, const TrvWorldClass *wc, co
   s->world = trv_world_new(wc, &s->params, seed, error);
   s->change_points = g_new(int, TRV_MAX_CHANGE_POINTS);
   if (!s->world || !trv_world_info(wc, s->world, &s->info, error) ||
-      (s->n_change_points = trv_world_change_points(wc, s->world, s->change_points, TRV_MAX_CHANGE_POINTS, error)) < 0 ||
+      (s->n_change_points = trv_world_change_points(wc, s->world, s->change_points, TRV_MAX_CHANGE_POINTS, error)) <
+          0 ||
       !(s->controller = trv_controller_new(controller, &s->params, &s->info, seed, error))) {
     trv_session_free(s);
     return NULL;

@@ -98,8 +98,7 @@ typedef struct {
  * world answered out of bounds (its observational pairs, its referee):
  * the episode is not decided and the cell stops. */
 bool trv_session_close(TrvSession *s, int e, const TrvRecord *recs, size_t n, const TrvRecord *played, size_t n_played,
-                       const TrvEpisodeCounts *counts,
-                       TrvEpisodeRow *row, GArray *decided, GError **error);
+                       const TrvEpisodeCounts *counts, TrvEpisodeRow *row, GArray *decided, GError **error);
 
 /* The record closing episode e (written by the controller once every
  * record of e is in; its seq never collides with the controller's
@@ -110,8 +109,8 @@ TrvRecord trv_episode_end_record(int episode);
  * metrics, exposures, soft score, R_epi, tau and R_temp from the
  * controller's beliefs (referee.c).  False with *error when the referee
  * answered out of bounds (world-call.h). */
-bool trv_referee_score(const TrvWorldClass *wc, void *world, const TrvBeliefs *beliefs, const TrvRecord *recs,
-                       size_t n, int steps, TrvEpisodeRow *row, GError **error);
+bool trv_referee_score(const TrvWorldClass *wc, void *world, const TrvBeliefs *beliefs, const TrvRecord *recs, size_t n,
+                       int steps, TrvEpisodeRow *row, GError **error);
 /* The same with the records' fold order already computed (replay.h). */
 bool trv_referee_score_ordered(const TrvWorldClass *wc, void *world, const TrvBeliefs *beliefs, const TrvRecord *recs,
                                const size_t *order, size_t n, int steps, TrvEpisodeRow *row, GError **error);

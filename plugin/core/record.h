@@ -38,8 +38,8 @@ typedef enum {
 } TrvCommitStatus;
 
 typedef struct {
-  uint64_t seq;          /* per-agent sequence number, from 0 */
-  uint32_t agent;        /* agent id, TRV_AGENT_CONTROLLER for the controller */
+  uint64_t seq;   /* per-agent sequence number, from 0 */
+  uint32_t agent; /* agent id, TRV_AGENT_CONTROLLER for the controller */
   uint32_t episode;
   uint32_t step;
   uint32_t snapshot_ref; /* episode of the posterior snapshot the agent acted on */

@@ -68,8 +68,10 @@ void trv_beliefs_push_changed(TrvBeliefs *b, const TrvPosterior *post, double h_
   double *loss = trv_beliefs_push(b, step, 1, map, entropy <= h_ent);
   const double *last = loss - 2 * n; /* the previous point's, when there is one */
   for (int j = 0; j < n; j++) {
-    if (changed >> j & 1) trv_posterior_losses(post, j, &loss[j], &loss[n + j]);
-    else loss[j] = last[j], loss[n + j] = last[n + j];
+    if (changed >> j & 1)
+      trv_posterior_losses(post, j, &loss[j], &loss[n + j]);
+    else
+      loss[j] = last[j], loss[n + j] = last[n + j];
   }
 }
 
@@ -82,12 +84,16 @@ static bool referee_truth(const TrvWorldClass *wc, void *world, int n, TrvGraph 
   trv_graph_clear(truth, n);
   wc->referee->truth(world, truth);
   if (truth->n != n)
-    return trv_world_refuse(error, wc->name, "referee.truth", "set the graph's n to %d; expected it left at %d (the "
-                            "candidate components)", truth->n, n);
+    return trv_world_refuse(error, wc->name, "referee.truth",
+                            "set the graph's n to %d; expected it left at %d (the "
+                            "candidate components)",
+                            truth->n, n);
   for (int j = 0; j < n; j++)
     if (!isfinite(truth->kappa[j]))
-      return trv_world_refuse(error, wc->name, "referee.truth", "returned kappa = %g for component %d; expected a "
-                              "finite effect", truth->kappa[j], j);
+      return trv_world_refuse(error, wc->name, "referee.truth",
+                              "returned kappa = %g for component %d; expected a "
+                              "finite effect",
+                              truth->kappa[j], j);
   return true;
 }
 
@@ -124,7 +130,8 @@ bool trv_referee_score_ordered(const TrvWorldClass *wc, void *world, const TrvBe
   row->n_components = nc;
   row->truth = trv_graph_mask(&truth);
   if (!outcome_regret(wc, world, recs, order, n, &row->r_out, error)) return false;
-  row->n_world_metrics = ref->episode_metrics ? ref->episode_metrics(world, row->world_metrics, TRV_WORLD_METRICS_MAX) : 0;
+  row->n_world_metrics =
+      ref->episode_metrics ? ref->episode_metrics(world, row->world_metrics, TRV_WORLD_METRICS_MAX) : 0;
   if (!trv_world_check_count(wc->name, "referee.episode_metrics", row->n_world_metrics, TRV_WORLD_METRICS_MAX, error))
     return false;
 
@@ -182,8 +189,8 @@ bool trv_referee_score_ordered(const TrvWorldClass *wc, void *world, const TrvBe
   return true;
 }
 
-bool trv_referee_score(const TrvWorldClass *wc, void *world, const TrvBeliefs *beliefs, const TrvRecord *recs,
-                       size_t n, int steps, TrvEpisodeRow *row, GError **error) {
+bool trv_referee_score(const TrvWorldClass *wc, void *world, const TrvBeliefs *beliefs, const TrvRecord *recs, size_t n,
+                       int steps, TrvEpisodeRow *row, GError **error) {
   size_t *order = trv_records_fold_order(recs, n);
   bool ok = trv_referee_score_ordered(wc, world, beliefs, recs, order, n, steps, row, error);
   g_free(order);

@@ -8,8 +8,9 @@
 
 int trv_record_fold_cmp(const void *pa, const void *pb) {
   const TrvRecord *a = pa, *b = pb;
-#define CMP(f) if (a->f != b->f) return a->f < b->f ? -1 : 1
-  CMP(kind);  /* STEP (1) before RESET (2) */
+#define CMP(f)                                                                                                         \
+  if (a->f != b->f) return a->f < b->f ? -1 : 1
+  CMP(kind); /* STEP (1) before RESET (2) */
   CMP(step);
   CMP(agent);
   CMP(seq);
@@ -68,8 +69,10 @@ size_t *trv_records_fold_order(const TrvRecord *recs, size_t n) {
    * bucket, so that no input makes this quadratic). */
   for (size_t b = 0, lo = 0; b < nb; lo = end[b++]) {
     size_t len = end[b] - lo;
-    if (len > 16) qsort_r(order + lo, len, sizeof *order, cmp_index, (void *)recs);
-    else if (len > 1) insertion_sort(recs, order + lo, len);
+    if (len > 16)
+      qsort_r(order + lo, len, sizeof *order, cmp_index, (void *)recs);
+    else if (len > 1)
+      insertion_sort(recs, order + lo, len);
   }
   g_free(key);
   g_free(end);
@@ -109,8 +112,10 @@ size_t trv_fold_step(TrvPosterior *post, const TrvRecord *recs, size_t i, size_t
     if (!folded(r, n_comp)) continue;
     if (r->kind != TRV_RECORD_STEP || r->step != step) break;
     trv_posterior_add_probe(post, r->a_int, r->z, r->outcome);
-    if (wide) probed[r->a_int] = true;
-    else mask |= UINT64_C(1) << r->a_int;
+    if (wide)
+      probed[r->a_int] = true;
+    else
+      mask |= UINT64_C(1) << r->a_int;
   }
   /* then each once, in component order */
   if (wide) {

@@ -57,7 +57,8 @@ static const struct {
                   "in bits, summed"},
     {"r_epi_step", "epistemic log-loss per step, each component's probability floored at 1e-15 (at most 34.5 nats a "
                    "component), mean over episodes"},
-    {"r_temp_belief", "temporal regret with tau_e from the in-episode belief (its first confident, right point), summed"},
+    {"r_temp_belief",
+     "temporal regret with tau_e from the in-episode belief (its first confident, right point), summed"},
 };
 
 const char *trivium_metric_name(TrvMetric m) { return m >= 0 && m < TRV_METRIC_COUNT ? metrics[m].name : NULL; }
@@ -106,11 +107,13 @@ void trv_results_csv_header(GString *out, const TrvCellLayout *l) {
     g_string_append(out, ",p_");
     column_name(out, l->cand->components[j].name);
   }
-  g_string_append(out, ",entropy_bits,budget,probes,gated_steps,reward,r_out,r_epi,r_hat_epi,r_temp,tau,r_epi_step,"
-                       "r_temp_belief,tau_belief,committed,"
-                       "lrcp_status,lrcp_trace,detector_stat,alarm,resets,commits,commit_attempts,commit_failures,"
-                       "records_lost,detector_closed,agents_missing,wait_lost,detector_timeout,steps_late,bits_lost,committed_reward,"
-                       "sim_time,soft_score");
+  g_string_append(
+      out,
+      ",entropy_bits,budget,probes,gated_steps,reward,r_out,r_epi,r_hat_epi,r_temp,tau,r_epi_step,"
+      "r_temp_belief,tau_belief,committed,"
+      "lrcp_status,lrcp_trace,detector_stat,alarm,resets,commits,commit_attempts,commit_failures,"
+      "records_lost,detector_closed,agents_missing,wait_lost,detector_timeout,steps_late,bits_lost,committed_reward,"
+      "sim_time,soft_score");
   for (int k = 0; l->metric_names && l->metric_names[k]; k++) g_string_append_printf(out, ",%s", l->metric_names[k]);
   g_string_append_c(out, '\n');
 }
@@ -336,6 +339,7 @@ void trv_cell_summarizer_finish(TrvCellSummarizer *z, const TrvCellLayout *l, Tr
   m[TRV_METRIC_LRCP_RESIDUAL_RATIO] = z->lrcp_ratio_n ? z->lrcp_ratio_sum / z->lrcp_ratio_n : NAN;
   m[TRV_METRIC_P_F] = z->attempts > 0 ? z->failures / z->attempts : 0.0;
   z->sum.episodes = z->seen;
-  for (int k = 0; k < z->sum.n_world_metrics; k++) z->sum.world_metric_mean[k] = z->seen ? z->world_sum[k] / z->seen : NAN;
+  for (int k = 0; k < z->sum.n_world_metrics; k++)
+    z->sum.world_metric_mean[k] = z->seen ? z->world_sum[k] / z->seen : NAN;
   *out = z->sum;
 }

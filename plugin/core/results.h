@@ -17,7 +17,7 @@
 typedef enum { TRV_PHASE_INIT = 0, TRV_PHASE_RECOVERY = 1, TRV_PHASE_STATIONARY = 2 } TrvPhase;
 extern const char *const trv_phase_names[];
 
-#define TRV_INIT_EPISODES 50     /* episodes e < 50 are the init phase */
+#define TRV_INIT_EPISODES 50                      /* episodes e < 50 are the init phase */
 #define TRV_RECOVERY_EPISODES TRV_RECOVERY_WINDOW /* the episodes after a change-point that are its recovery */
 #define TRV_MAX_CHANGE_POINTS 1024
 
@@ -45,17 +45,17 @@ typedef struct {
   double attempts, failures, delay_sum;
   int delay_n;
   bool detected[TRV_MAX_CHANGE_POINTS];
-  int horizon;      /* identification horizon: the first change-point, or the end */
-  int last_exposed; /* last episode before the horizon whose MAP was wrong (-1: none) */
-  double id_time;   /* sim_time of episode last_exposed + 1 */
-  int last_regret;  /* last episode before the horizon with R_out != 0 (-1: none) */
-  double task_time; /* sim_time of episode last_regret + 1 */
+  int horizon;          /* identification horizon: the first change-point, or the end */
+  int last_exposed;     /* last episode before the horizon whose MAP was wrong (-1: none) */
+  double id_time;       /* sim_time of episode last_exposed + 1 */
+  int last_regret;      /* last episode before the horizon with R_out != 0 (-1: none) */
+  double task_time;     /* sim_time of episode last_regret + 1 */
   int last_uncommitted; /* the same for G_hat: last episode before the horizon with G_hat wrong */
   double commit_time;   /* sim_time of episode last_uncommitted + 1 */
   int run_right[2];     /* first episode of the current run of right MAP [0] / G_hat [1] (-1: wrong now) */
   double lrcp_iterations, lrcp_ratio_sum;
   int lrcp_ratio_n;
-  int seen;         /* rows added */
+  int seen; /* rows added */
   double world_sum[TRV_WORLD_METRICS_MAX];
 } TrvCellSummarizer;
 

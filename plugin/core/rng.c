@@ -31,9 +31,7 @@ uint64_t trv_rng_next_u64(TrvRng *rng) {
   return result;
 }
 
-double trv_rng_uniform(TrvRng *rng) {
-  return (double)(trv_rng_next_u64(rng) >> 11) * 0x1.0p-53;
-}
+double trv_rng_uniform(TrvRng *rng) { return (double)(trv_rng_next_u64(rng) >> 11) * 0x1.0p-53; }
 
 uint64_t trv_rng_below(TrvRng *rng, uint64_t n) {
   /* Rejection on the top of the range keeps every residue equally likely. */

@@ -21,14 +21,14 @@ typedef struct {
 
 /* Named streams, so that two parts of the program never share one. */
 enum {
-  TRV_STREAM_WORLD = 1,     /* structural noise of the world */
-  TRV_STREAM_PROBE = 2,     /* probe designs (signs of z) */
-  TRV_STREAM_POLICY = 3,    /* exploration of a controller's policy */
-  TRV_STREAM_SCHEDULE = 4,  /* the uniform-random scheduler */
-  TRV_STREAM_DISPATCH = 5,  /* payoff noise of the dispatch head */
-  TRV_STREAM_FAULTS = 6,    /* scenario fault processes */
+  TRV_STREAM_WORLD = 1,       /* structural noise of the world */
+  TRV_STREAM_PROBE = 2,       /* probe designs (signs of z) */
+  TRV_STREAM_POLICY = 3,      /* exploration of a controller's policy */
+  TRV_STREAM_SCHEDULE = 4,    /* the uniform-random scheduler */
+  TRV_STREAM_DISPATCH = 5,    /* payoff noise of the dispatch head */
+  TRV_STREAM_FAULTS = 6,      /* scenario fault processes */
   TRV_STREAM_PROBE_NOISE = 7, /* noise of probe outcomes */
-  TRV_STREAM_AGENT = 8,     /* an agent's own stream (trivium_episode_uniform), + 100 x its index */
+  TRV_STREAM_AGENT = 8,       /* an agent's own stream (trivium_episode_uniform), + 100 x its index */
 };
 
 /* Seeds rng from (seed, stream).  Equal inputs give equal sequences. */

@@ -133,7 +133,8 @@ int trv_schedule_parallel(const TrvPosterior *post, const TrvCandidates *cand, c
   int na = n_agents, *order = g_new(int, na);
   Agents g = {g_new(double, na), NULL, g_new0(int, na), g_new(int, na), g_new(int, na), g_new(int, na), 0};
   double *probe = g_new(double, na), makespan = 0;
-  if (value) trv_rank_desc(value, na, order);
+  if (value)
+    trv_rank_desc(value, na, order);
   else
     for (int a = 0; a < na; a++) order[a] = a;
   for (int i = 0; i < na; i++) g.rank[order[i]] = i;

@@ -16,8 +16,8 @@ int trv_budget(int episode, int window, double alpha, double m0, int steps) {
 
 #define IG_CHOICES_PER_COMPONENT 4
 
-static int ig_schedule(const TrvPosterior *post, const TrvCandidates *cand, const bool *eligible, int budget,
-                       int unit, double zabs, TrvEigMemo *memo, int *plan) {
+static int ig_schedule(const TrvPosterior *post, const TrvCandidates *cand, const bool *eligible, int budget, int unit,
+                       double zabs, TrvEigMemo *memo, int *plan) {
   int n = cand->n_components;
   int k[TRV_MAX_COMPONENTS] = {0};
   double eig[TRV_MAX_COMPONENTS], gain[TRV_MAX_COMPONENTS];
@@ -40,7 +40,7 @@ static int ig_schedule(const TrvPosterior *post, const TrvCandidates *cand, cons
     for (int s = 0; s < size; s++) plan[b++] = best;
     eig[best] += gain[best];
     k[best] += size;
-    if (b >= budget) break; /* the last choice's next gain is never compared */
+    if (b >= budget) break;  /* the last choice's next gain is never compared */
     if (budget - b < size) { /* a last, smaller choice: every gain for its size */
       size = budget - b;
       for (int j = 0; j < n; j++)
@@ -163,14 +163,14 @@ void trv_assign_probes(const int *probes, int n_probes, int n_components, int n_
   Chunk *chunks = g_new(Chunk, n_chunks);
   int c = 0;
   for (int j = 0; j < n_components; j++)
-    for (int i = 0; i < size[j]; i++)
-      chunks[c++] = (Chunk){j, count[j] / size[j] + (i < count[j] % size[j]), i};
+    for (int i = 0; i < size[j]; i++) chunks[c++] = (Chunk){j, count[j] / size[j] + (i < count[j] % size[j]), i};
   qsort(chunks, (size_t)n_chunks, sizeof *chunks, chunk_cmp);
   /* longest processing time first: each chunk to the least-loaded agent that
    * holds no other chunk of its component, ties to the lower index */
   /* equally loaded agents are chosen by value, highest first, then index */
   int *load = g_new0(int, n_agents), *order = g_new(int, n_agents);
-  if (value) trv_rank_desc(value, n_agents, order);
+  if (value)
+    trv_rank_desc(value, n_agents, order);
   else
     for (int a = 0; a < n_agents; a++) order[a] = a;
   uint64_t *holds = g_new0(uint64_t, n_agents);

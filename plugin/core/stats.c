@@ -81,8 +81,7 @@ static double log_beta(double a, double b) {
   }
   if (a < 40.0) return lgamma(a) + lgamma(b) - lgamma(a + b);
   /* lgamma(a) - lgamma(a+b) = b - (a - 1/2) log1p(b/a) - b log(a+b) + corrections */
-  double ratio = b - (a - 0.5) * log1p(b / a) - b * log(a + b) + stirling_correction(a) -
-                 stirling_correction(a + b);
+  double ratio = b - (a - 0.5) * log1p(b / a) - b * log(a + b) + stirling_correction(a) - stirling_correction(a + b);
   return lgamma(b) + ratio;
 }
 
@@ -110,8 +109,8 @@ static void student_t_tails(double t, double df, double *upper, double *central)
   double r = t / sqrt(df);
   /* log(1 + r^2), without overflow for huge r. */
   double log_1pr2 = r > 1e150 ? 2.0 * log(r) : log1p(r * r);
-  double log_x = -log_1pr2;                  /* x = 1 / (1 + r^2) */
-  double log_y = 2.0 * log(r) - log_1pr2;    /* 1 - x = r^2 / (1 + r^2) */
+  double log_x = -log_1pr2;               /* x = 1 / (1 + r^2) */
+  double log_y = 2.0 * log(r) - log_1pr2; /* 1 - x = r^2 / (1 + r^2) */
   if (exp(log_x) < (a + 1.0) / (a + b + 2.0)) {
     *upper = 0.5 * incomplete_beta_direct(a, b, log_x, log_y);
     *central = 0.5 - *upper;
@@ -164,11 +163,12 @@ static double positive_quantile(double q, TailsFn tails, DensityFn density, doub
   for (int it = 0; it < QUANTILE_MAX_ITER; it++) {
     double g = G(t);
     if (g == 0.0) break;
-    if (g > 0.0) lo = t;
-    else hi = t;
+    if (g > 0.0)
+      lo = t;
+    else
+      hi = t;
     double next = t + g * (in_tail ? upper : 1.0) / density(t, param);
-    if (!(next > lo && next < hi))
-      next = (lo > 0.0 && hi / lo > 4.0) ? sqrt(lo) * sqrt(hi) : 0.5 * (lo + hi);
+    if (!(next > lo && next < hi)) next = (lo > 0.0 && hi / lo > 4.0) ? sqrt(lo) * sqrt(hi) : 0.5 * (lo + hi);
     double step = fabs(next - t);
     t = next;
     if (step <= 1e-15 * t || hi - lo <= 4.0 * DBL_EPSILON * hi) break;
@@ -196,7 +196,6 @@ double trv_student_t_quantile(double p, double df) {
 }
 
 /* ---- Summaries -------------------------------------------------------- */
-
 
 typedef struct {
   double value;
@@ -509,10 +508,10 @@ double trv_wasserstein1(const double *x, size_t n, const double *y, size_t m) {
  * symmetry, where 1 - p is exact. */
 double trv_normal_quantile(double p) {
   if (p > 0.5) return -trv_normal_quantile(1 - p);
-  static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+  static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02,  -2.759285104469687e+02,
                              1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
   static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
-                             6.680131188771972e+01,  -1.328068155288572e+01};
+                             6.680131188771972e+01, -1.328068155288572e+01};
   static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
                              -2.549732539343734e+00, 4.374664141464968e+00,  2.938163982698783e+00};
   static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,

@@ -24,8 +24,7 @@ bool trv_world_check_count(const char *world, const char *function, int n, int m
   return trv_world_refuse(error, world, function, "returned %d; expected a count in [0, %d] (its max)", n, max);
 }
 
-bool trv_world_check_number(const char *world, const char *function, double v, double min, double max,
-                            GError **error) {
+bool trv_world_check_number(const char *world, const char *function, double v, double min, double max, GError **error) {
   if (isfinite(v) && v >= min && v <= max) return true;
   if (isinf(min) && isinf(max))
     return trv_world_refuse(error, world, function, "returned %g; expected a finite number", v);
@@ -44,7 +43,8 @@ void *trv_world_new(const TrvWorldClass *wc, const TrvParams *params, uint64_t s
   } else if (own) {
     g_propagate_error(error, own);
   } else {
-    trv_world_refuse(error, wc->name, "init", "returned NULL without an error; expected a world, or NULL with "
+    trv_world_refuse(error, wc->name, "init",
+                     "returned NULL without an error; expected a world, or NULL with "
                      "an error saying why");
   }
   return NULL;
@@ -52,8 +52,11 @@ void *trv_world_new(const TrvWorldClass *wc, const TrvParams *params, uint64_t s
 
 void *trv_world_agent_new(const TrvWorldClass *wc, void *world, int agent, GError **error) {
   void *handle = wc->agent->instance(world, agent);
-  if (!handle) trv_world_refuse(error, wc->name, "agent.instance", "returned NULL for agent %d; expected the "
-                                "agent's handle on the world", agent);
+  if (!handle)
+    trv_world_refuse(error, wc->name, "agent.instance",
+                     "returned NULL for agent %d; expected the "
+                     "agent's handle on the world",
+                     agent);
   return handle;
 }
 
@@ -71,8 +74,8 @@ int trv_world_observational_pairs(const TrvWorldInfo *info, const double *contex
       return -1;
     }
     if (!isfinite(z[i]) || !isfinite(w[i])) {
-      trv_world_refuse(error, info->name, fn, "returned z = %g, w = %g in pair %d; expected finite numbers", z[i],
-                       w[i], i);
+      trv_world_refuse(error, info->name, fn, "returned z = %g, w = %g in pair %d; expected finite numbers", z[i], w[i],
+                       i);
       return -1;
     }
   }
@@ -98,8 +101,10 @@ int trv_world_change_points(const TrvWorldClass *wc, void *world, int *out, int 
   if (!trv_world_check_count(wc->name, fn, n, max, error)) return -1;
   for (int i = 0; i < n; i++)
     if (out[i] < 0 || (i > 0 && out[i] < out[i - 1])) {
-      trv_world_refuse(error, wc->name, fn, "returned episode %d at %d; expected episodes >= 0 in non-decreasing "
-                       "order", out[i], i);
+      trv_world_refuse(error, wc->name, fn,
+                       "returned episode %d at %d; expected episodes >= 0 in non-decreasing "
+                       "order",
+                       out[i], i);
       return -1;
     }
   return n;

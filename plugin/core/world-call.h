@@ -27,8 +27,7 @@ bool trv_world_refuse(GError **error, const char *world, const char *function, c
 bool trv_world_check_count(const char *world, const char *function, int n, int max, GError **error);
 /* true when v is finite and within [min, max] (either may be infinite:
  * unbounded on that side), else false with *error. */
-bool trv_world_check_number(const char *world, const char *function, double v, double min, double max,
-                            GError **error);
+bool trv_world_check_number(const char *world, const char *function, double v, double min, double max, GError **error);
 
 /* init: the world for `seed`, or NULL with *error (the world's own, or one
  * saying init failed without a message). */

@@ -19,7 +19,7 @@ typedef struct {
 struct TrvReport {
   TrvReportInput in;
   int n_columns;
-  GArray **columns; /* [(c * n_seeds + s) * n_columns + k], NULL until a value comes */
+  GArray **columns;   /* [(c * n_seeds + s) * n_columns + k], NULL until a value comes */
   GPtrArray *tables;  /* Table */
   GString *text;      /* NULL until some comes */
   GPtrArray *figures; /* TrvReportFigure, every string and array owned */
@@ -27,9 +27,9 @@ struct TrvReport {
 };
 
 /* The run's own files, which no report may declare. */
-static const char *const own_names[] = {"episodes", "summary",  "run",        "jobs",   "sweep",    "sweep-fits",
-                                        "speedup",  "saturation", "faults",   "regret", "presence", "recovery",
-                                        NULL};
+static const char *const own_names[] = {"episodes",   "summary",  "run",        "jobs",   "sweep",
+                                        "sweep-fits", "speedup",  "saturation", "faults", "regret",
+                                        "presence",   "recovery", NULL};
 
 static void table_free(Table *t) {
   g_free(t->name);
@@ -200,8 +200,8 @@ static bool claim_name(TrvReport *r, const char *name, const char *what, GError 
   if (why) {
     char *shown = name ? g_strescape(name, NULL) : g_strdup("(null)");
     if (strlen(shown) > 80) shown[80] = '\0';
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "world %s: its report declares a %s '%s'; expected %s",
-                r->in.world, what, shown, why);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "world %s: its report declares a %s '%s'; expected %s", r->in.world,
+                what, shown, why);
     g_free(shown);
     g_free(key);
     return false;
@@ -228,13 +228,17 @@ void trivium_report_text(TrvReport *r, const char *md) {
 
 bool trivium_report_figure(TrvReport *r, const TrvReportFigure *f, GError **error) {
   if (r->in.point >= 0) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "world %s: its report declares a figure for a point; expected "
-                "figures of a sweep only", r->in.world);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                "world %s: its report declares a figure for a point; expected "
+                "figures of a sweep only",
+                r->in.world);
     return false;
   }
   if (!f || f->n_series < 1 || !f->series || !f->rows || !f->measure) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "world %s: its report declares a figure without a measure, "
-                "series or rows; expected at least one series", r->in.world);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                "world %s: its report declares a figure without a measure, "
+                "series or rows; expected at least one series",
+                r->in.world);
     return false;
   }
   for (int i = 0; i < f->n_series; i++)

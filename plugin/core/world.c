@@ -16,18 +16,18 @@
 static TrvRegistry worlds = {.kind = "world"};
 
 bool trivium_world_register(const TrvWorldClass *wc, GError **error) {
-  const char *missing = !wc                      ? "the class"
-                        : !wc->name              ? "a name of letters, digits, '-' and '_'"
-                        : !wc->init               ? "init"
-                        : !wc->free               ? "free"
-                        : !wc->candidates         ? "candidates"
-                        : !wc->noise_var          ? "noise_var"
-                        : !wc->episodes           ? "episodes"
-                        : !wc->steps              ? "steps"
-                        : !wc->episode_begin      ? "episode_begin"
-                        : !wc->referee            ? "a referee"
-                        : !wc->referee->truth     ? "the referee's truth"
-                                                  : NULL;
+  const char *missing = !wc                   ? "the class"
+                        : !wc->name           ? "a name of letters, digits, '-' and '_'"
+                        : !wc->init           ? "init"
+                        : !wc->free           ? "free"
+                        : !wc->candidates     ? "candidates"
+                        : !wc->noise_var      ? "noise_var"
+                        : !wc->episodes       ? "episodes"
+                        : !wc->steps          ? "steps"
+                        : !wc->episode_begin  ? "episode_begin"
+                        : !wc->referee        ? "a referee"
+                        : !wc->referee->truth ? "the referee's truth"
+                                              : NULL;
   if (!missing && wc->agent) {
     const TrvAgentClass *a = wc->agent;
     if (!a->instance || !a->free || !a->episode_begin || !a->observe || !a->probe || !a->plan || !a->act)
@@ -40,8 +40,8 @@ bool trivium_world_register(const TrvWorldClass *wc, GError **error) {
   if (!missing && wc->likelihood == TRV_LIKELIHOOD_BERNOULLI && !wc->baseline_rate)
     missing = "baseline_rate (its likelihood is bernoulli)";
   if (missing) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "world %s: the class needs %s", wc && wc->name ? wc->name : "(unnamed)",
-                missing);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "world %s: the class needs %s",
+                wc && wc->name ? wc->name : "(unnamed)", missing);
     return false;
   }
   TrvModule m = {.name = wc->name, .klass = wc, .params = wc->params};
@@ -89,8 +89,10 @@ bool trv_world_info(const TrvWorldClass *wc, void *world, TrvWorldInfo *info, GE
     return trv_world_refuse(error, wc->name, "noise_var", "returned %g; expected a positive, finite noise variance",
                             info->noise_var);
   if (info->likelihood == TRV_LIKELIHOOD_BERNOULLI && !(info->theta0 > 0 && info->theta0 < 1))
-    return trv_world_refuse(error, wc->name, "baseline_rate", "returned %g; expected a baseline rate strictly "
-                            "between 0 and 1", info->theta0);
+    return trv_world_refuse(error, wc->name, "baseline_rate",
+                            "returned %g; expected a baseline rate strictly "
+                            "between 0 and 1",
+                            info->theta0);
   if (wc->step_seconds && !(info->step_seconds > 0 && info->step_seconds <= TRV_STEP_SECONDS_MAX))
     return trv_world_refuse(error, wc->name, "step_seconds", "returned %g; expected a duration in (0, %g] seconds",
                             info->step_seconds, TRV_STEP_SECONDS_MAX);

@@ -84,29 +84,31 @@ static bool write_durably(const char *tmp, const GByteArray *img, GError **error
   return true;
 }
 
-bool trv_ctl_compact(const char *path, const char *out_path, const char *archive_path,
-                     TrvCtlCompactStats *stats, GError **error) {
+bool trv_ctl_compact(const char *path, const char *out_path, const char *archive_path, TrvCtlCompactStats *stats,
+                     GError **error) {
   TrvCtlCompactStats local;
   if (!stats) stats = &local;
   memset(stats, 0, sizeof *stats);
   if (!out_path && !archive_path) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                 "%s: compacting in place needs an archive path for the original: compaction never destroys "
-                "the only copy of the raw records", path);
+                "the only copy of the raw records",
+                path);
     return false;
   }
   struct stat out_st;
   if (out_path && lstat(out_path, &out_st) == 0) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                 "%s: the output file %s exists (it may be the log itself); compaction writes only to a new "
-                "file, or in place with an archive of the original", path, out_path);
+                "file, or in place with an archive of the original",
+                path, out_path);
     return false;
   }
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     int err = errno;
-    g_set_error(error, TRV_ERROR, err == ENOENT ? TRV_ERROR_INPUT : TRV_ERROR_IO, "%s: cannot open the log: %s",
-                path, g_strerror(err));
+    g_set_error(error, TRV_ERROR, err == ENOENT ? TRV_ERROR_INPUT : TRV_ERROR_IO, "%s: cannot open the log: %s", path,
+                g_strerror(err));
     return false;
   }
   /* Held until the rename: no writer can append to the old inode meanwhile. */

@@ -89,9 +89,12 @@ void trv_ctl_header_encode(const TrvCtlHeader *h, uint8_t out[TRV_CTL_HEADER_SIZ
    * b take their slots, and byte 120 says so (0, the Gaussian model, is
    * what every earlier log holds there). */
   bool bern = h->params.likelihood == TRV_POSTERIOR_BERNOULLI;
-  const double *d[6] = {&h->params.pi0, bern ? &h->params.beta_a : &h->params.tau2,
-                        bern ? &h->params.theta0 : &h->params.s2, bern ? &h->params.beta_b : &h->params.kappa_min,
-                        &h->params.hazard, &h->params.lambda};
+  const double *d[6] = {&h->params.pi0,
+                        bern ? &h->params.beta_a : &h->params.tau2,
+                        bern ? &h->params.theta0 : &h->params.s2,
+                        bern ? &h->params.beta_b : &h->params.kappa_min,
+                        &h->params.hazard,
+                        &h->params.lambda};
   for (int i = 0; i < 6; i++) put_f64(out + 48 + 8 * i, *d[i]);
   put_f64(out + 96, h->params.noise_df);
   put_f64(out + 104, h->params.persist);
@@ -99,17 +102,14 @@ void trv_ctl_header_encode(const TrvCtlHeader *h, uint8_t out[TRV_CTL_HEADER_SIZ
   put_u32(out + 124, trv_crc32c(0, out, 124));
 }
 
-
-bool trv_ctl_header_decode(const uint8_t *data, size_t len, const char *name, TrvCtlHeader *h,
-                           GError **error) {
+bool trv_ctl_header_decode(const uint8_t *data, size_t len, const char *name, TrvCtlHeader *h, GError **error) {
   if (len < 8 || memcmp(data, TRV_CTL_MAGIC, 8) != 0) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-                "%s: not a CTL file (no \"TRVCTL\" magic at offset 0)", name);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: not a CTL file (no \"TRVCTL\" magic at offset 0)", name);
     return false;
   }
   if (len < TRV_CTL_HEADER_SIZE) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT,
-                "%s: header truncated at offset %zu (needs %d bytes)", name, len, TRV_CTL_HEADER_SIZE);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "%s: header truncated at offset %zu (needs %d bytes)", name, len,
+                TRV_CTL_HEADER_SIZE);
     return false;
   }
   if (get_u32(data + 124) != trv_crc32c(0, data, 124) && !crc_waived()) {
@@ -118,12 +118,12 @@ bool trv_ctl_header_decode(const uint8_t *data, size_t len, const char *name, Tr
   }
   h->version = get_u32(data + 8);
   if (h->version != TRV_CTL_FORMAT_VERSION) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-                "%s: CTL format version %u, this build reads version %d only%s", name, h->version,
-                TRV_CTL_FORMAT_VERSION,
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: CTL format version %u, this build reads version %d only%s",
+                name, h->version, TRV_CTL_FORMAT_VERSION,
                 h->version < TRV_CTL_FORMAT_VERSION ? " (older logs have no frame chain and cannot be checked "
                                                       "for deleted or reordered entries; read it with the "
-                                                      "Trivium that wrote it)" : "");
+                                                      "Trivium that wrote it)"
+                                                    : "");
     return false;
   }
   h->created_us = get_u64(data + 16);
@@ -131,7 +131,7 @@ bool trv_ctl_header_decode(const uint8_t *data, size_t len, const char *name, Tr
   h->flags = get_u32(data + 28);
   h->base_episode = get_u32(data + 32);
   uint32_t slab = get_u32(data + 36), track = get_u32(data + 40), noise = get_u32(data + 44);
-  double *d[6] = {&h->params.pi0, &h->params.tau2, &h->params.s2,
+  double *d[6] = {&h->params.pi0,       &h->params.tau2,   &h->params.s2,
                   &h->params.kappa_min, &h->params.hazard, &h->params.lambda};
   for (int i = 0; i < 6; i++) *d[i] = get_f64(data + 48 + 8 * i);
   h->params.noise_df = get_f64(data + 96);
@@ -148,13 +148,20 @@ bool trv_ctl_header_decode(const uint8_t *data, size_t len, const char *name, Tr
   }
   bool compacted = (h->flags & TRV_CTL_FLAG_COMPACTED) != 0;
   const char *bad = NULL;
-  if (get_u32(data + 12) != TRV_CTL_HEADER_SIZE) bad = "header size";
-  else if (!all_zero(data + 112, 8)) bad = "reserved field (not zero)";
-  else if (likelihood > TRV_POSTERIOR_BERNOULLI) bad = "likelihood";
-  else if (h->n_components < 1 || h->n_components > TRV_CTL_MAX_COMPONENTS) bad = "component count";
-  else if (h->flags & ~TRV_CTL_FLAG_COMPACTED) bad = "flags";
-  else if (compacted != (h->base_episode != TRV_CTL_NO_BASE)) bad = "base episode";
-  else if (slab > TRV_SLAB_SOFT || track > TRV_TRACK_NONE || noise > TRV_NOISE_ESTIMATED) bad = "posterior model";
+  if (get_u32(data + 12) != TRV_CTL_HEADER_SIZE)
+    bad = "header size";
+  else if (!all_zero(data + 112, 8))
+    bad = "reserved field (not zero)";
+  else if (likelihood > TRV_POSTERIOR_BERNOULLI)
+    bad = "likelihood";
+  else if (h->n_components < 1 || h->n_components > TRV_CTL_MAX_COMPONENTS)
+    bad = "component count";
+  else if (h->flags & ~TRV_CTL_FLAG_COMPACTED)
+    bad = "flags";
+  else if (compacted != (h->base_episode != TRV_CTL_NO_BASE))
+    bad = "base episode";
+  else if (slab > TRV_SLAB_SOFT || track > TRV_TRACK_NONE || noise > TRV_NOISE_ESTIMATED)
+    bad = "posterior model";
   else if (!trv_posterior_params_valid(&h->params)) /* trv_posterior_new asserts them: never reach that abort */
     bad = "posterior parameters";
   if (bad) {
@@ -167,8 +174,8 @@ bool trv_ctl_header_decode(const uint8_t *data, size_t len, const char *name, Tr
 /* --- entries --- */
 
 bool trv_ctl_record_valid(const TrvRecord *r) {
-  return r->kind >= TRV_RECORD_STEP && r->kind <= TRV_RECORD_EPISODE_END &&
-         r->commit_status <= TRV_COMMIT_FAILED && r->n_context <= TRV_RECORD_CONTEXT_MAX;
+  return r->kind >= TRV_RECORD_STEP && r->kind <= TRV_RECORD_EPISODE_END && r->commit_status <= TRV_COMMIT_FAILED &&
+         r->n_context <= TRV_RECORD_CONTEXT_MAX;
 }
 
 bool trv_ctl_params_equal(const TrvPosteriorParams *a, const TrvPosteriorParams *b) {
@@ -248,8 +255,8 @@ size_t trv_ctl_frame_record(GByteArray *out, TrvCtlChain *c, const TrvRecord *r)
   return frame_end(out, c, at);
 }
 
-size_t trv_ctl_frame_snapshot(GByteArray *out, TrvCtlChain *c, uint32_t episode, uint8_t reason,
-                              const uint8_t *blob, size_t blob_len) {
+size_t trv_ctl_frame_snapshot(GByteArray *out, TrvCtlChain *c, uint32_t episode, uint8_t reason, const uint8_t *blob,
+                              size_t blob_len) {
   size_t at = frame_begin(out, c, 1 + TRV_CTL_SNAPSHOT_FIXED + blob_len);
   uint8_t *p = out->data + at + TRV_CTL_FRAME_HEAD;
   p[0] = TRV_CTL_ENTRY_SNAPSHOT;
@@ -275,8 +282,7 @@ static void decode_record(const uint8_t *p, TrvRecord *r) {
   r->z = get_f64(p + 36);
   r->outcome = get_f64(p + 44);
   r->reward = get_f64(p + 52);
-  for (unsigned i = 0; i < r->n_context && i < TRV_RECORD_CONTEXT_MAX; i++)
-    r->context[i] = get_f64(p + 60 + 8 * i);
+  for (unsigned i = 0; i < r->n_context && i < TRV_RECORD_CONTEXT_MAX; i++) r->context[i] = get_f64(p + 60 + 8 * i);
 }
 
 /* Could a length field whose first n bytes (n <= 4) are p start a frame of
@@ -336,13 +342,13 @@ TrvCtlFrameStatus trv_ctl_frame_parse(const uint8_t *data, size_t avail, const T
 
 const char *trv_ctl_frame_status_text(TrvCtlFrameStatus s) {
   switch (s) {
-  case TRV_CTL_FRAME_OK: return "valid";
-  case TRV_CTL_FRAME_INCOMPLETE: return "cut short";
-  case TRV_CTL_FRAME_BAD_LENGTH: return "impossible length";
-  case TRV_CTL_FRAME_BAD_SEQ: return "wrong sequence number";
-  case TRV_CTL_FRAME_BAD_TYPE: return "unknown entry type";
-  case TRV_CTL_FRAME_BAD_CRC: return "checksum mismatch";
-  case TRV_CTL_FRAME_BAD_BODY: return "impossible field values";
+    case TRV_CTL_FRAME_OK: return "valid";
+    case TRV_CTL_FRAME_INCOMPLETE: return "cut short";
+    case TRV_CTL_FRAME_BAD_LENGTH: return "impossible length";
+    case TRV_CTL_FRAME_BAD_SEQ: return "wrong sequence number";
+    case TRV_CTL_FRAME_BAD_TYPE: return "unknown entry type";
+    case TRV_CTL_FRAME_BAD_CRC: return "checksum mismatch";
+    case TRV_CTL_FRAME_BAD_BODY: return "impossible field values";
   }
   return "?";
 }
@@ -437,9 +443,9 @@ void trv_ctl_idset_add(TrvCtlIdSet *s, uint32_t agent, uint64_t seq) {
 
 const char *trv_ctl_fsync_name(TrvCtlFsync policy) {
   switch (policy) {
-  case TRV_CTL_FSYNC_ALWAYS: return "always";
-  case TRV_CTL_FSYNC_GROUP: return "group";
-  case TRV_CTL_FSYNC_NONE: return "none";
+    case TRV_CTL_FSYNC_ALWAYS: return "always";
+    case TRV_CTL_FSYNC_GROUP: return "group";
+    case TRV_CTL_FSYNC_NONE: return "none";
   }
   return "?";
 }
@@ -474,8 +480,7 @@ uint8_t *trv_ctl_read_fd(int fd, const char *name, size_t *len, GError **error) 
     if (n <= 0) {
       int err = n < 0 ? errno : 0;
       if (n == 0) break; /* shrank under us: take what is there */
-      g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot read at offset %zu: %s", name, got,
-                  g_strerror(err));
+      g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot read at offset %zu: %s", name, got, g_strerror(err));
       g_free(buf);
       return NULL;
     }
@@ -489,8 +494,7 @@ bool trv_ctl_sync_dir(const char *path, GError **error) {
   char *dir = g_path_get_dirname(path);
   int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   bool ok = fd >= 0 && fsync(fd) == 0;
-  if (!ok)
-    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot sync directory: %s", dir, g_strerror(errno));
+  if (!ok) g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot sync directory: %s", dir, g_strerror(errno));
   if (fd >= 0) close(fd);
   g_free(dir);
   return ok;

@@ -91,8 +91,8 @@ typedef struct {
 typedef struct {
   TrvCtlHeader header;
   TrvCtlIdSet ids;
-  uint32_t next_episode;  /* first episode not closed */
-  bool have_base;         /* compacted file: the base snapshot was seen */
+  uint32_t next_episode; /* first episode not closed */
+  bool have_base;        /* compacted file: the base snapshot was seen */
   bool have_snapshot;
   uint32_t last_snapshot; /* episode of the newest snapshot */
 } TrvCtlState;
@@ -117,8 +117,7 @@ void trv_ctl_header_encode(const TrvCtlHeader *h, uint8_t out[TRV_CTL_HEADER_SIZ
 /* Decodes and checks a header: TRV_ERROR_INPUT if it is not a CTL header at
  * all (magic) or of another format version, TRV_ERROR_CORRUPT if it is one
  * but damaged.  A decoded header encodes back to the same bytes. */
-bool trv_ctl_header_decode(const uint8_t *data, size_t len, const char *name, TrvCtlHeader *h,
-                           GError **error);
+bool trv_ctl_header_decode(const uint8_t *data, size_t len, const char *name, TrvCtlHeader *h, GError **error);
 /* The chain before the first entry of a log with header h (valid). */
 void trv_ctl_chain_init(TrvCtlChain *chain, const TrvCtlHeader *h);
 /* Append the frame continuing *chain to out and advance *chain; return the
@@ -131,8 +130,7 @@ size_t trv_ctl_frame_snapshot(GByteArray *out, TrvCtlChain *chain, uint32_t epis
  * data).  INCOMPLETE means every byte present agrees with a frame that
  * could come next but the frame runs past avail (avail 0 included).
  * Never reads outside data[0..avail). */
-TrvCtlFrameStatus trv_ctl_frame_parse(const uint8_t *data, size_t avail, const TrvCtlChain *chain,
-                                      TrvCtlEntry *entry);
+TrvCtlFrameStatus trv_ctl_frame_parse(const uint8_t *data, size_t avail, const TrvCtlChain *chain, TrvCtlEntry *entry);
 /* What a status means, for messages ("sequence number mismatch", ...). */
 const char *trv_ctl_frame_status_text(TrvCtlFrameStatus status);
 bool trv_ctl_record_valid(const TrvRecord *rec);
@@ -165,8 +163,7 @@ typedef struct {
  * salvage the prefix before it is kept (recovery.dropped_bytes,
  * corrupt_offset).  The scan owns nothing of data: blobs point into it.
  * On failure scan is left cleared. */
-bool trv_ctl_scan(const uint8_t *data, size_t len, const char *name, bool salvage, TrvCtlScan *scan,
-                  GError **error);
+bool trv_ctl_scan(const uint8_t *data, size_t len, const char *name, bool salvage, TrvCtlScan *scan, GError **error);
 void trv_ctl_scan_clear(TrvCtlScan *scan);
 
 /* Reads the whole of fd (of size len) into a new buffer. */

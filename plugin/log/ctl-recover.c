@@ -58,14 +58,13 @@ TrvCtlAppend trv_ctl_state_admit_record(const TrvCtlState *st, const TrvRecord *
   if (r->episode < st->next_episode) {
     if (compacted(st) && r->episode <= st->header.base_episode) return TRV_CTL_DUPLICATE;
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-                "record (agent %u, seq %" G_GUINT64_FORMAT ") belongs to episode %u, which is closed",
-                r->agent, r->seq, r->episode);
+                "record (agent %u, seq %" G_GUINT64_FORMAT ") belongs to episode %u, which is closed", r->agent, r->seq,
+                r->episode);
     return TRV_CTL_ERROR;
   }
   if (r->kind == TRV_RECORD_EPISODE_END && (r->episode != st->next_episode || r->episode == UINT32_MAX)) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-                "episode %u cannot end before episode %u: episodes close in order", r->episode,
-                st->next_episode);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "episode %u cannot end before episode %u: episodes close in order",
+                r->episode, st->next_episode);
     return TRV_CTL_ERROR;
   }
   return TRV_CTL_APPENDED;
@@ -79,20 +78,19 @@ void trv_ctl_state_apply_record(TrvCtlState *st, const TrvRecord *r) {
 TrvCtlAppend trv_ctl_state_admit_snapshot(const TrvCtlState *st, uint32_t episode, GError **error) {
   if (compacted(st) && !st->have_base) {
     if (episode == st->header.base_episode) return TRV_CTL_APPENDED;
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-                "compacted log: first snapshot is of episode %u, the header says %u", episode,
-                st->header.base_episode);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "compacted log: first snapshot is of episode %u, the header says %u",
+                episode, st->header.base_episode);
     return TRV_CTL_ERROR;
   }
   if (episode >= st->next_episode) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-                "snapshot of episode %u, which is not closed (next to close: %u)", episode, st->next_episode);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "snapshot of episode %u, which is not closed (next to close: %u)",
+                episode, st->next_episode);
     return TRV_CTL_ERROR;
   }
   if (st->have_snapshot && episode == st->last_snapshot) return TRV_CTL_DUPLICATE;
   if (st->have_snapshot && episode < st->last_snapshot) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "snapshot of episode %u after one of episode %u",
-                episode, st->last_snapshot);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "snapshot of episode %u after one of episode %u", episode,
+                st->last_snapshot);
     return TRV_CTL_ERROR;
   }
   return TRV_CTL_APPENDED;
@@ -126,7 +124,8 @@ static char *check_tail(TrvCtlScan *scan, const uint8_t *data, size_t off, size_
     return NULL;
   }
   TrvCtlEntry e;
-  if (len - w >= TRV_CTL_PAD_GUARD && trv_ctl_frame_parse(data + off, w - off, &scan->chain, &e) == TRV_CTL_FRAME_INCOMPLETE) {
+  if (len - w >= TRV_CTL_PAD_GUARD &&
+      trv_ctl_frame_parse(data + off, w - off, &scan->chain, &e) == TRV_CTL_FRAME_INCOMPLETE) {
     scan->recovery.torn_bytes = w - off; /* cut by the preallocation */
     scan->recovery.padding_bytes = len - w;
     return NULL;
@@ -140,22 +139,24 @@ static char *check_tail(TrvCtlScan *scan, const uint8_t *data, size_t off, size_
   else if (status == TRV_CTL_FRAME_BAD_CRC)
     g_string_append(why, " (this entry, or the chain of entries before it, was altered)");
   else if (status == TRV_CTL_FRAME_BAD_LENGTH && len - off >= 4)
-    g_string_append_printf(why, " (%u: neither a record of the context count its body gives nor a snapshot of "
+    g_string_append_printf(why,
+                           " (%u: neither a record of the context count its body gives nor a snapshot of "
                            "this log's posterior has it)",
                            (unsigned)(f[0] | f[1] << 8 | f[2] << 16 | (uint32_t)f[3] << 24));
   size_t zeros = 0;
   while (zeros < len - off && data[len - 1 - zeros] == 0) zeros++;
   if (zeros == len - off)
-    g_string_append_printf(why, "; all %zu bytes from here to the end are zeros (zeroed pages, not a writer's "
-                           "preallocation)", zeros);
+    g_string_append_printf(why,
+                           "; all %zu bytes from here to the end are zeros (zeroed pages, not a writer's "
+                           "preallocation)",
+                           zeros);
   else if (zeros >= 512)
     g_string_append_printf(why, "; the file ends with %zu zero bytes (zeroed pages, not a writer's preallocation)",
                            zeros);
   return g_string_free(why, FALSE);
 }
 
-bool trv_ctl_scan(const uint8_t *data, size_t len, const char *name, bool salvage, TrvCtlScan *scan,
-                  GError **error) {
+bool trv_ctl_scan(const uint8_t *data, size_t len, const char *name, bool salvage, TrvCtlScan *scan, GError **error) {
   memset(scan, 0, sizeof *scan);
   if (!trv_ctl_header_decode(data, len, name, &scan->header, error)) return false;
   trv_ctl_state_init(&scan->state, &scan->header);
@@ -172,8 +173,10 @@ bool trv_ctl_scan(const uint8_t *data, size_t len, const char *name, bool salvag
                            ? trv_ctl_state_admit_record(&scan->state, &e.rec, &rule)
                            : trv_ctl_state_admit_snapshot(&scan->state, e.snap_episode, &rule);
       if (a == TRV_CTL_APPENDED) {
-        if (e.type == TRV_CTL_ENTRY_RECORD) trv_ctl_state_apply_record(&scan->state, &e.rec);
-        else trv_ctl_state_apply_snapshot(&scan->state, e.snap_episode);
+        if (e.type == TRV_CTL_ENTRY_RECORD)
+          trv_ctl_state_apply_record(&scan->state, &e.rec);
+        else
+          trv_ctl_state_apply_snapshot(&scan->state, e.snap_episode);
         e.offset = off;
         g_array_append_val(scan->entries, e);
         scan->chain.seq++;
@@ -202,8 +205,8 @@ bool trv_ctl_scan(const uint8_t *data, size_t len, const char *name, bool salvag
     break;
   }
   if (scan->header.base_episode != TRV_CTL_NO_BASE && !scan->state.have_base) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "%s: compacted log without its base snapshot at offset %d",
-                name, TRV_CTL_HEADER_SIZE);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT, "%s: compacted log without its base snapshot at offset %d", name,
+                TRV_CTL_HEADER_SIZE);
     trv_ctl_scan_clear(scan);
     return false;
   }

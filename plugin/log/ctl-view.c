@@ -32,7 +32,7 @@ struct TrvCtlView {
   char *name;
   TrvCtlScan scan;
   uint32_t first, n_episodes;
-  TrvRecord *records; /* records of complete episodes, grouped by episode, file order within */
+  TrvRecord *records;    /* records of complete episodes, grouped by episode, file order within */
   size_t *episode_start; /* n_episodes + 1 offsets into records */
   GArray *snapshots;     /* const TrvCtlEntry *, file order */
 };
@@ -192,8 +192,8 @@ static TrvPosterior *decode_snapshot(const TrvCtlView *v, const TrvCtlEntry *e, 
   if (!post) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT,
                 "%s: snapshot of episode %u (entry %" G_GUINT64_FORMAT ") at byte offset %" G_GUINT64_FORMAT
-                " does not decode: %s", v->name, e->snap_episode, e->seq, e->offset,
-                inner ? inner->message : "invalid");
+                " does not decode: %s",
+                v->name, e->snap_episode, e->seq, e->offset, inner ? inner->message : "invalid");
     g_clear_error(&inner);
   }
   return post;
@@ -231,17 +231,17 @@ TrvPosterior *trv_ctl_view_replay(const TrvCtlView *v, int64_t from, int64_t upt
   } else {
     if (from < 0) from = h->base_episode;
     if (from > last || from > UINT32_MAX) {
-      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: episode %" G_GINT64_FORMAT " is not complete", v->name,
-                  from);
+      g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: episode %" G_GINT64_FORMAT " is not complete", v->name, from);
       return NULL;
     }
     post = trv_ctl_view_snapshot(v, (uint32_t)from, error);
     if (!post) return NULL;
   }
   if (upto > last || upto < from) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: cannot replay from %" G_GINT64_FORMAT " to episode %"
-                G_GINT64_FORMAT " (complete episodes: %u to %" G_GINT64_FORMAT ")", v->name, from, upto, v->first,
-                last);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                "%s: cannot replay from %" G_GINT64_FORMAT " to episode %" G_GINT64_FORMAT
+                " (complete episodes: %u to %" G_GINT64_FORMAT ")",
+                v->name, from, upto, v->first, last);
     trv_posterior_free(post);
     return NULL;
   }
@@ -290,8 +290,8 @@ static bool check_snapshots(const TrvCtlView *v, uint64_t *bad_offset, GError **
       if (!trv_posterior_equal(stored, running)) {
         g_set_error(error, TRV_ERROR, TRV_ERROR_CORRUPT,
                     "%s: snapshot of episode %u (entry %" G_GUINT64_FORMAT ") at byte offset %" G_GUINT64_FORMAT
-                    " differs from the fold of the records before it", v->name, e->snap_episode, e->seq,
-                    e->offset);
+                    " differs from the fold of the records before it",
+                    v->name, e->snap_episode, e->seq, e->offset);
         ok = false;
       }
     }

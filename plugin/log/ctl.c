@@ -46,7 +46,7 @@ struct TrvCtl {
   TrvCtlChain chain;         /* after the last frame appended: its seq is lsn + 1 */
   TrvCtlChain durable_chain; /* after the last frame acknowledged */
   TrvCtlChain frame_chain;   /* after ctl->frame, once that is committed */
-  unsigned pending; /* entries written, not yet acknowledged */
+  unsigned pending;          /* entries written, not yet acknowledged */
   int64_t oldest_pending_us;
   bool broken;
   bool have_hooks;
@@ -77,8 +77,7 @@ static ssize_t io_pwrite(TrvCtl *ctl, const void *buf, size_t n, off_t off) {
 }
 
 static int io_fsync(TrvCtl *ctl) {
-  return ctl->have_hooks && ctl->hooks.fsync ? ctl->hooks.fsync(ctl->fd, ctl->hooks.user_data)
-                                             : fdatasync(ctl->fd);
+  return ctl->have_hooks && ctl->hooks.fsync ? ctl->hooks.fsync(ctl->fd, ctl->hooks.user_data) : fdatasync(ctl->fd);
 }
 
 static bool check_usable(TrvCtl *ctl, GError **error) {
@@ -99,10 +98,13 @@ static bool write_at(TrvCtl *ctl, const uint8_t *p, size_t n, uint64_t off, GErr
     if (w < 0 && errno == EINTR) continue;
     if (w <= 0) {
       int err = w < 0 ? errno : ENOSPC;
-      g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot append %zu bytes at offset %" G_GUINT64_FORMAT
-                  ": %s; the log is unchanged", ctl->path, n, off, g_strerror(err));
-      if (ftruncate(ctl->fd, (off_t)off) != 0) ctl->broken = true;
-      else ctl->alloc_end = off;
+      g_set_error(error, TRV_ERROR, TRV_ERROR_IO,
+                  "%s: cannot append %zu bytes at offset %" G_GUINT64_FORMAT ": %s; the log is unchanged", ctl->path, n,
+                  off, g_strerror(err));
+      if (ftruncate(ctl->fd, (off_t)off) != 0)
+        ctl->broken = true;
+      else
+        ctl->alloc_end = off;
       return false;
     }
     done += (size_t)w;
@@ -159,7 +161,8 @@ static bool sync_now(TrvCtl *ctl, GError **error) {
   }
   if (ctl->synced_end != ctl->end && io_fsync(ctl) != 0) {
     int err = errno;
-    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot sync the log (%" G_GUINT64_FORMAT
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO,
+                "%s: cannot sync the log (%" G_GUINT64_FORMAT
                 " bytes pending): %s; the last %u append(s) are not acknowledged",
                 ctl->path, ctl->end - ctl->durable_end, g_strerror(err), ctl->pending);
     break_handle(ctl);
@@ -191,20 +194,19 @@ static bool commit_frame(TrvCtl *ctl, uint64_t *lsn, GError **error) {
   if (lsn) *lsn = ctl->lsn;
   if (ctl->pending++ == 0) ctl->oldest_pending_us = trv_ctl_now_us();
   switch (ctl->options.fsync) {
-  case TRV_CTL_FSYNC_ALWAYS:
-    return sync_now(ctl, error);
-  case TRV_CTL_FSYNC_GROUP:
-    if (ctl->pending >= ctl->options.group_records ||
-        trv_ctl_now_us() - ctl->oldest_pending_us >= (int64_t)ctl->options.group_ms * 1000)
-      return sync_now(ctl, error);
-    return true;
-  case TRV_CTL_FSYNC_NONE:
-    ctl->durable_end = ctl->end;
-    ctl->durable_lsn = ctl->lsn;
-    ctl->durable_chain = ctl->chain;
-    ctl->pending = 0;
-    if (ctl->ack) ctl->ack(ctl->durable_lsn, ctl->ack_data);
-    return true;
+    case TRV_CTL_FSYNC_ALWAYS: return sync_now(ctl, error);
+    case TRV_CTL_FSYNC_GROUP:
+      if (ctl->pending >= ctl->options.group_records ||
+          trv_ctl_now_us() - ctl->oldest_pending_us >= (int64_t)ctl->options.group_ms * 1000)
+        return sync_now(ctl, error);
+      return true;
+    case TRV_CTL_FSYNC_NONE:
+      ctl->durable_end = ctl->end;
+      ctl->durable_lsn = ctl->lsn;
+      ctl->durable_chain = ctl->chain;
+      ctl->pending = 0;
+      if (ctl->ack) ctl->ack(ctl->durable_lsn, ctl->ack_data);
+      return true;
   }
   return true;
 }
@@ -236,8 +238,8 @@ TrvCtlAppend trv_ctl_append_snapshot(TrvCtl *ctl, uint32_t episode, TrvCtlSnapsh
       !trv_ctl_params_equal(trv_posterior_params(post), &h->params) || reason > TRV_CTL_SNAPSHOT_COMPACTION) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                 "%s: snapshot of episode %u does not match the log (%d components and parameters as given "
-                "at creation, %u expected)", ctl->path, episode, trv_posterior_n_components(post),
-                h->n_components);
+                "at creation, %u expected)",
+                ctl->path, episode, trv_posterior_n_components(post), h->n_components);
     return TRV_CTL_ERROR;
   }
   GError *rule = NULL;
@@ -297,8 +299,7 @@ static TrvCtlOptions normalized(const TrvCtlOptions *options) {
   return o;
 }
 
-TrvCtl *trv_ctl_open(const char *path, const TrvCtlOptions *options, TrvCtlRecovery *recovery,
-                     GError **error) {
+TrvCtl *trv_ctl_open(const char *path, const TrvCtlOptions *options, TrvCtlRecovery *recovery, GError **error) {
   TrvCtlOptions opt = normalized(options);
   if (opt.fsync > TRV_CTL_FSYNC_NONE) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: unknown fsync policy %d", path, (int)opt.fsync);
@@ -341,8 +342,8 @@ TrvCtl *trv_ctl_open(const char *path, const TrvCtlOptions *options, TrvCtlRecov
     g_free(side);
   }
   if (ok && rec.valid_bytes < len && (ftruncate(fd, (off_t)rec.valid_bytes) != 0 || fdatasync(fd) != 0)) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot truncate the torn tail at offset %" G_GUINT64_FORMAT
-                ": %s", path, rec.valid_bytes, g_strerror(errno));
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "%s: cannot truncate the torn tail at offset %" G_GUINT64_FORMAT ": %s",
+                path, rec.valid_bytes, g_strerror(errno));
     ok = false;
   }
   g_free(data);
@@ -379,8 +380,8 @@ TrvCtl *trv_ctl_create(const char *path, int n_components, const TrvPosteriorPar
   trv_ctl_header_encode(&h, bytes);
   GError *bad = NULL;
   if (n_components < 1 || !trv_ctl_header_decode(bytes, sizeof bytes, path, &h, &bad)) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: cannot create a log for %d components: %s", path,
-                n_components, bad ? bad->message : "at least one is needed");
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: cannot create a log for %d components: %s", path, n_components,
+                bad ? bad->message : "at least one is needed");
     g_clear_error(&bad);
     return NULL;
   }
@@ -402,8 +403,8 @@ TrvCtl *trv_ctl_create(const char *path, int n_components, const TrvPosteriorPar
   }
   g_free(tmp);
   if (!ok) {
-    g_set_error(error, TRV_ERROR, err == EEXIST ? TRV_ERROR_INPUT : TRV_ERROR_IO, "%s: cannot create the log: %s",
-                path, err == EEXIST ? "the file exists (open it instead)" : g_strerror(err));
+    g_set_error(error, TRV_ERROR, err == EEXIST ? TRV_ERROR_INPUT : TRV_ERROR_IO, "%s: cannot create the log: %s", path,
+                err == EEXIST ? "the file exists (open it instead)" : g_strerror(err));
     return NULL;
   }
   if (!trv_ctl_sync_dir(path, error)) return NULL;
@@ -421,7 +422,8 @@ TrvCtl *trv_ctl_open_or_create(const char *path, int n_components, const TrvPost
               !trv_ctl_params_equal(&ctl->state.header.params, params))) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                 "%s: the log was made for %u components with other posterior parameters than this run's "
-                "(%d components); use a new file", path, ctl->state.header.n_components, n_components);
+                "(%d components); use a new file",
+                path, ctl->state.header.n_components, n_components);
     trv_ctl_close(ctl, NULL);
     return NULL;
   }

@@ -78,13 +78,13 @@ typedef struct {
 
 /* What opening a file found and did about it. */
 typedef struct {
-  uint64_t file_bytes;      /* size found */
-  uint64_t valid_bytes;     /* size kept */
-  uint64_t torn_bytes;      /* one incomplete last frame (a torn append), truncated */
-  uint64_t padding_bytes;   /* a writer's preallocation after the data, truncated */
-  uint64_t dropped_bytes;   /* salvage: bytes from the corrupt point on, dropped */
-  uint64_t corrupt_offset;  /* salvage: where the corruption starts (0: none) */
-  uint64_t n_entries;       /* entries kept */
+  uint64_t file_bytes;     /* size found */
+  uint64_t valid_bytes;    /* size kept */
+  uint64_t torn_bytes;     /* one incomplete last frame (a torn append), truncated */
+  uint64_t padding_bytes;  /* a writer's preallocation after the data, truncated */
+  uint64_t dropped_bytes;  /* salvage: bytes from the corrupt point on, dropped */
+  uint64_t corrupt_offset; /* salvage: where the corruption starts (0: none) */
+  uint64_t n_entries;      /* entries kept */
 } TrvCtlRecovery;
 
 /* Called by the writer after each sync with the highest durable lsn. */
@@ -114,13 +114,11 @@ TrvCtl *trv_ctl_create(const char *path, int n_components, const TrvPosteriorPar
  * longest valid prefix and saves the dropped bytes to "<path>.dropped".
  * The writer checks framing, chain and rules, not snapshots against the
  * fold (readers do).  recovery (may be NULL) tells what was done. */
-TrvCtl *trv_ctl_open(const char *path, const TrvCtlOptions *options, TrvCtlRecovery *recovery,
-                     GError **error);
+TrvCtl *trv_ctl_open(const char *path, const TrvCtlOptions *options, TrvCtlRecovery *recovery, GError **error);
 /* Opens path if it exists (its header must match n_components and params),
  * else creates it. */
 TrvCtl *trv_ctl_open_or_create(const char *path, int n_components, const TrvPosteriorParams *params,
-                               const TrvCtlOptions *options, TrvCtlRecovery *recovery,
-                               GError **error);
+                               const TrvCtlOptions *options, TrvCtlRecovery *recovery, GError **error);
 /* Makes everything durable, then closes and frees ctl (also on failure). */
 bool trv_ctl_close(TrvCtl *ctl, GError **error);
 
@@ -157,8 +155,8 @@ void trv_ctl_set_io_hooks(TrvCtl *ctl, const TrvCtlIoHooks *hooks);
  * the fold of the records before it. */
 TrvCtlView *trv_ctl_view_open(const char *path, bool salvage, GError **error);
 /* The same over bytes in memory (name is used in messages). */
-TrvCtlView *trv_ctl_view_new_from_bytes(const uint8_t *data, size_t len, const char *name,
-                                        bool salvage, GError **error);
+TrvCtlView *trv_ctl_view_new_from_bytes(const uint8_t *data, size_t len, const char *name, bool salvage,
+                                        GError **error);
 void trv_ctl_view_free(TrvCtlView *view);
 
 const TrvCtlHeader *trv_ctl_view_header(const TrvCtlView *view);
@@ -180,10 +178,10 @@ TrvPosterior *trv_ctl_view_replay(const TrvCtlView *view, int64_t from, int64_t 
 
 typedef struct {
   uint64_t file_bytes, header_bytes;
-  uint64_t n_records, record_bytes;          /* all records in the file, framed */
-  uint64_t n_by_kind[4];                     /* index TrvRecordKind */
-  uint64_t n_snapshots, snapshot_bytes;      /* framed */
-  uint64_t n_pending_records;                /* records of episodes not closed yet */
+  uint64_t n_records, record_bytes;     /* all records in the file, framed */
+  uint64_t n_by_kind[4];                /* index TrvRecordKind */
+  uint64_t n_snapshots, snapshot_bytes; /* framed */
+  uint64_t n_pending_records;           /* records of episodes not closed yet */
 } TrvCtlStats;
 void trv_ctl_view_stats(const TrvCtlView *view, TrvCtlStats *stats);
 
@@ -208,8 +206,8 @@ typedef struct {
  * link); otherwise out_path must not exist yet (TRV_ERROR_INPUT), and path
  * is left as it is.  Refuses a file with an active writer, a corrupt file,
  * or a file with no complete episode past its base. */
-bool trv_ctl_compact(const char *path, const char *out_path, const char *archive_path,
-                     TrvCtlCompactStats *stats, GError **error);
+bool trv_ctl_compact(const char *path, const char *out_path, const char *archive_path, TrvCtlCompactStats *stats,
+                     GError **error);
 
 /* --- format helpers (ctl-format.c) --- */
 

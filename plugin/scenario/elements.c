@@ -55,8 +55,10 @@ static char **param_sections(void) {
     const char *dot = strchr(specs[i].key, '.');
     if (!dot) continue;
     char *sec = g_strndup(specs[i].key, (gsize)(dot - specs[i].key));
-    if (g_ptr_array_find_with_equal_func(out, sec, g_str_equal, NULL)) g_free(sec);
-    else g_ptr_array_add(out, sec);
+    if (g_ptr_array_find_with_equal_func(out, sec, g_str_equal, NULL))
+      g_free(sec);
+    else
+      g_ptr_array_add(out, sec);
   }
   g_ptr_array_add(out, NULL);
   return (char **)g_ptr_array_free(out, FALSE);
@@ -272,15 +274,18 @@ static void set_agent_hosts(Loader *L, char *globs, Loc at, bool from_role) {
   }
   L->s->role_hosts[TRV_ROLE_AGENT] = globs;
   L->role[TRV_ROLE_AGENT] = at;
-  if (from_role) L->role_given[TRV_ROLE_AGENT] = true;
-  else L->agents_hosts_given = true;
+  if (from_role)
+    L->role_given[TRV_ROLE_AGENT] = true;
+  else
+    L->agents_hosts_given = true;
 }
 
 /* The platform is an input: any path, relative to the scenario or
  * absolute, which must pass trv_platform_file_check() (the reader that
  * collects its names applies it). */
 static void start_platform(Loader *L, const XML_Char **atts) {
-  const char *v = trv_scn_required(L, "platform", atts, "file", "<platform file=\"PLATFORM.xml\"> (relative to the scenario)");
+  const char *v =
+      trv_scn_required(L, "platform", atts, "file", "<platform file=\"PLATFORM.xml\"> (relative to the scenario)");
   if (!v) return;
   L->platform = trv_xml_attr_loc(&L->xml, "file");
   if (!v[0]) {
@@ -302,7 +307,8 @@ static void start_platform(Loader *L, const XML_Char **atts) {
 }
 
 static void start_role(Loader *L, const XML_Char **atts) {
-  const char *name = trv_scn_required(L, "role", atts, "name", "<role name=\"controller|ctl|agent\" hosts=\"GLOB,...\">");
+  const char *name =
+      trv_scn_required(L, "role", atts, "name", "<role name=\"controller|ctl|agent\" hosts=\"GLOB,...\">");
   if (!name) return;
   int r = -1;
   for (int i = 0; trv_role_names[i]; i++)
@@ -337,7 +343,8 @@ static void start_controllers(Loader *L, const XML_Char **atts) {
   char **names = trv_scn_split_list(L, "controllers", "names", v, "controller names");
   for (int i = 0; names && names[i]; i++) {
     if (!g_strv_contains(trv_controller_names(), names[i])) {
-      char *h = trv_scn_hint(names[i], trv_controller_names()), *all = g_strjoinv(", ", (char **)trv_controller_names());
+      char *h = trv_scn_hint(names[i], trv_controller_names()),
+           *all = g_strjoinv(", ", (char **)trv_controller_names());
       trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, "names"), "unknown controller '%s'; expected one of: %s%s",
                    names[i], all, h);
       g_free(h);
@@ -349,8 +356,10 @@ static void start_controllers(Loader *L, const XML_Char **atts) {
                        "controller '%s' listed twice; expected each controller once", names[i]);
     }
   }
-  if (L->xml.error) g_strfreev(names);
-  else L->s->controllers = names;
+  if (L->xml.error)
+    g_strfreev(names);
+  else
+    L->s->controllers = names;
 }
 
 /* A shipped JSSP instance's name (letters and digits; empty: the machine
@@ -372,8 +381,8 @@ static void start_params(Loader *L, const char *el, const XML_Char **atts) {
     const char *const *worlds = trv_world_names(); /* the registered worlds */
     if (!g_strv_contains(worlds, name)) {
       char *h = trv_scn_hint(name, worlds), *all = g_strjoinv(", ", (char **)worlds);
-      trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, "name"), "unknown world '%s'; expected one of: %s%s", name,
-                   all, h);
+      trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, "name"), "unknown world '%s'; expected one of: %s%s", name, all,
+                   h);
       g_free(h);
       g_free(all);
       return;
@@ -384,15 +393,17 @@ static void start_params(Loader *L, const char *el, const XML_Char **atts) {
     const char *attr = atts[i], *value = atts[i + 1];
     if (!strcmp(el, "world") && !strcmp(attr, "name")) continue;
     if (!strcmp(el, "ctl") && !strcmp(attr, "file")) {
-      char *p = output_path(L, el, attr, value, ".ctl", "a path ending in .ctl inside the run's output directory, "
+      char *p = output_path(L, el, attr, value, ".ctl",
+                            "a path ending in .ctl inside the run's output directory, "
                             "relative and without '..', e.g. file=\"log.ctl\"");
       if (p) g_free(s->ctl_file), s->ctl_file = p;
     } else if (!strcmp(el, "run") && !strcmp(attr, "out")) {
-      char *p = output_path(L, el, attr, value, NULL, "a directory inside the one the run starts in, relative and "
+      char *p = output_path(L, el, attr, value, NULL,
+                            "a directory inside the one the run starts in, relative and "
                             "without '..', e.g. out=\"results/flips\"");
       if (p) g_free(s->out_dir), s->out_dir = p;
-    } else if (!strcmp(el, "world") && ((!strcmp(attr, "instance") && !instance_name(value)) ||
-                                        (!strcmp(attr, "table") && *value))) {
+    } else if (!strcmp(el, "world") &&
+               ((!strcmp(attr, "instance") && !instance_name(value)) || (!strcmp(attr, "table") && *value))) {
       /* an instance file or a calibration table, read (never written) relative to the scenario */
       char *path = g_canonicalize_filename(value, L->base_dir), *key = g_strdup_printf("world.%s", attr);
       GError *e = NULL;
@@ -419,7 +430,8 @@ static void start_params(Loader *L, const char *el, const XML_Char **atts) {
 }
 
 static void start_set(Loader *L, const XML_Char **atts) {
-  const char *key = trv_scn_required(L, "set", atts, "param", "<set param=\"KEY\" value=\"V\"> (keys: `trivium params`)");
+  const char *key =
+      trv_scn_required(L, "set", atts, "param", "<set param=\"KEY\" value=\"V\"> (keys: `trivium params`)");
   const char *value = key ? trv_scn_required(L, "set", atts, "value", "<set param=\"KEY\" value=\"V\">") : NULL;
   if (!value) return;
   if (!trv_param_lookup(key)) {
@@ -448,12 +460,18 @@ static void start_top(Loader *L, const char *el, const XML_Char **atts) {
     g_hash_table_insert(L->seen, g_strdup(el), GINT_TO_POINTER(L->xml.tag.line));
   }
   if (!check_attributes(L, el, atts)) return;
-  if (!strcmp(el, "platform")) start_platform(L, atts);
-  else if (!strcmp(el, "controllers")) start_controllers(L, atts);
-  else if (!strcmp(el, "set")) start_set(L, atts);
-  else if (!strcmp(el, "sweep")) trv_scn_start_sweep(L, atts);
-  else if (!strcmp(el, "faults")) return;
-  else start_params(L, el, atts);
+  if (!strcmp(el, "platform"))
+    start_platform(L, atts);
+  else if (!strcmp(el, "controllers"))
+    start_controllers(L, atts);
+  else if (!strcmp(el, "set"))
+    start_set(L, atts);
+  else if (!strcmp(el, "sweep"))
+    trv_scn_start_sweep(L, atts);
+  else if (!strcmp(el, "faults"))
+    return;
+  else
+    start_params(L, el, atts);
 }
 
 /* Checks a start tag against its parent and applies it.  Called for every
@@ -488,8 +506,9 @@ void trv_scn_start_element(Loader *L, const char *el, const XML_Char **atts) {
   if (!strcmp(parent, "trivium-scenario")) {
     start_top(L, el, atts);
   } else if (check_attributes(L, el, atts)) {
-    if (!strcmp(parent, "platform")) start_role(L, atts);
-    else trv_scn_start_fault(L, el, atts);
+    if (!strcmp(parent, "platform"))
+      start_role(L, atts);
+    else
+      trv_scn_start_fault(L, el, atts);
   }
 }
-

@@ -79,8 +79,8 @@ static TrvTraceResource *resource(Reader *r, const char *name, bool host) {
   bool glob = strpbrk(name, "*?[\\") != NULL;
   if (r->t->resources->len >= TRV_FAULT_TRACE_MAX_RESOURCES) {
     g_free(key);
-    fail(r, "resource number %u ('%s'); expected at most %d distinct resources in a trace",
-         r->t->resources->len + 1, name, TRV_FAULT_TRACE_MAX_RESOURCES);
+    fail(r, "resource number %u ('%s'); expected at most %d distinct resources in a trace", r->t->resources->len + 1,
+         name, TRV_FAULT_TRACE_MAX_RESOURCES);
     return NULL;
   }
   if (glob && r->n_globs >= TRV_FAULT_TRACE_MAX_GLOBS) {
@@ -121,8 +121,10 @@ static bool apply(Reader *r, TrvTraceResource *res, double t, bool down, const c
   }
   if (last && t < previous) {
     char *now = seconds_text(t), *before = seconds_text(previous);
-    fail(r, "%s '%s' %s at %s, before its previous event (line %d, at %s); expected the lines of a resource in time "
-         "order", kind, res->name, state, now, previous_line, before);
+    fail(r,
+         "%s '%s' %s at %s, before its previous event (line %d, at %s); expected the lines of a resource in time "
+         "order",
+         kind, res->name, state, now, previous_line, before);
     g_free(now);
     g_free(before);
     return false;
@@ -130,8 +132,10 @@ static bool apply(Reader *r, TrvTraceResource *res, double t, bool down, const c
   if (!down) {
     if (t == last->down) {
       char *now = seconds_text(t);
-      fail(r, "%s '%s' %s at %s, the time it went %s (line %d); expected a later time (an outage of 0 s changes "
-           "nothing)", kind, res->name, state, now, went, last->down_line);
+      fail(r,
+           "%s '%s' %s at %s, the time it went %s (line %d); expected a later time (an outage of 0 s changes "
+           "nothing)",
+           kind, res->name, state, now, went, last->down_line);
       g_free(now);
       return false;
     }
@@ -202,8 +206,7 @@ static bool read_line(Reader *r, const char *line, size_t n) {
   if (strlen(name) > TRV_PLATFORM_MAX_NAME)
     return fail(r, "resource of %zu bytes; expected a link or host name or glob of at most %d bytes", strlen(name),
                 TRV_PLATFORM_MAX_NAME);
-  if (strchr(name, ','))
-    return fail(r, "resource '%s' holds a comma; expected one name or glob per line", name);
+  if (strchr(name, ',')) return fail(r, "resource '%s' holds a comma; expected one name or glob per line", name);
   static const char *const states[] = {"down", "up", "off", "on", NULL};
   int s = 0;
   while (states[s] && strcmp(states[s], state)) s++;
@@ -224,8 +227,8 @@ TrvFaultTrace *trv_fault_trace_parse(const char *text, size_t len, const char *n
   TrvFaultTrace *t = g_new0(TrvFaultTrace, 1);
   t->file = g_strdup(name);
   t->resources = g_ptr_array_new_with_free_func(resource_free);
-  Reader r = {.t = t, .index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL), .name = name,
-              .error = error};
+  Reader r = {
+      .t = t, .index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL), .name = name, .error = error};
   bool ok = true;
   if (len > TRV_FAULT_TRACE_MAX_BYTES)
     ok = fail(&r, "the fault trace is %zu bytes; expected at most %d bytes", len, TRV_FAULT_TRACE_MAX_BYTES);

@@ -34,10 +34,17 @@
 const char *const trv_scn_fault_elements[] = {"link-flap", "host-crash", "partition", "fault-trace", NULL};
 const char *const trv_fault_law_names[] = {"exponential", "weibull", "lognormal", "fixed", NULL};
 /* Numeric fault attributes a <sweep> may name as KIND.ATTR. */
-const char *const trv_scn_fault_sweep_keys[] = {"link-flap.mtbf",     "link-flap.mttr",      "link-flap.start",
-                                               "link-flap.stop",     "link-flap.up_shape",  "link-flap.down_shape",
-                                               "host-crash.at",      "host-crash.duration", "partition.at",
-                                               "partition.duration", NULL};
+const char *const trv_scn_fault_sweep_keys[] = {"link-flap.mtbf",
+                                                "link-flap.mttr",
+                                                "link-flap.start",
+                                                "link-flap.stop",
+                                                "link-flap.up_shape",
+                                                "link-flap.down_shape",
+                                                "host-crash.at",
+                                                "host-crash.duration",
+                                                "partition.at",
+                                                "partition.duration",
+                                                NULL};
 
 /* A plain decimal number: [+-]digits[.digits][(e|E)[+-]digits], at least
  * one digit before the exponent.  No blanks, hexadecimal, "inf" or "nan",
@@ -251,7 +258,8 @@ void trv_scn_start_fault(Loader *L, const char *el, const XML_Char **atts) {
     f.kind = TRV_FAULT_PARTITION, pattern_attr = "hosts";
   }
   Loc at = trv_xml_attr_loc(&L->xml, pattern_attr);
-  char *globs = trv_scn_patterns(L, el, atts, pattern_attr, f.kind == TRV_FAULT_LINK_FLAP ? "agent-*-uplink" : "agent-*");
+  char *globs =
+      trv_scn_patterns(L, el, atts, pattern_attr, f.kind == TRV_FAULT_LINK_FLAP ? "agent-*-uplink" : "agent-*");
   if (!globs) return;
   const char *names[4];
   double *fields[4];
@@ -319,7 +327,8 @@ static void check_grid_size(Loader *L, const char *key, guint n) {
 
 void trv_scn_start_sweep(Loader *L, const XML_Char **atts) {
   const char *key = trv_scn_required(L, "sweep", atts, "param", "<sweep param=\"KEY\" values=\"V1,V2,...\">");
-  const char *v = key ? trv_scn_required(L, "sweep", atts, "values", "<sweep param=\"KEY\" values=\"V1,V2,...\">") : NULL;
+  const char *v =
+      key ? trv_scn_required(L, "sweep", atts, "values", "<sweep param=\"KEY\" values=\"V1,V2,...\">") : NULL;
   if (!v) return;
   Loc at = trv_xml_attr_loc(&L->xml, "param");
   bool is_fault = g_strv_contains(trv_scn_fault_sweep_keys, key);
@@ -519,7 +528,8 @@ bool trv_fault_parse_spec(const char *option, const char *text, TrvFaultSpec *f,
   }
   if (ok && kind == TRV_FAULT_LINK_FLAP && g.stop <= g.start) {
     char *q = quoted(text);
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s '%s': stop is not after start; expected STOP > START", option, q);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s '%s': stop is not after start; expected STOP > START", option,
+                q);
     g_free(q);
     ok = false;
   }

@@ -42,8 +42,10 @@ char *trv_scn_printable(const char *msg) {
   for (const char *p = msg; *p;) {
     unsigned char c = (unsigned char)*p;
     if (c < 0x80) {
-      if (c < 0x20 || c == 0x7f) g_string_append_printf(s, "\\x%02x", c);
-      else g_string_append_c(s, (char)c);
+      if (c < 0x20 || c == 0x7f)
+        g_string_append_printf(s, "\\x%02x", c);
+      else
+        g_string_append_c(s, (char)c);
       p++;
       continue;
     }
@@ -51,7 +53,7 @@ char *trv_scn_printable(const char *msg) {
      * reader quotes before Expat has checked the encoding) is escaped too:
      * the message is always valid UTF-8 */
     gunichar u = g_utf8_get_char_validated(p, -1); /* (gunichar)-1 or -2 when invalid */
-    if (u >= 0x80 && u < 0xa0) { /* a C1 control (U+0080..U+009F: CSI among them) */
+    if (u >= 0x80 && u < 0xa0) {                   /* a C1 control (U+0080..U+009F: CSI among them) */
       g_string_append_printf(s, "\\u%04x", (unsigned)u);
       p = g_utf8_next_char(p);
     } else if (u < 0x110000) {

@@ -39,10 +39,12 @@ char *trv_scn_output_path(const char *value, const char *suffix, char **found) {
   char **parts = g_strsplit(value, "/", -1);
   GPtrArray *kept = g_ptr_array_new();
   for (int i = 0; parts[i] && !*found; i++) {
-    if (!strcmp(parts[i], "..")) *found = g_strdup("has a '..' component");
+    if (!strcmp(parts[i], ".."))
+      *found = g_strdup("has a '..' component");
     else if (strlen(parts[i]) > MAX_FILE_NAME)
       *found = g_strdup_printf("has a name of %zu bytes (at most %d)", strlen(parts[i]), MAX_FILE_NAME);
-    else if (parts[i][0] && strcmp(parts[i], ".")) g_ptr_array_add(kept, parts[i]);
+    else if (parts[i][0] && strcmp(parts[i], "."))
+      g_ptr_array_add(kept, parts[i]);
   }
   char *norm = NULL;
   if (!*found) {

@@ -30,8 +30,8 @@
  * resource models and their numerics.  Everything else (tracing/filename,
  * path, plugin, contexts/..., smpi/..., model-check/..., trivium/...) could
  * choose a file the run writes, code it loads or Trivium's own settings. */
-static const char *const model_settings[] = {"network/", "cpu/", "host/", "disk/", "maxmin/", "precision/", "bmf/",
-                                             "surf/", NULL};
+static const char *const model_settings[] = {"network/",   "cpu/", "host/", "disk/", "maxmin/",
+                                             "precision/", "bmf/", "surf/", NULL};
 
 /* The reader's state; its TrvXmlReader comes first, so that Expat's user
  * data is both (see xml.h). */
@@ -113,8 +113,10 @@ static bool radical_term(const char **p, uint64_t *lo, uint64_t *hi) {
     (*p)++;
     if (!radical_number(p, hi) || *hi < *lo) return false;
   }
-  if (**p == ',' && (*p)[1] != '\0') (*p)++;
-  else if (**p != '\0') return false;
+  if (**p == ',' && (*p)[1] != '\0')
+    (*p)++;
+  else if (**p != '\0')
+    return false;
   return true;
 }
 
@@ -159,8 +161,8 @@ static void add_generated_hosts(PlatformReader *R, const char *el, const XML_Cha
   g_free(shown);
   if (R->xml.error) return;
   char digits[24];
-  size_t name_len = strlen(prefix) + strlen(suffix) + (size_t)g_snprintf(digits, sizeof digits, "%llu",
-                                                                          (unsigned long long)largest);
+  size_t name_len =
+      strlen(prefix) + strlen(suffix) + (size_t)g_snprintf(digits, sizeof digits, "%llu", (unsigned long long)largest);
   if (name_len > TRV_PLATFORM_MAX_NAME) {
     trv_xml_fail(&R->xml, R->xml.tag, "<%s> generates host names of %zu bytes; expected names of at most %d bytes", el,
                  name_len, TRV_PLATFORM_MAX_NAME);
@@ -183,10 +185,14 @@ static void check_profile_file(PlatformReader *R, const char *el, const char *na
   struct stat st;
   const char *kind = NULL;
   char *found = NULL;
-  if (!value[0]) found = g_strdup("is empty");
-  else if (!path) found = g_strdup_printf("is %zu bytes long (at most %d)", strlen(value), TRV_SCENARIO_MAX_PATH);
-  else if (stat(path, &st) != 0) found = g_strdup_printf("(resolved to %s) cannot be read (%s)", path, g_strerror(errno));
-  else if ((kind = trv_input_file_kind(&st))) found = g_strdup_printf("(resolved to %s) is %s", path, kind);
+  if (!value[0])
+    found = g_strdup("is empty");
+  else if (!path)
+    found = g_strdup_printf("is %zu bytes long (at most %d)", strlen(value), TRV_SCENARIO_MAX_PATH);
+  else if (stat(path, &st) != 0)
+    found = g_strdup_printf("(resolved to %s) cannot be read (%s)", path, g_strerror(errno));
+  else if ((kind = trv_input_file_kind(&st)))
+    found = g_strdup_printf("(resolved to %s) is %s", path, kind);
   else if ((unsigned long long)st.st_size > TRV_PLATFORM_MAX_BYTES)
     found = g_strdup_printf("(resolved to %s) is %lld bytes", path, (long long)st.st_size);
   char *shown = trv_scn_shorten(value, TRV_PLATFORM_MAX_NAME);
@@ -196,9 +202,10 @@ static void check_profile_file(PlatformReader *R, const char *el, const char *na
                  "the platform file",
                  name, shown, el, found, TRV_PLATFORM_MAX_BYTES);
   else if (!g_hash_table_contains(R->profiles, path) && R->names->profiles->len >= TRV_PLATFORM_MAX_PROFILES)
-    trv_xml_fail(&R->xml, trv_xml_attr_loc(&R->xml, name), "%s=\"%s\" on <%s> is profile file number %u; expected "
-                 "at most %d distinct profile files", name, shown, el, R->names->profiles->len + 1,
-                 TRV_PLATFORM_MAX_PROFILES);
+    trv_xml_fail(&R->xml, trv_xml_attr_loc(&R->xml, name),
+                 "%s=\"%s\" on <%s> is profile file number %u; expected "
+                 "at most %d distinct profile files",
+                 name, shown, el, R->names->profiles->len + 1, TRV_PLATFORM_MAX_PROFILES);
   else if (!g_hash_table_contains(R->profiles, path)) { /* each once; a run keeps a copy of it (docs/outputs.md) */
     g_hash_table_add(R->profiles, path);
     g_ptr_array_add(R->names->profiles, g_steal_pointer(&path));
@@ -213,9 +220,11 @@ static void check_config_setting(PlatformReader *R, const XML_Char **atts) {
   for (int i = 0; key && model_settings[i]; i++)
     if (g_str_has_prefix(key, model_settings[i])) return;
   char *shown = trv_scn_shorten(key ? key : "", TRV_SCENARIO_MAX_NAME);
-  trv_xml_fail(&R->xml, key ? trv_xml_attr_loc(&R->xml, "id") : R->xml.tag, "<config> setting '%s'; expected only "
+  trv_xml_fail(&R->xml, key ? trv_xml_attr_loc(&R->xml, "id") : R->xml.tag,
+               "<config> setting '%s'; expected only "
                "model settings (network/, cpu/, host/, disk/, maxmin/, precision/, bmf/, surf/): a platform never sets "
-               "output files, plugins, search paths or Trivium's settings (give them on the command line)", shown);
+               "output files, plugins, search paths or Trivium's settings (give them on the command line)",
+               shown);
   g_free(shown);
 }
 
@@ -263,7 +272,8 @@ static void XMLCALL on_start(void *data, const XML_Char *el, const XML_Char **at
   } else if (!strcmp(el, "config")) {
     if (R->config_depth < 0) R->config_depth = R->depth;
   } else if (!strcmp(el, "prop") && R->config_depth >= 0) {
-    check_config_setting(R, atts); /* at any depth: SimGrid's DTD nests nothing there, but this reader does not validate */
+    check_config_setting(R,
+                         atts); /* at any depth: SimGrid's DTD nests nothing there, but this reader does not validate */
   } else if (!strcmp(el, "prop") && R->host_depth >= 0 && R->depth == R->host_depth + 1 && id &&
              !strcmp(id, "trivium.role")) {
     const char *value = attr(atts, "value");
@@ -316,8 +326,10 @@ TrvPlatformNames *trv_platform_names_read(const char *path, GError **error) {
   /* the name first: a file SimGrid would load as a library is not even opened */
   if (!g_str_has_suffix(path, ".xml")) {
     char *printable = trv_scn_printable(path);
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: the platform's name does not end in .xml; expected a SimGrid "
-                "platform in XML (SimGrid would load any other file as a shared library)", printable);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                "%s: the platform's name does not end in .xml; expected a SimGrid "
+                "platform in XML (SimGrid would load any other file as a shared library)",
+                printable);
     g_free(printable);
     return NULL;
   }

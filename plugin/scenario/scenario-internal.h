@@ -24,14 +24,14 @@ typedef struct {
   TrvScenario *s;
   char *stack[4]; /* open elements; nothing nests deeper than 3 */
   int depth;
-  GHashTable *seen; /* element -> line of its first occurrence, for the ones allowed once */
+  GHashTable *seen;                 /* element -> line of its first occurrence, for the ones allowed once */
   TrvPlatformNames *platform_names; /* read when <platform> is met */
   int n_patterns;                   /* glob items so far (TRV_SCENARIO_MAX_PATTERNS) */
   Loc root, platform, role[3];
   bool role_given[3], agents_hosts_given;
-  GArray *fault_locs; /* Loc of each fault's pattern attribute (a fault trace's file) */
+  GArray *fault_locs;  /* Loc of each fault's pattern attribute (a fault trace's file) */
   size_t trace_events; /* of the scenario's fault traces so far (TRV_FAULT_TRACE_MAX_EVENTS) */
-  GArray *sweep_locs; /* Loc of each sweep's param attribute */
+  GArray *sweep_locs;  /* Loc of each sweep's param attribute */
 } Loader;
 
 /* "; did you mean 'X'?" or "" (caller frees). */

@@ -36,20 +36,25 @@
  * quote a value, and lists are split from them). */
 static bool check_lengths(Loader *L, const char *el, const XML_Char **atts) {
   if (strlen(el) > TRV_SCENARIO_MAX_NAME) {
-    trv_xml_fail(&L->xml, L->xml.tag, "element name of %zu bytes; expected an element of the scenario language "
-                 "(names of at most %d bytes)", strlen(el), TRV_SCENARIO_MAX_NAME);
+    trv_xml_fail(&L->xml, L->xml.tag,
+                 "element name of %zu bytes; expected an element of the scenario language "
+                 "(names of at most %d bytes)",
+                 strlen(el), TRV_SCENARIO_MAX_NAME);
     return false;
   }
   for (int i = 0; atts[i]; i += 2) {
     if (strlen(atts[i]) > TRV_SCENARIO_MAX_NAME) {
-      trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, atts[i]), "attribute name of %zu bytes on <%s>; expected an "
-                   "attribute of the scenario language (names of at most %d bytes)", strlen(atts[i]), el,
-                   TRV_SCENARIO_MAX_NAME);
+      trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, atts[i]),
+                   "attribute name of %zu bytes on <%s>; expected an "
+                   "attribute of the scenario language (names of at most %d bytes)",
+                   strlen(atts[i]), el, TRV_SCENARIO_MAX_NAME);
       return false;
     }
     if (strlen(atts[i + 1]) > TRV_SCENARIO_MAX_VALUE) {
-      trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, atts[i]), "value of %s on <%s> is %zu bytes long; expected at "
-                   "most %d bytes", atts[i], el, strlen(atts[i + 1]), TRV_SCENARIO_MAX_VALUE);
+      trv_xml_fail(&L->xml, trv_xml_attr_loc(&L->xml, atts[i]),
+                   "value of %s on <%s> is %zu bytes long; expected at "
+                   "most %d bytes",
+                   atts[i], el, strlen(atts[i + 1]), TRV_SCENARIO_MAX_VALUE);
       return false;
     }
   }
@@ -93,7 +98,8 @@ static void XMLCALL on_text(void *data, const XML_Char *text, int len) {
 /* "a, b, c" of at most 8 names, then ", ... (N in all)". */
 static char *name_list(GPtrArray *names) {
   GString *s = g_string_new(NULL);
-  for (guint i = 0; i < names->len && i < 8; i++) g_string_append_printf(s, "%s%s", i ? ", " : "", (char *)names->pdata[i]);
+  for (guint i = 0; i < names->len && i < 8; i++)
+    g_string_append_printf(s, "%s%s", i ? ", " : "", (char *)names->pdata[i]);
   if (names->len > 8) g_string_append_printf(s, ", ... (%u in all)", names->len);
   if (!names->len) g_string_append(s, "(none)");
   return g_string_free(s, FALSE);
@@ -152,8 +158,10 @@ static void check_trace(Loader *L, Loc at, const TrvFaultSpec *f) {
     const char *kind = res->host ? "host" : "link", *other = res->host ? "a link: down or up" : "a host: off or on";
     bool is_other = g_hash_table_contains(res->host ? links : hosts, res->name);
     char *all = name_list(names), *h = name_hint(res->name, names);
-    trv_xml_fail(&L->xml, at, "fault trace '%s' refused: %s:%d: %s '%s' matches no %s of %s%s%s%s; expected one of its "
-                 "%ss: %s%s", f->pattern, f->trace->file, res->line, kind, res->name, kind, L->s->platform,
+    trv_xml_fail(&L->xml, at,
+                 "fault trace '%s' refused: %s:%d: %s '%s' matches no %s of %s%s%s%s; expected one of its "
+                 "%ss: %s%s",
+                 f->pattern, f->trace->file, res->line, kind, res->name, kind, L->s->platform,
                  is_other ? " (it is " : "", is_other ? other : "", is_other ? ")" : "", kind, all, h);
     g_free(h);
     g_free(all);
@@ -177,9 +185,10 @@ static void check_platform(Loader *L) {
     for (guint k = 0; k < pn->roles->len && !found; k++)
       found = pn->roles->pdata[k] && !strcmp(pn->roles->pdata[k], trv_role_names[r]);
     if (!found)
-      trv_xml_fail(&L->xml, L->platform, "no host of %s has the property trivium.role=\"%s\" and the scenario maps no "
-                   "hosts to role '%s'; expected <role name=\"%s\" hosts=\"GLOB\"> inside <platform>", s->platform,
-                   trv_role_names[r], trv_role_names[r], trv_role_names[r]);
+      trv_xml_fail(&L->xml, L->platform,
+                   "no host of %s has the property trivium.role=\"%s\" and the scenario maps no "
+                   "hosts to role '%s'; expected <role name=\"%s\" hosts=\"GLOB\"> inside <platform>",
+                   s->platform, trv_role_names[r], trv_role_names[r], trv_role_names[r]);
   }
   for (int r = 0; r < 3 && !L->xml.error; r++) { /* the hosts each role resolves to, in platform order */
     GPtrArray *list = g_ptr_array_new();
@@ -200,17 +209,20 @@ static void check_platform(Loader *L) {
   for (guint i = 0; i < s->faults->len && !L->xml.error; i++) {
     const TrvFaultSpec *f = &g_array_index(s->faults, TrvFaultSpec, i);
     Loc at = g_array_index(L->fault_locs, Loc, i);
-    if (f->kind == TRV_FAULT_TRACE) check_trace(L, at, f);
+    if (f->kind == TRV_FAULT_TRACE)
+      check_trace(L, at, f);
     else if (f->kind != TRV_FAULT_LINK_FLAP)
       check_globs(L, at, trv_scn_fault_elements[f->kind], f->pattern, pn->hosts, "host");
-    else if (pn->links_complete) check_globs(L, at, "link-flap", f->pattern, pn->links, "link");
+    else if (pn->links_complete)
+      check_globs(L, at, "link-flap", f->pattern, pn->links, "link");
   }
 }
 
 static void finish(Loader *L) {
   TrvScenario *s = L->s;
   if (!s->platform)
-    trv_xml_fail(&L->xml, L->root, "<trivium-scenario> without <platform>; expected <platform file=\"PLATFORM.xml\"> "
+    trv_xml_fail(&L->xml, L->root,
+                 "<trivium-scenario> without <platform>; expected <platform file=\"PLATFORM.xml\"> "
                  "naming the SimGrid platform");
   else if (!s->world)
     trv_xml_fail(&L->xml, L->root, "<trivium-scenario> without <world>; expected <world name=\"causalbench\" ...>");
@@ -284,7 +296,8 @@ char **trv_scenario_warnings(const TrvScenario *s, const TrvParams *p, const GAr
   char **ctl = s->role_host_list[TRV_ROLE_CTL], **agents = s->role_host_list[TRV_ROLE_AGENT];
   char **controller = s->role_host_list[TRV_ROLE_CONTROLLER];
   guint n_ctl = ctl ? g_strv_length(ctl) : 0, n_agents = agents ? g_strv_length(agents) : 0;
-  int replicas = trv_ctl_params_of(p)->replicas, need = replicas / 2 + 1, n_agents_run = trv_params_int(p, "agents.count");
+  int replicas = trv_ctl_params_of(p)->replicas, need = replicas / 2 + 1,
+      n_agents_run = trv_params_int(p, "agents.count");
   if (replicas > 1 && n_ctl > 0) {
     int on_first = (replicas + (int)n_ctl - 1) / (int)n_ctl; /* replicas 0, n, 2n, ... share log host 0 */
     if (on_first >= need)
@@ -297,8 +310,9 @@ char **trv_scenario_warnings(const TrvScenario *s, const TrvParams *p, const GAr
     for (int a = 0; a < n_agents_run; a++) shared += !strcmp(agents[a % n_agents], controller[0]);
     if (shared > 0)
       g_ptr_array_add(out, g_strdup_printf("%d of the %d agent%s on the controller's host %s: its crash stops the "
-                                           "controller and %s at once", shared, n_agents_run, n_agents_run == 1 ? "" : "s",
-                                           controller[0], shared == 1 ? "that agent" : "those agents"));
+                                           "controller and %s at once",
+                                           shared, n_agents_run, n_agents_run == 1 ? "" : "s", controller[0],
+                                           shared == 1 ? "that agent" : "those agents"));
   }
   for (guint i = 0; faults && i < faults->len; i++) {
     const TrvFaultSpec *f = &g_array_index(faults, TrvFaultSpec, i);
@@ -306,8 +320,8 @@ char **trv_scenario_warnings(const TrvScenario *s, const TrvParams *p, const GAr
     if (f->kind == TRV_FAULT_LINK_FLAP) {
       if (f->start >= f->stop)
         g_ptr_array_add(out, g_strdup_printf("%s on '%s' (line %d): it starts at %g s and stops at %g s, so it never "
-                                             "fires", trv_scn_fault_elements[f->kind], f->pattern, f->line, f->start,
-                                             f->stop));
+                                             "fires",
+                                             trv_scn_fault_elements[f->kind], f->pattern, f->line, f->start, f->stop));
       continue;
     }
     if (f->duration <= 0)
@@ -317,8 +331,8 @@ char **trv_scenario_warnings(const TrvScenario *s, const TrvParams *p, const GAr
     for (int r = 0; r < 3 && !used; r++) used = matches_any(f->pattern, s->role_host_list[r]);
     if (!used)
       g_ptr_array_add(out, g_strdup_printf("%s on '%s' (line %d): no controller, log or agent host matches, so it "
-                                           "cannot affect the run", trv_scn_fault_elements[f->kind], f->pattern,
-                                           f->line));
+                                           "cannot affect the run",
+                                           trv_scn_fault_elements[f->kind], f->pattern, f->line));
   }
   g_ptr_array_add(out, NULL);
   return (char **)g_ptr_array_free(out, FALSE);

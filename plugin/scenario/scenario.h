@@ -35,32 +35,32 @@
 
 /* Limits of the readers.  Each is checked before anything it bounds is
  * allocated or expanded, and each is named in the message that refuses it. */
-#define TRV_SCENARIO_MAX_BYTES (1024 * 1024)       /* a scenario file */
-#define TRV_SCENARIO_MAX_VALUE 4096                /* bytes of one attribute value */
-#define TRV_SCENARIO_MAX_NAME 64                   /* bytes of an element or attribute name */
-#define TRV_SCENARIO_MAX_PATTERNS 1024             /* glob items in one scenario, all attributes together */
-#define TRV_SCENARIO_MAX_PATTERN 255               /* bytes of one glob item */
-#define TRV_SCENARIO_MAX_FAULTS 1000               /* fault elements */
-#define TRV_SCENARIO_MAX_SWEEP_VALUES 1000         /* values of one sweep */
-#define TRV_SCENARIO_MAX_POINTS 100000             /* points of the sweep grid */
-#define TRV_SCENARIO_MAX_PATH 1024                 /* bytes of an output path */
-#define TRV_FAULT_MAX_SECONDS 1e9                  /* any fault time (about 31 years) */
-#define TRV_FAULT_MIN_PERIOD 1e-3                  /* mtbf and mttr, seconds */
-#define TRV_FAULT_WEIBULL_MIN_SHAPE 0.1            /* Weibull k of a link-flap's up or down times */
+#define TRV_SCENARIO_MAX_BYTES (1024 * 1024) /* a scenario file */
+#define TRV_SCENARIO_MAX_VALUE 4096          /* bytes of one attribute value */
+#define TRV_SCENARIO_MAX_NAME 64             /* bytes of an element or attribute name */
+#define TRV_SCENARIO_MAX_PATTERNS 1024       /* glob items in one scenario, all attributes together */
+#define TRV_SCENARIO_MAX_PATTERN 255         /* bytes of one glob item */
+#define TRV_SCENARIO_MAX_FAULTS 1000         /* fault elements */
+#define TRV_SCENARIO_MAX_SWEEP_VALUES 1000   /* values of one sweep */
+#define TRV_SCENARIO_MAX_POINTS 100000       /* points of the sweep grid */
+#define TRV_SCENARIO_MAX_PATH 1024           /* bytes of an output path */
+#define TRV_FAULT_MAX_SECONDS 1e9            /* any fault time (about 31 years) */
+#define TRV_FAULT_MIN_PERIOD 1e-3            /* mtbf and mttr, seconds */
+#define TRV_FAULT_WEIBULL_MIN_SHAPE 0.1      /* Weibull k of a link-flap's up or down times */
 #define TRV_FAULT_WEIBULL_MAX_SHAPE 10.0
-#define TRV_FAULT_LOGNORMAL_MIN_SHAPE 0.01         /* lognormal sigma (of the log) of the same */
+#define TRV_FAULT_LOGNORMAL_MIN_SHAPE 0.01 /* lognormal sigma (of the log) of the same */
 #define TRV_FAULT_LOGNORMAL_MAX_SHAPE 5.0
-#define TRV_PLATFORM_MAX_BYTES (64 * 1024 * 1024)  /* a platform file or one of its profile files */
-#define TRV_PLATFORM_MAX_HOSTS 100000              /* hosts, declared and generated */
-#define TRV_PLATFORM_MAX_LINKS 100000              /* link and backbone elements */
-#define TRV_PLATFORM_MAX_GENERATORS 10000          /* cluster and cabinet elements */
-#define TRV_PLATFORM_MAX_NAME 255                  /* bytes of a host or link name (a DNS name is at most 253) */
-#define TRV_PLATFORM_MAX_PROFILES 10000            /* distinct profile files a platform names */
+#define TRV_PLATFORM_MAX_BYTES (64 * 1024 * 1024)   /* a platform file or one of its profile files */
+#define TRV_PLATFORM_MAX_HOSTS 100000               /* hosts, declared and generated */
+#define TRV_PLATFORM_MAX_LINKS 100000               /* link and backbone elements */
+#define TRV_PLATFORM_MAX_GENERATORS 10000           /* cluster and cabinet elements */
+#define TRV_PLATFORM_MAX_NAME 255                   /* bytes of a host or link name (a DNS name is at most 253) */
+#define TRV_PLATFORM_MAX_PROFILES 10000             /* distinct profile files a platform names */
 #define TRV_FAULT_TRACE_MAX_BYTES (4 * 1024 * 1024) /* a fault trace file */
-#define TRV_FAULT_TRACE_MAX_LINE 1024              /* bytes of one line of a fault trace, its end excluded */
-#define TRV_FAULT_TRACE_MAX_EVENTS 100000          /* event lines, of one trace and of all a scenario's traces */
-#define TRV_FAULT_TRACE_MAX_RESOURCES 10000        /* distinct resources (name or glob, link or host) of a trace */
-#define TRV_FAULT_TRACE_MAX_GLOBS 64               /* of which globs (*, ?, [ or \\): each may match every name */
+#define TRV_FAULT_TRACE_MAX_LINE 1024               /* bytes of one line of a fault trace, its end excluded */
+#define TRV_FAULT_TRACE_MAX_EVENTS 100000           /* event lines, of one trace and of all a scenario's traces */
+#define TRV_FAULT_TRACE_MAX_RESOURCES 10000         /* distinct resources (name or glob, link or host) of a trace */
+#define TRV_FAULT_TRACE_MAX_GLOBS 64                /* of which globs (*, ?, [ or \\): each may match every name */
 
 typedef enum { TRV_FAULT_LINK_FLAP, TRV_FAULT_HOST_CRASH, TRV_FAULT_PARTITION, TRV_FAULT_TRACE } TrvFaultKind;
 /* Fault element names by TrvFaultKind ("link-flap", "host-crash",
@@ -131,21 +131,21 @@ char *trv_fault_shape_expected(TrvFaultLaw law);
  * first mistake as one TRV_ERROR_INPUT line, "FILE:LINE: what was found;
  * expected what" (or "FILE: ..." for the file as a whole). */
 typedef struct {
-  double down, up;    /* seconds; up = +inf: down to the end of the run */
+  double down, up;        /* seconds; up = +inf: down to the end of the run */
   int down_line, up_line; /* up_line 0 with up = +inf */
 } TrvTraceInterval;
 typedef struct {
-  char *name;         /* as written: a name, or a glob when `glob` */
-  bool host;          /* off/on lines: a host; down/up lines: a link */
-  bool glob;          /* holds *, ?, [ or \ (fnmatch's special characters) */
-  int line;           /* its first line */
-  GArray *intervals;  /* TrvTraceInterval, in time order, disjoint and not touching; at least one */
+  char *name;        /* as written: a name, or a glob when `glob` */
+  bool host;         /* off/on lines: a host; down/up lines: a link */
+  bool glob;         /* holds *, ?, [ or \ (fnmatch's special characters) */
+  int line;          /* its first line */
+  GArray *intervals; /* TrvTraceInterval, in time order, disjoint and not touching; at least one */
 } TrvTraceResource;
 typedef struct {
-  char *file;         /* the path read (or the name given to _parse), for messages and run.json */
-  char sha256[65];    /* of the bytes read, lowercase hex */
+  char *file;           /* the path read (or the name given to _parse), for messages and run.json */
+  char sha256[65];      /* of the bytes read, lowercase hex */
   GPtrArray *resources; /* TrvTraceResource *, in the order of their first lines */
-  size_t n_events;    /* event lines */
+  size_t n_events;      /* event lines */
 } TrvFaultTrace;
 /* Parses `len` bytes (any bytes) named `name` in messages; NULL with
  * *error (TRV_ERROR_INPUT) on the first mistake.  Free with
@@ -221,16 +221,16 @@ extern const char *const trv_role_names[]; /* "controller", "ctl", "agent", NULL
  * ctl_file whose path goes through one when it creates its directories
  * (the loader cannot: the directories may not exist yet). */
 typedef struct {
-  char *file;          /* the scenario path as given (or the name given to _from_memory) */
-  char *platform;      /* absolute path */
-  char *role_hosts[3]; /* TrvRole -> comma-separated globs, or NULL: use the trivium.role host property */
-  char *world;         /* "causalbench" */
-  TrvParams params;    /* the table's defaults + everything the file set */
-  char **controllers;  /* NULL-terminated; NULL = trv_controller_defaults() */
-  char *ctl_file;      /* relative to the run's output directory, or NULL (see Paths above) */
-  char *out_dir;       /* relative to the directory the run starts in, or NULL (see Paths above) */
-  GArray *faults;      /* TrvFaultSpec, in document order */
-  GArray *sweeps;      /* TrvSweepSpec, in document order */
+  char *file;               /* the scenario path as given (or the name given to _from_memory) */
+  char *platform;           /* absolute path */
+  char *role_hosts[3];      /* TrvRole -> comma-separated globs, or NULL: use the trivium.role host property */
+  char *world;              /* "causalbench" */
+  TrvParams params;         /* the table's defaults + everything the file set */
+  char **controllers;       /* NULL-terminated; NULL = trv_controller_defaults() */
+  char *ctl_file;           /* relative to the run's output directory, or NULL (see Paths above) */
+  char *out_dir;            /* relative to the directory the run starts in, or NULL (see Paths above) */
+  GArray *faults;           /* TrvFaultSpec, in document order */
+  GArray *sweeps;           /* TrvSweepSpec, in document order */
   char **role_host_list[3]; /* TrvRole -> the platform's hosts of that role, in platform order (NULL-terminated) */
 } TrvScenario;
 
@@ -310,9 +310,9 @@ char **trv_scenario_element_children(const char *parent);
  * resolves them (relative to the platform's directory, or absolute),
  * canonical, each once, in document order. */
 typedef struct {
-  GPtrArray *hosts; /* char * */
-  GPtrArray *roles; /* char * or NULL, parallel to hosts */
-  GPtrArray *links; /* char * */
+  GPtrArray *hosts;    /* char * */
+  GPtrArray *roles;    /* char * or NULL, parallel to hosts */
+  GPtrArray *links;    /* char * */
   GPtrArray *profiles; /* char *, absolute */
   bool links_complete;
 } TrvPlatformNames;

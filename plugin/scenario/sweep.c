@@ -55,15 +55,24 @@ GArray *trv_scenario_point(const TrvScenario *s, size_t k, TrvParams *params) {
       const char *kind = trv_scn_fault_elements[fs->kind];
       if (strlen(kind) != (size_t)(dot - sw->param) || strncmp(kind, sw->param, (size_t)(dot - sw->param))) continue;
       const char *field = dot + 1;
-      if (!strcmp(field, "mtbf")) fs->mtbf = v;
-      else if (!strcmp(field, "mttr")) fs->mttr = v;
-      else if (!strcmp(field, "start")) fs->start = v;
-      else if (!strcmp(field, "stop")) fs->stop = v;
-      else if (!strcmp(field, "up_shape")) fs->up_shape = v;
-      else if (!strcmp(field, "down_shape")) fs->down_shape = v;
-      else if (!strcmp(field, "at")) fs->at = v;
-      else if (!strcmp(field, "duration")) fs->duration = v;
-      else g_assert_not_reached();
+      if (!strcmp(field, "mtbf"))
+        fs->mtbf = v;
+      else if (!strcmp(field, "mttr"))
+        fs->mttr = v;
+      else if (!strcmp(field, "start"))
+        fs->start = v;
+      else if (!strcmp(field, "stop"))
+        fs->stop = v;
+      else if (!strcmp(field, "up_shape"))
+        fs->up_shape = v;
+      else if (!strcmp(field, "down_shape"))
+        fs->down_shape = v;
+      else if (!strcmp(field, "at"))
+        fs->at = v;
+      else if (!strcmp(field, "duration"))
+        fs->duration = v;
+      else
+        g_assert_not_reached();
     }
   }
   g_free(idx);

@@ -76,9 +76,7 @@ static Loc declaration_loc(const TrvXmlReader *X) {
   return offset_loc(X, (size_t)off);
 }
 
-static bool is_blank(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
+static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 /* Walks the current start tag from its '<', stepping over quoted values,
  * to the first name after a blank that is `attr` followed by '=' or a
@@ -130,8 +128,10 @@ static bool check_tag_references(TrvXmlReader *X) {
       char *name = g_strndup(X->buf + i + 1, j - i - 1);
       bool ok = name[0] == '#' || g_strv_contains(predefined, name);
       if (!ok)
-        trv_xml_fail(X, offset_loc(X, i), "reference to undeclared entity '%s'; expected only the predefined "
-                     "entities and character references", name);
+        trv_xml_fail(X, offset_loc(X, i),
+                     "reference to undeclared entity '%s'; expected only the predefined "
+                     "entities and character references",
+                     name);
       g_free(name);
       if (!ok) return false;
     }
@@ -154,9 +154,10 @@ static void XMLCALL on_entity_decl(void *data, const XML_Char *name, int is_para
   TrvXmlReader *X = data;
   (void)value, (void)value_length, (void)base, (void)public_id, (void)notation;
   char *shown = trv_scn_shorten(name, TRV_SCENARIO_MAX_NAME);
-  trv_xml_fail(X, declaration_loc(X), "declaration of %s%s entity '%s'; expected no entity declarations (a %s "
-               "never defines or loads entities)", system_id ? "external " : "", is_parameter ? "parameter" : "general",
-               shown, X->noun);
+  trv_xml_fail(X, declaration_loc(X),
+               "declaration of %s%s entity '%s'; expected no entity declarations (a %s "
+               "never defines or loads entities)",
+               system_id ? "external " : "", is_parameter ? "parameter" : "general", shown, X->noun);
   g_free(shown);
 }
 
@@ -164,8 +165,10 @@ static void XMLCALL on_entity_decl(void *data, const XML_Char *name, int is_para
 static void XMLCALL on_skipped_entity(void *data, const XML_Char *name, int is_parameter) {
   TrvXmlReader *X = data;
   char *shown = trv_scn_shorten(name, TRV_SCENARIO_MAX_NAME);
-  trv_xml_fail(X, trv_xml_here(X), "reference to undeclared %sentity '%s'; expected only the predefined entities and "
-               "character references", is_parameter ? "parameter " : "", shown);
+  trv_xml_fail(X, trv_xml_here(X),
+               "reference to undeclared %sentity '%s'; expected only the predefined entities and "
+               "character references",
+               is_parameter ? "parameter " : "", shown);
   g_free(shown);
 }
 
@@ -175,8 +178,10 @@ static int XMLCALL on_external_entity(XML_Parser parser, const XML_Char *context
   TrvXmlReader *X = XML_GetUserData(parser);
   (void)context, (void)base, (void)public_id;
   char *shown = trv_scn_shorten(system_id ? system_id : "", TRV_SCENARIO_MAX_NAME);
-  trv_xml_fail(X, trv_xml_here(X), "reference to external entity '%s'; expected no external entities (they are "
-               "never loaded)", shown);
+  trv_xml_fail(X, trv_xml_here(X),
+               "reference to external entity '%s'; expected no external entities (they are "
+               "never loaded)",
+               shown);
   g_free(shown);
   return XML_STATUS_ERROR;
 }
@@ -201,8 +206,8 @@ void trv_xml_open(TrvXmlReader *X, void *owner, const char *noun, const char *na
 bool trv_xml_parse(TrvXmlReader *X, size_t max_bytes, const char *expected) {
   g_assert(max_bytes <= INT_MAX); /* so that the length within it fits XML_Parse's int */
   if (X->len > max_bytes) {
-    keep_error(X, g_strdup_printf("%s: the %s is %zu bytes; expected at most %zu bytes", X->name, X->noun, X->len,
-                                  max_bytes));
+    keep_error(
+        X, g_strdup_printf("%s: the %s is %zu bytes; expected at most %zu bytes", X->name, X->noun, X->len, max_bytes));
     return false;
   }
   X->parsing = true;

@@ -36,9 +36,9 @@ typedef struct {
   const char *noun;       /* what the file is, for messages: "scenario", "platform" */
   const char *name, *buf; /* the name messages start with; the whole input */
   size_t len;
-  GError *error;          /* the first failure, or NULL */
-  XML_Index tag_offset;   /* byte offset of the current start tag, -1 before the first */
-  Loc tag;                /* its location */
+  GError *error;        /* the first failure, or NULL */
+  XML_Index tag_offset; /* byte offset of the current start tag, -1 before the first */
+  Loc tag;              /* its location */
 } TrvXmlReader;
 
 /* Sets up X (the first member of the caller's state `owner`) to read the

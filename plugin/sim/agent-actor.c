@@ -60,8 +60,10 @@ static bool commit_atomic(Cell *cell, AgentState *a, int e, GArray *recs, int *a
         Msg *rep = reps[i];
         if (rep->episode == e && rep->tag == attempt && rep->agent >= 0 && rep->agent < n && !acked[rep->agent]) {
           acked[rep->agent] = true;
-          if (rep->kind == MSG_ACK) acks++;
-          else if (rep->kind == MSG_NACK) nacks++;
+          if (rep->kind == MSG_ACK)
+            acks++;
+          else if (rep->kind == MSG_NACK)
+            nacks++;
         }
         trv_msg_free(rep);
       }
@@ -183,8 +185,10 @@ static void agent_exit(int failed, void *data) {
   if (!cell || !cell->shared_city) return;
   Round *R = &cell->round;
   if (a->plan_episode != R->episode || a->plan_tag != R->tag || !R->member[a->index]) return;
-  if (!R->fixed) R->member[a->index] = false;
-  else if (R->next_step[a->index] < cell->info->steps) R->stand_in[a->index] = true;
+  if (!R->fixed)
+    R->member[a->index] = false;
+  else if (R->next_step[a->index] < cell->info->steps)
+    R->stand_in[a->index] = true;
 }
 
 #define DONE_RETRY_PAUSE 0.5 /* simulated seconds between two attempts to deliver DONE */
@@ -208,7 +212,8 @@ static void report_done(Cell *cell, AgentState *a, int e, int attempts, int gate
     done->attempts = attempts;
     done->gated = gated;
     done->late = late;
-    if (trv_msg_send(cell->mb_controller, done, first ? cell->opt->commit_timeout : fmin(cell->opt->commit_timeout, left)))
+    if (trv_msg_send(cell->mb_controller, done,
+                     first ? cell->opt->commit_timeout : fmin(cell->opt->commit_timeout, left)))
       break;
     left = a->plan_until - simgrid_get_clock();
     if (left <= 0) break;
@@ -220,9 +225,7 @@ static void report_done(Cell *cell, AgentState *a, int e, int attempts, int gate
  * controller plays and the controller has not begun to close it.  Asked
  * before an agent's commit and again after it, since the close may begin
  * while the commit is under way. */
-static bool referee_watches(const Cell *cell, int e) {
-  return e == cell->played_episode && !cell->closing;
-}
+static bool referee_watches(const Cell *cell, int e) { return e == cell->played_episode && !cell->closing; }
 
 /* The transport's close of an agent's episode, in the agent's actor:
  * commit (or send the telemetry), then DONE to the controller. */
@@ -232,13 +235,17 @@ static bool sim_close(void *ctx, TrvEpisode *ep, GArray *recs, GError **error) {
   int e = trivium_episode_index(ep), attempts = 0;
   bool ok = true;
   if (referee_watches(cell, e)) g_array_append_vals(cell->played, recs->data, recs->len);
-  if (cell->opt->best_effort) send_telemetry(cell, a, e, recs);
-  else ok = commit_atomic(cell, a, e, recs, &attempts);
+  if (cell->opt->best_effort)
+    send_telemetry(cell, a, e, recs);
+  else
+    ok = commit_atomic(cell, a, e, recs, &attempts);
   if (referee_watches(cell, e)) cell->played_attempts += attempts;
   if (!ok) {
     XBT_INFO("agent %d: the records of episode %d were not committed (%d attempts)", a->index, e, attempts);
-    g_set_error(error, TRV_ERROR, TRV_ERROR_IO, "agent %d: the records of episode %d were not committed after %d "
-                "attempts", a->index, e, attempts);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_IO,
+                "agent %d: the records of episode %d were not committed after %d "
+                "attempts",
+                a->index, e, attempts);
   }
   a->open = NULL;
   int late = a->late;
@@ -323,7 +330,8 @@ static sg_host_t machine_host(Cell *cell, int machine) {
       const char *v = sg_host_get_property_value(hosts[i], "trivium.machine");
       char *end;
       long k = v ? strtol(v, &end, 10) : -1;
-      if (v && *v && !*end && k >= 0 && k < INT_MAX) g_hash_table_insert(cell->machine_hosts, GINT_TO_POINTER(k), hosts[i]);
+      if (v && *v && !*end && k >= 0 && k < INT_MAX)
+        g_hash_table_insert(cell->machine_hosts, GINT_TO_POINTER(k), hosts[i]);
     }
     free(hosts);
   }
@@ -368,8 +376,10 @@ static void run_operations(Cell *cell, AgentState *a, int episode, const TrvOper
     int machine = ops[r->index[0]].machine;
     sg_host_t h = machine_host(cell, machine);
     if (!h) {
-      fail_cell(cell, TRV_ERROR_INPUT, "%s: no host for machine %d (expected a host with the property "
-                "trivium.machine=%d, or one named m%d)", cell->opt->platform, machine, machine, machine);
+      fail_cell(cell, TRV_ERROR_INPUT,
+                "%s: no host for machine %d (expected a host with the property "
+                "trivium.machine=%d, or one named m%d)",
+                cell->opt->platform, machine, machine, machine);
       continue;
     }
     char name[48];
@@ -386,7 +396,8 @@ static void run_operations(Cell *cell, AgentState *a, int episode, const TrvOper
       sg_actor_unref(actors[k]);
     }
     if (r->bad)
-      fail_cell(cell, TRV_ERROR_IO, "agent %d, episode %d: an operation of machine %d ran at t=%.17g s, expected "
+      fail_cell(cell, TRV_ERROR_IO,
+                "agent %d, episode %d: an operation of machine %d ran at t=%.17g s, expected "
                 "%.17g s (a host shared with another actor, or not available, stretches operations)",
                 a->index, episode, ops[r->index[0]].machine, r->bad_at, r->bad_expected);
     g_free(r->index);
@@ -412,8 +423,10 @@ static int checked_operations(const TrvWorldClass *wc, void *agent, const TrvOpe
   for (int i = 0; i < n; i++) {
     const TrvOperation *op = &(*ops)[i];
     if (op->machine < 0 || !isfinite(op->start) || op->start < 0 || !isfinite(op->duration) || op->duration < 0) {
-      trv_world_refuse(error, wc->name, fn, "returned operation %d on machine %d from %g for %g s; expected a "
-                       "machine >= 0, a start and a duration finite and >= 0", i, op->machine, op->start, op->duration);
+      trv_world_refuse(error, wc->name, fn,
+                       "returned operation %d on machine %d from %g for %g s; expected a "
+                       "machine >= 0, a start and a duration finite and >= 0",
+                       i, op->machine, op->start, op->duration);
       return -1;
     }
   }
@@ -476,10 +489,10 @@ static bool play(Cell *cell, AgentState *a, TrvEpisode *ep, int *late, GError **
   bool ok = trv_agent_play(wc, a->world, ep, on_clock ? &ticks : ac->step_end ? &sync : NULL, error);
   *late = clock.late;
   if (!ok) return false;
-  double flops = ac->work      ? ac->work(a->world)
-                 : on_clock    ? 0.0 /* run inside the steps */
-                               : cell->info->steps * cell->opt->step_flops +
-                                 trivium_episode_n_probes(ep) * cell->opt->probe_flops;
+  double flops =
+      ac->work   ? ac->work(a->world)
+      : on_clock ? 0.0 /* run inside the steps */
+                 : cell->info->steps * cell->opt->step_flops + trivium_episode_n_probes(ep) * cell->opt->probe_flops;
   if (ac->work && !trv_world_check_number(wc->name, "agent.work", flops, 0, INFINITY, error)) return false;
   if (flops > 0 || !on_clock) sg_actor_execute(flops);
   if (ac->operations) {

@@ -42,7 +42,8 @@
 
 #include "sim-internal.h"
 
-XBT_LOG_NEW_DEFAULT_SUBCATEGORY(trivium_agents, trivium, "Trivium: the program's agents joining, leaving and rejoining");
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(trivium_agents, trivium,
+                                "Trivium: the program's agents joining, leaving and rejoining");
 
 /* A host that is on for a watcher: the controller's, else the first up. */
 static sg_host_t watcher_host(const Cell *cell) {
@@ -130,7 +131,7 @@ static void watch(Cell *cell, AgentState *a) {
 static void unwatch(AgentState *a) {
   sg_actor_t w = a->watcher;
   if (!w) return;
-  a->watcher = NULL; /* before the kill, a simcall: other actors may run meanwhile */
+  a->watcher = NULL;                                  /* before the kill, a simcall: other actors may run meanwhile */
   if (!a->reporting && !a->stopped) sg_actor_kill(w); /* stopped: it has ended */
   sg_actor_unref(w);
 }

@@ -281,13 +281,15 @@ bool trv_sim_check_contexts(GError **error) {
   if (threads > 1) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                 "contexts/nthreads is %d: Trivium's actors share their state (the world, the log, the rounds) and "
-                "run one at a time; expected contexts/nthreads:1 (SimGrid's default)", threads);
+                "run one at a time; expected contexts/nthreads:1 (SimGrid's default)",
+                threads);
     return false;
   }
   if (stack_kib < TRV_SIM_MIN_STACK_KIB) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                 "contexts/stack-size is %d KiB: Trivium's actors need a larger stack; "
-                "expected at least %d KiB (SimGrid's default: 8192)", stack_kib, TRV_SIM_MIN_STACK_KIB);
+                "expected at least %d KiB (SimGrid's default: 8192)",
+                stack_kib, TRV_SIM_MIN_STACK_KIB);
     return false;
   }
   return true;
@@ -333,8 +335,9 @@ bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {
   for (int r = 0; r < TRV_N_ROLES && ok; r++)
     if (role_hosts[r]->len == 0) {
       if (r == TRV_ROLE_AGENT && agent_hosts)
-        g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "no Trivium agent: mark actors with the property "
-                                                       "trivium.agent or call trivium_agent_attach()");
+        g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                    "no Trivium agent: mark actors with the property "
+                    "trivium.agent or call trivium_agent_attach()");
       else if (opt->role_hosts[r])
         g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: role %s: no host matches '%s'", opt->platform,
                     trv_role_names[r], opt->role_hosts[r]);
@@ -411,8 +414,8 @@ bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {
       ok = false;
     } else if (ok && opt->ctl_path && post) {
       TrvCtlOptions co = {.fsync = opt->ctl_fsync};
-      cell->replicas[0].ctl = trv_ctl_create(opt->ctl_path, trv_posterior_n_components(post),
-                                             trv_posterior_params(post), &co, error);
+      cell->replicas[0].ctl =
+          trv_ctl_create(opt->ctl_path, trv_posterior_n_components(post), trv_posterior_params(post), &co, error);
       ok = cell->replicas[0].ctl != NULL;
     }
   }
@@ -450,8 +453,10 @@ void trv_sim_cell_start(Cell *cell, bool start_agents) {
 
 void trv_sim_cell_fail(Cell *cell, GError *err) {
   XBT_INFO("%s", err->message); /* the run reports it once, at its end */
-  if (cell->error) g_error_free(err);
-  else cell->error = err;
+  if (cell->error)
+    g_error_free(err);
+  else
+    cell->error = err;
 }
 
 /* After simgrid_run(): the outcome (rows were delivered as episodes
@@ -462,7 +467,8 @@ bool trv_sim_cell_finish(Cell *cell, GError **error) {
   report->end_time = simgrid_get_clock();
   bool ok = cell->finished;
   if (!ok) {
-    if (cell->error) g_propagate_error(error, cell->error);
+    if (cell->error)
+      g_propagate_error(error, cell->error);
     else
       g_set_error(error, TRV_ERROR, TRV_ERROR_IO,
                   "simulation of seed %llu under %s ended at t=%g s after %d of %d episodes: deadlock (actors "

@@ -32,7 +32,7 @@
 
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(trivium_controller, trivium, "Trivium: the meta-controller (commits, alarms, resets)");
 
-#define LOG_OUTAGE_MAX 600.0   /* simulated seconds without a majority of replicas: the log is unreachable */
+#define LOG_OUTAGE_MAX 600.0 /* simulated seconds without a majority of replicas: the log is unreachable */
 #define CATCHUP_ROUNDS_MAX 120
 
 /* Logs the committed graph an episode plans with, when it changed. */
@@ -157,8 +157,10 @@ static void dispatch_and_wait(Cell *cell, int e, TrvEpisodeCounts *counts) {
       if ((posted[a] = !sent[a])) comms[a] = post_plan(cell, e, a, parts[a], deadline, &msgs[a]);
     double slice = retry ? fmin(1.0, deadline - before) : deadline - before;
     int expect = n_sent - reported, got = 0;
-    if (expect > 0) got = trv_msg_recv_many(cell->mb_controller, expect, slice, done, at);
-    else sg_actor_sleep_for(slice);
+    if (expect > 0)
+      got = trv_msg_recv_many(cell->mb_controller, expect, slice, done, at);
+    else
+      sg_actor_sleep_for(slice);
     for (int i = 0; i < got; i++) {
       Msg *d = done[i];
       if (d->kind == MSG_DONE && d->episode == e && d->tag == cell->incarnation) {
@@ -358,7 +360,8 @@ static GArray *close_episode(Cell *cell, int e, int *intents) {
       }
       trv_msg_free(rep);
     }
-    if (answered < need && simgrid_get_clock() < deadline) sg_actor_sleep_for(fmin(1.0, deadline - simgrid_get_clock()));
+    if (answered < need && simgrid_get_clock() < deadline)
+      sg_actor_sleep_for(fmin(1.0, deadline - simgrid_get_clock()));
   }
   trv_key_set_free(ids);
   g_free(got);
@@ -378,8 +381,7 @@ static bool decide_round(Cell *cell, int upto) {
     Msg *m = trv_msg_new(MSG_DECIDE, upto);
     m->first = cell->replica_acked[r];
     m->reply = cell->mb_controller_reply;
-    for (int e = m->first; e <= upto; e++)
-      m->n_carried += trv_sim_decided(cell, e)->records->len;
+    for (int e = m->first; e <= upto; e++) m->n_carried += trv_sim_decided(cell, e)->records->len;
     if (trv_msg_send(cell->replicas[r].mb, m, cell->opt->commit_timeout)) {
       Msg *rep = trv_msg_recv(cell->mb_controller_reply, cell->opt->commit_timeout);
       if (rep && rep->kind == MSG_ACK && rep->agent == r && rep->episode == upto) cell->replica_acked[r] = upto + 1;
@@ -483,7 +485,7 @@ void trv_sim_controller_actor(int argc, char **argv) {
   Cell *cell = trv_sim_cell;
   if (++cell->incarnation > 1) cell->report->controller_restarts++;
   int episodes = cell->info->episodes;
-  static TrvEpisodeCounts counts; /* survives a restart within the episode */
+  static TrvEpisodeCounts counts;                    /* survives a restart within the episode */
   while (cell->episode < episodes && !cell->error) { /* an error (a world's bad answer) stops the run */
     int e = cell->episode;
     if (trv_sim_agents_gone(cell) && !cell->closing) break; /* a program's agents all left (agent-life.c) */
@@ -495,9 +497,11 @@ void trv_sim_controller_actor(int argc, char **argv) {
           g_array_set_size(cell->played, 0);
           cell->played_attempts = 0;
         }
-        if (cell->shared_city) dispatch_shared(cell, e, &counts);
-        else dispatch_and_wait(cell, e, &counts);
-        if (cell->error) break; /* planning it, or an agent playing it */
+        if (cell->shared_city)
+          dispatch_shared(cell, e, &counts);
+        else
+          dispatch_and_wait(cell, e, &counts);
+        if (cell->error) break;                                         /* planning it, or an agent playing it */
         if (trv_sim_agents_gone(cell) && cell->played->len == 0) break; /* nobody played e: not an episode */
         cell->closing = true;
       }

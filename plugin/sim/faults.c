@@ -44,18 +44,18 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(trivium_faults, trivium, "Trivium: the scenario'
 typedef struct {
   sg_link_t link; /* one of link, host */
   sg_host_t host;
-  int resource;   /* index into the driver's down counts */
-  bool flapping;  /* draws its intervals as it goes */
+  int resource;                  /* index into the driver's down counts */
+  bool flapping;                 /* draws its intervals as it goes */
   const TrvTraceInterval *trace; /* fault-trace: its intervals, n_trace of them; the next is trace[k] */
   guint n_trace, k;
-  TrvRng rng;     /* link-flap */
+  TrvRng rng; /* link-flap */
   double mtbf, mttr, stop;
   TrvFaultLaw up, down;
   double up_shape, down_shape;
   double from, to; /* the next (or open) interval */
   bool open;       /* the interval [from, to) has begun */
   bool done;
-  int order;       /* ties: stable by creation */
+  int order; /* ties: stable by creation */
 } Source;
 
 static GArray *sources; /* Source */
@@ -73,16 +73,13 @@ static double exponential(TrvRng *rng, double mean) { return -mean * log1p(-trv_
  * is the mean, and draws nothing. */
 double trv_sim_flap_period(TrvFaultLaw law, double mean, double shape, TrvRng *rng) {
   switch (law) {
-  case TRV_FAULT_WEIBULL:
-    return mean / tgamma(1 + 1 / shape) * pow(-log1p(-trv_rng_uniform(rng)), 1 / shape);
-  case TRV_FAULT_LOGNORMAL: {
-    double u = trv_rng_uniform(rng);
-    return exp(log(mean) - shape * shape / 2 + shape * trv_normal_quantile(u > 0 ? u : 0x1p-54));
-  }
-  case TRV_FAULT_FIXED:
-    return mean;
-  default:
-    return exponential(rng, mean);
+    case TRV_FAULT_WEIBULL: return mean / tgamma(1 + 1 / shape) * pow(-log1p(-trv_rng_uniform(rng)), 1 / shape);
+    case TRV_FAULT_LOGNORMAL: {
+      double u = trv_rng_uniform(rng);
+      return exp(log(mean) - shape * shape / 2 + shape * trv_normal_quantile(u > 0 ? u : 0x1p-54));
+    }
+    case TRV_FAULT_FIXED: return mean;
+    default: return exponential(rng, mean);
   }
 }
 
@@ -169,8 +166,13 @@ static void build_heap(void) {
 /* A source of a fault trace's intervals on one resource. */
 static Source trace_source(const TrvTraceResource *res, sg_link_t link, sg_host_t host, int resource) {
   const TrvTraceInterval *iv = (const TrvTraceInterval *)(void *)res->intervals->data;
-  return (Source){.link = link, .host = host, .resource = resource, .trace = iv, .n_trace = res->intervals->len,
-                  .from = iv[0].down, .to = iv[0].up};
+  return (Source){.link = link,
+                  .host = host,
+                  .resource = resource,
+                  .trace = iv,
+                  .n_trace = res->intervals->len,
+                  .from = iv[0].down,
+                  .to = iv[0].up};
 }
 
 /* Links on some route between a host of `a` and a host of `b`. */
@@ -305,8 +307,15 @@ bool trv_sim_install_faults(Cell *cell, GError **error) {
         const char *name = sg_link_get_name(links[l]);
         if (!name_matches(fs->pattern, name)) continue;
         matched++;
-        Source s = {.link = links[l], .resource = (int)l, .flapping = true, .mtbf = fs->mtbf, .mttr = fs->mttr,
-                    .stop = stop, .up = fs->up, .down = fs->down, .up_shape = fs->up_shape,
+        Source s = {.link = links[l],
+                    .resource = (int)l,
+                    .flapping = true,
+                    .mtbf = fs->mtbf,
+                    .mttr = fs->mttr,
+                    .stop = stop,
+                    .up = fs->up,
+                    .down = fs->down,
+                    .up_shape = fs->up_shape,
                     .down_shape = fs->down_shape};
         /* keyed by the link's name: independent of the platform's order */
         trv_rng_init(&s.rng, cell->spec->seed, TRV_STREAM_FAULTS + ((uint64_t)(f + 1) << 32) + g_str_hash(name));
@@ -318,8 +327,8 @@ bool trv_sim_install_faults(Cell *cell, GError **error) {
         if (name_matches(fs->pattern, sg_host_get_name(hosts[h]))) {
           matched++;
           crashes[h] = true;
-          add_source((Source){.host = hosts[h], .resource = (int)(n_links + h), .from = fs->at,
-                              .to = fs->at + fs->duration});
+          add_source(
+              (Source){.host = hosts[h], .resource = (int)(n_links + h), .from = fs->at, .to = fs->at + fs->duration});
         }
     } else {
       GPtrArray *in = g_ptr_array_new(), *out = g_ptr_array_new();
@@ -340,12 +349,12 @@ bool trv_sim_install_faults(Cell *cell, GError **error) {
       g_ptr_array_free(out, TRUE);
     }
     if (matched == 0) {
-      const char *what = fs->kind == TRV_FAULT_HOST_CRASH ? "host" : fs->kind == TRV_FAULT_LINK_FLAP
-                                                                          ? "link"
-                                                                          : "link between the set and the others";
+      const char *what = fs->kind == TRV_FAULT_HOST_CRASH  ? "host"
+                         : fs->kind == TRV_FAULT_LINK_FLAP ? "link"
+                                                           : "link between the set and the others";
       if (fs->line)
-        g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "fault %zu (scenario line %d): '%s' matches no %s of %s",
-                    f + 1, fs->line, fs->pattern, what, opt->platform);
+        g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "fault %zu (scenario line %d): '%s' matches no %s of %s", f + 1,
+                    fs->line, fs->pattern, what, opt->platform);
       else
         g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "fault %zu: '%s' matches no %s of %s", f + 1, fs->pattern, what,
                     opt->platform);
@@ -359,7 +368,8 @@ bool trv_sim_install_faults(Cell *cell, GError **error) {
   if (ok && !driver) {
     g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
                 "%s: every host is the target of a host-crash or a fault trace: none is left to run the fault "
-                "processes", opt->platform);
+                "processes",
+                opt->platform);
     ok = false;
   }
   if (ok) {

@@ -65,8 +65,10 @@ static void write_ctl(Cell *cell, ReplicaState *r, int e, const DecidedEpisode *
                             d->snapshot, NULL, &err);
   if (err) {
     XBT_WARN("log replica %d: %s", r->index, err->message);
-    if (!cell->error) cell->error = err;
-    else g_error_free(err);
+    if (!cell->error)
+      cell->error = err;
+    else
+      g_error_free(err);
     trv_ctl_close(r->ctl, NULL);
     r->ctl = NULL;
   }
@@ -117,7 +119,7 @@ static void on_close(Cell *cell, ReplicaState *r, Msg *m) {
   if (ep) r->expect = ep->len;
   if (ep && !cell->opt->best_effort) {
     reply->records = g_array_ref(ep); /* closed: no commit joins it any more (on_commit) */
-  } else { /* best effort takes telemetry after the close: the reply is a copy */
+  } else {                            /* best effort takes telemetry after the close: the reply is a copy */
     reply->records = g_array_sized_new(FALSE, FALSE, sizeof(TrvRecord), ep ? ep->len : 0);
     if (ep) g_array_append_vals(reply->records, ep->data, ep->len);
   }
@@ -182,8 +184,10 @@ void trv_sim_replica_actor(int argc, char **argv) {
   bool running = true;
   for (int i = 0; i < backlog; i++) {
     Msg *m = sg_comm_wait(comms[i]) == SG_OK ? data[i] : NULL;
-    if (m && running) running = handle(cell, r, m);
-    else if (m) trv_msg_free(m);
+    if (m && running)
+      running = handle(cell, r, m);
+    else if (m)
+      trv_msg_free(m);
   }
   g_free(data);
   g_free(comms);

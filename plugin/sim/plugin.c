@@ -50,16 +50,19 @@ static const struct {
     {"world", "causalbench", "the world, by name (the built-in causalbench and urs, or one registered by the program)"},
     {"controller", "trivium", "the controller (trivium, rlvr, rlvr-memory, reactive, epistemic-reset, ...)"},
     {"seed", "1", "the seed of every random stream of the run"},
-    {"role.controller", "", "hosts of the controller: comma-separated globs (empty: the hosts whose property "
-                            "trivium.role is controller)"},
+    {"role.controller", "",
+     "hosts of the controller: comma-separated globs (empty: the hosts whose property "
+     "trivium.role is controller)"},
     {"role.ctl", "", "hosts of the log replicas: globs (empty: trivium.role=ctl)"},
     {"role.agent", "", "hosts of the built-in agents: globs (empty: trivium.role=agent)"},
     {"ctl.file", "", "write the decided log to this file, which must not exist (empty: no file)"},
-    {"fault", "", "fault processes, as trivium run --fault takes them, separated by ';': "
-                  "link-flap:GLOB:MTBF:MTTR[:START[:STOP]], host-crash:GLOB:AT:DURATION, partition:GLOBS:AT:DURATION "
-                  "(empty: none)"},
-    {"output", "", "when the simulation ends, write the run's directory here, as trivium_results_write_dir() does "
-                   "(empty: no directory)"},
+    {"fault", "",
+     "fault processes, as trivium run --fault takes them, separated by ';': "
+     "link-flap:GLOB:MTBF:MTTR[:START[:STOP]], host-crash:GLOB:AT:DURATION, partition:GLOBS:AT:DURATION "
+     "(empty: none)"},
+    {"output", "",
+     "when the simulation ends, write the run's directory here, as trivium_results_write_dir() does "
+     "(empty: no directory)"},
 };
 enum {
   S_WORLD,
@@ -86,8 +89,8 @@ static struct {
   bool agents_set; /* agents.count was given */
   char *value[S_COUNT];
   uint64_t seed;
-  GPtrArray *actors; /* registered agent actors, in index order */
-  GArray *faults;    /* TrvFaultSpec: the setting fault's, then trivium_plugin_add_fault's */
+  GPtrArray *actors;    /* registered agent actors, in index order */
+  GArray *faults;       /* TrvFaultSpec: the setting fault's, then trivium_plugin_add_fault's */
   int n_setting_faults; /* the first of them, which the setting fault replaces */
   TrvSimCellSpec spec;
   TrvSimOptions opt;
@@ -186,7 +189,8 @@ bool trivium_plugin_set(const char *key, const char *value, GError **error) {
     if (k == S_FAULT) { /* replaces the faults the setting gave before; those added by the call stay */
       GArray *f = parse_faults("fault", value, error);
       if (!f) return false;
-      for (int i = 0; i < plugin.n_setting_faults; i++) trv_fault_spec_clear(&g_array_index(plugin.faults, TrvFaultSpec, i));
+      for (int i = 0; i < plugin.n_setting_faults; i++)
+        trv_fault_spec_clear(&g_array_index(plugin.faults, TrvFaultSpec, i));
       g_array_remove_range(plugin.faults, 0, (guint)plugin.n_setting_faults);
       g_array_prepend_vals(plugin.faults, f->data, f->len);
       plugin.n_setting_faults = (int)f->len;
@@ -215,8 +219,10 @@ void trv_sim_plugin_cfg(const char *key, const char *value) {
   GError *err = NULL;
   if (trivium_plugin_set(key, value, &err)) return;
   /* said once, when the simulation starts and stops on it (build) */
-  if (!plugin.error) g_propagate_prefixed_error(&plugin.error, err, "--cfg=trivium/%s:%s: ", key, value);
-  else g_error_free(err);
+  if (!plugin.error)
+    g_propagate_prefixed_error(&plugin.error, err, "--cfg=trivium/%s:%s: ", key, value);
+  else
+    g_error_free(err);
 }
 
 static void build(void);
@@ -230,9 +236,11 @@ static bool marked(sg_actor_t actor) {
 }
 
 static void no_slot(const char *call, sg_actor_t actor) {
-  XBT_CWARN(trivium_plugin, "%s: actor %s on %s joins no agent: every slot is taken (agents.count counts the agents "
+  XBT_CWARN(trivium_plugin,
+            "%s: actor %s on %s joins no agent: every slot is taken (agents.count counts the agents "
             "marked at the start and those that join late), and a restarted actor takes back its own (same name, "
-            "same host)", call, sg_actor_get_name(actor), sg_host_get_name(sg_actor_get_host(actor)));
+            "same host)",
+            call, sg_actor_get_name(actor), sg_host_get_name(sg_actor_get_host(actor)));
 }
 
 static void register_agent(sg_actor_t actor) {
@@ -330,8 +338,8 @@ static bool build_cell(GError **error) {
     return false;
   }
   if (own > 0) sp->agents = slots;
-  plugin.spec = (TrvSimCellSpec){.params = &plugin.params, .world_class = wc, .controller = plugin.value[S_CONTROLLER],
-                                 .seed = plugin.seed};
+  plugin.spec = (TrvSimCellSpec){
+      .params = &plugin.params, .world_class = wc, .controller = plugin.value[S_CONTROLLER], .seed = plugin.seed};
   trv_sim_options_init(&plugin.opt, &plugin.params);
   plugin.opt.platform = "(the loaded platform)";
   plugin.opt.role_hosts[TRV_ROLE_CONTROLLER] = nonempty(plugin.value[S_ROLE_CONTROLLER]);
@@ -452,8 +460,10 @@ void trv_sim_plugin_by_simgrid(void) { plugin.by_simgrid = true; }
 static bool attached(const char *call) {
   if (plugin.initialised) return true;
   if (!plugin.not_attached_said)
-    XBT_CWARN(trivium_plugin, "%s: Trivium is not attached to this simulation: call trivium_plugin_init() before "
-              "simgrid_load_platform(), or run the program with --cfg=plugin:trivium", call);
+    XBT_CWARN(trivium_plugin,
+              "%s: Trivium is not attached to this simulation: call trivium_plugin_init() before "
+              "simgrid_load_platform(), or run the program with --cfg=plugin:trivium",
+              call);
   plugin.not_attached_said = true;
   return false;
 }
@@ -465,8 +475,10 @@ TrvEpisode *trivium_agent_next_episode(void) {
   int index = self_agent();
   if (index < 0) {
     if (!marked(sg_actor_self())) /* a marked one was told there is no slot */
-      XBT_CWARN(trivium_plugin, "trivium_agent_next_episode: actor %s is not a Trivium agent (no trivium.agent "
-                                "property, not attached)", sg_actor_self_get_name());
+      XBT_CWARN(trivium_plugin,
+                "trivium_agent_next_episode: actor %s is not a Trivium agent (no trivium.agent "
+                "property, not attached)",
+                sg_actor_self_get_name());
     return NULL;
   }
   if (plugin.failed || !trv_sim_cell || index >= plugin.cell.n_agents || plugin.cell.agents[index].left) return NULL;
@@ -479,7 +491,8 @@ static bool finish_run(void) {
   if (plugin.ended) return plugin.finished_ok;
   plugin.ended = true;
   if (!plugin.built) {
-    g_set_error(&plugin.error, TRV_ERROR, TRV_ERROR_INPUT, "the simulation never started Trivium: call "
+    g_set_error(&plugin.error, TRV_ERROR, TRV_ERROR_INPUT,
+                "the simulation never started Trivium: call "
                 "trivium_plugin_init() before simgrid_load_platform() and run the simulation");
     return plugin.finished_ok = false;
   }
@@ -530,8 +543,10 @@ static void on_simulation_end(void) {
     }
     XBT_CINFO(trivium_plugin, "the run's directory is %s (trivium report %s draws its tables and figures)", out, out);
   } else {
-    XBT_CWARN(trivium_plugin, "attached with --cfg=plugin:trivium and no --cfg=trivium/output:DIR: the run's %u "
-              "episodes are not written anywhere", plugin.rows ? plugin.rows->len : 0);
+    XBT_CWARN(trivium_plugin,
+              "attached with --cfg=plugin:trivium and no --cfg=trivium/output:DIR: the run's %u "
+              "episodes are not written anywhere",
+              plugin.rows ? plugin.rows->len : 0);
   }
 }
 
@@ -564,8 +579,10 @@ bool trivium_results_write_dir(const char *dir, GError **error) {
     return false;
   }
   if (!plugin.finished_called || !plugin.rows) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s: no results to write: call trivium_plugin_finished() after "
-                "the simulation first", dir);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                "%s: no results to write: call trivium_plugin_finished() after "
+                "the simulation first",
+                dir);
     return false;
   }
   size_t n_specs;
@@ -580,10 +597,18 @@ bool trivium_results_write_dir(const char *dir, GError **error) {
     values[S_COUNT + i] = formatted[i];
   }
   char **argv = trv_sim_command_line();
-  TrvProgramRun run = {.version = PACKAGE_VERSION, .world = plugin.value[S_WORLD], .command_line = argv,
-                       .seed = plugin.seed, .setting_keys = keys, .setting_values = values, .n_settings = n,
-                       .layout = &plugin.layout, .rows = (const TrvEpisodeRow *)plugin.rows->data,
-                       .n_rows = plugin.rows->len, .summary = &plugin.summary, .ended_early = plugin.ended_early};
+  TrvProgramRun run = {.version = PACKAGE_VERSION,
+                       .world = plugin.value[S_WORLD],
+                       .command_line = argv,
+                       .seed = plugin.seed,
+                       .setting_keys = keys,
+                       .setting_values = values,
+                       .n_settings = n,
+                       .layout = &plugin.layout,
+                       .rows = (const TrvEpisodeRow *)plugin.rows->data,
+                       .n_rows = plugin.rows->len,
+                       .summary = &plugin.summary,
+                       .ended_early = plugin.ended_early};
   bool ok = trv_sim_program_dir_write(&run, dir, error);
   g_strfreev(argv);
   g_strfreev(formatted);

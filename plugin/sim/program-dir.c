@@ -27,17 +27,22 @@ static void json_string(GString *o, const char *s) {
   char *valid = g_utf8_make_valid(s ? s : "", -1);
   g_string_append_c(o, '"');
   for (const unsigned char *p = (const unsigned char *)valid; *p; p++) {
-    if (*p == '"' || *p == '\\') g_string_append_printf(o, "\\%c", *p);
-    else if (*p < 0x20 || *p == 0x7f) g_string_append_printf(o, "\\u%04x", *p);
-    else g_string_append_c(o, (char)*p);
+    if (*p == '"' || *p == '\\')
+      g_string_append_printf(o, "\\%c", *p);
+    else if (*p < 0x20 || *p == 0x7f)
+      g_string_append_printf(o, "\\u%04x", *p);
+    else
+      g_string_append_c(o, (char)*p);
   }
   g_string_append_c(o, '"');
   g_free(valid);
 }
 
 static void json_number(GString *o, double v) {
-  if (isnan(v)) g_string_append(o, "null");
-  else if (isinf(v)) g_string_append(o, v > 0 ? "\"inf\"" : "\"-inf\"");
+  if (isnan(v))
+    g_string_append(o, "null");
+  else if (isinf(v))
+    g_string_append(o, v > 0 ? "\"inf\"" : "\"-inf\"");
   else {
     char buf[G_ASCII_DTOSTR_BUF_SIZE];
     g_ascii_formatd(buf, sizeof buf, "%.17g", v);
@@ -79,8 +84,10 @@ static char *run_json(const TrvProgramRun *run) {
     g_string_append(o, ": ");
     json_string(o, run->setting_values[i]);
   }
-  g_string_append_printf(o, "\n  },\n  \"episodes\": %d,\n  \"episodes_played\": %zu,\n  \"ended_early\": %s,\n"
-                         "  \"components\": [", run->layout->episodes, run->n_rows, run->ended_early ? "true" : "false");
+  g_string_append_printf(o,
+                         "\n  },\n  \"episodes\": %d,\n  \"episodes_played\": %zu,\n  \"ended_early\": %s,\n"
+                         "  \"components\": [",
+                         run->layout->episodes, run->n_rows, run->ended_early ? "true" : "false");
   const TrvCandidates *cand = run->layout->cand;
   for (int j = 0; j < cand->n_components; j++) {
     if (j) g_string_append(o, ", ");
@@ -128,8 +135,10 @@ bool trv_sim_program_dir_write(const TrvProgramRun *run, const char *dir, GError
   bool taken = g_file_test(jobs, G_FILE_TEST_EXISTS) || g_file_test(jobs, G_FILE_TEST_IS_SYMLINK);
   g_free(jobs);
   if (taken) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "%s holds a run of trivium run (jobs.json): write the program's "
-                "results to another directory", dir);
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                "%s holds a run of trivium run (jobs.json): write the program's "
+                "results to another directory",
+                dir);
     return false;
   }
   GString *csv = g_string_new(NULL);

@@ -40,38 +40,35 @@
 
 extern "C" {
 void trv_sim_link_set_on(sg_link_t link, int on);
-size_t trv_sim_route_links(sg_host_t from, sg_host_t to, sg_link_t* out, size_t max);
+size_t trv_sim_route_links(sg_host_t from, sg_host_t to, sg_link_t *out, size_t max);
 void trv_sim_actor_ext_init(void);
 void trv_sim_actor_set_agent(sg_actor_t actor, int index);
 int trv_sim_actor_agent(const_sg_actor_t actor);
 void trv_sim_on_platform_created(void (*fn)(void));
 void trv_sim_on_simulation_end(void (*fn)(void));
-bool trv_sim_simgrid_plugin_add(const char* name, const char* description, void (*init)(void));
-char** trv_sim_command_line(void);
+bool trv_sim_simgrid_plugin_add(const char *name, const char *description, void (*init)(void));
+char **trv_sim_command_line(void);
 void trv_sim_mailbox_receive_eagerly(sg_mailbox_t mb);
 size_t trv_sim_mailbox_queued(const_sg_mailbox_t mb);
-void trv_sim_context_settings(int* threads, int* stack_kib);
-void trv_sim_trace_setup(const char* file, const char* suffix);
+void trv_sim_context_settings(int *threads, int *stack_kib);
+void trv_sim_trace_setup(const char *file, const char *suffix);
 void trv_sim_trace_discard(void);
-void trv_sim_trace_mark(const char* type, const char* value);
+void trv_sim_trace_mark(const char *type, const char *value);
 }
 
-void trv_sim_link_set_on(sg_link_t link, int on)
-{
+void trv_sim_link_set_on(sg_link_t link, int on) {
   if (on)
     link->turn_on();
   else
     link->turn_off();
 }
 
-size_t trv_sim_route_links(sg_host_t from, sg_host_t to, sg_link_t* out, size_t max)
-{
-  std::vector<simgrid::s4u::Link*> links;
+size_t trv_sim_route_links(sg_host_t from, sg_host_t to, sg_link_t *out, size_t max) {
+  std::vector<simgrid::s4u::Link *> links;
   from->route_to(to, links, nullptr);
   size_t n = 0;
-  for (auto* l : links)
-    if (n < max)
-      out[n++] = l;
+  for (auto *l : links)
+    if (n < max) out[n++] = l;
   return n;
 }
 
@@ -83,40 +80,30 @@ simgrid::xbt::Extension<simgrid::s4u::Actor, AgentIndex> agent_ext;
 } // namespace
 
 /* Safe to call twice: the extension is created once. */
-void trv_sim_actor_ext_init(void)
-{
-  if (not agent_ext.valid())
-    agent_ext = simgrid::s4u::Actor::extension_create<AgentIndex>();
+void trv_sim_actor_ext_init(void) {
+  if (not agent_ext.valid()) agent_ext = simgrid::s4u::Actor::extension_create<AgentIndex>();
 }
 
-void trv_sim_actor_set_agent(sg_actor_t actor, int index)
-{
-  actor->extension_set(agent_ext, new AgentIndex{index});
-}
+void trv_sim_actor_set_agent(sg_actor_t actor, int index) { actor->extension_set(agent_ext, new AgentIndex{index}); }
 
-int trv_sim_actor_agent(const_sg_actor_t actor)
-{
-  const AgentIndex* a = agent_ext.valid() ? actor->extension(agent_ext) : nullptr;
+int trv_sim_actor_agent(const_sg_actor_t actor) {
+  const AgentIndex *a = agent_ext.valid() ? actor->extension(agent_ext) : nullptr;
   return a ? a->index : -1;
 }
 
-char** trv_sim_command_line(void)
-{
-  GStrvBuilder* b = g_strv_builder_new();
-  for (auto const& arg : simgrid::xbt::cmdline)
-    g_strv_builder_add(b, arg.c_str());
-  char** v = g_strv_builder_end(b);
+char **trv_sim_command_line(void) {
+  GStrvBuilder *b = g_strv_builder_new();
+  for (auto const &arg : simgrid::xbt::cmdline) g_strv_builder_add(b, arg.c_str());
+  char **v = g_strv_builder_end(b);
   g_strv_builder_unref(b);
   return v;
 }
 
-void trv_sim_on_platform_created(void (*fn)(void))
-{
+void trv_sim_on_platform_created(void (*fn)(void)) {
   simgrid::s4u::Engine::on_platform_created_cb([fn]() { fn(); });
 }
 
-void trv_sim_on_simulation_end(void (*fn)(void))
-{
+void trv_sim_on_simulation_end(void (*fn)(void)) {
   simgrid::s4u::Engine::on_simulation_end_cb([fn]() { fn(); });
 }
 
@@ -133,24 +120,21 @@ void trv_sim_on_simulation_end(void (*fn)(void))
  * calls trivium_plugin_init() itself. */
 namespace {
 struct SimgridPluginEntry {
-  const char* name;
-  const char* description;
+  const char *name;
+  const char *description;
   std::function<void()> init;
 };
 } // namespace
 
-bool trv_sim_simgrid_plugin_add(const char* name, const char* description, void (*init)(void))
-{
+bool trv_sim_simgrid_plugin_add(const char *name, const char *description, void (*init)(void)) {
 #if SIMGRID_VERSION_MAJOR == 3 && SIMGRID_VERSION_MINOR >= 31 && SIMGRID_VERSION_MINOR <= 32
-  const auto* guard = static_cast<const unsigned char*>(
+  const auto *guard = static_cast<const unsigned char *>(
       dlsym(RTLD_DEFAULT, "_ZGVZ23surf_plugin_descriptionvE24plugin_description_table"));
-  auto* table = static_cast<std::vector<SimgridPluginEntry>*>(
+  auto *table = static_cast<std::vector<SimgridPluginEntry> *>(
       dlsym(RTLD_DEFAULT, "_ZZ23surf_plugin_descriptionvE24plugin_description_table"));
-  if (guard == nullptr || table == nullptr || *guard == 0)
-    return false;
-  for (auto const& e : *table)
-    if (e.name != nullptr && std::string(e.name) == name)
-      return true;
+  if (guard == nullptr || table == nullptr || *guard == 0) return false;
+  for (auto const &e : *table)
+    if (e.name != nullptr && std::string(e.name) == name) return true;
   table->push_back(SimgridPluginEntry{name, description, [init]() { init(); }});
   return true;
 #else
@@ -168,24 +152,21 @@ bool trv_sim_simgrid_plugin_add(const char* name, const char* description, void 
  * without looking whether its host is on (CommImpl::start asserts it is):
  * the mailbox is given up in the host's own turn-off, before any other
  * actor can send to it. */
-static std::vector<std::pair<simgrid::s4u::Mailbox*, const simgrid::s4u::Host*>> eager_mailboxes;
+static std::vector<std::pair<simgrid::s4u::Mailbox *, const simgrid::s4u::Host *>> eager_mailboxes;
 
-void trv_sim_mailbox_receive_eagerly(sg_mailbox_t mb)
-{
+void trv_sim_mailbox_receive_eagerly(sg_mailbox_t mb) {
   static bool watching = false;
   if (not watching) {
-    simgrid::s4u::Host::on_state_change_cb([](simgrid::s4u::Host const& host) {
-      if (host.is_on())
-        return;
-      for (auto const& [m, h] : eager_mailboxes)
-        if (h == &host)
-          m->set_receiver(nullptr);
+    simgrid::s4u::Host::on_state_change_cb([](simgrid::s4u::Host const &host) {
+      if (host.is_on()) return;
+      for (auto const &[m, h] : eager_mailboxes)
+        if (h == &host) m->set_receiver(nullptr);
     });
     watching = true;
   }
-  const simgrid::s4u::Host* host = simgrid::s4u::Host::current();
+  const simgrid::s4u::Host *host = simgrid::s4u::Host::current();
   mb->set_receiver(simgrid::s4u::Actor::self());
-  for (auto& e : eager_mailboxes)
+  for (auto &e : eager_mailboxes)
     if (e.first == mb) {
       e.second = host;
       return;
@@ -193,14 +174,10 @@ void trv_sim_mailbox_receive_eagerly(sg_mailbox_t mb)
   eager_mailboxes.emplace_back(mb, host);
 }
 
-size_t trv_sim_mailbox_queued(const_sg_mailbox_t mb)
-{
-  return mb->size();
-}
+size_t trv_sim_mailbox_queued(const_sg_mailbox_t mb) { return mb->size(); }
 
-void trv_sim_context_settings(int* threads, int* stack_kib)
-{
-  *threads   = simgrid::config::get_value<int>("contexts/nthreads");
+void trv_sim_context_settings(int *threads, int *stack_kib) {
+  *threads = simgrid::config::get_value<int>("contexts/nthreads");
   *stack_kib = simgrid::config::get_value<int>("contexts/stack-size");
 }
 
@@ -210,7 +187,7 @@ static bool tracing_on = false;
 
 /* After simgrid_init, before the platform loads: whether tracing is on,
  * and the cell's own file name (file, else tracing/filename with suffix). */
-void trv_sim_trace_setup(const char* file, const char* suffix) {
+void trv_sim_trace_setup(const char *file, const char *suffix) {
   tracing_on = simgrid::config::get_value<bool>("tracing");
   if (!tracing_on) return;
   if (file && *file) {
@@ -225,20 +202,20 @@ void trv_sim_trace_setup(const char* file, const char* suffix) {
 
 /* A run that only checks SimGrid's options writes no trace. */
 void trv_sim_trace_discard(void) {
-  if (simgrid::config::get_value<bool>("tracing")) simgrid::config::set_value("tracing/filename", std::string("/dev/null"));
+  if (simgrid::config::get_value<bool>("tracing"))
+    simgrid::config::set_value("tracing/filename", std::string("/dev/null"));
 }
 
 /* A Paje mark of `type` with one of its few fixed values (each declared on
  * first use; the time stamp says when).  Marks need a traced platform
  * (tracing/platform or a categorized trace); otherwise SimGrid ignores
  * them.  A tracing error never stops the run. */
-void trv_sim_trace_mark(const char* type, const char* value) {
+void trv_sim_trace_mark(const char *type, const char *value) {
   if (!tracing_on) return;
   static std::set<std::string, std::less<>> types, values;
   try {
     if (types.insert(type).second) simgrid::instr::declare_mark(type);
     if (values.insert(std::string(type) + '\n' + value).second) simgrid::instr::declare_mark_value(type, value);
     simgrid::instr::mark(type, value);
-  } catch (const std::exception&) {
-  }
+  } catch (const std::exception &) {}
 }

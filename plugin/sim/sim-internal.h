@@ -37,43 +37,52 @@ XBT_LOG_EXTERNAL_CATEGORY(trivium);
 XBT_LOG_EXTERNAL_CATEGORY(root);
 
 typedef enum {
-  MSG_PLAN, MSG_DONE, MSG_COMMIT, MSG_ACK, MSG_NACK, MSG_CLOSE, MSG_CLOSED, MSG_DECIDE, MSG_TELEMETRY, MSG_STOP
+  MSG_PLAN,
+  MSG_DONE,
+  MSG_COMMIT,
+  MSG_ACK,
+  MSG_NACK,
+  MSG_CLOSE,
+  MSG_CLOSED,
+  MSG_DECIDE,
+  MSG_TELEMETRY,
+  MSG_STOP
 } MsgKind;
 
 typedef struct {
   MsgKind kind;
-  int episode;     /* DECIDE: the last episode carried */
-  int first;       /* DECIDE: the first episode carried */
-  int agent;       /* sender agent, or replica index for replies */
-  int tag;         /* PLAN/DONE: controller incarnation; COMMIT/ACK: attempt */
+  int episode; /* DECIDE: the last episode carried */
+  int first;   /* DECIDE: the first episode carried */
+  int agent;   /* sender agent, or replica index for replies */
+  int tag;     /* PLAN/DONE: controller incarnation; COMMIT/ACK: attempt */
   /* TrvRecord, read-only and held by reference: one array goes to every
    * replica (COMMIT) and a replica's closed episode to the controller
    * (CLOSED), so nobody appends to a message's records; DECIDE: all records
    * of episodes first..episode */
   GArray *records;
-  int n_intents;   /* TELEMETRY/CLOSED: intent-only records (best effort) */
+  int n_intents; /* TELEMETRY/CLOSED: intent-only records (best effort) */
   TrvPlan *plan;
   sg_mailbox_t reply;
   int attempts, gated; /* DONE: commit messages sent, steps the gate held closed */
   int late;            /* DONE: steps that outlasted their duration on the world's clock */
   double until;        /* PLAN: when the controller's failure detector stops waiting for the episode's DONE */
-  size_t n_carried; /* DECIDE: records carried (sizes the message) */
+  size_t n_carried;    /* DECIDE: records carried (sizes the message) */
 } Msg;
 
 typedef struct {
   int index;
   sg_host_t host;
-  void *world;     /* the agent's own handle on the world (built-in agents), or NULL */
+  void *world; /* the agent's own handle on the world (built-in agents), or NULL */
   TrvProbeSigns probe_signs;
   uint64_t seq;
   sg_mailbox_t mb, mb_ack;
-  int plan_tag;    /* the incarnation of the controller whose plan is open */
-  int plan_episode; /* the episode of that plan */
+  int plan_tag;      /* the incarnation of the controller whose plan is open */
+  int plan_episode;  /* the episode of that plan */
   double plan_until; /* its failure detector's deadline: DONE is retried until then */
   sg_actor_t hooked; /* the actor whose exit leaves the round (see Round) */
-  TrvEpisode *open; /* the episode handed to the agent and not yet closed */
-  bool stopped;     /* the run is over for this agent */
-  int late;         /* steps of the open episode that outlasted their duration (world clock) */
+  TrvEpisode *open;  /* the episode handed to the agent and not yet closed */
+  bool stopped;      /* the run is over for this agent */
+  int late;          /* steps of the open episode that outlasted their duration (world clock) */
   /* a program's own agent (agent-life.c): its actor while present, the
    * watcher that joins it or answers for it, the actor's name (a restart
    * keeps it), and whether it is absent (away or left) or left */
@@ -82,7 +91,7 @@ typedef struct {
   bool absent, left;
   bool open_slot; /* a slot for an agent that joins late, not yet taken */
   bool reporting; /* the watcher is delivering a report for it */
-  TrvRng own_rng;  /* the agent's own stream (trivium_episode_uniform), once own_rng_ready */
+  TrvRng own_rng; /* the agent's own stream (trivium_episode_uniform), once own_rng_ready */
   bool own_rng_ready;
 } AgentState;
 
@@ -118,19 +127,19 @@ typedef struct {
  * the episode again; a restarted agent joins at the next episode.  Before
  * the round is fixed an agent waits on a semaphore of its own. */
 typedef struct {
-  int episode;            /* -1: no round yet */
-  int tag;                /* the controller incarnation that planned it */
-  bool fixed;             /* the deliveries are over: the participants are known */
-  bool *member;           /* per agent: a participant */
-  bool *done;             /* per agent: its DONE received */
-  bool *stand_in;         /* per agent: died within the round, a stand-in is due */
-  int *next_step;         /* per agent: the step it arrives at next */
-  bool *waiting;          /* per agent: blocked on its semaphore until the round is fixed */
-  sg_sem_t *sem;          /* per agent */
+  int episode;    /* -1: no round yet */
+  int tag;        /* the controller incarnation that planned it */
+  bool fixed;     /* the deliveries are over: the participants are known */
+  bool *member;   /* per agent: a participant */
+  bool *done;     /* per agent: its DONE received */
+  bool *stand_in; /* per agent: died within the round, a stand-in is due */
+  int *next_step; /* per agent: the step it arrives at next */
+  bool *waiting;  /* per agent: blocked on its semaphore until the round is fixed */
+  sg_sem_t *sem;  /* per agent */
   int members, arrivals;
-  sg_bar_t bar;           /* sized to the participants; NULL with none */
-  double deadline;        /* the end of the wait for DONE: the failure detector's */
-  double start, last;     /* when the plans went out; when the last DONE (or the plans' delivery) came */
+  sg_bar_t bar;       /* sized to the participants; NULL with none */
+  double deadline;    /* the end of the wait for DONE: the failure detector's */
+  double start, last; /* when the plans went out; when the last DONE (or the plans' delivery) came */
 } Round;
 
 /* An episode the controller decided, kept until every replica holds it. */
@@ -161,19 +170,19 @@ typedef struct {
   sg_mailbox_t mb_controller, mb_controller_reply;
   /* controller durable state */
   int episode, incarnation;
-  int n_decided;          /* episodes decided (absorbed) */
+  int n_decided; /* episodes decided (absorbed) */
   /* the failure detector's memory: the margins (plans to last DONE, less
    * the steps' duration on the world's clock) of the last
    * TRV_DETECTOR_MEMORY episodes whose agents all reported */
 #define TRV_DETECTOR_MEMORY 15
   double healthy[TRV_DETECTOR_MEMORY];
-  int n_healthy;          /* healthy episodes seen (the ring holds the last of them) */
+  int n_healthy; /* healthy episodes seen (the ring holds the last of them) */
   /* DecidedEpisode* of episodes decided_base .. n_decided - 1 (trv_sim_decided);
    * NULL once every replica holds it, and dropped from time to time */
   GPtrArray *decided;
   int decided_base;
-  int *replica_acked;     /* per replica: episodes < value are decided there */
-  bool closing;           /* CLOSE of `episode` under way: do not re-plan it */
+  int *replica_acked; /* per replica: episodes < value are decided there */
+  bool closing;       /* CLOSE of `episode` under way: do not re-plan it */
   bool finished;
   sg_actor_t fault_driver; /* keeps the simulation alive while a crashed controller is down */
   bool user_agents;        /* agents are a program's own actors: STOP them at the end */
@@ -235,9 +244,9 @@ static inline bool trv_record_id_add(TrvKeySet *set, const TrvRecord *r) {
 Msg *trv_msg_new(MsgKind kind, int episode);
 void trv_msg_free(Msg *m);
 bool trv_msg_send(sg_mailbox_t mb, Msg *m, double timeout); /* frees m when not delivered */
-void trv_msg_reply(sg_mailbox_t mb, Msg *m);                  /* detached: the sender does not wait */
-sg_comm_t trv_msg_post(sg_mailbox_t mb, Msg *m);              /* started; finish with trv_msg_finish */
-bool trv_msg_finish(sg_comm_t c, Msg *m, double timeout);     /* frees m when not delivered */
+void trv_msg_reply(sg_mailbox_t mb, Msg *m);                /* detached: the sender does not wait */
+sg_comm_t trv_msg_post(sg_mailbox_t mb, Msg *m);            /* started; finish with trv_msg_finish */
+bool trv_msg_finish(sg_comm_t c, Msg *m, double timeout);   /* frees m when not delivered */
 Msg *trv_msg_recv(sg_mailbox_t mb, double timeout);         /* NULL on timeout / failure */
 Msg *trv_msg_wait(sg_mailbox_t mb); /* blocks until a message arrives; survives failed transfers */
 /* Posts n receives at once (so n transfers overlap, as a server accepting
@@ -281,12 +290,12 @@ void trv_sim_agent_life_free(Cell *cell);
  * (program-dir.c). */
 typedef struct {
   const char *version, *world;
-  char **command_line;            /* the program's arguments, NULL-terminated */
+  char **command_line; /* the program's arguments, NULL-terminated */
   uint64_t seed;
   const char *const *setting_keys; /* every setting, with its value */
   const char *const *setting_values;
   size_t n_settings;
-  const TrvCellLayout *layout;    /* components, world metrics, change-points, controller, planned episodes */
+  const TrvCellLayout *layout; /* components, world metrics, change-points, controller, planned episodes */
   const TrvEpisodeRow *rows;
   size_t n_rows;
   const TrvCellSummary *summary;

@@ -80,8 +80,8 @@ TRIVIUM_API bool trivium_episode_gate(TrvEpisode *ep, int step);
 /* What the agent did at step t: its action, the payoff, and what it
  * observed (at most TRV_RECORD_CONTEXT_MAX values; context may be NULL when
  * n_context is 0).  One call per step, in any order. */
-TRIVIUM_API void trivium_episode_record_step(TrvEpisode *ep, int step, int action, double reward,
-                                             const double *context, int n_context);
+TRIVIUM_API void trivium_episode_record_step(TrvEpisode *ep, int step, int action, double reward, const double *context,
+                                             int n_context);
 /* The world the episode is played in: the instance Trivium made with its
  * class's init (trivium/world.h) for this run, the one the referee
  * scores, for an agent of the program's own that acts in it (no global

@@ -34,35 +34,35 @@ typedef enum { TRV_LRCP_NONE = 0, TRV_LRCP_CONVERGED = 1, TRV_LRCP_FLAGGED = 2 }
 typedef struct {
   int seed, episode;
   int n_components;
-  uint64_t truth, map, ghat; /* presence bitmasks (component j = bit j) */
-  double p[TRV_MAX_COMPONENTS]; /* presence probabilities at the episode's end */
+  uint64_t truth, map, ghat;                  /* presence bitmasks (component j = bit j) */
+  double p[TRV_MAX_COMPONENTS];               /* presence probabilities at the episode's end */
   int posterior_exposure, committed_exposure; /* MAP != truth, G_hat_e != truth */
   double entropy_bits;
   int budget, probes, gated_steps;
   double reward, r_out, r_epi, r_hat_epi, r_temp;
-  int tau;       /* tau_e: first step at which the graph the agents act on is right on the task (T: never) */
+  int tau;              /* tau_e: first step at which the graph the agents act on is right on the task (T: never) */
   double r_epi_step;    /* epistemic log-loss per step, each component's probability floored (TRV_LOGLOSS_FLOOR) */
   double r_temp_belief; /* R_temp with tau_e from the in-episode belief (tau_belief) */
-  int tau_belief;       /* first step whose MAP is right on the task while the belief is sure enough to commit (T: never) */
-  int committed; /* a commit rule took or changed G_hat at this boundary */
+  int tau_belief; /* first step whose MAP is right on the task while the belief is sure enough to commit (T: never) */
+  int committed;  /* a commit rule took or changed G_hat at this boundary */
   int lrcp_status, lrcp_n; /* TrvLrcpStatus; residual trace eps_0 .. eps_{n-1} */
   int lrcp_eps[TRV_LRCP_MAX_ITER + 1];
   double detector_stat;
   int alarm, resets;
-  int commits;         /* commit operations due (one per agent per episode) */
-  int commit_attempts; /* messages sent for them, retries included (as the agents reported) */
-  int commit_failures; /* due commits none of whose records is in the committed log */
-  int records_lost;    /* best effort: records that never reached the log */
-  int detector_closed; /* the failure detector closed the episode before every agent reported */
-  int agents_missing;  /* agents reached whose report (DONE) never came */
-  double wait_lost;    /* detector closes: simulated seconds waited after the last report (or the plans) */
+  int commits;             /* commit operations due (one per agent per episode) */
+  int commit_attempts;     /* messages sent for them, retries included (as the agents reported) */
+  int commit_failures;     /* due commits none of whose records is in the committed log */
+  int records_lost;        /* best effort: records that never reached the log */
+  int detector_closed;     /* the failure detector closed the episode before every agent reported */
+  int agents_missing;      /* agents reached whose report (DONE) never came */
+  double wait_lost;        /* detector closes: simulated seconds waited after the last report (or the plans) */
   double detector_timeout; /* the failure detector's wait for this episode, simulated seconds (0: no clock) */
-  int steps_late;      /* the agents' steps that outlasted their duration on the world's clock (sim.clock) */
-  double bits_lost;    /* expected information gain, at plan time, of the planned probes whose records were lost */
+  int steps_late;          /* the agents' steps that outlasted their duration on the world's clock (sim.clock) */
+  double bits_lost;        /* expected information gain, at plan time, of the planned probes whose records were lost */
   double committed_reward; /* the payoffs of the committed records only (reward counts every step played) */
-  double sim_time;     /* simulated seconds when the episode closed */
-  double soft_score;   /* legacy 1 - acc with beliefs clipped to [0.01, 0.99] */
-  int n_world_metrics; /* values of the referee's metric_names */
+  double sim_time;         /* simulated seconds when the episode closed */
+  double soft_score;       /* legacy 1 - acc with beliefs clipped to [0.01, 0.99] */
+  int n_world_metrics;     /* values of the referee's metric_names */
   double world_metrics[TRV_WORLD_METRICS_MAX];
   double controller_cpu; /* CPU seconds in the controller's plan and absorb when benchmarking, else 0; never written */
 } TrvEpisodeRow;
@@ -71,15 +71,44 @@ typedef struct {
  * controller).  Phases: init is e < 50, recovery the 50 episodes after a
  * change-point, stationary the rest. */
 typedef enum {
-  TRV_METRIC_EXPOSURE_INIT, TRV_METRIC_EXPOSURE_RECOVERY, TRV_METRIC_EXPOSURE_STATIONARY, TRV_METRIC_EXPOSURE_TOTAL,
-  TRV_METRIC_COMMITTED_EXPOSURE, TRV_METRIC_R_OUT, TRV_METRIC_R_EPI, TRV_METRIC_R_HAT_EPI, TRV_METRIC_R_TEMP,
-  TRV_METRIC_PROBES, TRV_METRIC_ALARMS, TRV_METRIC_DETECTIONS, TRV_METRIC_FALSE_ALARMS, TRV_METRIC_DETECTION_DELAY,
-  TRV_METRIC_SOFT_SCORE, TRV_METRIC_P_F, TRV_METRIC_SIM_TIME, TRV_METRIC_T_ID, TRV_METRIC_E_ID,
-  TRV_METRIC_UNCOMMITTED_EPISODES, TRV_METRIC_T_TASK, TRV_METRIC_E_TASK,
-  TRV_METRIC_T_COMMIT, TRV_METRIC_E_COMMIT, TRV_METRIC_RECOVERY, TRV_METRIC_COMMIT_LAG, TRV_METRIC_LRCP_CALLS,
-  TRV_METRIC_LRCP_FLAGGED, TRV_METRIC_LRCP_ITERATIONS, TRV_METRIC_LRCP_RESIDUAL_RATIO, TRV_METRIC_RECORDS_LOST,
-  TRV_METRIC_DETECTOR_CLOSES, TRV_METRIC_TIME_LOST, TRV_METRIC_STEPS_LATE, TRV_METRIC_BITS_LOST,
-  TRV_METRIC_R_EPI_STEP, TRV_METRIC_R_TEMP_BELIEF, TRV_METRIC_COUNT
+  TRV_METRIC_EXPOSURE_INIT,
+  TRV_METRIC_EXPOSURE_RECOVERY,
+  TRV_METRIC_EXPOSURE_STATIONARY,
+  TRV_METRIC_EXPOSURE_TOTAL,
+  TRV_METRIC_COMMITTED_EXPOSURE,
+  TRV_METRIC_R_OUT,
+  TRV_METRIC_R_EPI,
+  TRV_METRIC_R_HAT_EPI,
+  TRV_METRIC_R_TEMP,
+  TRV_METRIC_PROBES,
+  TRV_METRIC_ALARMS,
+  TRV_METRIC_DETECTIONS,
+  TRV_METRIC_FALSE_ALARMS,
+  TRV_METRIC_DETECTION_DELAY,
+  TRV_METRIC_SOFT_SCORE,
+  TRV_METRIC_P_F,
+  TRV_METRIC_SIM_TIME,
+  TRV_METRIC_T_ID,
+  TRV_METRIC_E_ID,
+  TRV_METRIC_UNCOMMITTED_EPISODES,
+  TRV_METRIC_T_TASK,
+  TRV_METRIC_E_TASK,
+  TRV_METRIC_T_COMMIT,
+  TRV_METRIC_E_COMMIT,
+  TRV_METRIC_RECOVERY,
+  TRV_METRIC_COMMIT_LAG,
+  TRV_METRIC_LRCP_CALLS,
+  TRV_METRIC_LRCP_FLAGGED,
+  TRV_METRIC_LRCP_ITERATIONS,
+  TRV_METRIC_LRCP_RESIDUAL_RATIO,
+  TRV_METRIC_RECORDS_LOST,
+  TRV_METRIC_DETECTOR_CLOSES,
+  TRV_METRIC_TIME_LOST,
+  TRV_METRIC_STEPS_LATE,
+  TRV_METRIC_BITS_LOST,
+  TRV_METRIC_R_EPI_STEP,
+  TRV_METRIC_R_TEMP_BELIEF,
+  TRV_METRIC_COUNT
 } TrvMetric;
 
 /* The floor of a component's probability in the bounded epistemic

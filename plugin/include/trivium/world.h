@@ -57,7 +57,7 @@ G_BEGIN_DECLS
  * `observed`: both ends are observed, so outcome-only learners can see it;
  * an edge out of a hidden variable is absent in their readout. */
 typedef struct {
-  const char *name; /* e.g. "C->X"; becomes a column name in episodes.csv */
+  const char *name;   /* e.g. "C->X"; becomes a column name in episodes.csv */
   int source, target; /* indices into var_names */
   bool observed;
 } TrvComponent;
@@ -107,7 +107,7 @@ typedef enum { TRV_PARAM_INT, TRV_PARAM_DOUBLE, TRV_PARAM_ENUM, TRV_PARAM_TEXT }
  * lists, --set, scenario attributes and run.json set, and
  * docs/parameters.md shows. */
 typedef struct {
-  const char *key;            /* SECTION.NAME, lower case: "world.kappa" (a world's keys are world.*) */
+  const char *key; /* SECTION.NAME, lower case: "world.kappa" (a world's keys are world.*) */
   TrvParamType type;
   size_t offset;              /* where its value is: offsetof(the block's struct, field) */
   double def, min, max;       /* INT and DOUBLE: the default and the range, bounds included */
@@ -158,7 +158,7 @@ typedef struct {
   double (*noise_var)(void *world);
   int (*episodes)(void *world); /* 1 .. the maximum of run.episodes */
   int (*steps)(void *world);    /* steps T per episode: 1 .. the maximum of run.steps */
-  int safe_action;             /* the dispatch gate's default action */
+  int safe_action;              /* the dispatch gate's default action */
   /* Called once per episode, before the controller plans it, on the world
    * itself (the instance the referee reads). */
   void (*episode_begin)(void *world, int episode);
