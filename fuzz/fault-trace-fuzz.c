@@ -23,24 +23,9 @@
 #include <string.h>
 
 #include "scenario/scenario.h"
-#include "core/controller.h"
-#include "core/detector.h"
-#include "log/ctl-params.h"
-#include "sim/sim-params.h"
+#include "fuzz-registries.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-
-/* Before the first input: the parameter table and the registries of the
- * command line, its worlds aside (their code is not in this harness). */
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  (void)argc, (void)argv;
-  trv_detectors_register_builtin();
-  trv_controllers_register_builtin();
-  trv_params_register(&trv_ctl_params, NULL);
-  trv_params_register(&trv_sim_params, NULL);
-  return 0;
-}
 
 #define NAME "fuzz.trace"
 #define CHECK(cond)                                                                                                    \
