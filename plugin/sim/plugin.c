@@ -491,9 +491,12 @@ static bool finish_run(void) {
   if (plugin.ended) return plugin.finished_ok;
   plugin.ended = true;
   if (!plugin.built) {
-    g_set_error(&plugin.error, TRV_ERROR, TRV_ERROR_INPUT,
-                "the simulation never started Trivium: call "
-                "trivium_plugin_init() before simgrid_load_platform() and run the simulation");
+    const char *never = "the simulation never started Trivium: call trivium_plugin_init() before "
+                        "simgrid_load_platform() and run the simulation";
+    if (plugin.error) /* a bad --cfg=trivium/ setting, said with it */
+      g_prefix_error(&plugin.error, "%s; also ", never);
+    else
+      g_set_error_literal(&plugin.error, TRV_ERROR, TRV_ERROR_INPUT, never);
     return plugin.finished_ok = false;
   }
   if (plugin.failed) return plugin.finished_ok = false;
