@@ -51,6 +51,59 @@ static void ig_probes_the_most_uncertain_component_first(void) {
   trv_posterior_free(post);
 }
 
+/* The truth of the three components: presence and effect. */
+static TrvGraph truth_graph(bool cx, bool cy, bool xy) {
+  TrvGraph g;
+  trv_graph_clear(&g, 3);
+  const bool present[3] = {cx, cy, xy};
+  for (int j = 0; j < 3; j++) g.present[j] = present[j], g.kappa[j] = present[j] ? 1.0 : 0.0;
+  return g;
+}
+
+static void oracle_probes_where_the_truth_is_least_settled(void) {
+  TrvPosterior *post = posterior();
+  for (int i = 0; i < 30; i++) { /* C->X and C->Y settled on the truth, X->Y at the prior */
+    trv_posterior_observe(post, 0, 1, 1.0);
+    trv_posterior_observe(post, 1, 1, 1.0);
+  }
+  TrvPosterior *before = trv_posterior_copy(post);
+  bool el[3] = {true, true, true};
+  int plan[5];
+  for (int xy = 0; xy <= 1; xy++) {
+    TrvGraph truth = truth_graph(true, true, xy);
+    g_assert_cmpint(trv_schedule_oracle(post, &truth, el, 5, 1.0, plan), ==, 5);
+    for (int b = 0; b < 5; b++) g_assert_cmpint(plan[b], ==, 2);
+  }
+  g_assert_true(trv_posterior_equal(post, before)); /* planning leaves the belief alone */
+  el[2] = false;                                    /* frozen: never probed */
+  TrvGraph truth = truth_graph(true, true, false);
+  g_assert_cmpint(trv_schedule_oracle(post, &truth, el, 4, 1.0, plan), ==, 4);
+  for (int b = 0; b < 4; b++) g_assert_cmpint(plan[b], !=, 2);
+  el[0] = el[1] = false;
+  g_assert_cmpint(trv_schedule_oracle(post, &truth, el, 4, 1.0, plan), ==, 0);
+  trv_posterior_free(before);
+  trv_posterior_free(post);
+}
+
+static void oracle_corrects_a_wrong_belief_first(void) {
+  /* C->X believed present after ten readings, the others at the prior:
+   * when the truth says C->X is absent, the oracle spends its first pair
+   * there (its belief is wrong); when the truth agrees, elsewhere */
+  TrvPosterior *post = posterior();
+  for (int i = 0; i < 10; i++) trv_posterior_observe(post, 0, 1, 1.0);
+  g_assert_cmpfloat(trv_posterior_presence(post, 0), >, 0.95);
+  bool el[3] = {true, true, true};
+  int plan[2];
+  TrvGraph wrong = truth_graph(false, true, true), right = truth_graph(true, true, true);
+  trv_schedule_oracle(post, &wrong, el, 2, 1.0, plan);
+  g_assert_cmpint(plan[0], ==, 0);
+  g_assert_cmpint(plan[1], ==, 0); /* a pair */
+  trv_schedule_oracle(post, &right, el, 2, 1.0, plan);
+  g_assert_cmpint(plan[0], !=, 0);
+  g_assert_cmpint(plan[1], ==, plan[0]);
+  trv_posterior_free(post);
+}
+
 static void ig_ties_go_to_smaller_out_degree_then_smaller_id(void) {
   TrvPosterior *post = posterior(); /* all three at the prior: equal EIG */
   bool el[3] = {true, true, true};
@@ -643,6 +696,9 @@ int main(int argc, char **argv) {
   g_test_add_func("/schedule/ig_spreads_probes_by_marginal_gain", ig_spreads_probes_by_marginal_gain);
   g_test_add_func("/schedule/ig_chooses_in_units_of_teams", ig_chooses_in_units_of_teams);
   g_test_add_func("/schedule/round_robin_cycles_and_skips_frozen", round_robin_cycles_and_skips_frozen);
+  g_test_add_func("/schedule/oracle_probes_where_the_truth_is_least_settled",
+                  oracle_probes_where_the_truth_is_least_settled);
+  g_test_add_func("/schedule/oracle_corrects_a_wrong_belief_first", oracle_corrects_a_wrong_belief_first);
   g_test_add_func("/schedule/random_scheduler_uses_only_eligible_components",
                   random_scheduler_uses_only_eligible_components);
   g_test_add_func("/schedule/disjoint_assignment_matches_the_reference", disjoint_assignment_matches_the_reference);

@@ -41,6 +41,7 @@ static void *toy_create(const TrvParams *params, const TrvWorldInfo *world, uint
 
 static void toy_plan(void *self, int episode, TrvPlan *plan) {
   Toy *c = self;
+  g_assert(!plan->truth); /* a learner is never handed the truth */
   plan->episode = episode;
   trv_graph_clear(&plan->ghat, c->n);
   plan->n_probes = c->p.probes;

@@ -14,7 +14,14 @@
  *                         episode's makespan (schedule-parallel.c);
  *   epistemic-reset       Trivium's probes and update, posterior reset to the
  *                         prior after every episode (probe-matched budget by
- *                         default; a probe every step with matched = 0).
+ *                         default; a probe every step with matched = 0);
+ *   trivium-oracle        a yardstick, not a learner: Trivium whose
+ *                         scheduler is handed the episode's truth
+ *                         (trv_schedule_oracle): how soon the budget lets
+ *                         any design identify.
+ * Budget: B_e (schedule.h), raised to ceil(budget.front x steps) while the
+ * belief the episode starts from has more than commit.h_ent bits of
+ * entropy (front-loading; 0, the default, is B_e alone).
  * Boundary e -> e+1 (absorb): fold e's committed records into the posterior
  * (replay.h, the same fold the log replays), readouts and regrets, the
  * detector on e's probe residuals against G_hat_e, PartialReset on alarm,
@@ -30,13 +37,16 @@
 #include "reset.h"
 #include "schedule.h"
 
-enum { V_TRIVIUM, V_NOCUSUM, V_NOLRCP, V_IDEAL, V_ROUNDROBIN, V_EPI_RESET, V_PARALLEL };
+enum { V_TRIVIUM, V_NOCUSUM, V_NOLRCP, V_IDEAL, V_ROUNDROBIN, V_EPI_RESET, V_PARALLEL, V_ORACLE };
 
 static const TrvParamSpec trivium_specs[] = {
     TRV_ROW_DOUBLE(TrvTriviumParams, "detector.reset_threshold", reset_threshold, 0.25, 0, 1e9,
                    "PartialReset: reset a component whose window excess log-loss per probe exceeds this (nats)"),
     TRV_ROW_DOUBLE(TrvTriviumParams, "gate.rho", rho, 1.0, 0, 1e9,
                    "dispatch gate: play the safe action while R_hat_epi/t > rho (nats per step)"),
+    TRV_ROW_DOUBLE(TrvTriviumParams, "budget.front", front, 0, 0, 1,
+                   "front-loading: while the belief an episode starts from has more than commit.h_ent bits of "
+                   "entropy, at least ceil(front x steps) of its steps are probes (0: the budget B_e alone)"),
 };
 const TrvParamBlock trv_trivium_params = TRV_BLOCK(TrvTriviumParams, trivium_specs);
 
@@ -135,16 +145,18 @@ static const TrvPosterior *tr_posterior(void *self) { return ((Trivium *)self)->
 
 static void tr_plan(void *self, int e, TrvPlan *plan) {
   Trivium *c = self;
-  int per_team =
-      c->variant == V_EPI_RESET && !c->ep.matched ? c->steps : trv_budget(e, c->window, c->p.alpha, c->m0, c->steps);
-  int teams = trv_teams(plan->agents, c->p.coalition, c->m0);
-  long budget = (long)per_team * teams;
-  if (budget > TRV_PLAN_MAX_PROBES) budget = TRV_PLAN_MAX_PROBES;
-  c->budget = (int)budget;
   /* Plan against the belief the episode will start from (after hazard
    * mixing / forgetting), which is also the agents' snapshot. */
   TrvPosterior *prior = trv_posterior_copy(c->post);
   trv_posterior_episode_begin(prior);
+  int per_team =
+      c->variant == V_EPI_RESET && !c->ep.matched ? c->steps : trv_budget(e, c->window, c->p.alpha, c->m0, c->steps);
+  if (c->tp.front > 0 && trv_posterior_entropy_bits(prior) > c->p.h_ent)
+    per_team = MAX(per_team, MIN(c->steps, (int)ceil(c->tp.front * c->steps)));
+  int teams = trv_teams(plan->agents, c->p.coalition, c->m0);
+  long budget = (long)per_team * teams;
+  if (budget > TRV_PLAN_MAX_PROBES) budget = TRV_PLAN_MAX_PROBES;
+  c->budget = (int)budget;
   bool eligible[TRV_MAX_COMPONENTS];
   for (int j = 0; j < c->cand->n_components; j++) eligible[j] = !c->ghat.frozen[j];
   plan->episode = e;
@@ -157,6 +169,9 @@ static void tr_plan(void *self, int e, TrvPlan *plan) {
                                            trv_coalition_cap(c->p.coalition, c->m0), plan->agent_cost,
                                            plan->agent_value, c->p.zabs, c->eig_memo, plan->probes, plan->agent_of);
     plan->assigned = true;
+  } else if (c->variant == V_ORACLE) {
+    g_assert(plan->truth); /* the session hands it to a class that sees the truth */
+    plan->n_probes = trv_schedule_oracle(prior, plan->truth, eligible, c->budget, c->p.zabs, plan->probes);
   } else {
     plan->n_probes = trv_schedule_probes(c->sched, prior, c->cand, eligible, c->budget, teams, c->p.zabs, c->eig_memo,
                                          &c->rr_cursor, &c->sched_rng, plan->probes);
@@ -326,5 +341,17 @@ const TrvControllerClass trv_controller_trivium = {
     .absorb = tr_absorb,
     .posterior = tr_posterior,
     .event_sourced = true,
+    .free = tr_free,
+};
+
+/* The same controller for the trivium-oracle yardstick, handed the truth. */
+const TrvControllerClass trv_controller_trivium_oracle = {
+    .summary = "yardstick: Trivium whose scheduler is handed the episode's truth (the oracle design)",
+    .create = tr_create,
+    .plan = tr_plan,
+    .absorb = tr_absorb,
+    .posterior = tr_posterior,
+    .event_sourced = true,
+    .sees_truth = true,
     .free = tr_free,
 };

@@ -8,6 +8,7 @@
 
 extern const TrvControllerClass trv_controller_trivium;
 extern const TrvControllerClass trv_controller_outcome;
+extern const TrvControllerClass trv_controller_trivium_oracle;
 
 /* name, class, parameters, the class's variant, on request only */
 static const TrvModule builtin[] = {
@@ -21,6 +22,7 @@ static const TrvModule builtin[] = {
     {"trivium-ideal-commit", &trv_controller_trivium, NULL, 3, false},
     {"trivium-roundrobin", &trv_controller_trivium, NULL, 4, false},
     {"trivium-parallel", &trv_controller_trivium, NULL, 6, true},
+    {"trivium-oracle", &trv_controller_trivium_oracle, NULL, 7, true},
 };
 
 static TrvRegistry controllers = {.kind = "controller"};

@@ -55,6 +55,10 @@ typedef struct {
   const double *agent_value;
   int *agent_of;
   bool assigned;
+  /* Only for a controller class that sees the truth (a yardstick, never a
+   * learner: TrvControllerClass.sees_truth), in the whole episode's plan:
+   * the referee's graph for the episode; NULL otherwise and in every copy. */
+  const TrvGraph *truth;
 } TrvPlan;
 
 TrvPlan *trv_plan_copy(const TrvPlan *plan);
@@ -135,6 +139,9 @@ typedef struct {
   /* true when the posterior is the fold (replay.h) of the committed records,
    * so that the log can snapshot and replay it. */
   bool event_sourced;
+  /* true for a yardstick that is handed the episode's truth in its plan
+   * (TrvPlan.truth): trivium-oracle.  No learner sets it. */
+  bool sees_truth;
   void (*free)(void *self);
 } TrvControllerClass;
 
@@ -166,6 +173,7 @@ void trv_controller_free(TrvController *c);
 typedef struct {
   double reset_threshold; /* PartialReset (reset.h) */
   double rho;             /* the dispatch gate */
+  double front;           /* budget.front: at least front x steps probes while H > h_ent */
 } TrvTriviumParams;
 extern const TrvParamBlock trv_trivium_params;
 typedef struct {

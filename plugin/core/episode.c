@@ -53,6 +53,7 @@ TrvPlan *trv_plan_copy(const TrvPlan *plan) {
   c->agent_value = NULL;
   c->agent_of = NULL;
   c->assigned = false;
+  c->truth = NULL;
   return c;
 }
 

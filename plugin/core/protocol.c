@@ -183,7 +183,19 @@ bool trv_session_plan(TrvSession *s, int e, int n_agents, TrvPlan **parts, GErro
   plan.agent_cost = s->n_agent_cost == n_agents ? s->agent_cost : NULL;
   plan.agent_value = value;
   plan.agent_of = s->agent_of;
+  TrvGraph truth; /* a yardstick's only: learners never see it */
+  if (s->controller->klass->sees_truth) {
+    trv_graph_clear(&truth, s->info.cand->n_components);
+    s->wc->referee->truth(s->world, &truth);
+    if (truth.n != s->info.cand->n_components) {
+      g_free(value);
+      return trv_world_refuse(error, s->wc->name, "referee.truth", "gave %d components where G_inf has %d", truth.n,
+                              s->info.cand->n_components);
+    }
+    plan.truth = &truth;
+  }
   s->controller->klass->plan(s->controller->self, e, &plan);
+  plan.truth = NULL; /* the agents' shares never carry it */
   plan.place_probes = s->params.probe_value && s->wc->agent && s->wc->agent->probe_value_at;
   g_assert(plan.n_probes >= 0 && plan.n_probes <= TRV_PLAN_MAX_PROBES);
   if (s->numbers) { /* numbered in plan order, whoever will run them */

@@ -52,6 +52,57 @@ static int ig_schedule(const TrvPosterior *post, const TrvCandidates *cand, cons
   return budget;
 }
 
+/* log P(component j takes the truth's value) under post. */
+static double log_prob_truth(const TrvPosterior *post, const TrvGraph *truth, int j) {
+  double absent, present;
+  trv_posterior_losses(post, j, &absent, &present);
+  return -(truth->present[j] ? present : absent);
+}
+
+/* Two probes of component j at z = zabs whose outcomes are the truth's
+ * mean plus and minus one noise sd: together they add the statistics two
+ * probes have in expectation under the truth (sum zw = 2 kappa z^2, sum
+ * w^2 = 2 (kappa^2 z^2 + s2)). */
+static void observe_expected_pair(TrvPosterior *post, const TrvGraph *truth, int j, double zabs) {
+  double mean = truth->kappa[j] * zabs, sd = sqrt(trv_posterior_noise_var(post));
+  trv_posterior_add_probe(post, j, zabs, mean + sd);
+  trv_posterior_add_probe(post, j, zabs, mean - sd);
+  trv_posterior_settle(post, j);
+}
+
+int trv_schedule_oracle(const TrvPosterior *post, const TrvGraph *truth, const bool *eligible, int budget, double zabs,
+                        int *plan) {
+  const int n = trv_posterior_n_components(post);
+  g_assert(truth && truth->n == n);
+  TrvPosterior *work = trv_posterior_copy(post), *trial = trv_posterior_copy(post);
+  int b = 0;
+  while (b < budget) {
+    /* the best rate of gain per pair over the next 1 .. (pairs left)
+     * pairs of each component: evidence for a present effect pays off
+     * only after several probes (increasing returns), which one pair's
+     * gain alone would not see */
+    int best = -1, pairs_left = (budget - b + 1) / 2;
+    double best_rate = -INFINITY;
+    for (int j = 0; j < n; j++) {
+      if (!eligible[j]) continue;
+      trv_posterior_assign(trial, work);
+      double before = log_prob_truth(work, truth, j);
+      for (int m = 1; m <= pairs_left; m++) {
+        observe_expected_pair(trial, truth, j, zabs);
+        double rate = (log_prob_truth(trial, truth, j) - before) / m;
+        if (rate > best_rate) best_rate = rate, best = j;
+      }
+    }
+    if (best < 0) break;
+    observe_expected_pair(work, truth, best, zabs);
+    plan[b++] = best;
+    if (b < budget) plan[b++] = best;
+  }
+  trv_posterior_free(work);
+  trv_posterior_free(trial);
+  return b;
+}
+
 int trv_schedule_probes(TrvSchedulerKind kind, const TrvPosterior *post, const TrvCandidates *cand,
                         const bool *eligible, int budget, int unit, double zabs, TrvEigMemo *memo, int *rr_cursor,
                         TrvRng *rng, int *plan) {

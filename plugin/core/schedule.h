@@ -52,6 +52,17 @@ int trv_schedule_probes(TrvSchedulerKind kind, const TrvPosterior *post, const T
                         const bool *eligible, int budget, int unit, double zabs, TrvEigMemo *memo, int *rr_cursor,
                         TrvRng *rng, int *plan);
 
+/* The oracle design (the trivium-oracle yardstick, which sees the truth):
+ * fills plan[0..budget) greedily two probes at a time (one at the end of
+ * an odd budget), each pair on the eligible component whose pair most
+ * raises log P(truth) of a working copy of `post`.  The copy takes every
+ * planned pair at the statistics two probes have in expectation under the
+ * truth (outcomes kappa_j z +- one noise sd at z = zabs), so that later
+ * choices see what earlier ones will show on average; ties to the lower
+ * id.  Returns the probes planned (0 when no component is eligible). */
+int trv_schedule_oracle(const TrvPosterior *post, const TrvGraph *truth, const bool *eligible, int budget, double zabs,
+                        int *plan);
+
 /* Budget teams: with coalitions (coalition != 1) every m0 agents, rounded
  * up, form a team that brings its own budget B_e; 1 with disjoint
  * assignment, one agent or agents unknown (0).  At most TRV_PLAN_TEAMS_MAX. */
