@@ -115,7 +115,7 @@ static void lrcp_converges_when_the_posterior_knows_better(void) {
   for (int i = 0; i < 20; i++) trv_probe_windows_push(pw, 2, i % 2 ? -1 : 1, i % 2 ? -1 : 1);
   TrvGraph g; /* stale G_hat: X->Y absent */
   trv_graph_clear(&g, 3);
-  TrvLrcpParams lp = {20, 3.0, 1, 0.9};
+  TrvLrcpParams lp = {20, 3.0, 1, 0.9, TRV_LRCP_EDIT_MAP};
   TrvLrcpResult r = trv_lrcp(pw, post, &cand, &lp, &g);
   g_assert_cmpint(r.status, ==, TRV_LRCP_CONVERGED);
   g_assert_cmpint(r.n_eps, ==, 2);
@@ -133,7 +133,7 @@ static void lrcp_flags_when_repair_does_not_contract(void) {
   for (int i = 0; i < 20; i++) trv_probe_windows_push(pw, 2, 1, 1); /* but the window shows a slope of 1 */
   TrvGraph g;
   trv_graph_clear(&g, 3);
-  TrvLrcpParams lp = {20, 3.0, 1, 0.9};
+  TrvLrcpParams lp = {20, 3.0, 1, 0.9, TRV_LRCP_EDIT_MAP};
   TrvLrcpResult r = trv_lrcp(pw, post, &cand, &lp, &g);
   g_assert_cmpint(r.status, ==, TRV_LRCP_FLAGGED);
   g_assert_cmpint(r.n_eps, ==, 2);
@@ -161,10 +161,93 @@ static void lrcp_repairs_the_radius_one_neighbourhood(void) {
   for (int i = 0; i < 20; i++) trv_probe_windows_push(pw, 0, 1, 1); /* only A->B is violated */
   TrvGraph g;
   trv_graph_clear(&g, 3);
-  TrvLrcpParams lp = {20, 3.0, 1, 0.9};
+  TrvLrcpParams lp = {20, 3.0, 1, 0.9, TRV_LRCP_EDIT_MAP};
   trv_lrcp(pw, post, &c3, &lp, &g);
   g_assert_true(g.present[0] && g.present[1]); /* B->C shares B: repaired too */
   g_assert_false(g.present[2]);                /* D->E is outside the radius */
+  trv_probe_windows_free(pw);
+  trv_posterior_free(post);
+}
+
+/* The window shows a slope of 1 where the posterior, from a few probes,
+ * leans to absent: the MAP repair cannot fix G_hat (flagged), the local
+ * edit takes the window's side (converged, present, kappa_hat between
+ * kappa_min and the window's slope). */
+static void local_edit_overrules_a_lagging_posterior(void) {
+  TrvPosterior *post = posterior();
+  feed(post, 2, 0.0, 4);
+  g_assert_cmpfloat(trv_posterior_presence(post, 2), <, 0.5);
+  TrvProbeWindows *pw = trv_probe_windows_new(3, 20);
+  for (int i = 0; i < 20; i++) trv_probe_windows_push(pw, 2, i % 2 ? -1 : 1, i % 2 ? -1 : 1);
+  for (int edit = TRV_LRCP_EDIT_MAP; edit <= TRV_LRCP_EDIT_LOCAL; edit++) {
+    TrvGraph g;
+    trv_graph_clear(&g, 3);
+    TrvLrcpParams lp = {20, 3.0, 1, 0.9, (TrvLrcpEdit)edit};
+    TrvLrcpResult r = trv_lrcp(pw, post, &cand, &lp, &g);
+    g_assert_cmpint(r.eps[0], ==, 1);
+    if (edit == TRV_LRCP_EDIT_MAP) {
+      g_assert_cmpint(r.status, ==, TRV_LRCP_FLAGGED);
+      g_assert_false(g.present[2]);
+    } else {
+      g_assert_cmpint(r.status, ==, TRV_LRCP_CONVERGED);
+      g_assert_true(g.present[2]);
+      g_assert_cmpfloat(g.kappa[2], >=, 0.5);
+      g_assert_cmpfloat(g.kappa[2], <=, 1.0);
+    }
+  }
+  trv_posterior_free(post);
+  trv_probe_windows_free(pw);
+}
+
+/* A window at slope 0.2 (below kappa_min) against G_hat absent is no
+ * violation; against G_hat "present at 1" it is, and the local edit
+ * calls the component absent: a present effect is at least kappa_min,
+ * and 0.2 fits 0 better than 0.5. */
+static void local_edit_holds_present_to_kappa_min(void) {
+  TrvPosterior *post = posterior();
+  TrvProbeWindows *pw = trv_probe_windows_new(3, 20);
+  for (int i = 0; i < 20; i++) trv_probe_windows_push(pw, 2, i % 2 ? -1 : 1, i % 2 ? -0.2 : 0.2);
+  TrvGraph g;
+  trv_graph_clear(&g, 3);
+  g.present[2] = true;
+  g.kappa[2] = 1.0;
+  TrvLrcpParams lp = {20, 3.0, 1, 0.9, TRV_LRCP_EDIT_LOCAL};
+  TrvLrcpResult r = trv_lrcp(pw, post, &cand, &lp, &g);
+  g_assert_cmpint(r.status, ==, TRV_LRCP_CONVERGED);
+  g_assert_false(g.present[2]);
+  g_assert_cmpfloat(g.kappa[2], ==, 0.0);
+  trv_posterior_free(post);
+  trv_probe_windows_free(pw);
+}
+
+/* Two violators, radius 0: D->E's posterior is at the prior (the most
+ * uncertain) and its window fixable; A->B's posterior is sure it is absent
+ * against a window that says present, so no edit fixes it.  The local
+ * repair takes D->E first (2 -> 1), then A->B (1 -> 1: flagged); taking
+ * A->B first (the lower id) would flag at once (2 -> 2) and leave D->E
+ * broken. */
+static void local_repair_takes_the_most_uncertain_violator_first(void) {
+  const char *const v5[] = {"A", "B", "C", "D", "E"};
+  const TrvComponent chain[] = {{"A->B", 0, 1, true}, {"B->C", 1, 2, true}, {"D->E", 3, 4, true}};
+  const TrvCandidates c3 = {5, v5, 3, chain};
+  TrvPosterior *post = posterior();
+  feed(post, 0, 0.0, 400);
+  TrvProbeWindows *pw = trv_probe_windows_new(3, 20);
+  for (int i = 0; i < 20; i++) {
+    trv_probe_windows_push(pw, 0, i % 2 ? -1 : 1, i % 2 ? -1 : 1);
+    trv_probe_windows_push(pw, 2, i % 2 ? -1 : 1, i % 2 ? -1 : 1);
+  }
+  TrvGraph g;
+  trv_graph_clear(&g, 3);
+  TrvLrcpParams lp = {20, 3.0, 0, 0.9, TRV_LRCP_EDIT_LOCAL};
+  TrvLrcpResult r = trv_lrcp(pw, post, &c3, &lp, &g);
+  g_assert_cmpint(r.status, ==, TRV_LRCP_FLAGGED);
+  g_assert_cmpint(r.n_eps, ==, 3);
+  g_assert_cmpint(r.eps[0], ==, 2);
+  g_assert_cmpint(r.eps[1], ==, 1);
+  g_assert_cmpint(r.eps[2], ==, 1);
+  g_assert_true(g.present[2]);
+  g_assert_false(g.present[0] || g.present[1]);
   trv_probe_windows_free(pw);
   trv_posterior_free(post);
 }
@@ -182,5 +265,9 @@ int main(int argc, char **argv) {
   g_test_add_func("/lrcp/converges_when_the_posterior_knows_better", lrcp_converges_when_the_posterior_knows_better);
   g_test_add_func("/lrcp/flags_when_repair_does_not_contract", lrcp_flags_when_repair_does_not_contract);
   g_test_add_func("/lrcp/repairs_the_radius_one_neighbourhood", lrcp_repairs_the_radius_one_neighbourhood);
+  g_test_add_func("/lrcp/local_edit_overrules_a_lagging_posterior", local_edit_overrules_a_lagging_posterior);
+  g_test_add_func("/lrcp/local_edit_holds_present_to_kappa_min", local_edit_holds_present_to_kappa_min);
+  g_test_add_func("/lrcp/local_repair_takes_the_most_uncertain_violator_first",
+                  local_repair_takes_the_most_uncertain_violator_first);
   return g_test_run();
 }

@@ -103,7 +103,7 @@ static void *tr_create(const TrvParams *p, const TrvWorldInfo *world, uint64_t s
                                      : (TrvSchedulerKind)p->scheduler;
   c->rule = variant == V_IDEAL ? TRV_COMMIT_IDEAL : TRV_COMMIT_EXECUTED;
   c->lrcp_on = variant != V_NOLRCP;
-  c->lp = (TrvLrcpParams){p->lrcp_window, p->lrcp_zmax, p->lrcp_radius, p->lrcp_beta_max};
+  c->lp = (TrvLrcpParams){p->lrcp_window, p->lrcp_zmax, p->lrcp_radius, p->lrcp_beta_max, (TrvLrcpEdit)p->lrcp_edit};
   /* Binary probes (Bernoulli) have no residuals for LRCP, the detectors or
    * PartialReset to test against G_hat: those worlds run without them. */
   bool binary = world->likelihood == TRV_LIKELIHOOD_BERNOULLI;

@@ -78,6 +78,47 @@ static void neighbourhood(const TrvCandidates *cand, const bool *seed, int radiu
   }
 }
 
+/* Window statistics of component j: probes, sum z^2, sum z w, sum w^2. */
+static void window_stats(const TrvProbeWindows *pw, int j, double *n, double *szz, double *szw, double *sww) {
+  *n = *szz = *szw = *sww = 0;
+  for (int i = 0; i < pw->len[j]; i++) {
+    size_t at = (size_t)j * pw->cap + i;
+    double z = pw->z[at], w = pw->w[at];
+    *n += 1, *szz += z * z, *szw += z * w, *sww += w * w;
+  }
+}
+
+/* The local edit of component j (lrcp.h): absent or present, whichever
+ * fits its window better under the posterior.  The terms common to both
+ * (n log 2 pi s2) are left out. */
+static void local_edit(const TrvProbeWindows *pw, const TrvPosterior *post, int j, double s2, TrvGraph *ghat) {
+  const TrvPosteriorParams *pp = trv_posterior_params(post);
+  double n, szz, szw, sww, mu, v, absent, present;
+  window_stats(pw, j, &n, &szz, &szw, &sww);
+  trv_posterior_effect(post, j, &mu, &v);
+  trv_posterior_losses(post, j, &absent, &present); /* -log P(absent), -log P(present) */
+  double k = (mu / v + szw / s2) / (1 / v + szz / s2);
+  if (pp->slab != TRV_SLAB_GAUSSIAN && fabs(k) < pp->kappa_min) k = k < 0 ? -pp->kappa_min : pp->kappa_min;
+  double fit_absent = -absent - 0.5 * sww / s2;
+  double fit_present = -present - 0.5 * (sww - 2 * k * szw + k * k * szz) / s2;
+  ghat->present[j] = fit_present > fit_absent;
+  ghat->kappa[j] = ghat->present[j] ? k : 0.0;
+}
+
+/* The violator of largest posterior uncertainty (ties: larger |Z_j|, then
+ * lower id). */
+static int most_uncertain(const TrvProbeWindows *pw, const TrvPosterior *post, const TrvGraph *ghat, double s2,
+                          const bool *violated) {
+  int best = -1;
+  double best_h = -1, best_z = -1;
+  for (int j = 0; j < pw->n; j++) {
+    if (!violated[j]) continue;
+    double h = trv_posterior_component_entropy_bits(post, j), z = fabs(trv_lrcp_residual_z(pw, j, ghat, s2));
+    if (h > best_h || (h == best_h && z > best_z)) best = j, best_h = h, best_z = z;
+  }
+  return best;
+}
+
 TrvLrcpResult trv_lrcp(const TrvProbeWindows *pw, const TrvPosterior *post, const TrvCandidates *cand,
                        const TrvLrcpParams *params, TrvGraph *ghat) {
   TrvLrcpResult res = {.status = TRV_LRCP_NONE};
@@ -87,9 +128,19 @@ TrvLrcpResult trv_lrcp(const TrvProbeWindows *pw, const TrvPosterior *post, cons
   if (eps == 0) return res;
   res.eps[res.n_eps++] = eps;
   for (int it = 0; it < TRV_LRCP_MAX_ITER; it++) {
-    neighbourhood(cand, violated, params->radius, region);
+    if (params->edit == TRV_LRCP_EDIT_LOCAL) {
+      bool node[TRV_MAX_COMPONENTS] = {false};
+      node[most_uncertain(pw, post, ghat, s2, violated)] = true;
+      neighbourhood(cand, node, params->radius, region);
+    } else {
+      neighbourhood(cand, violated, params->radius, region);
+    }
     for (int j = 0; j < cand->n_components; j++) {
       if (!region[j]) continue;
+      if (params->edit == TRV_LRCP_EDIT_LOCAL) {
+        if (violated[j]) local_edit(pw, post, j, s2, ghat); /* what fits its window stays */
+        continue;
+      }
       double mu, v;
       trv_posterior_effect(post, j, &mu, &v);
       ghat->present[j] = trv_posterior_map(post, j);

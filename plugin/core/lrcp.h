@@ -12,7 +12,24 @@
  * violation count eps_{k+1}, and iterates while it contracts:
  *   eps_{k+1} = 0                       -> converged
  *   eps_{k+1} / eps_k > beta_max        -> flagged (stops)
- * and at most max_iter repairs.  The whole trace eps_0..eps_k is returned. */
+ * and at most max_iter repairs.  The whole trace eps_0..eps_k is returned.
+ *
+ * Two repairs (lrcp.edit):
+ *   map    every violator's neighbourhood at once, each component to the
+ *          posterior MAP (presence, kappa_hat = mu);
+ *   local  one node per iteration: the violator of largest posterior
+ *          uncertainty h2(p_j) (ties: larger |Z_j|, then lower id); each
+ *          violated component of its radius-r neighbourhood takes the
+ *          edit, absent or present, of larger posterior-predictive fit of
+ *          its window,
+ *            log P(absent)  + log N(w; 0, s2 I)        or
+ *            log P(present) + log N(w; k z, s2 I),
+ *          k the posterior's effect updated by the window,
+ *          (mu/v + S_zw/s2) / (1/v + S_zz/s2), held to |k| >= kappa_min
+ *          under a separated or soft slab (what "present" means there);
+ *          the others, which fit their windows, stay.  The window can then
+ *          overrule a posterior that lags a change, which the MAP repair
+ *          cannot. */
 #ifndef TRV_LRCP_H
 #define TRV_LRCP_H
 
@@ -22,11 +39,14 @@
 #include "posterior.h"
 #include <trivium/results.h> /* TRV_LRCP_MAX_ITER, TrvLrcpStatus */
 
+typedef enum { TRV_LRCP_EDIT_MAP = 0, TRV_LRCP_EDIT_LOCAL = 1 } TrvLrcpEdit;
+
 typedef struct {
   int window;      /* probes kept per component (default 20) */
   double z_max;    /* violation threshold on |Z_j| (default 3) */
   int radius;      /* repair neighbourhood radius r (default 1) */
   double beta_max; /* flag when eps_{k+1}/eps_k exceeds this (default 0.9) */
+  TrvLrcpEdit edit;
 } TrvLrcpParams;
 
 typedef struct TrvProbeWindows TrvProbeWindows;

@@ -20,6 +20,7 @@ static const char *const slab_names[] = {"gaussian", "separated", "soft", NULL};
 static const char *const track_names[] = {"hazard", "forgetting", "none", NULL};
 static const char *const noise_names[] = {"known", "estimated", NULL};
 static const char *const sched_names[] = {"ig", "roundrobin", "random", "parallel", NULL};
+static const char *const lrcp_edit_names[] = {"map", "local", NULL};
 
 #define I(k, f, d, lo, hi, doc) TRV_ROW_INT(TrvParams, k, f, d, lo, hi, doc)
 #define D(k, f, d, lo, hi, doc) TRV_ROW_DOUBLE(TrvParams, k, f, d, lo, hi, doc)
@@ -67,6 +68,10 @@ static const TrvParamSpec core_specs[] = {
     D("lrcp.z_max", lrcp_zmax, 3.0, 0, 1e9, "violation threshold on the standardized residual"),
     I("lrcp.radius", lrcp_radius, 1, 0, 64, "repair neighbourhood radius r"),
     D("lrcp.beta_max", lrcp_beta_max, 0.9, 0, 1e9, "flag when eps_{k+1}/eps_k exceeds beta_max"),
+    E("lrcp.edit", lrcp_edit, "map", lrcp_edit_names,
+      "repair: map (every violator's neighbourhood toward the posterior MAP at once) or local (one node per "
+      "iteration, the most uncertain violator: each violated component of its neighbourhood set to the edit of best "
+      "posterior-predictive fit of its window)"),
 };
 
 #define MAX_ROWS 512

@@ -54,6 +54,7 @@ struct TrvParams {
   /* LRCP (docs/controller.md, "LRCP") */
   int lrcp_window, lrcp_radius;
   double lrcp_zmax, lrcp_beta_max;
+  int lrcp_edit; /* TrvLrcpEdit */
   /* The registered blocks' values: blocks [0, n_blocks) of the table are
    * filled here, each at the place the table gave it (trv_params_block). */
   int n_blocks;
