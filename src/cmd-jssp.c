@@ -1,7 +1,9 @@
 /* cmd-jssp.c - `trivium jssp platform|run|stream|confounded|bench`: job-shop
  * machine platforms from OR-Library instances, their SimGrid execution under
  * a dispatch rule, the confounded machine stream, its real-instance variant
- * (makespan regret), and a benchmark.
+ * (makespan regret), and a benchmark.  The stream and the variant run
+ * under their stand-alone reference controllers (jssp-stream-ref.h,
+ * jssp-confounded-ref.h).
  *
  * Exit codes: 0 ok, 1 a run failed (a simulation that deadlocks, disagrees
  * with the list scheduler or yields an infeasible schedule, a failed
@@ -23,9 +25,9 @@
 #include <string.h>
 
 #include "commands.h"
-#include "jssp/jssp-confounded.h"
+#include "jssp-confounded-ref.h"
+#include "jssp-stream-ref.h"
 #include "jssp/jssp-sim.h"
-#include "jssp/jssp-stream.h"
 #include "jssp/jssp.h"
 
 /* Limits on the command's values (docs/jssp.md): the seed x episode
@@ -379,8 +381,8 @@ static int write_confounded_csv(const char *out, gboolean force, int first, int 
 }
 
 static int cmd_confounded(int argc, char **argv) {
-  TrvConfoundedParams p;
-  trv_confounded_defaults(&p);
+  TrvConfoundedRefParams p;
+  trv_confounded_ref_defaults(&p);
   int seeds = 20, first = 1;
   char *out = NULL;
   gboolean force = FALSE;
@@ -425,7 +427,8 @@ static int cmd_confounded(int argc, char **argv) {
          "exp(%g C_e); reading noise %g; called slow when exp(mu) > %g; Trivium probes/episode min(%d, ceil(%g "
          "ln(e+1)))\n\n",
          inst->name, inst->n_jobs, inst->n_machines, trv_confounded_plans_count(plans), E, first, first + seeds - 1,
-         p.slow_max, p.slow_lo, p.slow_hi, p.rho, p.sigma, p.threshold, p.budget_cap, p.m0);
+         p.world.slow_max, p.world.slow_lo, p.world.slow_hi, p.world.rho, p.world.sigma, p.world.threshold,
+         p.budget_cap, p.m0);
   printf(
       "| controller | slow machines identified at E (fraction of seeds) | cumulative makespan regret at E (mean ± "
       "sd) | the same / oracle makespan | R^2 a+b*ln(e) | R^2 a+b*e | better fit |\n|---|---|---|---|---|---|---|\n");

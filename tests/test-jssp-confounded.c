@@ -1,13 +1,16 @@
-/* The real-instance confounded variant (envs/jssp/jssp-confounded.c)
- * without the simulator: plans reproduce the list scheduler, regret is
- * never negative and vanishes without congestion, the probe's log-ratio is
- * unbiased while the outcome-only log is biased by congestion, and on ft06
- * (the committed platforms/jssp/ft06/jobs.txt) Trivium identifies the slow
- * machines and pays less makespan regret than the outcome-only learner. */
+/* The real-instance confounded variant without the simulator, its world
+ * (envs/jssp/jssp-confounded.c) under the stand-alone reference
+ * controllers (src/jssp-confounded-ref.c): plans reproduce the list
+ * scheduler, regret is never negative and vanishes without congestion, the
+ * probe's log-ratio is unbiased while the outcome-only log is biased by
+ * congestion, and on ft06 (the committed platforms/jssp/ft06/jobs.txt)
+ * Trivium identifies the slow machines and pays less makespan regret than
+ * the outcome-only learner. */
 #include <glib.h>
 #include <math.h>
 #include <string.h>
 
+#include "jssp-confounded-ref.h"
 #include "jssp/jssp-confounded.h"
 #include "jssp/jssp.h"
 
@@ -59,8 +62,8 @@ static void plans_reproduce_the_list_scheduler(void) {
 static void regret_is_never_negative_and_reproducible(void) {
   TrvJsspInstance *inst = load_ft06();
   TrvConfoundedPlans *plans = trv_confounded_plans_new(inst);
-  TrvConfoundedParams p;
-  trv_confounded_defaults(&p);
+  TrvConfoundedRefParams p;
+  trv_confounded_ref_defaults(&p);
   p.episodes = 100;
   double a[100], b[100];
   for (int c = 0; c < TRV_CONFOUNDED_N_CONTROLLERS; c++)
@@ -81,14 +84,14 @@ static void regret_is_never_negative_and_reproducible(void) {
 static void no_congestion_means_zero_regret_once_every_machine_is_read(void) {
   TrvJsspInstance *inst = load_ft06();
   TrvConfoundedPlans *plans = trv_confounded_plans_new(inst);
-  TrvConfoundedParams p;
-  trv_confounded_defaults(&p);
+  TrvConfoundedRefParams p;
+  trv_confounded_ref_defaults(&p);
   p.episodes = 60;
-  p.rho = 0;
-  p.sigma = 1e-9;
+  p.world.rho = 0;
+  p.world.sigma = 1e-9;
   double regret[60], ident[60];
   for (int slow_max = 0; slow_max <= 2; slow_max += 2) {
-    p.slow_max = slow_max;
+    p.world.slow_max = slow_max;
     for (uint64_t seed = 1; seed <= 10; seed++) {
       /* Trivium has probed all 6 machines in episode 4 (1 + 2 + 2 + 2 probes). */
       trv_confounded_run(plans, &p, seed, TRV_CONFOUNDED_TRIVIUM, regret, ident, NULL);
@@ -143,8 +146,8 @@ static void log_ratio_probe_is_unbiased(void) {
 static void outcome_log_is_biased_by_congestion_and_probes_are_not(void) {
   TrvJsspInstance *inst = load_ft06();
   TrvConfoundedPlans *plans = trv_confounded_plans_new(inst);
-  TrvConfoundedParams p;
-  trv_confounded_defaults(&p);
+  TrvConfoundedRefParams p;
+  trv_confounded_ref_defaults(&p);
   double regret[200];
   for (uint64_t seed = 1; seed <= 5; seed++) {
     TrvConfoundedFinal o, t;
@@ -166,8 +169,8 @@ static void outcome_log_is_biased_by_congestion_and_probes_are_not(void) {
 static void trivium_spends_its_budget(void) {
   TrvJsspInstance *inst = load_ft06();
   TrvConfoundedPlans *plans = trv_confounded_plans_new(inst);
-  TrvConfoundedParams p;
-  trv_confounded_defaults(&p);
+  TrvConfoundedRefParams p;
+  trv_confounded_ref_defaults(&p);
   double regret[200];
   TrvConfoundedFinal f;
   trv_confounded_run(plans, &p, 3, TRV_CONFOUNDED_TRIVIUM, regret, NULL, &f);
@@ -185,8 +188,8 @@ static void trivium_spends_its_budget(void) {
 static void trivium_identifies_slow_machines_and_beats_outcome_on_ft06(void) {
   TrvJsspInstance *inst = load_ft06();
   TrvConfoundedPlans *plans = trv_confounded_plans_new(inst);
-  TrvConfoundedParams p;
-  trv_confounded_defaults(&p);
+  TrvConfoundedRefParams p;
+  trv_confounded_ref_defaults(&p);
   TrvConfoundedSummary t, o;
   trv_confounded_summarize(plans, &p, 1, 10, TRV_CONFOUNDED_TRIVIUM, &t, NULL, NULL);
   trv_confounded_summarize(plans, &p, 1, 10, TRV_CONFOUNDED_OUTCOME, &o, NULL, NULL);

@@ -2,7 +2,8 @@
  * file can be malformed, the limits at their edges, bytes that are not
  * text) and the loader's refusals, the list scheduler's dispatch semantics on
  * cases small enough to schedule by hand, the feasibility check, and the
- * confounded machine stream's two controllers. */
+ * confounded machine stream's two stand-alone reference controllers
+ * (src/jssp-stream-ref.c). */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <math.h>
@@ -10,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jssp/jssp-stream.h"
+#include "jssp-stream-ref.h"
 #include "jssp/jssp.h"
 
 static TrvJsspInstance *parse_ok(const char *text) {

@@ -1,6 +1,8 @@
 /* The job shop as a world of the episode protocol (envs/jssp/jssp-world.c),
  * checked against the stand-alone references it must agree with
- * (jssp-stream.c, jssp-confounded.c), without the simulator: the same
+ * (src/jssp-stream-ref.c; the real-instance variant's world draws,
+ * envs/jssp/jssp-confounded.c, and the episode draws
+ * src/jssp-confounded-ref.c makes), without the simulator: the same
  * hidden machines seed for seed, agent 0 facing the reference's draws, the
  * makespan regret of the reference's plans, and the machine stream played
  * by the real controller (direct transport, the protocol the SimGrid
@@ -17,8 +19,8 @@
 #include "core/rng.h"
 #include "core/stats.h"
 #include "core/world.h"
+#include "jssp-stream-ref.h"
 #include "jssp/jssp-confounded.h"
-#include "jssp/jssp-stream.h"
 #include "api/modules.h"
 #include "worlds.h"
 

@@ -13,7 +13,7 @@ static const TrvParamSpec specs[] = {
     TRV_ROW_TEXT(TrvJsspParams, "world.instance", instance,
                  "JSSP: empty for the machine stream; else a shipped instance (ft06, ft10, ft20, la01) or an "
                  "OR-Library instance file"),
-    I("world.machines", machines, 5, 2, 16, "JSSP stream: parallel machines M"),
+    I("world.machines", machines, 5, 2, TRV_JSSP_STREAM_MAX_MACHINES, "JSSP stream: parallel machines M"),
     D("world.alpha_mean", alpha_mean, 1.0, -1e6, 1e6,
       "JSSP stream: mean intrinsic slowness; alpha_i ~ N(alpha_mean, alpha_sd^2)"),
     D("world.alpha_sd", alpha_sd, 0.3, 1e-9, 1e6, "JSSP stream: sd of the intrinsic slowness alpha_i"),

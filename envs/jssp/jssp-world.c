@@ -31,10 +31,11 @@
  *    plan's, both on the episode's true durations.  The shop's timing log
  *    (the busiest machine when congested, else a random one) is recorded
  *    by agent 0 at step 0 for the outcome-only learners.
- * World draws follow the stand-alone references (jssp-stream.c,
- * jssp-confounded.c) draw for draw: agent 0 of the stream continues the
- * world's stream after the alpha draws, the instance's per-episode draws
- * are the reference's, and agent k's probe noise is stream
+ * World draws follow the stand-alone references of `trivium jssp stream`
+ * and `trivium jssp confounded` (src/jssp-stream-ref.c,
+ * src/jssp-confounded-ref.c) draw for draw: agent 0 of the stream
+ * continues the world's stream after the alpha draws, the instance's
+ * per-episode draws are the reference's, and agent k's probe noise is stream
  * TRV_STREAM_PROBE_NOISE + 100 k, so one agent faces what the reference
  * faces.  An agent's simulated work (TrvAgentClass.work), on hosts of
  * speed 1 flop/s, is the processing time of its probes and of the work
@@ -52,10 +53,10 @@
 #include "core/rng.h"
 #include "core/world.h"
 #include "jssp-confounded.h"
-#include "jssp-stream.h"
+#include "jssp-params.h"
 
 #define MAX_M TRV_CONFOUNDED_MAX_M
-G_STATIC_ASSERT(TRV_MACHINE_STREAM_MAX_M <= MAX_M && MAX_M + 2 <= TRV_MAX_COMPONENTS);
+G_STATIC_ASSERT(TRV_JSSP_STREAM_MAX_MACHINES <= MAX_M && MAX_M + 2 <= TRV_MAX_COMPONENTS);
 
 enum { VAR_C, VAR_T, VAR_M0 };
 
@@ -64,6 +65,14 @@ enum { VAR_C, VAR_T, VAR_M0 };
  * machine (stream) or the plan's makespan (instance), oracle_cost the
  * same for the oracle's choice. */
 static const char *const metric_names[] = {"identified", "cost", "oracle_cost", NULL};
+
+/* The machine stream's world: world.machines, world.alpha_mean,
+ * world.alpha_sd, world.congestion (rho), world.machine_noise (s),
+ * world.outcome_sd (xi_sd). */
+typedef struct {
+  int machines;
+  double alpha_mean, alpha_sd, rho, s, xi_sd;
+} StreamWorld;
 
 typedef struct {
   double zabs; /* budget.zabs */
@@ -76,7 +85,7 @@ typedef struct {
   TrvCandidates cand;
   TrvRng world_rng;
   /* the stream */
-  TrvMachineStreamParams sp;
+  StreamWorld sp;
   double alpha[MAX_M];
   int best;
   /* a real instance */
@@ -160,7 +169,12 @@ static void *jssp_init(const TrvParams *params, uint64_t seed, GError **error) {
   w->stream = p->instance[0] == '\0';
   w->planned = -1;
   if (w->stream) {
-    trv_machine_stream_params_from(p, &w->sp);
+    w->sp = (StreamWorld){.machines = p->machines,
+                          .alpha_mean = p->alpha_mean,
+                          .alpha_sd = p->alpha_sd,
+                          .rho = p->congestion,
+                          .s = p->machine_noise,
+                          .xi_sd = p->outcome_sd};
     w->M = w->sp.machines;
     trv_rng_init(&w->world_rng, seed, TRV_STREAM_WORLD);
     for (int i = 0; i < w->M; i++) w->alpha[i] = w->sp.alpha_mean + w->sp.alpha_sd * trv_rng_normal(&w->world_rng);
@@ -282,7 +296,7 @@ static int jssp_observe(void *agent, int t, double *ctx, int max) {
   a->step = t;
   if (max < 2) return 0; /* no room for (machine, reading) */
   if (w->stream) {
-    const TrvMachineStreamParams *sp = &w->sp;
+    const StreamWorld *sp = &w->sp;
     double c = trv_rng_normal(&a->obs_rng), mx = -INFINITY;
     for (int i = 0; i < w->M; i++) {
       a->x[i] = w->alpha[i] + sp->rho * c + sp->s * trv_rng_normal(&a->obs_rng);

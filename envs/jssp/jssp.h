@@ -1,7 +1,8 @@
 /* jssp.h - the job shop: instances, dispatch rules, schedules, and the
  * plain-C list scheduler.  No SimGrid type appears here; the SimGrid
- * execution is declared in jssp-sim.h and the confounded machine stream in
- * jssp-stream.h.
+ * execution is declared in jssp-sim.h, the real-instance confounded
+ * variant's world in jssp-confounded.h, and the machine stream is the
+ * world's own (jssp-world.c).
  *
  * An instance has n_jobs jobs; every job is a chain of n_ops operations
  * (OR-Library format: n_ops == n_machines), operation k of job j runs on

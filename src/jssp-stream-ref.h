@@ -1,6 +1,8 @@
-/* jssp-stream.h - the confounded machine stream (docs/jssp.md, "The
- * confounded machine stream") and its two controllers (jssp-stream.c).  Plain
- * C, no SimGrid.
+/* jssp-stream-ref.h - the stand-alone reference of the confounded machine
+ * stream (docs/jssp.md, "The confounded machine stream"): the stream and its
+ * two controllers (jssp-stream-ref.c), for `trivium jssp stream` and as the
+ * reference the world `jssp` (envs/jssp/jssp-world.c) is checked against
+ * draw for draw.  Plain C, no SimGrid.
  *
  * World (per seed): M parallel machines with intrinsic slowness
  * alpha_i ~ N(alpha_mean, alpha_sd^2); every step a latent congestion
@@ -8,15 +10,15 @@
  * outcome of assigning machine a is Y = max(X_a, max_i X_i) + xi,
  * xi ~ N(0, xi_sd^2); reward -Y.  Task: identify argmin alpha.  Per-episode
  * regret 1[argmin alpha_hat != argmin alpha] at the end of the episode. */
-#ifndef TRV_JSSP_STREAM_H
-#define TRV_JSSP_STREAM_H
+#ifndef TRV_JSSP_STREAM_REF_H
+#define TRV_JSSP_STREAM_REF_H
 
 #include <stdint.h>
-#include "jssp-params.h"
+#include "jssp/jssp-params.h"
 
 #include "core/stats.h"
 
-#define TRV_MACHINE_STREAM_MAX_M 16
+#define TRV_MACHINE_STREAM_MAX_M TRV_JSSP_STREAM_MAX_MACHINES
 
 typedef struct {
   int machines, episodes, steps;

@@ -1,6 +1,6 @@
-/* jssp-stream.c - the confounded machine stream (docs/jssp.md, "The
- * confounded machine stream") under Trivium's probing controller and an
- * outcome-only softmax REINFORCE policy (RLVR).
+/* jssp-stream-ref.c - the stand-alone reference of the confounded machine
+ * stream (docs/jssp.md, "The confounded machine stream") under Trivium's
+ * probing controller and an outcome-only softmax REINFORCE policy (RLVR).
  *
  * Why RLVR cannot learn here: Y = max(X_a, max_i X_i) + xi equals
  * max_i X_i + xi whatever a is, so the reward carries no information about
@@ -32,7 +32,7 @@
  * Randomness: the world (alpha, then per step C, eta_1..M, xi, always all
  * drawn, so both controllers face the same congestion sequence) from
  * (seed, TRV_STREAM_WORLD); RLVR's sampling from (seed, TRV_STREAM_POLICY). */
-#include "jssp-stream.h"
+#include "jssp-stream-ref.h"
 
 #include "core/params.h"
 
