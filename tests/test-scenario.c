@@ -1,6 +1,7 @@
 /* The scenario loader (docs/scenarios.md): every shipped scenario loads with
- * its values, every element sets its field, the platforms, the DTD, and
- * `trivium validate`.  The error classes are in test-scenario-errors.c. */
+ * its values, every element sets its field, the DTD, and `trivium
+ * validate`.  The error classes are in test-scenario-errors.c, the
+ * platforms (roles, cluster hosts) in test-scenario-platform.c. */
 #include "test-scenario-util.h"
 #include "api/modules.h"
 #include "causalbench/causalbench.h"
@@ -332,122 +333,6 @@ static void fault_times_take_units_and_fixed_laws(void) {
   g_clear_error(&err);
 }
 
-/* ---- platforms ---- */
-
-static char *write_temp(const char *dir, const char *name, const char *text) {
-  char *path = g_build_filename(dir, name, NULL);
-  g_assert_true(g_file_set_contents(path, text, -1, NULL));
-  return path;
-}
-
-static void roles_come_from_host_properties_when_not_mapped(void) {
-  char *dir = g_dir_make_tmp("trivium-scenario-XXXXXX", NULL);
-  char *plat = write_temp(dir, "p.xml",
-                          "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\">\n"
-                          "<host id=\"a\" speed=\"1Gf\"><prop id=\"trivium.role\" value=\"controller\"/></host>\n"
-                          "<host id=\"b\" speed=\"1Gf\"><prop id=\"trivium.role\" value=\"agent\"/></host>\n"
-                          "<host id=\"c\" speed=\"1Gf\"/>\n"
-                          "</zone></platform>\n");
-  const char *xml = "<trivium-scenario version=\"1\">\n  <platform file=\"p.xml\"/>\n  <world name=\"causalbench\"/>\n"
-                    "</trivium-scenario>\n";
-  GError *err = NULL;
-  g_assert_null(trv_scenario_load_from_memory(xml, strlen(xml), "mem.xml", dir, &err));
-  char *want = g_strdup_printf("mem.xml:2:13: no host of %s has the property trivium.role=\"ctl\" and the scenario "
-                               "maps no hosts to role 'ctl'; expected <role name=\"ctl\" hosts=\"GLOB\"> inside "
-                               "<platform>",
-                               plat);
-  g_assert_cmpstr(err->message, ==, want);
-  g_clear_error(&err);
-  const char *mapped = "<trivium-scenario version=\"1\">\n  <platform file=\"p.xml\"><role name=\"ctl\" hosts=\"c\"/>"
-                       "</platform>\n  <world name=\"causalbench\"/>\n</trivium-scenario>\n";
-  TrvScenario *s = trv_scenario_load_from_memory(mapped, strlen(mapped), "mem.xml", dir, &err);
-  g_assert_no_error(err);
-  g_assert_cmpstr(s->platform, ==, plat);
-  g_assert_cmpstr(s->role_hosts[TRV_ROLE_CTL], ==, "c");
-  g_assert_null(s->role_hosts[TRV_ROLE_AGENT]);
-  trv_scenario_free(s);
-  g_unlink(plat);
-  g_rmdir(dir);
-  g_free(want);
-  g_free(plat);
-  g_free(dir);
-}
-
-static void cluster_hosts_are_expanded_from_the_radical(void) {
-  char *dir = g_dir_make_tmp("trivium-scenario-XXXXXX", NULL);
-  char *plat =
-      write_temp(dir, "c.xml",
-                 "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-                 "<platform version=\"4.1\"><cluster id=\"c\" prefix=\"node-\" radical=\"0-2,7\" suffix=\".x\" "
-                 "speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\"/></platform>\n");
-  GError *err = NULL;
-  TrvPlatformNames *pn = trv_platform_names_read(plat, &err);
-  g_assert_no_error(err);
-  g_assert_cmpuint(pn->hosts->len, ==, 4);
-  g_assert_cmpstr(pn->hosts->pdata[0], ==, "node-0.x");
-  g_assert_cmpstr(pn->hosts->pdata[3], ==, "node-7.x");
-  g_assert_null(pn->roles->pdata[3]);
-  g_assert_false(pn->links_complete);
-  trv_platform_names_free(pn);
-  /* links of a cluster are not enumerated, so a link pattern is not refused */
-  const char *xml = "<trivium-scenario version=\"1\">\n  <platform file=\"c.xml\">\n"
-                    "    <role name=\"controller\" hosts=\"node-0.x\"/><role name=\"ctl\" hosts=\"node-1.x\"/>\n"
-                    "    <role name=\"agent\" hosts=\"node-[27].x\"/>\n  </platform>\n  <world name=\"causalbench\"/>\n"
-                    "  <faults><link-flap links=\"c_link_*\" mtbf=\"5\" mttr=\"1\"/></faults>\n</trivium-scenario>\n";
-  TrvScenario *s = trv_scenario_load_from_memory(xml, strlen(xml), "mem.xml", dir, &err);
-  g_assert_no_error(err);
-  trv_scenario_free(s);
-  const char *bad = "<trivium-scenario version=\"1\">\n  <platform file=\"c.xml\">\n"
-                    "    <role name=\"agent\" hosts=\"node-9.x\"/>\n"
-                    "    <role name=\"controller\" hosts=\"node-0.x\"/><role name=\"ctl\" hosts=\"node-1.x\"/>\n"
-                    "  </platform>\n  <world name=\"causalbench\"/>\n"
-                    "</trivium-scenario>\n";
-  g_assert_null(trv_scenario_load_from_memory(bad, strlen(bad), "mem.xml", dir, &err));
-  char *want = g_strdup_printf("mem.xml:3:24: role 'agent' pattern 'node-9.x' matches no host of %s; expected one of "
-                               "its hosts: node-0.x, node-1.x, node-2.x, node-7.x; did you mean 'node-0.x'?",
-                               plat);
-  g_assert_cmpstr(err->message, ==, want);
-  g_clear_error(&err);
-  g_unlink(plat);
-  g_rmdir(dir);
-  g_free(want);
-  g_free(plat);
-  g_free(dir);
-}
-
-/* Roles mapped by the scenario onto the SimGrid
- * example platforms in ../shared (skipped when they are absent). */
-static void simgrid_example_platforms_take_mapped_roles(void) {
-  char *dir = g_build_filename(srcdir(), "..", "shared", "data", "simgrid-platforms", NULL);
-  char *small = g_build_filename(dir, "small_platform.xml", NULL);
-  if (!g_file_test(small, G_FILE_TEST_EXISTS)) {
-    g_test_skip("../shared/data/simgrid-platforms not present");
-    g_free(small);
-    g_free(dir);
-    return;
-  }
-  const char *xml[] = {
-      "<trivium-scenario version=\"1\">\n  <platform file=\"small_platform.xml\">\n"
-      "    <role name=\"controller\" hosts=\"Tremblay\"/><role name=\"ctl\" hosts=\"Jupiter\"/>\n"
-      "    <role name=\"agent\" hosts=\"Fafard,Ginette,Bourassa\"/>\n  </platform>\n  <world name=\"causalbench\"/>\n"
-      "  <faults><link-flap links=\"[1-9]\" mtbf=\"5\" mttr=\"1\"/><host-crash host=\"Ginette\" at=\"3\" "
-      "duration=\"2\"/></faults>\n</trivium-scenario>\n",
-      "<trivium-scenario version=\"1\">\n  <platform file=\"cluster_backbone.xml\">\n"
-      "    <role name=\"controller\" hosts=\"node-0.simgrid.org\"/><role name=\"ctl\" hosts=\"node-1.simgrid.org\"/>\n"
-      "    <role name=\"agent\" hosts=\"node-[2-9].simgrid.org,node-??.simgrid.org\"/>\n  </platform>\n"
-      "  <world name=\"causalbench\"/>\n</trivium-scenario>\n",
-  };
-  for (size_t i = 0; i < G_N_ELEMENTS(xml); i++) {
-    GError *err = NULL;
-    TrvScenario *s = trv_scenario_load_from_memory(xml[i], strlen(xml[i]), "mem.xml", dir, &err);
-    g_assert_no_error(err);
-    g_assert_nonnull(s->role_hosts[TRV_ROLE_AGENT]);
-    trv_scenario_free(s);
-  }
-  g_free(small);
-  g_free(dir);
-}
-
 /* ---- the DTD says what the loader accepts ---- */
 
 static void dtd_attributes_match_the_loader(void) {
@@ -670,12 +555,6 @@ int main(int argc, char **argv) {
   g_test_add_func("/scenario/every_element_sets_its_field", every_element_sets_its_field);
   g_test_add_func("/scenario/flap_laws_and_shape_sweeps_reach_the_faults", flap_laws_and_shape_sweeps_reach_the_faults);
   g_test_add_func("/scenario/fault_times_take_units_and_fixed_laws", fault_times_take_units_and_fixed_laws);
-  g_test_add_func("/scenario/platform/roles_come_from_host_properties_when_not_mapped",
-                  roles_come_from_host_properties_when_not_mapped);
-  g_test_add_func("/scenario/platform/cluster_hosts_are_expanded_from_the_radical",
-                  cluster_hosts_are_expanded_from_the_radical);
-  g_test_add_func("/scenario/platform/simgrid_example_platforms_take_mapped_roles",
-                  simgrid_example_platforms_take_mapped_roles);
   g_test_add_func("/scenario/dtd_attributes_match_the_loader", dtd_attributes_match_the_loader);
   g_test_add_func("/scenario/validate_command_prints_one_line_per_file", validate_command_prints_one_line_per_file);
   g_test_add_func("/scenario/validate_refuses_a_device_at_once", validate_refuses_a_device_at_once);
