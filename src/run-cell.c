@@ -94,6 +94,8 @@ typedef struct {
 
 static void cell_row(void *ctx, const TrvEpisodeRow *row) {
   CellSink *k = ctx;
+  if (row->episode == 0) /* the layout has the cell's own change-points now (TrvSimOptions.layout) */
+    trv_cell_summarizer_init(&k->z, k->layout);
   g_string_truncate(k->line, 0);
   trv_results_csv_row(k->line, k->layout, row);
   fwrite(k->line->str, 1, k->line->len, k->csv); /* errors surface at fclose */
@@ -157,6 +159,7 @@ int trv_run_cell_child(void *data, int report_fd) {
   opt.trace_file = trace_file ? trace_file : "/dev/null";
   opt.trace_suffix = NULL;
   opt.sink = (TrvRowSink){cell_row, &sink};
+  opt.layout = &layout;
   if (!sink.csv) {
     if (!err) write_cell_error(csv_tmp, "cannot write", &err);
   } else if (trace_file && (!trv_out_dir(trace_dir, false, &err) || !trv_out_writable(trace_file, &err))) {

@@ -306,7 +306,8 @@ int trv_run_point(RunCtx *ctx, int argc, char **argv, FILE *table, TrvRunTotals 
       fprintf(stderr, "trivium: warning: %s%s%s\n", label ? label : "", label ? ": " : "", warn[i]);
     g_strfreev(warn);
   }
-  /* the layout every cell shares: a world of seed 0 declares it */
+  /* the layout every cell shares: a world of seed 0 declares it (a cell takes
+   * its own seed's change-points when its session starts: run-cell.c) */
   void *world = trv_world_new(wc, &ctx->params, 0, error);
   TrvWorldInfo info;
   if (!world) return 2;

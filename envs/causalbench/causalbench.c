@@ -27,7 +27,11 @@
  *               every nu (g(+-|z|) = +-|z|), while saturation compresses
  *               the observational channel (X and C, spread over several
  *               units, level off at |z|/tanh(nu |z|): 1.04 at nu = 2);
- *   separation: one episode of T steps (default 500), no X->Y.
+ *   separation: one episode of T steps (default 500), no X->Y;
+ *   random:     X->Y flips at random change-points, starting from 0: each
+ *               episode 1 .. E-1 is one with probability
+ *               world.disruption_rate, drawn from stream (seed,
+ *               TRV_STREAM_STRUCTURE), the same for every controller.
  * Confounder-count scaling (world.components = N > 3): hidden confounders
  * C1 .. CK join, K = 1 + ceil((N - 3) / 2); after the three components
  * above come C2->X, C2->Y, C3->X, C3->Y, ... up to N components.  A
@@ -45,6 +49,7 @@
  * normal n of the run's probe-noise stream, whichever agent runs it, so a
  * probe measures the same at every agent count (agent 0's probe stream is
  * the run's, and one agent draws in order, as before numbering). */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -54,7 +59,8 @@
 #include "core/params.h"
 #include "core/world.h"
 
-static const char *const variant_names[] = {"headline", "flips", "variance", "nonlinear", "separation", "tanh", NULL};
+static const char *const variant_names[] = {"headline",   "flips", "variance", "nonlinear",
+                                            "separation", "tanh",  "random",   NULL};
 
 #define D(k, f, d, lo, hi, doc) TRV_ROW_DOUBLE(TrvCausalbenchParams, k, f, d, lo, hi, doc)
 static const TrvParamSpec specs[] = {
@@ -71,6 +77,8 @@ static const TrvParamSpec specs[] = {
     D("world.s", s, 1.0, 1e-9, 1e9, "noise scale s"),
     D("world.s_high", s_high, 2.5, 1e-9, 1e9, "variance variant: s on episodes [E*0.3, E*0.6)"),
     D("world.nu", nu, 1.0, 0, 1e9, "nonlinear and tanh variants: coupling strength nu"),
+    D("world.disruption_rate", disruption_rate, 0.01, 0, 1,
+      "random variant: per-episode probability that X->Y flips (episodes 1 .. E-1, drawn from the seed)"),
 };
 const TrvParamBlock trv_causalbench_params = TRV_BLOCK(TrvCausalbenchParams, specs);
 
@@ -151,6 +159,23 @@ static void *cb_init(const TrvParams *params, uint64_t seed, GError **error) {
       }
       for (int i = 1; i <= p->flips; i++) w->cps[w->n_cps++] = (int)((double)E * i / (p->flips + 1));
       break;
+    case TRV_VARIANT_RANDOM: {
+      TrvRng r;
+      trv_rng_init(&r, seed, TRV_STREAM_STRUCTURE);
+      for (int e = 1; e < E; e++) {
+        if (trv_rng_uniform(&r) >= p->disruption_rate) continue;
+        if (w->n_cps == (int)G_N_ELEMENTS(w->cps)) {
+          g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                      "world.disruption_rate = %g: more than %d change-points in %d episodes (seed %" PRIu64
+                      "); expected a lower rate or fewer episodes",
+                      p->disruption_rate, (int)G_N_ELEMENTS(w->cps), E, seed);
+          g_free(w);
+          return NULL;
+        }
+        w->cps[w->n_cps++] = e;
+      }
+      break;
+    }
     case TRV_VARIANT_SEPARATION: break;
   }
   int n = p->components;

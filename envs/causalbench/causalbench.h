@@ -15,6 +15,7 @@ typedef enum {
   TRV_VARIANT_NONLINEAR = 3,
   TRV_VARIANT_SEPARATION = 4,
   TRV_VARIANT_TANH = 5,
+  TRV_VARIANT_RANDOM = 6,
 } TrvVariant;
 
 typedef struct {
@@ -22,6 +23,7 @@ typedef struct {
   int flips;
   int components; /* |G_inf| (3: C->X, C->Y, X->Y; more: extra hidden confounders) */
   double a, b, kappa, s, s_high, nu;
+  double disruption_rate; /* random variant: per-episode probability of a flip of X->Y */
 } TrvCausalbenchParams;
 
 extern const TrvParamBlock trv_causalbench_params;

@@ -22,7 +22,7 @@ extern const char *const trv_phase_names[];
 #define TRV_MAX_CHANGE_POINTS 1024
 
 /* What the rows of a cell need to be written and summarised. */
-typedef struct {
+typedef struct TrvCellLayout {
   const TrvCandidates *cand;
   const char *const *metric_names; /* the referee's, or NULL */
   const char *controller;

@@ -29,6 +29,7 @@ enum {
   TRV_STREAM_FAULTS = 6,      /* scenario fault processes */
   TRV_STREAM_PROBE_NOISE = 7, /* noise of probe outcomes */
   TRV_STREAM_AGENT = 8,       /* an agent's own stream (trivium_episode_uniform), + 100 x its index */
+  TRV_STREAM_STRUCTURE = 9,   /* a world's schedule of structural changes (random change-points) */
 };
 
 /* Seeds rng from (seed, stream).  Equal inputs give equal sequences. */

@@ -353,6 +353,12 @@ bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {
     ok = false;
   }
   if (ok) ok = (cell->session = trv_session_new(spec->params, cell->wc, spec->controller, spec->seed, error)) != NULL;
+  if (ok && opt->layout) { /* this seed's change-points, before any row */
+    const int *cps;
+    int n = trv_session_change_points(cell->session, &cps);
+    opt->layout->n_change_points = n;
+    memcpy(opt->layout->change_points, cps, sizeof(int) * (size_t)n);
+  }
   if (ok) {
     trv_session_time_controller(cell->session, opt->time_controller);
     cell->info = trv_session_info(cell->session);

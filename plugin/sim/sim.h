@@ -52,6 +52,10 @@ typedef struct {
   const char *ctl_path; /* write the decided log (replica 0's) here, or NULL */
   int ctl_fsync;        /* TrvCtlFsync of that file */
   TrvRowSink sink;      /* optional: rows as they come */
+  /* Optional: set to the change-points of the cell's own world (its seed's:
+   * a world may draw them from the seed) once the session exists, before
+   * the first row reaches the sink. */
+  struct TrvCellLayout *layout;
   /* When SimGrid tracing is on (--cfg=tracing:yes): the cell's trace file,
    * in place of tracing/filename (the trivium program gives each cell
    * OUT/traces/<controller>-seed<N>.trace); NULL keeps tracing/filename,
