@@ -2,7 +2,8 @@
  *
  * Runs what `trivium run` would (the same arguments; outputs in a temporary
  * directory unless --out), with the controllers' own calls timed, and
- * prints wall and CPU time (the cells' and the parent's), probes, episodes
+ * prints wall and CPU time (the cells' and the parent's, the figures'
+ * gnuplot apart, on a line of its own), probes, episodes
  * and agent steps per second, CPU per episode, the controllers' share of
  * the cells' CPU time, the largest max RSS, and, when $TRIVIUM_SKELETON_DIR
  * names the SimGrid skeleton (../shared/bench), the CPU time of the
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "figure-draw.h"
 #include "run.h"
 
 static double tv_seconds(const struct timeval *tv) { return (double)tv->tv_sec + tv->tv_usec * 1e-6; }
@@ -190,8 +192,14 @@ int trv_cmd_bench(int argc, char **argv) {
     getrusage(RUSAGE_CHILDREN, &cells); /* the cells (and checks) run in child processes */
     double cpu_cells = tv_seconds(&cells.ru_utime) + tv_seconds(&cells.ru_stime);
     double cpu_self = tv_seconds(&self.ru_utime) + tv_seconds(&self.ru_stime);
-    printf("bench: wall time %.2f s; CPU time %.2f s (cells %.2f s, parent %.2f s)\n", wall, cpu_cells + cpu_self,
-           cpu_cells, cpu_self);
+    /* gnuplot runs as a child of the parent: its CPU time is in the
+     * children's, and said apart */
+    double fig_cpu = trv_fig_cpu_seconds(), fig_wall = trv_fig_wall_seconds();
+    cpu_cells -= fig_cpu;
+    printf("bench: wall time %.2f s; CPU time %.2f s (cells %.2f s, parent %.2f s), figures apart\n", wall,
+           cpu_cells + cpu_self, cpu_cells, cpu_self);
+    printf("bench: figures (gnuplot) %.2f s of CPU, %.2f s of wall time%s\n", fig_cpu, fig_wall,
+           fig_cpu == 0 && fig_wall == 0 ? " (none drawn: --figures none, or no gnuplot)" : "");
     printf("bench: probes %" G_GINT64_FORMAT ", %.0f probes/s of wall time\n", totals.probes, totals.probes / wall);
     printf("bench: episodes %ld, %.0f episodes/s; agent steps %.0f, %.0f agent steps/s\n", episodes, episodes / wall,
            totals.agent_steps, totals.agent_steps / wall);
@@ -203,8 +211,9 @@ int trv_cmd_bench(int argc, char **argv) {
     char *why = NULL;
     double skel = skeleton_cpu(&ctx, ctx.out, &why);
     if (skel > 0)
-      printf("bench: skeleton (SimGrid alone, the same messages and flops) %.2f s of CPU; Trivium %.2fx of it\n", skel,
-             (cpu_cells + cpu_self) / skel);
+      printf("bench: skeleton (SimGrid alone, the same messages and flops) %.2f s of CPU; Trivium %.2fx of it "
+             "(figures apart)\n",
+             skel, (cpu_cells + cpu_self) / skel);
     else
       printf("bench: skeleton ratio not measured: %s\n", why ? why : "the skeleton took no CPU time");
     g_free(why);

@@ -30,6 +30,7 @@
 #include "jobs-file.h"
 #include "program-report.h"
 #include "program-merge.h"
+#include "figure-draw.h"
 #include "run.h"
 
 /* The program that runs the jobs: this executable, or in a build tree
@@ -232,8 +233,12 @@ int trv_emit_jobs(RunCtx *ctx, int argc, char **argv, GError **error) {
  * cells merged (merge, report) or counted (status). */
 static int merge_or_report(int argc, char **argv, bool report, bool status) {
   gboolean quiet = FALSE;
+  char *figures = NULL;
   GOptionEntry entries[] = {
-      {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, status ? "only the exit code" : "no table", NULL}, {NULL}};
+      {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, status ? "only the exit code" : "no table", NULL},
+      {"figures", 0, 0, G_OPTION_ARG_STRING, &figures,
+       "what gnuplot draws: none (data and scripts only), svg, png or all (default)", "none|svg|png|all"},
+      {NULL}};
   GOptionContext *oc = g_option_context_new(
       status   ? "DIR - each point's cells complete, running and missing, of a run or a job list in DIR"
       : report ? "DIR - write the tables and figures of the run in DIR again, from its cells"
@@ -243,6 +248,9 @@ static int merge_or_report(int argc, char **argv, bool report, bool status) {
   GError *err = NULL;
   bool ok = g_option_context_parse(oc, &argc, &argv, &err);
   g_option_context_free(oc);
+  TrvFigFormats formats = TRV_FIG_ALL;
+  if (ok && figures) ok = trv_fig_formats_parse(figures, &formats, &err);
+  trv_fig_formats_set(formats);
   if (ok && !report && !status && argc > 2) { /* OUT DIR...: the run directories of a program's processes */
     int code = trv_program_merge(argv[1], argv + 2, argc - 2, quiet, &err);
     if (code)
@@ -250,6 +258,7 @@ static int merge_or_report(int argc, char **argv, bool report, bool status) {
     else if (!quiet)
       printf("\nOutputs: %s/\n", argv[1]);
     g_clear_error(&err);
+    g_free(figures);
     return code;
   }
   if (ok && argc != 2)
@@ -269,6 +278,7 @@ static int merge_or_report(int argc, char **argv, bool report, bool status) {
       printf("\nOutputs: %s/\n", dir);
     g_clear_error(&err);
     g_free(dir);
+    g_free(figures);
     return code;
   }
   if (ok) {
@@ -286,6 +296,12 @@ static int merge_or_report(int argc, char **argv, bool report, bool status) {
     guint n = g_strv_length(command);
     command = g_renew(char *, command, n + 2);
     command[n] = g_strdup("-q");
+    command[n + 1] = NULL;
+  }
+  if (command && figures) { /* the merge's --figures over the run's (the last one given counts) */
+    guint n = g_strv_length(command);
+    command = g_renew(char *, command, n + 2);
+    command[n] = g_strdup_printf("--figures=%s", figures);
     command[n + 1] = NULL;
   }
   ctx.no_simgrid = true;
@@ -333,6 +349,7 @@ static int merge_or_report(int argc, char **argv, bool report, bool status) {
   trv_jobs_file_clear(&jf);
   g_strfreev(command);
   g_free(dir);
+  g_free(figures);
   return code;
 }
 

@@ -6,17 +6,44 @@
 
 #include <math.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include "figure-draw.h"
 #include "core/out-file.h"
 
 static bool gnuplot_warned;
+static TrvFigFormats formats = TRV_FIG_ALL;
+static double gnuplot_cpu, gnuplot_wall;
+
+bool trv_fig_formats_parse(const char *text, TrvFigFormats *out, GError **error) {
+  static const char *const names[] = {"none", "svg", "png", "all"};
+  for (int i = 0; i < 4; i++)
+    if (!strcmp(text, names[i])) {
+      *out = (TrvFigFormats)i;
+      return true;
+    }
+  char *shown = g_strescape(text, NULL);
+  g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "--figures=%s: expected none, svg, png or all", shown);
+  g_free(shown);
+  return false;
+}
+
+void trv_fig_formats_set(TrvFigFormats f) { formats = f; }
+double trv_fig_cpu_seconds(void) { return gnuplot_cpu; }
+double trv_fig_wall_seconds(void) { return gnuplot_wall; }
+
+static double children_cpu(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_CHILDREN, &ru);
+  return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
+         ru.ru_stime.tv_usec * 1e-6;
+}
 
 /* Runs `gnuplot NAME.gp ...` in dir, one process for every script of the
  * list (each begins with `reset`, so none inherits another's settings). */
 static void draw_all(const char *dir, char **names, int n) {
-  if (n == 0) return;
+  if (n == 0 || formats == TRV_FIG_NONE) return;
   char *gnuplot = g_find_program_in_path("gnuplot");
   if (!gnuplot) {
     if (!gnuplot_warned)
@@ -33,8 +60,11 @@ static void draw_all(const char *dir, char **names, int n) {
   char *err = NULL;
   int status = 0;
   GError *e = NULL;
+  double cpu0 = children_cpu(), wall0 = g_get_monotonic_time() * 1e-6;
   bool ok = g_spawn_sync(dir, argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err, &status, &e) &&
             WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  gnuplot_cpu += children_cpu() - cpu0;
+  gnuplot_wall += g_get_monotonic_time() * 1e-6 - wall0;
   if (!ok && !gnuplot_warned) {
     fprintf(stderr, "trivium: warning: gnuplot could not draw %s/%s%s: %s\n", dir, argv[1], n > 1 ? " ..." : "",
             e             ? e->message
@@ -75,12 +105,18 @@ void trv_fig_num(GString *s, double v) {
   "set linetype 10 lc rgb '#17becf'\nset linetype 11 lc rgb '#000000'\nset linetype 12 lc rgb '#aec7e8'\n"             \
   "set linetype cycle 12\n"
 
+/* The formats a script draws: those asked for, or both when nothing is
+ * drawn now (the script is then for later). */
+static TrvFigFormats scripted(void) { return formats == TRV_FIG_NONE ? TRV_FIG_ALL : formats; }
+
 void trv_fig_outputs(GString *gp, const char *name, int width, int height, const char *plot) {
-  g_string_append_printf(gp,
-                         GP_PALETTE
-                         "set terminal svg size %d,%d dynamic noenhanced font 'sans,12'\nset output '%s.svg'\n%s"
-                         "set terminal pngcairo size %d,%d noenhanced font 'sans,10'\nset output '%s.png'\n%s",
-                         width, height, name, plot, width, height, name, plot);
+  g_string_append(gp, GP_PALETTE);
+  if (scripted() & TRV_FIG_SVG)
+    g_string_append_printf(gp, "set terminal svg size %d,%d dynamic noenhanced font 'sans,12'\nset output '%s.svg'\n%s",
+                           width, height, name, plot);
+  if (scripted() & TRV_FIG_PNG)
+    g_string_append_printf(gp, "set terminal pngcairo size %d,%d noenhanced font 'sans,10'\nset output '%s.png'\n%s",
+                           width, height, name, plot);
 }
 
 bool trv_fig_write(const char *dir, const char *name, const GString *dat, const GString *gp, const char *caption,
@@ -98,8 +134,9 @@ bool trv_fig_write(const char *dir, const char *name, const GString *dat, const 
   char *svg = g_strdup_printf("%s/%s.svg", dir, name), *png = g_strdup_printf("%s/%s.png", dir, name);
   bool ok = trv_write_file_atomic(d, dat->str, (gssize)dat->len, error) &&
             trv_write_file_atomic(g, text->str, (gssize)text->len, error) &&
-            trv_write_file_atomic(t, caption, -1, error) && trv_out_writable(svg, error) &&
-            trv_out_writable(png, error);
+            trv_write_file_atomic(t, caption, -1, error) &&
+            (!(scripted() & TRV_FIG_SVG) || trv_out_writable(svg, error)) &&
+            (!(scripted() & TRV_FIG_PNG) || trv_out_writable(png, error));
   g_string_free(text, TRUE);
   g_free(d);
   g_free(g);

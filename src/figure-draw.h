@@ -12,13 +12,27 @@
 
 #include "report.h"
 
+/* What gnuplot draws: nothing (the data, scripts and captions are still
+ * written, for `trivium report` or gnuplot to draw later), SVG, PNG, or
+ * both (the default). */
+typedef enum { TRV_FIG_NONE = 0, TRV_FIG_SVG = 1, TRV_FIG_PNG = 2, TRV_FIG_ALL = 3 } TrvFigFormats;
+/* --figures=none|svg|png|all; false with *error (TRV_ERROR_INPUT) naming
+ * the option and the expected values. */
+bool trv_fig_formats_parse(const char *text, TrvFigFormats *out, GError **error);
+void trv_fig_formats_set(TrvFigFormats formats);
+/* CPU seconds of the gnuplot processes so far (user + system), and their
+ * wall seconds: what drawing the figures cost, apart from the run. */
+double trv_fig_cpu_seconds(void);
+double trv_fig_wall_seconds(void);
+
 /* OUT/figures, created; NULL with *error. */
 char *trv_fig_dir(const char *out, GError **error);
 /* " %.9g", or " NaN" for a value that is not finite. */
 void trv_fig_num(GString *s, double v);
-/* The palette, then per terminal (SVG, then PNG, width x height) its
- * output NAME.svg / NAME.png and the plot commands `plot` (which set up
- * everything that differs between panels, the legend included). */
+/* The palette, then per terminal drawn (SVG, then PNG, width x height; both
+ * when nothing is drawn now) its output NAME.svg / NAME.png and the plot
+ * commands `plot` (which set up everything that differs between panels,
+ * the legend included). */
 void trv_fig_outputs(GString *gp, const char *name, int width, int height, const char *plot);
 /* dir/NAME.dat, dir/NAME.gp (with `reset` after its first comment line)
  * and dir/NAME.txt (the caption) written whole; the drawings' names

@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 
 #include "core/datadir.h"
+#include "figure-draw.h"
 #include "run.h"
 #include "run-values.h"
 #include "replay-config.h"
@@ -33,6 +34,7 @@
 typedef struct {
   char **faults, **roles, *controllers, *experiment, *replay, *cells;
   char *jobs, *chunk; /* -j not given: the number of cores; --chunk not given: 0, chosen by --emit */
+  char *figures;      /* --figures: what gnuplot draws (default all) */
   gboolean quiet, fresh;
   char *file; /* the scenario argument */
 } RunArgs;
@@ -193,6 +195,8 @@ static bool read_command_line(RunCtx *ctx, RunArgs *a, int argc, char **argv, bo
       {"ctl", 0, 0, G_OPTION_ARG_FILENAME, &ctx->ctl,
        "keep each cell's Causal Transaction Log in DIR/<controller>-seed<N>.ctl (a sweep: DIR/<point>/...)", "DIR"},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "no progress and no table", NULL},
+      {"figures", 0, 0, G_OPTION_ARG_STRING, &a->figures,
+       "what gnuplot draws: none (data and scripts only), svg, png or all (default)", "none|svg|png|all"},
       {"replay-config", 0, 0, G_OPTION_ARG_FILENAME, &a->replay,
        "rerun the run (one point) a run.json describes, on the same inputs", "RUN.json"},
       {"fresh", 0, 0, G_OPTION_ARG_NONE, &a->fresh, "run every cell again, even those complete in the output directory",
@@ -276,7 +280,7 @@ static bool take_replay_config(RunCtx *ctx, RunArgs *a, GError **error) {
       ctx->cli_sweep || ctx->simgrid_args->len)
     return input_error(error,
                        "--replay-config %s takes the scenario, parameters, faults, roles, controllers, "
-                       "platform and SimGrid options from the file; give only -o, -j, -q or --ctl with it",
+                       "platform and SimGrid options from the file; give only -o, -j, -q, --figures or --ctl with it",
                        a->replay);
   TrvReplayConfig rcfg;
   if (!trv_replay_config_load(a->replay, &rcfg, error)) return false;
@@ -384,6 +388,9 @@ static bool pace_options(RunCtx *ctx, const RunArgs *a, bool bench, GError **err
   if (a->jobs && !trv_run_parse_count("--jobs", "a number of parallel cells", a->jobs, 1, 4096, &ctx->jobs, error))
     return false;
   ctx->quiet = a->quiet || bench;
+  TrvFigFormats f = TRV_FIG_ALL;
+  if (a->figures && !trv_fig_formats_parse(a->figures, &f, error)) return false;
+  trv_fig_formats_set(f);
   return true;
 }
 
@@ -455,6 +462,7 @@ bool trv_run_parse_args(RunCtx *ctx, int argc, char **argv, bool bench, GError *
   g_free(a.replay);
   g_free(a.cells);
   g_free(a.jobs);
+  g_free(a.figures);
   g_free(a.chunk);
   g_free(a.file);
   return ok;

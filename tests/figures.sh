@@ -6,14 +6,15 @@
 # columns are the final presences of the cells, which the summary's
 # table of final presences also shows), the drawings are real SVG and PNG,
 # the scripts read nothing but their own data by relative name, and
-# `trivium report DIR` writes tables and figures again, byte for byte.
+# `trivium report DIR` writes tables and figures again, byte for byte;
+# --figures none, svg, png choose what gnuplot draws.
 # gnuplot missing: the drawings are skipped, the rest still holds.  TAP.
 set -u
 top=$(cd "${srcdir:-..}" && pwd)
 T=${TRIVIUM:-./trivium}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..5"
+echo "1..8"
 "$T" run -e fault-sweep -c trivium,rlvr --set run.seeds=3 --set run.episodes=60 --sweep link-flap.mtbf=1,20 -q \
   -o "$tmp/r" >/dev/null 2>"$tmp/run.err"
 ok=1
@@ -75,3 +76,31 @@ diffs=$(cd "$tmp/before" && find . -type f ! -path '*/cells/*' ! -name run.json 
 if [ $rc -eq 0 ] && [ -z "$diffs" ] && [ -f "$tmp/r/link-flap.mtbf=1/figures/regret.svg" -o -z "$(command -v gnuplot)" ]; then
   echo "ok 5 - trivium report writes the tables and figures again, byte for byte"
 else echo "not ok 5 - report: exit $rc, differs: $diffs"; sed 's/^/# /' "$tmp/err"; fi
+
+# 6: --figures none: each figure's data, script (both terminals) and
+# caption, and no drawing; report --figures svg draws the SVGs from them
+"$T" run -e ig-vs-roundrobin --set run.seeds=2 --set run.episodes=60 --figures none -q -o "$tmp/fn" >/dev/null 2>&1
+f="$tmp/fn/figures"
+drawn=$(find "$f" -name '*.svg' -o -name '*.png' | wc -l)
+both=0
+grep -q 'set terminal svg' "$f/regret.gp" && grep -q 'set terminal pngcairo' "$f/regret.gp" && both=1
+"$T" report "$tmp/fn" --figures svg -q >/dev/null 2>&1
+if [ -s "$f/regret.dat" ] && [ -s "$f/regret.txt" ] && [ $both -eq 1 ] && [ "$drawn" -eq 0 ] &&
+  { [ -s "$f/regret.svg" ] && [ ! -e "$f/regret.png" ] || [ -z "$(command -v gnuplot)" ]; }; then
+  echo "ok 6 - --figures none writes data, scripts and captions and draws nothing; report --figures svg draws SVGs"
+else echo "not ok 6 - --figures none: $drawn drawings, $(ls "$f" 2>/dev/null | tr '\n' ' ')"; fi
+
+# 7: --figures png draws PNGs only, and its scripts say only pngcairo
+"$T" run -e ig-vs-roundrobin --set run.seeds=2 --set run.episodes=60 --figures png -q -o "$tmp/fp" >/dev/null 2>&1
+f="$tmp/fp/figures"
+if ! grep -q 'set terminal svg' "$f"/*.gp && [ -z "$(find "$f" -name '*.svg')" ] &&
+  { [ -s "$f/regret.png" ] || [ -z "$(command -v gnuplot)" ]; }; then
+  echo "ok 7 - --figures png: PNGs only, scripted and drawn"
+else echo "not ok 7 - --figures png: $(ls "$f" | tr '\n' ' ')"; fi
+
+# 8: a bad value: one line, exit 2, no output directory
+"$T" run -e ig-vs-roundrobin --figures pdf -q -o "$tmp/bad" >/dev/null 2>"$tmp/bad.err"
+rc=$?
+if [ $rc -eq 2 ] && [ ! -e "$tmp/bad" ] && grep -q -- '--figures=pdf: expected none, svg, png or all' "$tmp/bad.err"; then
+  echo "ok 8 - --figures pdf: one line, exit 2, nothing written"
+else echo "not ok 8 - --figures pdf: exit $rc, $(cat "$tmp/bad.err")"; fi

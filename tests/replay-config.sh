@@ -59,7 +59,7 @@ exit2 "the run.json of an unfinished run is refused" '"status" is not "complete"
   "$T" run --replay-config "$tmp/running.json" -o "$tmp/r" -q
 printf '{"status": ' >"$tmp/bad.json"
 exit2 "a run.json that is not JSON is refused" "not JSON" "$T" run --replay-config "$tmp/bad.json" -o "$tmp/b" -q
-exit2 "other options next to it are refused" "give only -o, -j, -q or --ctl" \
+exit2 "other options next to it are refused" "give only -o, -j, -q, --figures or --ctl" \
   "$T" run --replay-config "$tmp/f/link-flap.mtbf=1/run.json" -o "$tmp/o" --set run.seeds=3
 json_compact "$tmp/f/link-flap.mtbf=1/run.json" | sed 's|"path":"[^"]*fault-sweep.xml"|"path":"/dev/zero"|' >"$tmp/dev.json"
 exit2 "a run.json naming a device as its scenario is refused at once" "scenario_file /dev/zero cannot be read" \
