@@ -10,16 +10,8 @@
 # Usage: scripts/budget-front.sh [TRIVIUM] [JOBS] [OUT]
 # (OUT keeps the runs; default a temporary directory, removed at the end.)
 set -eu
-T=${1:-_build/trivium}
-J=${2:-2}
-here=$(cd "$(dirname "$0")/.." && pwd)
-if [ $# -ge 3 ]; then
-  out=$3
-  mkdir -p "$out"
-else
-  out=$(mktemp -d)
-  trap 'rm -rf "$out"' EXIT
-fi
+. "$(dirname "$0")/seed-sets.sh"
+seed_sets_init "$@"
 table() {
   dir=$1
   echo "| budget.front | controller | e_id | e_commit | episodes to H <= 0.8 bits (mean, median) | probes by then | exposure_stationary | exposure_total | r_out | probes |"
@@ -44,9 +36,7 @@ table() {
             m[c, "r_out"], sd[c, "r_out"], m[c, "probes"] } }' "$point/summary.csv"
   done
 }
-"$T" run -q --jobs "$J" --out "$out/seeds-1-20" "$here/scenarios/budget-front.xml"
-"$T" run -q --jobs "$J" --out "$out/seeds-101-200" --set run.seed_base=101 --set run.seeds=100 \
-  "$here/scenarios/budget-front.xml"
+seed_sets_run budget-front seeds-1-20
 echo "Seeds 1-20 (scenarios/budget-front.xml as shipped):"
 echo
 table "$out/seeds-1-20"

@@ -15,16 +15,8 @@
 # Usage: scripts/lrcp-contraction.sh [TRIVIUM] [JOBS] [OUT]
 # (OUT keeps the runs; default a temporary directory, removed at the end.)
 set -eu
-T=${1:-_build/trivium}
-J=${2:-2}
-here=$(cd "$(dirname "$0")/.." && pwd)
-if [ $# -ge 3 ]; then
-  out=$3
-  mkdir -p "$out"
-else
-  out=$(mktemp -d)
-  trap 'rm -rf "$out"' EXIT
-fi
+. "$(dirname "$0")/seed-sets.sh"
+seed_sets_init "$@"
 table() {
   dir=$1
   echo "| components | lrcp.edit | committed_exposure_total | commit_lag | exposure_stationary | r_out | LRCP calls per seed | converged | flagged | mean eps_0 | entries k >= 1 with eps_k > 0 | beta (geometric fit) |"
@@ -49,9 +41,7 @@ table() {
     done
   done
 }
-"$T" run -q --jobs "$J" --out "$out/seeds-1-10" "$here/scenarios/lrcp-edit.xml"
-"$T" run -q --jobs "$J" --out "$out/seeds-101-200" --set run.seed_base=101 --set run.seeds=100 \
-  "$here/scenarios/lrcp-edit.xml"
+seed_sets_run lrcp-edit seeds-1-10
 echo "Seeds 1-10 (scenarios/lrcp-edit.xml as shipped):"
 echo
 table "$out/seeds-1-10"

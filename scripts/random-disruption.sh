@@ -11,16 +11,8 @@
 # Usage: scripts/random-disruption.sh [TRIVIUM] [JOBS] [OUT]
 # (OUT keeps the runs; default a temporary directory, removed at the end.)
 set -eu
-T=${1:-_build/trivium}
-J=${2:-2}
-here=$(cd "$(dirname "$0")/.." && pwd)
-if [ $# -ge 3 ]; then
-  out=$3
-  mkdir -p "$out"
-else
-  out=$(mktemp -d)
-  trap 'rm -rf "$out"' EXIT
-fi
+. "$(dirname "$0")/seed-sets.sh"
+seed_sets_init "$@"
 # per cell: controller, change-points, exposure
 cells() {
   awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) col[$i] = i; next}
@@ -59,9 +51,7 @@ tables() {
         r2 = vx > 0 && vy > 0 ? cxy * cxy / (vx * vy) : 0
         printf "| %s | %d | %.2f | %.3f | %.3f |\n", c, n[c], a, b, r2 } }' "$dir/cells.txt"
 }
-"$T" run -q --jobs "$J" --out "$out/seeds-1-20" "$here/scenarios/random-disruption.xml"
-"$T" run -q --jobs "$J" --out "$out/seeds-101-200" --set run.seed_base=101 --set run.seeds=100 \
-  "$here/scenarios/random-disruption.xml"
+seed_sets_run random-disruption seeds-1-20
 echo "Seeds 1-20 (scenarios/random-disruption.xml as shipped):"
 echo
 tables "$out/seeds-1-20"

@@ -124,15 +124,7 @@ static TrvCandidates many(int n) {
 
 /* A posterior over n components with random evidence. */
 static TrvPosterior *random_posterior(GRand *r, int n) {
-  TrvPosteriorParams p = {.pi0 = 0.5,
-                          .tau2 = 1,
-                          .s2 = 1,
-                          .kappa_min = 0.5,
-                          .hazard = 0.001,
-                          .lambda = 0.9,
-                          .slab = TRV_SLAB_SEPARATED,
-                          .track = TRV_TRACK_FORGETTING};
-  TrvPosterior *post = trv_posterior_new(n, &p);
+  TrvPosterior *post = posterior_of(n);
   for (int j = 0; j < n; j++)
     for (int i = g_rand_int_range(r, 0, 6); i > 0; i--)
       trv_posterior_observe(post, j, 1, g_rand_double_range(r, -1, 2));

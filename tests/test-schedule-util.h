@@ -13,7 +13,8 @@ static const char *const vars[] = {"C", "X", "Y"};
 static const TrvComponent comps[] = {{"C->X", 0, 1, false}, {"C->Y", 0, 2, false}, {"X->Y", 1, 2, true}};
 static const TrvCandidates cand = {3, vars, 3, comps};
 
-static inline TrvPosterior *posterior(void) {
+/* A posterior over n components at the prior (separated slab, forgetting). */
+static inline TrvPosterior *posterior_of(int n) {
   TrvPosteriorParams p = {.pi0 = 0.5,
                           .tau2 = 1,
                           .s2 = 1,
@@ -22,7 +23,9 @@ static inline TrvPosterior *posterior(void) {
                           .lambda = 0.9,
                           .slab = TRV_SLAB_SEPARATED,
                           .track = TRV_TRACK_FORGETTING};
-  return trv_posterior_new(3, &p);
+  return trv_posterior_new(n, &p);
 }
+
+static inline TrvPosterior *posterior(void) { return posterior_of(3); }
 
 #endif
