@@ -509,9 +509,9 @@ bool trv_sim_run_cell(const TrvSimCellSpec *spec, const TrvSimOptions *opt, GArr
   memset(report, 0, sizeof *report);
   Cell cell = {.spec = spec, .opt = opt, .rows = rows, .log_out = log, .report = report};
   if (!trv_platform_file_check(opt->platform, error)) return false; /* data, never a library */
-  if (opt->agents < 1 || opt->agents > 4096 || opt->replicas < 1) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "agents must be in [1, 4096] and replicas >= 1 (got %d, %d)",
-                opt->agents, opt->replicas);
+  if (opt->agents < 1 || opt->agents > TRV_SIM_MAX_AGENTS || opt->replicas < 1) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT, "agents must be in [1, %d] and replicas >= 1 (got %d, %d)",
+                TRV_SIM_MAX_AGENTS, opt->agents, opt->replicas);
     return false;
   }
   int argc = 1 + (int)opt->n_simgrid_args;

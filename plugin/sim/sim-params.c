@@ -7,7 +7,7 @@ static const char *const clock_names[] = {"world", "compute", NULL};
 #define D(k, f, d, lo, hi, doc) TRV_ROW_DOUBLE(TrvSimParams, k, f, d, lo, hi, doc)
 
 static const TrvParamSpec specs[] = {
-    I("agents.count", agents, 1, 1, 4096, "dispatch agents M sharing one CTL"),
+    I("agents.count", agents, 1, 1, TRV_SIM_MAX_AGENTS, "dispatch agents M sharing one CTL"),
     TRV_ROW_ENUM(TrvSimParams, "sim.clock", clock, "world", clock_names,
                  "simulated time: world (a step lasts the world's step duration, sim.step_seconds or its own, and its "
                  "work runs inside it) or compute (a step lasts its work and messaging alone)"),

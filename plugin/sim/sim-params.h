@@ -11,6 +11,11 @@
 /* Values of sim.clock: the world's step duration, or the work alone. */
 typedef enum { TRV_CLOCK_WORLD = 0, TRV_CLOCK_COMPUTE = 1 } TrvClock;
 
+/* Most agents of one cell (agents.count), the one bound every check of the
+ * simulator layer uses: SimGrid actors cost a stack each (the settings for
+ * many: docs/simgrid-plugin.md, "Many agents"). */
+#define TRV_SIM_MAX_AGENTS 131072
+
 typedef struct {
   int agents;
   int clock; /* TrvClock */
