@@ -535,7 +535,7 @@ static void control_characters_are_escaped_in_messages(void) {
   assert_string_fails(HEAD "  <controllers names=\"tri&#13;&#10;&#9;vium\"/>\n" TAIL,
                       "mem.xml:4:16: unknown controller 'tri\\x0d\\x0a\\x09vium'; expected one of: trivium, rlvr, "
                       "rlvr-memory, reactive, epistemic-reset, trivium-nocusum, trivium-nolrcp, trivium-ideal-commit, "
-                      "trivium-roundrobin, trivium-parallel; did you mean 'trivium'?");
+                      "trivium-roundrobin, trivium-parallel, trivium-oracle; did you mean 'trivium'?");
 }
 
 int main(int argc, char **argv) {
