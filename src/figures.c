@@ -232,20 +232,20 @@ static bool panel_figure(const char *dir, const char *name, const char *key, cha
   return ok;
 }
 
-bool trv_write_sweep_figure(const char *out, const char *key, char **labels, int n_points, char **controllers,
-                            int n_controllers, const char *const *metrics, int n_metrics, const double *rows,
-                            int n_seeds, GError **error) {
+bool trv_write_sweep_figure(const char *out, const char *key, char **labels, int n_points, char **series, int n_series,
+                            const char *per, const char *const *metrics, int n_metrics, const double *rows, int n_seeds,
+                            GError **error) {
   char *dir = trv_fig_dir(out, error);
   if (!dir) return false;
   char *caption = g_strdup_printf(
-      "sweep: each metric of sweep.csv against the swept point (%s), one series per controller: the mean over %d "
+      "sweep: each metric of sweep.csv against the swept point (%s), one series per controller%s%s: the mean over %d "
       "seeds with its 95%% t-interval (mean +- t(0.975, n-1) sd / sqrt(n), n the seeds where the metric is defined), "
       "clipped at the metric's bounds (counts, times and exposures at 0, p_f to [0, 1]).  A numeric axis spanning a "
       "decade or more, an MTBF, an agent count or a budget is drawn on a log scale; non-numeric points are not "
       "joined.\n",
-      key, n_seeds);
-  bool ok = panel_figure(dir, "sweep", key, labels, n_points, (const char *const *)controllers, n_controllers, metrics,
-                         n_metrics, NULL, rows, false, false, caption, error);
+      key, per ? " and " : "", per ? per : "", n_seeds);
+  bool ok = panel_figure(dir, "sweep", key, labels, n_points, (const char *const *)series, n_series, metrics, n_metrics,
+                         NULL, rows, false, false, caption, error);
   g_free(caption);
   g_free(dir);
   return ok;

@@ -27,14 +27,16 @@
 bool trv_write_figures(const TrvRunResult *r, const char *dir, GError **error);
 
 /* A sweep: sweep.*, each of `metrics` (mean over n_seeds seeds with its
- * 95% interval, one line per controller) against the points (`labels`,
+ * 95% interval, one line per series) against the points (`labels`,
  * `key` the axis; numeric values on a numeric axis, log scale for an MTBF,
- * an agent count, a budget or a decade's span).  rows holds, per point and
- * controller (point-major), n_metrics (mean, lo, hi) triples; the
+ * an agent count, a budget or a decade's span).  The series are the
+ * controllers, or with `per` the controllers at each value of another key
+ * (the caption says "one series per controller and PER").  rows holds, per
+ * point and series (point-major), n_metrics (mean, lo, hi) triples; the
  * intervals are clipped at each metric's bounds. */
-bool trv_write_sweep_figure(const char *dir, const char *key, char **labels, int n_points, char **controllers,
-                            int n_controllers, const char *const *metrics, int n_metrics, const double *rows,
-                            int n_seeds, GError **error);
+bool trv_write_sweep_figure(const char *dir, const char *key, char **labels, int n_points, char **series, int n_series,
+                            const char *per, const char *const *metrics, int n_metrics, const double *rows, int n_seeds,
+                            GError **error);
 
 /* A figure a world's report declared for a sweep (trivium/report.h):
  * NAME.{dat,gp,txt,svg,png}, its measure against the sweep's points

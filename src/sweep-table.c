@@ -238,9 +238,12 @@ static void md_num(GString *s, double v) {
  * outcome regret and commit time (e_commit) on x (a + b x) and, when every
  * x > 0, on 1/x (a + b/x), over the points; for the outcome regret also the regret-bound
  * shape a sqrt(E) + b x ln(E) (E the point's episodes; the rho sweep's
- * sqrt(E) + rho log E).  sweep-fits.csv and a table for sweep.md.  False
- * (nothing written) for a grid, a key with a non-numeric value or fewer
- * than three points. */
+ * sqrt(E) + rho log E).  A grid of a numeric key x and run.episodes: that
+ * shape alone, over every point of the grid (E read per point; the rho
+ * sweep over several horizons), since the lines in x would mix horizons.
+ * sweep-fits.csv and a table for sweep.md.  False (nothing written) for
+ * another grid, a key with a non-numeric value or fewer than three
+ * points. */
 static const int fit_metrics[] = {M_EXPOSURE_TOTAL, M_R_OUT, M_R_TEMP, M_E_COMMIT};
 enum { FIT_LINE, FIT_INVERSE, FIT_BOUND, N_FITS };
 static const char *const fit_names[N_FITS] = {"a+b*x", "a+b/x", "a*sqrt(E)+b*x*ln(E)"};
@@ -258,14 +261,28 @@ static void fit_row(const TrvSweepTable *sw, GString *csv, GString *md, int c, i
   g_string_append(md, " |\n");
 }
 
+/* The key a sweep's fits read as x: the only one, or in a grid of two keys
+ * of which one is run.episodes the other (*horizons set); -1: no fits. */
+static int fit_key(const TrvSweepTable *sw, bool *horizons) {
+  *horizons = false;
+  if (sw->n_keys == 1) return 0;
+  if (sw->n_keys != 2) return -1;
+  bool e0 = !strcmp(sw->keys[0], "run.episodes"), e1 = !strcmp(sw->keys[1], "run.episodes");
+  if (e0 == e1) return -1;
+  *horizons = true;
+  return e0 ? 1 : 0;
+}
+
 static bool sweep_fits(const TrvSweepTable *sw, GString *csv, GString *md) {
   int n = (int)sw->values->len;
-  if (sw->n_keys != 1 || n < 3) return false;
+  bool horizons;
+  int key = fit_key(sw, &horizons);
+  if (key < 0 || n < 3) return false;
   double *x = g_new(double, n), *inv = g_new(double, n), *y = g_new(double, n);
   double *root_e = g_new(double, n), *x_log_e = g_new(double, n);
   bool numeric = true, positive = true;
   for (int p = 0; p < n && numeric; p++) {
-    const char *v = ((char **)g_ptr_array_index(sw->values, p))[0];
+    const char *v = ((char **)g_ptr_array_index(sw->values, p))[key];
     char *end;
     x[p] = g_ascii_strtod(v, &end);
     numeric = end != v && !*end && isfinite(x[p]);
@@ -278,12 +295,17 @@ static bool sweep_fits(const TrvSweepTable *sw, GString *csv, GString *md) {
   if (numeric) {
     g_string_append(csv, "controller,metric,model,a,b,r2,points\n");
     g_string_append_printf(md,
-                           "\nFits over the points (least squares of the means; x = %s, E = episodes)\n\n"
+                           "\nFits over the points (least squares of the means; x = %s, E = episodes%s)\n\n"
                            "| controller | metric | model | a | b | R^2 |\n|---|---|---|---|---|---|\n",
-                           sw->keys[0]);
+                           sw->keys[key], horizons ? " of each point; the grid's lines in x are not fitted" : "");
     for (int c = 0; c < sw->n_controllers; c++)
       for (size_t m = 0; m < G_N_ELEMENTS(fit_metrics); m++) {
+        if (horizons && fit_metrics[m] != M_R_OUT) continue;
         for (int p = 0; p < n; p++) y[p] = stat(sw, p, c, fit_metrics[m])[0];
+        if (horizons) {
+          fit_row(sw, csv, md, c, fit_metrics[m], FIT_BOUND, trv_basis_fit(root_e, x_log_e, y, (size_t)n), n);
+          continue;
+        }
         fit_row(sw, csv, md, c, fit_metrics[m], FIT_LINE, trv_linear_fit(x, y, (size_t)n), n);
         if (positive) fit_row(sw, csv, md, c, fit_metrics[m], FIT_INVERSE, trv_linear_fit(inv, y, (size_t)n), n);
         if (fit_metrics[m] == M_R_OUT)
@@ -296,6 +318,63 @@ static bool sweep_fits(const TrvSweepTable *sw, GString *csv, GString *md) {
   g_free(inv);
   g_free(y);
   return numeric;
+}
+
+/* figures/sweep.*: rows (per point and controller, n_figure (mean, lo, hi)
+ * triples) against the points, one series per controller; for a grid of
+ * run.episodes and one other key (the fits' horizons), against the other
+ * key's values, one series per controller and horizon (a point missing
+ * from the grid: no value). */
+static bool sweep_figure(const TrvSweepTable *sw, const char *dir, const char *const *names, int n_figure,
+                         const double *rows, int seeds, GError **error) {
+  int n_points = (int)sw->values->len;
+  bool horizons;
+  int xk = fit_key(sw, &horizons);
+  if (!horizons) {
+    char *key = g_strjoinv(", ", sw->keys);
+    char **ticks = g_new0(char *, n_points + 1); /* a point's values, the keys on the axis' label */
+    for (int p = 0; p < n_points; p++) ticks[p] = g_strjoinv(", ", g_ptr_array_index(sw->values, p));
+    bool ok = trv_write_sweep_figure(dir, key, ticks, n_points, sw->controllers, sw->n_controllers, NULL, names,
+                                     n_figure, rows, seeds, error);
+    g_strfreev(ticks);
+    g_free(key);
+    return ok;
+  }
+  int ek = 1 - xk;
+  GPtrArray *xs = g_ptr_array_new(), *es = g_ptr_array_new(); /* each key's values, in the order of the points */
+  for (int p = 0; p < n_points; p++) {
+    char **v = g_ptr_array_index(sw->values, p);
+    bool seen_x = false, seen_e = false;
+    for (guint i = 0; i < xs->len; i++) seen_x = seen_x || !strcmp(g_ptr_array_index(xs, i), v[xk]);
+    for (guint i = 0; i < es->len; i++) seen_e = seen_e || !strcmp(g_ptr_array_index(es, i), v[ek]);
+    if (!seen_x) g_ptr_array_add(xs, v[xk]);
+    if (!seen_e) g_ptr_array_add(es, v[ek]);
+  }
+  int nx = (int)xs->len, ne = (int)es->len, n_series = sw->n_controllers * ne;
+  char **series = g_new0(char *, n_series + 1), **ticks = g_new0(char *, nx + 1);
+  for (int c = 0; c < sw->n_controllers; c++)
+    for (int j = 0; j < ne; j++)
+      series[c * ne + j] = g_strdup_printf("%s, E = %s", sw->controllers[c], (char *)g_ptr_array_index(es, j));
+  double *grid = g_new(double, (size_t)MAX(nx * n_series * n_figure * 3, 1));
+  for (size_t i = 0; i < (size_t)nx * n_series * n_figure * 3; i++) grid[i] = NAN;
+  for (int p = 0; p < n_points; p++) {
+    char **v = g_ptr_array_index(sw->values, p);
+    int i = 0, j = 0;
+    while (strcmp(g_ptr_array_index(xs, i), v[xk])) i++;
+    while (strcmp(g_ptr_array_index(es, j), v[ek])) j++;
+    for (int c = 0; c < sw->n_controllers; c++)
+      memcpy(&grid[((size_t)i * n_series + c * ne + j) * n_figure * 3],
+             &rows[((size_t)p * sw->n_controllers + c) * n_figure * 3], (size_t)n_figure * 3 * sizeof(double));
+  }
+  for (int i = 0; i < nx; i++) ticks[i] = g_strdup(g_ptr_array_index(xs, i));
+  bool ok = trv_write_sweep_figure(dir, sw->keys[xk], ticks, nx, series, n_series, sw->keys[ek], names, n_figure, grid,
+                                   seeds, error);
+  g_strfreev(series);
+  g_strfreev(ticks);
+  g_free(grid);
+  g_ptr_array_free(xs, TRUE);
+  g_ptr_array_free(es, TRUE);
+  return ok;
 }
 
 bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table, const char *experiment, int seeds,
@@ -379,17 +458,11 @@ bool trv_sweep_table_write(const TrvSweepTable *sw, const char *dir, FILE *table
         dst[0] = st[0], dst[1] = st[2], dst[2] = st[3];
         if (figure_metrics[m] == M_R_OUT && sw->regret_nonnegative && dst[1] < 0) dst[1] = 0; /* its domain */
       }
-  char *key = g_strjoinv(", ", sw->keys);
-  char **ticks = g_new0(char *, n_points + 1); /* a point's values, the keys on the axis' label */
-  for (int p = 0; p < n_points; p++) ticks[p] = g_strjoinv(", ", g_ptr_array_index(sw->values, p));
   ok = ok && trv_world_report_sweep(sw, dir, table, experiment, seeds, error);
   ok = ok && trv_speedup_write(sw, dir, table, error);
   ok = ok && trv_fault_table_write(sw, dir, table, error);
   ok = ok && trv_saturation_write(sw, dir, table, error);
-  ok = ok && trv_write_sweep_figure(dir, key, ticks, n_points, sw->controllers, sw->n_controllers, names, n_figure,
-                                    rows, seeds, error);
-  g_strfreev(ticks);
-  g_free(key);
+  ok = ok && sweep_figure(sw, dir, names, n_figure, rows, seeds, error);
   g_free(rows);
   g_free(pcsv);
   g_free(pmd);
