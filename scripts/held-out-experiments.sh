@@ -18,16 +18,8 @@
 # (OUT keeps the runs, and a second call reuses their finished cells; default a
 # temporary directory, removed at the end.  No experiment named: all three.)
 set -eu
-T=${1:-_build/trivium}
-J=${2:-2}
-here=$(cd "$(dirname "$0")/.." && pwd)
-if [ $# -ge 3 ] && [ -n "$3" ]; then
-  out=$3
-  mkdir -p "$out"
-else
-  out=$(mktemp -d)
-  trap 'rm -rf "$out"' EXIT
-fi
+. "$(dirname "$0")/seed-sets.sh"
+seed_sets_init "$@"
 if [ $# -ge 3 ]; then shift 3; else shift $#; fi
 which=${*:-flips kappa rho}
 held="--set run.seed_base=101 --set run.seeds=100"

@@ -1,16 +1,17 @@
 # seed-sets.sh - sourced by the scripts that quote an experiment on two seed
-# sets (budget-front.sh, lrcp-contraction.sh, random-disruption.sh): their
+# sets (budget-front.sh, lrcp-contraction.sh, random-disruption.sh,
+# held-out-experiments.sh): their
 # arguments [TRIVIUM] [JOBS] [OUT], and the run of a scenario as shipped
 # and on seeds 101-200.  Not a script of its own.
 #
 # seed_sets_init "$@" sets T (the trivium program, default
 # _build/trivium), J (jobs, default 2), here (the source tree) and out (OUT,
-# kept; default a temporary directory removed at the end).
+# kept; absent or empty: a temporary directory removed at the end).
 seed_sets_init() {
   T=${1:-_build/trivium}
   J=${2:-2}
   here=$(cd "$(dirname "$0")/.." && pwd)
-  if [ $# -ge 3 ]; then
+  if [ -n "${3:-}" ]; then
     out=$3
     mkdir -p "$out"
   else
