@@ -14,7 +14,7 @@ top=$(cd "${srcdir:-..}" && pwd)
 T=${TRIVIUM:-./trivium}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..5"
+echo "1..6"
 run() { # NAME SCENARIO ARGS...
   n=$1 sc=$2
   shift 2
@@ -53,3 +53,16 @@ set -- $(join "$tmp/t0" "$tmp/t2" | awk '{n++; s0 += $2; s2 += $3; if ($3 > $2) 
 if [ "${1:-0}" = 20 ] && [ "$4" = 0 ] && awk -v t0="$2" -v t2="$3" -v n="$a" 'BEGIN {exit !(t2 <= t0 && n > t2 + 5)}'; then
   echo "ok 5 - tanh: exposure at nu = 2 $3 against $2 at nu = 0 (higher in $4 of $1 seeds); attenuating nu = 2: $a"
 else echo "not ok 5 - tanh: exposure at nu = 2 '$3' against '$2' at nu = 0 (higher in '$4' of '$1' seeds); attenuating nu = 2: '$a'"; fi
+
+# 6: the variance stress under the residual-ratio detector: every seed
+# alarms within two episodes of the onset at 150, and LRCP runs in under
+# 5 % of the inflated episodes [150, 300)
+run r variance-residual-ratio --set run.seeds=5
+set -- $(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) col[$i] = i; next}
+  { e = $col["episode"] + 0
+    if ($col["alarm"] == 1 && e >= 150 && e <= 152) seen[$col["seed"]] = 1
+    if (e >= 150 && e < 300) { n++; l += $col["lrcp_status"] != "none" } }
+  END { k = 0; for (s in seen) k++; printf "%d %d %d", k, l, n }' "$tmp/r/episodes.csv")
+if [ "${1:-0}" = 5 ] && [ "${3:-0}" -gt 0 ] && [ $(($2 * 20)) -lt "$3" ]; then
+  echo "ok 6 - residual-ratio: onset seen within two episodes on $1 of 5 seeds; LRCP ran in $2 of $3 inflated episodes"
+else echo "not ok 6 - residual-ratio: onset seen on '${1:-}' of 5 seeds; LRCP ran in '${2:-}' of '${3:-}' inflated episodes"; fi
