@@ -14,7 +14,7 @@ top=$(cd "${srcdir:-..}" && pwd)
 T=${TRIVIUM:-./trivium}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..6"
+echo "1..7"
 run() { # NAME SCENARIO ARGS...
   n=$1 sc=$2
   shift 2
@@ -66,3 +66,12 @@ set -- $(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) col[$i] = i; next}
 if [ "${1:-0}" = 5 ] && [ "${3:-0}" -gt 0 ] && [ $(($2 * 20)) -lt "$3" ]; then
   echo "ok 6 - residual-ratio: onset seen within two episodes on $1 of 5 seeds; LRCP ran in $2 of $3 inflated episodes"
 else echo "not ok 6 - residual-ratio: onset seen on '${1:-}' of 5 seeds; LRCP ran in '${2:-}' of '${3:-}' inflated episodes"; fi
+
+# 7: the saturating form with its scale at half the probe magnitude: the
+# probes read the saturated slope (0.63 at nu = 2), and the exposure rises
+run s nonlinear-tanh-scale --sweep world.nu=0,2 --set run.seeds=5
+e0=$(awk -F, '$1 == "trivium" && $2 == "exposure_total" {print $3}' "$tmp/s/world.nu=0/summary.csv")
+e2=$(awk -F, '$1 == "trivium" && $2 == "exposure_total" {print $3}' "$tmp/s/world.nu=2/summary.csv")
+if [ -n "$e0" ] && [ -n "$e2" ] && awk -v a="$e0" -v b="$e2" 'BEGIN {exit !(b > a + 2)}'; then
+  echo "ok 7 - tanh at scale 0.5: exposure $e2 at nu = 2 against $e0 at nu = 0"
+else echo "not ok 7 - tanh at scale 0.5: exposure '$e2' at nu = 2 against '$e0' at nu = 0"; fi

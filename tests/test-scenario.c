@@ -31,7 +31,7 @@ static void every_shipped_scenario_loads(void) {
   }
   g_dir_close(d);
   g_free(dir);
-  g_assert_cmpint(n, ==, 51); /* 33 CausalBench-Seq, 9 URS, 7 JSSP, 1 LLM-stream and 1 Warehouse scenarios */
+  g_assert_cmpint(n, ==, 52); /* 34 CausalBench-Seq, 9 URS, 7 JSSP, 1 LLM-stream and 1 Warehouse scenarios */
 }
 
 static void default_scenario_is_the_run_defaults(void) {

@@ -22,9 +22,10 @@
  *               is the hidden change);
  *   nonlinear:  the headline schedule with g = tanh(nu u)/nu: the slope a
  *               probe at |z| = 1 reads, tanh(nu)/nu, shrinks as nu grows;
- *   tanh:       the headline schedule with g = |z| tanh(nu u)/tanh(nu |z|):
- *               a probe at the probe magnitude reads the linear step at
- *               every nu (g(+-|z|) = +-|z|), while saturation compresses
+ *   tanh:       the headline schedule with g = a tanh(nu u)/tanh(nu a),
+ *               a = world.tanh_scale or, when 0, the probe magnitude |z|:
+ *               then a probe reads the linear step at every nu
+ *               (g(+-|z|) = +-|z|), while saturation compresses
  *               the observational channel (X and C, spread over several
  *               units, level off at |z|/tanh(nu |z|): 1.04 at nu = 2);
  *   separation: one episode of T steps (default 500), no X->Y;
@@ -77,6 +78,9 @@ static const TrvParamSpec specs[] = {
     D("world.s", s, 1.0, 1e-9, 1e9, "noise scale s"),
     D("world.s_high", s_high, 2.5, 1e-9, 1e9, "variance variant: s on episodes [E*0.3, E*0.6)"),
     D("world.nu", nu, 1.0, 0, 1e9, "nonlinear and tanh variants: coupling strength nu"),
+    D("world.tanh_scale", tanh_scale, 0, 0, 1e9,
+      "tanh variant: the scale a of g(u) = a tanh(nu u)/tanh(nu a); 0: the probe magnitude budget.zabs, so that a "
+      "probe reads the linear step at every nu"),
     D("world.disruption_rate", disruption_rate, 0.01, 0, 1,
       "random variant: per-episode probability that X->Y flips (episodes 1 .. E-1, drawn from the seed)"),
 };
@@ -121,7 +125,10 @@ typedef struct {
 static double g_link(const CausalBench *w, double u) {
   if (w->p.nu == 0) return u;
   if (w->p.variant == TRV_VARIANT_NONLINEAR) return tanh(w->p.nu * u) / w->p.nu;
-  if (w->p.variant == TRV_VARIANT_TANH) return w->zabs * tanh(w->p.nu * u) / tanh(w->p.nu * w->zabs);
+  if (w->p.variant == TRV_VARIANT_TANH) {
+    double a = w->p.tanh_scale > 0 ? w->p.tanh_scale : w->zabs;
+    return a * tanh(w->p.nu * u) / tanh(w->p.nu * a);
+  }
   return u;
 }
 

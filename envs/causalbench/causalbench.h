@@ -23,6 +23,7 @@ typedef struct {
   int flips;
   int components; /* |G_inf| (3: C->X, C->Y, X->Y; more: extra hidden confounders) */
   double a, b, kappa, s, s_high, nu;
+  double tanh_scale;      /* tanh variant: a of a tanh(nu u)/tanh(nu a); 0: budget.zabs */
   double disruption_rate; /* random variant: per-episode probability of a flip of X->Y */
 } TrvCausalbenchParams;
 
