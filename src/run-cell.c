@@ -94,7 +94,7 @@ typedef struct {
 
 static void cell_row(void *ctx, const TrvEpisodeRow *row) {
   CellSink *k = ctx;
-  if (row->episode == 0) /* the layout has the cell's own change-points now (TrvSimOptions.layout) */
+  if (row->episode == 0) /* the layout holds the cell's own change-points by now (TrvSimOptions.layout) */
     trv_cell_summarizer_init(&k->z, k->layout);
   g_string_truncate(k->line, 0);
   trv_results_csv_row(k->line, k->layout, row);
@@ -142,8 +142,9 @@ int trv_run_cell_child(void *data, int report_fd) {
   layout.controller = spec.controller;
   int code = 0;
   char *csv_tmp = trv_run_cell_path(ctx, cell, "csv.tmp"), *csv = trv_run_cell_path(ctx, cell, "csv");
+  /* the summarizer starts at the cell's first row (cell_row), once the
+   * layout holds the cell's own change-points */
   CellSink sink = {.layout = &layout, .line = g_string_new(NULL), .sha = g_checksum_new(G_CHECKSUM_SHA256)};
-  trv_cell_summarizer_init(&sink.z, &layout);
   int csv_fd = trv_out_create(csv_tmp, &err);
   sink.csv = csv_fd >= 0 ? fdopen(csv_fd, "w") : NULL;
   if (csv_fd >= 0 && !sink.csv) close(csv_fd);

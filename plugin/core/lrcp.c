@@ -78,13 +78,13 @@ static void neighbourhood(const TrvCandidates *cand, const bool *seed, int radiu
   }
 }
 
-/* Window statistics of component j: probes, sum z^2, sum z w, sum w^2. */
-static void window_stats(const TrvProbeWindows *pw, int j, double *n, double *szz, double *szw, double *sww) {
-  *n = *szz = *szw = *sww = 0;
+/* Window statistics of component j: sum z^2, sum z w, sum w^2. */
+static void window_stats(const TrvProbeWindows *pw, int j, double *szz, double *szw, double *sww) {
+  *szz = *szw = *sww = 0;
   for (int i = 0; i < pw->len[j]; i++) {
     size_t at = (size_t)j * pw->cap + i;
     double z = pw->z[at], w = pw->w[at];
-    *n += 1, *szz += z * z, *szw += z * w, *sww += w * w;
+    *szz += z * z, *szw += z * w, *sww += w * w;
   }
 }
 
@@ -93,8 +93,8 @@ static void window_stats(const TrvProbeWindows *pw, int j, double *n, double *sz
  * (n log 2 pi s2) are left out. */
 static void local_edit(const TrvProbeWindows *pw, const TrvPosterior *post, int j, double s2, TrvGraph *ghat) {
   const TrvPosteriorParams *pp = trv_posterior_params(post);
-  double n, szz, szw, sww, mu, v, absent, present;
-  window_stats(pw, j, &n, &szz, &szw, &sww);
+  double szz, szw, sww, mu, v, absent, present;
+  window_stats(pw, j, &szz, &szw, &sww);
   trv_posterior_effect(post, j, &mu, &v);
   trv_posterior_losses(post, j, &absent, &present); /* -log P(absent), -log P(present) */
   double k = (mu / v + szw / s2) / (1 / v + szz / s2);

@@ -185,12 +185,9 @@ bool trv_session_plan(TrvSession *s, int e, int n_agents, TrvPlan **parts, GErro
   plan.agent_of = s->agent_of;
   TrvGraph truth; /* a yardstick's only: learners never see it */
   if (s->controller->klass->sees_truth) {
-    trv_graph_clear(&truth, s->info.cand->n_components);
-    s->wc->referee->truth(s->world, &truth);
-    if (truth.n != s->info.cand->n_components) {
+    if (!trv_referee_truth(s->wc, s->world, s->info.cand->n_components, &truth, error)) {
       g_free(value);
-      return trv_world_refuse(error, s->wc->name, "referee.truth", "gave %d components where G_inf has %d", truth.n,
-                              s->info.cand->n_components);
+      return false;
     }
     plan.truth = &truth;
   }

@@ -112,6 +112,9 @@ TrvRecord trv_episode_end_record(int episode);
 bool trv_referee_score(const TrvWorldClass *wc, void *world, const TrvBeliefs *beliefs, const TrvRecord *recs, size_t n,
                        int steps, TrvEpisodeRow *row, GError **error);
 /* The same with the records' fold order already computed (replay.h). */
+/* G_true_e into *truth, checked: over G_inf (n components, unchanged),
+ * finite effects; false with *error naming the world otherwise. */
+bool trv_referee_truth(const TrvWorldClass *wc, void *world, int n, TrvGraph *truth, GError **error);
 bool trv_referee_score_ordered(const TrvWorldClass *wc, void *world, const TrvBeliefs *beliefs, const TrvRecord *recs,
                                const size_t *order, size_t n, int steps, TrvEpisodeRow *row, GError **error);
 

@@ -79,8 +79,7 @@ static bool relevant(const TrvRefereeClass *ref, void *world, int j) {
   return !ref->task_relevant || ref->task_relevant(world, j);
 }
 
-/* G_true_e into *truth, checked: over G_inf (n unchanged), finite effects. */
-static bool referee_truth(const TrvWorldClass *wc, void *world, int n, TrvGraph *truth, GError **error) {
+bool trv_referee_truth(const TrvWorldClass *wc, void *world, int n, TrvGraph *truth, GError **error) {
   trv_graph_clear(truth, n);
   wc->referee->truth(world, truth);
   if (truth->n != n)
@@ -125,7 +124,7 @@ bool trv_referee_score_ordered(const TrvWorldClass *wc, void *world, const TrvBe
                                const size_t *order, size_t n, int steps, TrvEpisodeRow *row, GError **error) {
   const TrvRefereeClass *ref = wc->referee;
   TrvGraph truth;
-  if (!referee_truth(wc, world, b->n, &truth, error)) return false;
+  if (!trv_referee_truth(wc, world, b->n, &truth, error)) return false;
   int nc = truth.n;
   row->n_components = nc;
   row->truth = trv_graph_mask(&truth);

@@ -349,6 +349,7 @@ static bool build_cell(GError **error) {
   plugin.opt.faults = (const TrvFaultSpec *)plugin.faults->data;
   plugin.opt.n_faults = plugin.faults->len;
   plugin.opt.sink = (TrvRowSink){row_sink, NULL};
+  plugin.opt.layout = &plugin.layout;
   plugin.rows = g_array_new(FALSE, FALSE, sizeof(TrvEpisodeRow));
   plugin.cell = (Cell){.spec = &plugin.spec, .opt = &plugin.opt, .report = &plugin.report};
   GPtrArray *hosts = NULL;
@@ -378,10 +379,7 @@ static bool build_cell(GError **error) {
   l->metric_names = wc->referee->metric_names;
   l->controller = plugin.value[S_CONTROLLER];
   l->episodes = plugin.cell.info->episodes;
-  const int *cps;
-  l->n_change_points = trv_session_change_points(plugin.cell.session, &cps);
-  memcpy(l->change_points, cps, sizeof *cps * (size_t)l->n_change_points);
-  trv_cell_summarizer_init(&plugin.summarizer, l);
+  trv_cell_summarizer_init(&plugin.summarizer, l); /* l holds the session's change-points (opt.layout) */
   plugin.cell.user_agents = own > 0;
   trv_sim_cell_start(&plugin.cell, own == 0);
   for (int i = 0; i < own; i++) trv_sim_agent_present(&plugin.cell, &plugin.cell.agents[i], plugin.actors->pdata[i]);
