@@ -141,7 +141,7 @@ void trv_travel_finish(TrvCalTable *t, GPtrArray *warnings) {
     if (r[i].o >= 0 && r[i].d >= 0) r[kept++] = r[i]; /* the importers add the OD pair of every trip they offer */
   }
   n = kept;
-  qsort(r, n, sizeof *r, raw_compare);
+  if (n > 1) qsort(r, n, sizeof *r, raw_compare); /* an empty array has no data */
   for (int band = 0; band < TRV_TRAVEL_BANDS; band++)
     fit_line(r, n, band, &tr->a[band], &tr->b[band], &tr->band_trips[band]);
   /* pairs, and the moments of the shrinkage weight per band */
