@@ -27,12 +27,13 @@
 #include "core/input.h"
 #include "core/posterior.h"
 #include "urs/caltable-fields.h"
+#include "urs/caltable-travel.h"
 
 #define Q TRV_CAL_Q /* a quoted field: takes trv_cal_clip(s), s */
 
 static const char *const SECTIONS[] = {
-    "city", "grid",       "report",      "rejections",   "stats",   "exposure", "zones", "demand",
-    "od",   "duration_s", "distance_km", "source_zones", "weather", "effects",  "end",
+    "city", "grid",       "report",      "rejections",   "stats",   "exposure", "zones",  "demand",
+    "od",   "duration_s", "distance_km", "source_zones", "weather", "effects",  "travel", "end",
 };
 enum { N_SECTIONS = sizeof SECTIONS / sizeof *SECTIONS };
 
@@ -115,6 +116,15 @@ static bool close_section(Reader *r) {
       if (r->next_row != TRV_EFFECT_COUNT)
         return trv_cal_fail(c, "[effects] has %d rows, expected %d", r->next_row, TRV_EFFECT_COUNT);
       break;
+    case 14: { /* [travel] (caltable-travel.c) */
+      char *why = trv_travel_close(t, r->next_row);
+      if (why) {
+        trv_cal_fail(c, "%s", why);
+        g_free(why);
+        return false;
+      }
+      break;
+    }
     case 9:
     case 10:
       if (r->seen_keys != 3 || r->next_row != r->hist->n_bins)
@@ -328,6 +338,15 @@ static bool data_line(Reader *r, char *line) {
       r->next_row++;
       return true;
     }
+    case 14: {
+      char *why = trv_travel_parse_line(t, line, &r->next_row);
+      if (why) {
+        trv_cal_fail(c, "%s", why);
+        g_free(why);
+        return false;
+      }
+      return true;
+    }
     default: return trv_cal_fail(c, "text after [end]");
   }
 }
@@ -373,7 +392,8 @@ TrvCalTable *trv_cal_table_parse(const char *text, size_t len, const char *name,
     if (line[0] == '#' || (line[0] == '\0' && r.section != 3 && r.section != 4)) continue;
     if (line[0] == '[') {
       int want = r.section + 1;
-      if (want == 13 && r.version == 1) want++; /* version 1 has no [effects] */
+      if (want == 13 && r.version == 1) want += 2;      /* version 1 has no [effects] nor [travel] */
+      if (want == 14 && !strcmp(line, "[end]")) want++; /* [travel] is optional: older tables have none */
       if (want >= N_SECTIONS) {
         ok = trv_cal_fail(&r.ctx, "text after [end]");
         break;
