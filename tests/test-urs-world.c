@@ -18,9 +18,12 @@
 /* The URS world's parameters in p, to change. */
 static TrvUrsParams *urs(TrvParams *p) { return trv_params_block_mut(p, &trv_urs_params); }
 
+/* A world of the committed SF table, its fleet on the table's travel
+ * times (world.travel = table). */
 static UrsWorld *new_world(int drivers, int steps, uint64_t seed) {
   TrvParams p;
   trv_params_defaults(&p);
+  urs(&p)->travel = 0;
   trv_sim_params_mut(&p)->agents = drivers;
   p.steps = steps;
   p.episodes = 500;
