@@ -128,27 +128,22 @@ stamp() { date +%s; }
 note() { # PAGE NAME WHAT SECONDS
   printf '| %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4" >>"$index.new"
 }
-run() {
-  n=$1 sc=$2
-  shift 2
+# pair HELD MORE NAME SCENARIO [options]: the scenario as shipped into
+# OUT/PAGE/NAME/seeds-shipped, and from seed 101 (with MORE, e.g. 100
+# seeds) into OUT/PAGE/NAME/HELD
+pair() {
+  held=$1 more=$2 n=$3 sc=$4
+  shift 4
   d=$out/$page/$n
   mkdir -p "$d"
   t0=$(stamp)
   "$T" run -q --jobs "$J" --out "$d/seeds-shipped" "$here/scenarios/$sc.xml" "$@"
-  "$T" run -q --jobs "$J" --out "$d/seeds-101-200" "$here/scenarios/$sc.xml" "$@" --set run.seed_base=101 \
-    --set run.seeds=100
-  note "$page" "$n" "\`trivium run -e $sc${*:+ $*}\`: $page/$n/seeds-shipped, $page/$n/seeds-101-200" $(($(stamp) - t0))
+  # shellcheck disable=SC2086
+  "$T" run -q --jobs "$J" --out "$d/$held" "$here/scenarios/$sc.xml" "$@" --set run.seed_base=101 $more
+  note "$page" "$n" "\`trivium run -e $sc${*:+ $*}\`: $page/$n/seeds-shipped, $page/$n/$held" $(($(stamp) - t0))
 }
-shifted() {
-  n=$1 sc=$2
-  shift 2
-  d=$out/$page/$n
-  mkdir -p "$d"
-  t0=$(stamp)
-  "$T" run -q --jobs "$J" --out "$d/seeds-shipped" "$here/scenarios/$sc.xml" "$@"
-  "$T" run -q --jobs "$J" --out "$d/seeds-101-on" "$here/scenarios/$sc.xml" "$@" --set run.seed_base=101
-  note "$page" "$n" "\`trivium run -e $sc${*:+ $*}\`: $page/$n/seeds-shipped, $page/$n/seeds-101-on" $(($(stamp) - t0))
-}
+run() { pair seeds-101-200 "--set run.seeds=100" "$@"; }
+shifted() { pair seeds-101-on "" "$@"; }
 # the paired speedups of the multi-agent page, as it runs them
 speedup() {
   n=$1
