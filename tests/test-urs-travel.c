@@ -26,6 +26,12 @@ static TrvCalTable *import_months(const char *dir, int parity) {
   return t;
 }
 
+/* A fitted pair's key: its cells and band, as text (no overflow, no
+ * collision whatever the cells' coordinates). */
+static char *pair_key(TrvHexCell o, TrvHexCell d, int band) {
+  return g_strdup_printf("%d,%d>%d,%d@%d", o.q, o.r, d.q, d.r, band);
+}
+
 static int compare_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
@@ -46,19 +52,14 @@ static void test_nyc_held_out_months(void) {
   TrvCalTable *fit = import_months(dir, 1), *test = import_months(dir, 0);
   g_assert_nonnull(fit->travel);
   g_assert_cmpstr(fit->travel->source, ==, "trips");
-  GHashTable *by_cells = g_hash_table_new(g_int64_hash, g_int64_equal); /* fit pairs by their cells and band */
-  GArray *keys = g_array_sized_new(FALSE, FALSE, sizeof(gint64), fit->travel->pairs->len);
+  /* fit pairs by their cells and band (NYC cells are one per TLC zone) */
+  GHashTable *by_cells = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
   for (guint i = 0; i < fit->travel->pairs->len; i++) {
     const TrvTravelPair *p = &g_array_index(fit->travel->pairs, TrvTravelPair, i);
     TrvHexCell o = g_array_index(fit->zones, TrvZoneDemand, p->origin).cell;
     TrvHexCell d = g_array_index(fit->zones, TrvZoneDemand, p->destination).cell;
-    /* NYC cells are one per TLC zone: q and r fit in 16 bits about the box */
-    gint64 key =
-        ((((gint64)(o.q & 0xffff) << 16 | (o.r & 0xffff)) << 16 | (d.q & 0xffff)) << 16 | (d.r & 0xffff)) * 8 + p->band;
-    g_array_append_val(keys, key);
+    g_hash_table_insert(by_cells, pair_key(o, d, p->band), GUINT_TO_POINTER(i + 1));
   }
-  for (guint i = 0; i < keys->len; i++)
-    g_hash_table_insert(by_cells, &g_array_index(keys, gint64, i), GUINT_TO_POINTER(i + 1));
   GArray *err_table = g_array_new(FALSE, FALSE, sizeof(double)), *err_line = g_array_new(FALSE, FALSE, sizeof(double));
   double weighted = 0, weight = 0;
   int within = 0;
@@ -67,10 +68,10 @@ static void test_nyc_held_out_months(void) {
     if (p->trips < 10) continue;
     TrvHexCell o = g_array_index(test->zones, TrvZoneDemand, p->origin).cell;
     TrvHexCell d = g_array_index(test->zones, TrvZoneDemand, p->destination).cell;
-    gint64 key =
-        ((((gint64)(o.q & 0xffff) << 16 | (o.r & 0xffff)) << 16 | (d.q & 0xffff)) << 16 | (d.r & 0xffff)) * 8 + p->band;
+    char *key = pair_key(o, d, p->band);
     double km = trv_travel_km(fit, o, d), n = 0, mean = 0;
-    guint at = GPOINTER_TO_UINT(g_hash_table_lookup(by_cells, &key));
+    guint at = GPOINTER_TO_UINT(g_hash_table_lookup(by_cells, key));
+    g_free(key);
     if (at) {
       const TrvTravelPair *q = &g_array_index(fit->travel->pairs, TrvTravelPair, at - 1);
       n = q->trips, mean = q->mean_min;
@@ -99,7 +100,6 @@ static void test_nyc_held_out_months(void) {
   g_array_free(err_table, TRUE);
   g_array_free(err_line, TRUE);
   g_hash_table_destroy(by_cells);
-  g_array_free(keys, TRUE);
   trv_cal_table_free(fit);
   trv_cal_table_free(test);
   g_free(dir);
