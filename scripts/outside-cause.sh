@@ -37,10 +37,4 @@ tables() {
         early + 0, never + 0 }' "$dir/episodes.csv"
 }
 seed_sets_run outside-cause seeds-1-20
-echo "Seeds 1-20 (scenarios/outside-cause.xml as shipped):"
-echo
-tables "$out/seeds-1-20"
-echo
-echo "Seeds 101-200 (--set run.seed_base=101 --set run.seeds=100):"
-echo
-tables "$out/seeds-101-200"
+seed_sets_tables outside-cause seeds-1-20

@@ -52,10 +52,4 @@ tables() {
         printf "| %s | %d | %.2f | %.3f | %.3f |\n", c, n[c], a, b, r2 } }' "$dir/cells.txt"
 }
 seed_sets_run random-disruption seeds-1-20
-echo "Seeds 1-20 (scenarios/random-disruption.xml as shipped):"
-echo
-tables "$out/seeds-1-20"
-echo
-echo "Seeds 101-200 (--set run.seed_base=101 --set run.seeds=100):"
-echo
-tables "$out/seeds-101-200"
+seed_sets_tables random-disruption seeds-1-20

@@ -28,3 +28,15 @@ seed_sets_run() {
   "$T" run -q --jobs "$J" --out "$out/seeds-101-200" --set run.seed_base=101 --set run.seeds=100 \
     "$here/scenarios/$1.xml"
 }
+
+# seed_sets_tables NAME SHIPPED: both runs' tables, each under its heading,
+# from the caller's `tables DIR` (after seed_sets_run NAME SHIPPED).
+seed_sets_tables() {
+  echo "Seeds ${2#seeds-} (scenarios/$1.xml as shipped):"
+  echo
+  tables "$out/$2"
+  echo
+  echo "Seeds 101-200 (--set run.seed_base=101 --set run.seeds=100):"
+  echo
+  tables "$out/seeds-101-200"
+}
