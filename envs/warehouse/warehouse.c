@@ -61,6 +61,12 @@ static const TrvParamSpec specs[] = {
     D("world.fd_step", fd_step, 0.05, 1e-3, 0.15,
       "Warehouse: noise step delta of the replays that estimate L by finite differences (eps = delta, then eta = "
       "delta)"),
+    TRV_ROW_INT(TrvWarehouseParams, "world.calibration_seeds", calibration_seeds, 1, 1, 1000000,
+                "Warehouse: the run's first seeds on which a sweep's grounding table estimates L and the loss per "
+                "failed commit; the bound is checked held out on the others"),
+    D("world.calibration_p_f", calibration_p_f, 0.1, 0, 1,
+      "Warehouse: a sweep's grounding table estimates L and the loss per failed commit at the points whose p_f is "
+      "at most this; the bound is checked held out at the others"),
 };
 const TrvParamBlock trv_warehouse_params = TRV_BLOCK(TrvWarehouseParams, specs);
 

@@ -28,10 +28,12 @@
 
 /* The world's parameters (world.*; rows in warehouse.c). */
 typedef struct {
-  double eps, eta; /* actuator and pose observation noise */
-  double delay;    /* seconds of a pick per unit of an informative cause */
-  int causes;      /* bitmask of the informative causes */
-  double fd_step;  /* noise step of the finite-difference replays */
+  double eps, eta;        /* actuator and pose observation noise */
+  double delay;           /* seconds of a pick per unit of an informative cause */
+  int causes;             /* bitmask of the informative causes */
+  double fd_step;         /* noise step of the finite-difference replays */
+  int calibration_seeds;  /* the run's first seeds that calibrate the grounding bound's constants */
+  double calibration_p_f; /* the points calibrating them have at most this p_f */
 } TrvWarehouseParams;
 
 extern const TrvParamBlock trv_warehouse_params;
