@@ -76,11 +76,12 @@ static bool effects_point(TrvReport *r, void **state, GError **error) {
     else if (!e->estimated)
       g_string_append_printf(md, "%s: not identifiable |\n", trv_effect_names[k]);
     else {
-      g_string_append_printf(md, "%s %.4f [", trv_effect_names[k], e->estimate);
-      put(md, "%.4f", e->lo);
-      g_string_append(md, ", ");
-      put(md, "%.4f", e->hi);
-      g_string_append_printf(md, "], %d days", e->days);
+      g_string_append_printf(md, "%s %.4f ", trv_effect_names[k], e->estimate);
+      if (isnan(e->lo))
+        g_string_append(md, "(no interval)");
+      else
+        g_string_append_printf(md, "[%.4f, %.4f]", e->lo, e->hi);
+      g_string_append_printf(md, ", %d day%s", e->days, e->days == 1 ? "" : "s");
       if (e->months) g_string_append_printf(md, ", %d of %d months", e->months_same_sign, e->months);
       g_string_append(md, " |\n");
     }
