@@ -1,6 +1,6 @@
 # seed-sets.sh - sourced by the scripts that quote an experiment on two seed
 # sets (budget-front.sh, lrcp-contraction.sh, random-disruption.sh,
-# held-out-experiments.sh): their
+# outside-cause.sh, held-out-experiments.sh): their
 # arguments [TRIVIUM] [JOBS] [OUT], and the run of a scenario as shipped
 # and on seeds 101-200.  Not a script of its own.
 #

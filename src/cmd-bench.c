@@ -23,12 +23,6 @@
 
 static double tv_seconds(const struct timeval *tv) { return (double)tv->tv_sec + tv->tv_usec * 1e-6; }
 
-static double children_cpu(void) {
-  struct rusage ru;
-  getrusage(RUSAGE_CHILDREN, &ru);
-  return tv_seconds(&ru.ru_utime) + tv_seconds(&ru.ru_stime);
-}
-
 /* The directory of the SimGrid skeleton (skeleton.c,
  * probes-from-episodes.py): $TRIVIUM_SKELETON_DIR only, never a path fixed
  * when the program was built (bench compiles and runs what it finds
@@ -149,8 +143,8 @@ static double skeleton_cpu(RunCtx *ctx, const char *out, char **why) {
           q_tmp, q_plat, ctx->n_controllers * ctx->params.seeds, ctx->jobs, ctx->sim.agents, ctx->sim.replicas,
           ctx->params.episodes, ctx->world_steps, ncomp, ctx->sim.step_flops, ctx->sim.probe_flops, q_tmp,
           barrier ? " --barrier" : "");
-      double before = children_cpu();
-      if (shell(run, w)) cpu = children_cpu() - before;
+      double before = trv_children_cpu_seconds();
+      if (shell(run, w)) cpu = trv_children_cpu_seconds() - before;
       g_free(run);
       g_free(q_plat);
     }

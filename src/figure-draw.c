@@ -33,7 +33,7 @@ void trv_fig_formats_set(TrvFigFormats f) { formats = f; }
 double trv_fig_cpu_seconds(void) { return gnuplot_cpu; }
 double trv_fig_wall_seconds(void) { return gnuplot_wall; }
 
-static double children_cpu(void) {
+double trv_children_cpu_seconds(void) {
   struct rusage ru;
   getrusage(RUSAGE_CHILDREN, &ru);
   return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
@@ -60,10 +60,10 @@ static void draw_all(const char *dir, char **names, int n) {
   char *err = NULL;
   int status = 0;
   GError *e = NULL;
-  double cpu0 = children_cpu(), wall0 = g_get_monotonic_time() * 1e-6;
+  double cpu0 = trv_children_cpu_seconds(), wall0 = g_get_monotonic_time() * 1e-6;
   bool ok = g_spawn_sync(dir, argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err, &status, &e) &&
             WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  gnuplot_cpu += children_cpu() - cpu0;
+  gnuplot_cpu += trv_children_cpu_seconds() - cpu0;
   gnuplot_wall += g_get_monotonic_time() * 1e-6 - wall0;
   if (!ok && !gnuplot_warned) {
     fprintf(stderr, "trivium: warning: gnuplot could not draw %s/%s%s: %s\n", dir, argv[1], n > 1 ? " ..." : "",

@@ -23,6 +23,9 @@ void trv_fig_formats_set(TrvFigFormats formats);
 /* CPU seconds of the gnuplot processes so far (user + system), and their
  * wall seconds: what drawing the figures cost, apart from the run. */
 double trv_fig_cpu_seconds(void);
+/* CPU seconds (user + system) of this process's waited-for children so far
+ * (getrusage RUSAGE_CHILDREN). */
+double trv_children_cpu_seconds(void);
 double trv_fig_wall_seconds(void);
 
 /* OUT/figures, created; NULL with *error. */

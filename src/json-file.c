@@ -280,8 +280,7 @@ const char *trv_text_control_byte(const char *s) {
   return NULL;
 }
 
-static bool text_fail(GError **error, const char *place, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
-static bool text_fail(GError **error, const char *place, const char *fmt, ...) {
+bool trv_input_fail(GError **error, const char *place, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   trv_input_vfail(error, place, fmt, ap);
@@ -289,13 +288,17 @@ static bool text_fail(GError **error, const char *place, const char *fmt, ...) {
   return false;
 }
 
+bool trv_json_wrong(GError **error, const char *file, const char *where, JsonNode *n, const char *want) {
+  return trv_input_fail(error, file, "%s is %s; expected %s", where, trv_json_kind(n), want);
+}
+
 bool trv_json_text_ok(GError **error, const char *file, const char *where, const char *s, size_t max) {
   size_t n = strlen(s);
-  if (n > max) return text_fail(error, file, "%s is %zu bytes of text; expected at most %zu", where, n, max);
+  if (n > max) return trv_input_fail(error, file, "%s is %zu bytes of text; expected at most %zu", where, n, max);
   const char *control = trv_text_control_byte(s);
   if (control)
-    return text_fail(error, file, "%s holds control byte 0x%02X; expected printable text", where,
-                     (unsigned char)*control);
+    return trv_input_fail(error, file, "%s holds control byte 0x%02X; expected printable text", where,
+                          (unsigned char)*control);
   return true;
 }
 

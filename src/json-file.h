@@ -34,6 +34,11 @@ typedef struct {
  * returns false, for `return trv_input_vfail(...)` in a reader's own
  * printf-like refusal. */
 bool trv_input_vfail(GError **error, const char *place, const char *fmt, va_list ap) G_GNUC_PRINTF(3, 0);
+/* The same with the arguments: `return trv_input_fail(error, file, ...)`. */
+bool trv_input_fail(GError **error, const char *place, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+/* "FILE: WHERE is KIND; expected WANT" (trv_json_kind): a member of the
+ * wrong kind; returns false. */
+bool trv_json_wrong(GError **error, const char *file, const char *where, JsonNode *n, const char *want);
 
 /* Checks `len` bytes of JSON text against the grammar and the limits of
  * `format`, reading nothing past data + len.  False with *error

@@ -65,18 +65,9 @@ typedef struct {
   int glob_items; /* of the fault and role patterns so far */
 } Reader;
 
-static bool bad(Reader *r, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static bool bad(Reader *r, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  trv_input_vfail(r->error, r->file, fmt, ap);
-  va_end(ap);
-  return false;
-}
-
-static bool wrong(Reader *r, const char *where, JsonNode *n, const char *want) {
-  return bad(r, "%s is %s; expected %s", where, trv_json_kind(n), want);
-}
+/* A refusal of the file being read: false with *r->error. */
+#define bad(r, ...) trv_input_fail((r)->error, (r)->file, __VA_ARGS__)
+#define wrong(r, where, n, want) trv_json_wrong((r)->error, (r)->file, where, n, want)
 
 /* n, named `where`, is not text naming one of what `expected` lists. */
 static bool not_one_of(Reader *r, const char *where, JsonNode *n, const char *expected) {

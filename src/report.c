@@ -456,6 +456,40 @@ static void regret_fit_table(const TrvRunResult *r, FILE *f) {
   }
 }
 
+/* Whether controller c acted on a wrong graph throughout: G_hat_e wrong
+ * in every episode of every seed (committed exposure = the seed's
+ * episodes) while its MAP was right in some (hard posterior exposure
+ * below that, in the mean).  Its exposure then counts a belief its agents
+ * never acted on, and does not compare with a controller that commits. */
+static bool exposure_of_unused_belief(const TrvRunResult *r, int c) {
+  if (r->n_seeds < 1) return false;
+  for (int s = 0; s < r->n_seeds; s++) {
+    const TrvCellSummary *z = cell_of(r, c, s);
+    if (z->episodes < 1 || z->metric[TRV_METRIC_COMMITTED_EXPOSURE] != z->episodes) return false;
+  }
+  return summarize_metric(r, c, TRV_METRIC_EXPOSURE_TOTAL).mean <
+         summarize_metric(r, c, TRV_METRIC_COMMITTED_EXPOSURE).mean;
+}
+
+/* The caveats under the main table: one line per controller whose
+ * exposure does not say what its agents acted on (docs/outputs.md). */
+static void exposure_caveats(const TrvRunResult *r, FILE *f) {
+  for (int c = 0; c < r->n_controllers; c++) {
+    if (!exposure_of_unused_belief(r, c)) continue;
+    char total[64], committed[64];
+    trv_format_summary(total, sizeof total, summarize_metric(r, c, TRV_METRIC_EXPOSURE_TOTAL),
+                       TRV_METRIC_EXPOSURE_TOTAL);
+    trv_format_summary(committed, sizeof committed, summarize_metric(r, c, TRV_METRIC_COMMITTED_EXPOSURE),
+                       TRV_METRIC_COMMITTED_EXPOSURE);
+    fprintf(f,
+            "\nCaveat: %s's committed graph G_hat, the one its agents acted on, was wrong in every episode of "
+            "every seed (committed %s); its exposure (total %s) is that of a MAP graph it never acted on, and "
+            "does not compare with the exposure of a controller that commits: read its committed exposure, R_out "
+            "and the world's metrics.\n",
+            r->controllers[c], committed, total);
+  }
+}
+
 static void main_table(const TrvRunResult *r, FILE *f) {
   fprintf(f,
           "Hard posterior exposure (episodes whose MAP graph differs from the truth) of %d episodes, "
@@ -470,6 +504,7 @@ static void main_table(const TrvRunResult *r, FILE *f) {
                       TRV_METRIC_EXPOSURE_TOTAL, TRV_METRIC_COMMITTED_EXPOSURE, TRV_METRIC_R_OUT,
                       TRV_METRIC_R_EPI,          TRV_METRIC_R_EPI_STEP,         TRV_METRIC_R_TEMP};
   table_rows(r, f, cols, G_N_ELEMENTS(cols));
+  exposure_caveats(r, f);
   fprintf(f, "\nDetectors (change-points at");
   for (int i = 0; i < r->layout->n_change_points; i++) fprintf(f, " %d", r->layout->change_points[i]);
   fprintf(f, "), probes, commits\n\n| controller | alarms | detections | false alarms | delay | probes | p_f | "

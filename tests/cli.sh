@@ -101,4 +101,4 @@ check "--cfg=network/model:CM02 reaches SimGrid (simulated time $t1 s -> $t2 s, 
 # -- the URS smoke scenario end to end: 8 drivers sharing one city under SimGrid
 $T run "${srcdir:-..}/scenarios/urs-smoke.xml" -c trivium,rlvr -q -o "$tmp/urs" >"$tmp/out" 2>&1; rc=$?
 check "URS smoke run: every episode of both controllers, with the world's metrics" \
-  '[ $rc -eq 0 ] && [ $(($(wc -l <"$tmp/urs/episodes.csv") - 1)) -eq 40 ] && head -1 "$tmp/urs/episodes.csv" | grep -q ",served,served_rate,wait_mean,wait_p95,empty_km,probes_quiet,probe_information$"'
+  '[ $rc -eq 0 ] && [ $(($(wc -l <"$tmp/urs/episodes.csv") - 1)) -eq 40 ] && head -1 "$tmp/urs/episodes.csv" | grep -q ",served,served_rate,wait_mean,wait_p95,empty_km,probes_quiet,probe_information,baseline_regret$"'

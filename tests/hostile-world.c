@@ -60,6 +60,8 @@ typedef enum {
   STEPS_HUGE,              /* steps: 2^31 - 1 */
   STEP_SECONDS_NAN,        /* step_seconds: NaN */
   STEP_SECONDS_ZERO,       /* step_seconds: 0 */
+  OUTSIDE_ALL,             /* outside: every component */
+  OUTSIDE_HIDDEN,          /* outside: an edge out of a hidden variable */
   N_WAYS
 } Way;
 
@@ -99,6 +101,8 @@ static const char *const way_names[N_WAYS] = {
     "steps-huge",
     "step-seconds-nan",
     "step-seconds-zero",
+    "outside-all",
+    "outside-hidden",
 };
 
 static Way way;
@@ -114,6 +118,13 @@ static const TrvComponent components[N_COMPONENTS] = {
     {"X->Y", 1, 2, true},
 };
 static const TrvCandidates candidates = {3, var_names, N_COMPONENTS, components};
+/* the same with C hidden, for outside-hidden */
+static const TrvComponent components_hidden_c[N_COMPONENTS] = {
+    {"C->X", 0, 1, false},
+    {"C->Y", 0, 2, false},
+    {"X->Y", 1, 2, true},
+};
+static const TrvCandidates candidates_hidden_c = {3, var_names, N_COMPONENTS, components_hidden_c};
 
 /* ---- the world: X -> Y with effect 1, nothing else ---- */
 typedef struct {
@@ -133,7 +144,11 @@ static void *hw_init(const TrvParams *params, uint64_t seed, GError **error) {
   if (way == INIT_NULL) return NULL;
   return g_new0(World, 1);
 }
-static const TrvCandidates *hw_candidates(void *w) { return (void)w, &candidates; }
+static const TrvCandidates *hw_candidates(void *w) {
+  return (void)w, way == OUTSIDE_HIDDEN ? &candidates_hidden_c : &candidates;
+}
+/* outside-all: every component; outside-hidden: C->X, out of hidden C */
+static bool hw_outside(void *w, int j) { return (void)w, way == OUTSIDE_ALL || j == C_X; }
 static double hw_noise_var(void *w) { return (void)w, way == NOISE_VAR_NAN ? NAN : 1.0; }
 static int hw_episodes(void *w) { return (void)w, EPISODES; }
 static int hw_steps(void *w) { return (void)w, way == STEPS_HUGE ? 2147483647 : STEPS; }
@@ -317,6 +332,7 @@ int main(int argc, char **argv) {
   }
   if (own) world_class.agent = NULL; /* the program's actor is the agent */
   if (way == STEP_SECONDS_NAN || way == STEP_SECONDS_ZERO) world_class.step_seconds = hw_step_seconds;
+  if (way == OUTSIDE_ALL || way == OUTSIDE_HIDDEN) world_class.outside = hw_outside;
   if (way == STEP_PAYOFF_NAN) { /* the agents share one city */
     agent_class.step_end = hw_step_end;
     agent_class.step_payoff = hw_step_payoff;

@@ -18,7 +18,7 @@ outcome=--cfg=trivium/controller:rlvr     # an outcome-only learner: it reads th
 by_value=--cfg=trivium/budget.probe_value:1 # probes go by the world's probe values
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..41"
+echo "1..43"
 n=0
 
 # $1 the platform and its settings, $2 the way, then --cfg settings
@@ -122,3 +122,7 @@ refused "$one" step-seconds-nan step_seconds "returned nan; expected a duration 
   "a step of NaN seconds"
 refused "$one" step-seconds-zero step_seconds "returned 0; expected a duration in (0, 1e+06] seconds" \
   "a step of 0 seconds"
+refused "$one" outside-all outside "returned true for every component; expected at least one inside" \
+  "every component outside the candidate graph"
+refused "$one" outside-hidden outside "returned true for component 0 (C->X), an edge out of a hidden variable" \
+  "an outside edge out of a hidden variable"

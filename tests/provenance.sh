@@ -14,7 +14,7 @@ T=${TRIVIUM:-./trivium}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/json-compact.sh"
-echo "1..8"
+echo "1..9"
 sum() { sha256sum "$1" | cut -d' ' -f1; }
 "$T" run "$top/scenarios/urs-smoke.xml" -o "$tmp/u" -q -c trivium --set run.episodes=3 --set posterior.lambda=0.9 \
   --fault 'link-flap:tower-*:30:1' --cfg=network/model:CM02 >"$tmp/log" 2>&1 || sed 's/^/# /' "$tmp/log"
@@ -63,3 +63,10 @@ ok=1
 [ $? -eq 2 ] && [ "$(err_lines "$tmp/e2")" -eq 1 ] && grep -q "not a Trivium URS calibration table" "$tmp/e2" || ok=0
 if [ $ok = 1 ]; then echo "ok 8 - a missing table and a file that is not one: one line each, exit 2"
 else echo "not ok 8 - bad tables"; sed 's/^/# /' "$tmp/e1" "$tmp/e2"; fi
+# hostile travel times: a pair whose mean is negative, refused at its line
+awk '/^pair\t/ && !done { sub(/\t[^\t]*$/, "\t-12"); done = 1 } { print }' "$top/data/urs/nyc.cal" >"$tmp/neg.cal"
+n=$(grep -n -m1 "$(printf '^pair\t')" "$tmp/neg.cal" | cut -d: -f1)
+"$T" run "$top/scenarios/urs-smoke.xml" -o "$tmp/z" -q --set world.table="$tmp/neg.cal" >/dev/null 2>"$tmp/e3"
+if [ $? -eq 2 ] && [ "$(err_lines "$tmp/e3")" -eq 1 ] && grep -q "$tmp/neg.cal:$n: mean -12 minutes; expected 1..180" "$tmp/e3"; then
+  echo "ok 9 - a table whose travel times hold a negative trip time: one line naming the file and line, exit 2"
+else echo "not ok 9 - hostile travel times"; sed 's/^/# /' "$tmp/e3"; fi

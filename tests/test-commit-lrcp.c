@@ -36,13 +36,13 @@ static void executed_snapshot_commits_map_only_below_the_entropy_bound(void) {
   trv_graph_clear(&g, 3);
   g.present[1] = true; /* something committed before */
   /* prior: H = 3 bits > 0.8: nothing is taken, G_hat unchanged */
-  g_assert_false(trv_commit_executed(post, 0.8, &g));
+  g_assert_false(trv_commit_executed(post, NULL, 0.8, &g));
   g_assert_true(g.present[1]);
   feed(post, 0, 1.0, 40);
   feed(post, 1, 0.0, 40);
   feed(post, 2, 1.0, 40);
   g_assert_cmpfloat(trv_posterior_entropy_bits(post), <, 0.8);
-  g_assert_true(trv_commit_executed(post, 0.8, &g));
+  g_assert_true(trv_commit_executed(post, NULL, 0.8, &g));
   g_assert_true(g.present[0] && !g.present[1] && g.present[2]);
   double mu, v;
   trv_posterior_effect(post, 2, &mu, &v);
@@ -50,7 +50,7 @@ static void executed_snapshot_commits_map_only_below_the_entropy_bound(void) {
   g_assert_cmpfloat(g.kappa[1], ==, 0.0);
   /* not absorbing: new contrary evidence flips the next snapshot */
   feed(post, 2, 0.0, 400);
-  g_assert_true(trv_commit_executed(post, 0.8, &g));
+  g_assert_true(trv_commit_executed(post, NULL, 0.8, &g));
   g_assert_false(g.present[2]);
   trv_posterior_free(post);
 }
@@ -67,10 +67,10 @@ static void executed_snapshot_is_taken_exactly_up_to_h_ent(void) {
     double h = trv_posterior_entropy_bits(post);
     g_assert_true(h > 0);
     trv_graph_clear(&g, 3);
-    g_assert_true(trv_commit_executed(post, h, &g));                /* H = h_ent: taken */
-    g_assert_true(trv_commit_executed(post, 1.5 * h, &g));          /* and below */
-    g_assert_false(trv_commit_executed(post, nextafter(h, 0), &g)); /* just above h_ent: not */
-    g_assert_false(trv_commit_executed(post, 0.6 * h, &g));         /* well above */
+    g_assert_true(trv_commit_executed(post, NULL, h, &g));                /* H = h_ent: taken */
+    g_assert_true(trv_commit_executed(post, NULL, 1.5 * h, &g));          /* and below */
+    g_assert_false(trv_commit_executed(post, NULL, nextafter(h, 0), &g)); /* just above h_ent: not */
+    g_assert_false(trv_commit_executed(post, NULL, 0.6 * h, &g));         /* well above */
     checked++;
   }
   g_assert_cmpint(checked, ==, 60);

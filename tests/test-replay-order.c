@@ -282,8 +282,8 @@ static void incremental_belief_points_are_the_full_points(void) {
       changed |= UINT64_C(1) << j;
     }
     push_full(&full, post, 0.8, t);
-    trv_beliefs_push_changed(&inc, post, 0.8, t, t == 0 ? 0 : changed, h); /* the first point: all */
-    double sum = 0, whole = trv_posterior_entropy_bits(post);              /* the kept entropies are the current ones */
+    trv_beliefs_push_changed(&inc, post, NULL, 0.8, t, t == 0 ? 0 : changed, h); /* the first point: all */
+    double sum = 0, whole = trv_posterior_entropy_bits(post); /* the kept entropies are the current ones */
     for (int j = 0; j < n; j++) sum += h[j];
     g_assert_true(memcmp(&sum, &whole, sizeof sum) == 0);
   }

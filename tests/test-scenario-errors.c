@@ -15,11 +15,12 @@
 /* ---- the error classes of the acceptance, from files ---- */
 
 static void misspelt_element_is_named_with_a_suggestion(void) {
-  assert_file_fails("misspelt-element.xml",
-                    ":5:3: unknown element <contollers> inside <trivium-scenario>; expected one of <platform>, "
-                    "<world>, <controllers>, <run>, <posterior>, <budget>, <commit>, <lrcp>, <detector>, <gate>, "
-                    "<reactive>, <epistemic_reset>, <ctl>, <agents>, <sim>, <set>, <faults>, <sweep>; did you mean "
-                    "'controllers'?");
+  assert_file_fails(
+      "misspelt-element.xml",
+      ":5:3: unknown element <contollers> inside <trivium-scenario>; expected one of <platform>, "
+      "<world>, <controllers>, <run>, <posterior>, <budget>, <commit>, <lrcp>, <detector>, <gate>, "
+      "<reactive>, <epistemic_reset>, <grow>, <ctl>, <agents>, <sim>, <set>, <faults>, <sweep>; did you mean "
+      "'controllers'?");
 }
 
 static void misspelt_attribute_is_located_with_a_suggestion(void) {
@@ -294,11 +295,12 @@ static void columns_count_characters_not_bytes(void) {
   assert_string_fails(HEAD "  <!--é--><run out=\"dé\" episdoes=\"5\"/>\n" TAIL,
                       "mem.xml:4:25: unknown attribute 'episdoes' on <run>; expected one of: out, episodes, seeds, "
                       "seed_base, steps; did you mean 'episodes'?");
-  assert_string_fails(HEAD "  <!--é--><rn/>\n" TAIL,
-                      "mem.xml:4:11: unknown element <rn> inside <trivium-scenario>; expected one of <platform>, "
-                      "<world>, <controllers>, <run>, <posterior>, <budget>, <commit>, <lrcp>, <detector>, <gate>, "
-                      "<reactive>, <epistemic_reset>, <ctl>, <agents>, <sim>, <set>, <faults>, <sweep>; did you mean "
-                      "'run'?");
+  assert_string_fails(
+      HEAD "  <!--é--><rn/>\n" TAIL,
+      "mem.xml:4:11: unknown element <rn> inside <trivium-scenario>; expected one of <platform>, "
+      "<world>, <controllers>, <run>, <posterior>, <budget>, <commit>, <lrcp>, <detector>, <gate>, "
+      "<reactive>, <epistemic_reset>, <grow>, <ctl>, <agents>, <sim>, <set>, <faults>, <sweep>; did you mean "
+      "'run'?");
 }
 
 static void unreadable_scenario_names_the_file(void) {
@@ -535,7 +537,7 @@ static void control_characters_are_escaped_in_messages(void) {
   assert_string_fails(HEAD "  <controllers names=\"tri&#13;&#10;&#9;vium\"/>\n" TAIL,
                       "mem.xml:4:16: unknown controller 'tri\\x0d\\x0a\\x09vium'; expected one of: trivium, rlvr, "
                       "rlvr-memory, reactive, epistemic-reset, trivium-nocusum, trivium-nolrcp, trivium-ideal-commit, "
-                      "trivium-roundrobin, trivium-parallel, trivium-oracle; did you mean 'trivium'?");
+                      "trivium-roundrobin, trivium-parallel, trivium-oracle, trivium-grow; did you mean 'trivium'?");
 }
 
 int main(int argc, char **argv) {

@@ -31,7 +31,7 @@ static void every_shipped_scenario_loads(void) {
   }
   g_dir_close(d);
   g_free(dir);
-  g_assert_cmpint(n, ==, 52); /* 34 CausalBench-Seq, 9 URS, 7 JSSP, 1 LLM-stream and 1 Warehouse scenarios */
+  g_assert_cmpint(n, ==, 53); /* 35 CausalBench-Seq, 9 URS, 7 JSSP, 1 LLM-stream and 1 Warehouse scenarios */
 }
 
 static void default_scenario_is_the_run_defaults(void) {
@@ -405,7 +405,7 @@ static void dtd_attributes_match_the_loader(void) {
     }
     g_free(sec);
   }
-  g_assert_cmpint(n_elements, ==, 24);
+  g_assert_cmpint(n_elements, ==, 25);
   g_assert_null(trv_scenario_element_attributes("nosuch"));
   g_hash_table_destroy(attrs_of);
   g_hash_table_destroy(declared);

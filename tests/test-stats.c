@@ -449,25 +449,37 @@ static void normal_quantile_inverts_the_cdf(void) {
 
 /* The paired bootstrap of a ratio: b = 2a makes every resample's ratio of
  * sums exactly 1/2; a ratio that can divide by zero is infinite in some
- * resamples, kept only when asked; fewer than two units give no interval;
- * on an ordinary sample the interval holds the whole sample's ratio, and
- * the same stream gives the same interval. */
+ * resamples, kept only when asked, and the resamples left out are counted
+ * (as many as the resamples that miss b's one nonzero unit); fewer than
+ * two units give no interval; on an ordinary sample the interval holds the
+ * whole sample's ratio, and the same stream gives the same interval. */
 static void bootstrap_ratio_interval_properties(void) {
   double a[12], b[12], lo, hi, lo2, hi2;
   TrvRng rng;
   trv_rng_init(&rng, 5, 77);
   for (int i = 0; i < 12; i++) a[i] = 1 + trv_rng_uniform(&rng) * 9, b[i] = 2 * a[i];
-  trv_bootstrap_ratio_interval(a, b, 12, trv_sum, false, &rng, 500, &lo, &hi);
+  g_assert_cmpint(trv_bootstrap_ratio_interval(a, b, 12, trv_sum, false, &rng, 500, &lo, &hi), ==, 0);
   g_assert_cmpfloat(lo, ==, 0.5);
   g_assert_cmpfloat(hi, ==, 0.5);
-  /* b zero but for one unit: about (11/12)^12 = 35 % of resamples miss it */
+  /* b zero but for one unit: about (11/12)^12 = 35 % of resamples miss it;
+   * the same draws again, counted by hand, give the number left out */
   for (int i = 0; i < 12; i++) b[i] = i == 4 ? 3 : 0;
-  trv_bootstrap_ratio_interval(a, b, 12, trv_sum, false, &rng, 2000, &lo, &hi);
+  TrvRng again = rng;
+  int missed = 0;
+  for (int k = 0; k < 2000; k++) {
+    bool hit = false;
+    for (int i = 0; i < 12; i++) hit |= trv_rng_below(&again, 12) == 4;
+    missed += !hit;
+  }
+  int left_out = trv_bootstrap_ratio_interval(a, b, 12, trv_sum, false, &rng, 2000, &lo, &hi);
+  g_assert_cmpint(left_out, ==, missed);
+  g_assert_cmpint(left_out, >, 600);
+  g_assert_cmpint(left_out, <, 800);
   g_assert_true(isfinite(lo) && isfinite(hi) && lo <= hi);
-  trv_bootstrap_ratio_interval(a, b, 12, trv_sum, true, &rng, 2000, &lo, &hi);
+  g_assert_cmpint(trv_bootstrap_ratio_interval(a, b, 12, trv_sum, true, &rng, 2000, &lo, &hi), ==, 0);
   g_assert_true(isfinite(lo));
   g_assert_true(isinf(hi));
-  trv_bootstrap_ratio_interval(a, b, 1, trv_sum, true, &rng, 2000, &lo, &hi);
+  g_assert_cmpint(trv_bootstrap_ratio_interval(a, b, 1, trv_sum, true, &rng, 2000, &lo, &hi), ==, 0);
   g_assert_true(isnan(lo) && isnan(hi));
   for (int i = 0; i < 12; i++) b[i] = a[i] + 2 * trv_rng_uniform(&rng);
   double whole = trv_sum(a, 12) / trv_sum(b, 12);

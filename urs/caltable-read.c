@@ -31,17 +31,18 @@
 #include "core/input.h"
 #include "core/posterior.h"
 #include "urs/caltable-fields.h"
+#include "urs/caltable-travel.h"
 
 #define Q TRV_CAL_Q /* a quoted field: takes trv_cal_clip(s), s */
 
 static const char *const SECTIONS[] = {
     "city",       "grid",        "report",       "rejections", "stats",   "exposure",  "zones",   "demand", "od",
-    "duration_s", "distance_km", "source_zones", "weather",    "sources", "estimator", "effects", "end",
+    "duration_s", "distance_km", "source_zones", "weather",    "sources", "estimator", "effects", "travel", "end",
 };
 enum { N_SECTIONS = sizeof SECTIONS / sizeof *SECTIONS };
 /* The sections a format version added: [effects] in 2, [sources] and
- * [estimator] in 3. */
-enum { SECTION_SOURCES = 13, SECTION_ESTIMATOR = 14, SECTION_EFFECTS = 15 };
+ * [estimator] in 3; [travel] is optional in 2 and 3. */
+enum { SECTION_SOURCES = 13, SECTION_ESTIMATOR = 14, SECTION_EFFECTS = 15, SECTION_TRAVEL = 16 };
 
 typedef struct {
   TrvCalTable *t;
@@ -131,6 +132,15 @@ static bool close_section(Reader *r) {
       if (r->next_row != TRV_EFFECT_COUNT)
         return trv_cal_fail(c, "[effects] has %d rows, expected %d", r->next_row, TRV_EFFECT_COUNT);
       break;
+    case SECTION_TRAVEL: { /* [travel] (caltable-travel.c) */
+      char *why = trv_travel_close(t, r->next_row);
+      if (why) {
+        trv_cal_fail(c, "%s", why);
+        g_free(why);
+        return false;
+      }
+      break;
+    }
     case 9:
     case 10:
       if (r->seen_keys != 3 || r->next_row != r->hist->n_bins)
@@ -358,6 +368,15 @@ static bool data_line(Reader *r, char *line) {
       r->next_row++;
       return true;
     }
+    case SECTION_TRAVEL: {
+      char *why = trv_travel_parse_line(t, line, &r->next_row);
+      if (why) {
+        trv_cal_fail(c, "%s", why);
+        g_free(why);
+        return false;
+      }
+      return true;
+    }
     default: return trv_cal_fail(c, "text after [end]");
   }
 }
@@ -407,8 +426,9 @@ TrvCalTable *trv_cal_table_parse(const char *text, size_t len, const char *name,
     if (line[0] == '#' || (line[0] == '\0' && r.section != 3 && r.section != 4)) continue;
     if (line[0] == '[') {
       int want = r.section + 1;
-      if (want == SECTION_SOURCES && r.version < 3) want += 2; /* versions 1 and 2: no [sources], [estimator] */
-      if (want == SECTION_EFFECTS && r.version == 1) want++;   /* version 1: no [effects] */
+      if (want == SECTION_SOURCES && r.version < 3) want += 2;      /* versions 1 and 2: no [sources], [estimator] */
+      if (want == SECTION_EFFECTS && r.version == 1) want += 2;     /* version 1: no [effects] nor [travel] */
+      if (want == SECTION_TRAVEL && !strcmp(line, "[end]")) want++; /* [travel] is optional: older tables have none */
       if (want >= N_SECTIONS) {
         ok = trv_cal_fail(&r.ctx, "text after [end]");
         break;

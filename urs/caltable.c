@@ -15,6 +15,8 @@
 
 #include "urs/caltable.h"
 
+#include "urs/caltable-travel.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -87,6 +89,7 @@ void trv_cal_table_free(TrvCalTable *t) {
   if (t->fit_counts) g_hash_table_destroy(t->fit_counts);
   if (t->fit_exposure) g_hash_table_destroy(t->fit_exposure);
   if (t->fit_design) g_free(t->fit_design->days), g_free(t->fit_design);
+  trv_travel_free(t->travel);
   for (guint i = 0; i < t->rejections->len; i++) {
     TrvRejection *r = &g_array_index(t->rejections, TrvRejection, i);
     g_free(r->reason);
@@ -413,6 +416,7 @@ char *trv_cal_table_to_string(const TrvCalTable *t) {
   trv_cal_sources_write(t, s);
   trv_cal_estimator_write(t, s);
   trv_cal_effects_write(t, s);
+  trv_travel_write(t, s);
   g_string_append(s, "[end]\n");
   return g_string_free(s, FALSE);
 }
@@ -481,7 +485,7 @@ bool trv_cal_table_check(const TrvCalTable *t, GError **error) {
   if (t->zones->len > TRV_CAL_MAX_ZONES || t->od->len > TRV_CAL_MAX_OD)
     return refuse(error, g_strdup_printf("%u zones and %u OD pairs", t->zones->len, t->od->len),
                   "the table (at most %d zones and %d pairs: use coarser cells)", TRV_CAL_MAX_ZONES, TRV_CAL_MAX_OD);
-  return trv_cal_effects_check(t, error);
+  return trv_cal_effects_check(t, error) && trv_travel_check(t, error);
 }
 
 bool trv_cal_table_write(const TrvCalTable *t, const char *path, GError **error) {
@@ -565,5 +569,5 @@ bool trv_cal_table_equal(const TrvCalTable *a, const TrvCalTable *b) {
         !same_double(x->tmax_c, y->tmax_c) || !same_double(x->tmin_c, y->tmin_c))
       return false;
   }
-  return trv_cal_effects_equal(a, b);
+  return trv_cal_effects_equal(a, b) && trv_travel_equal(a, b);
 }

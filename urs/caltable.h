@@ -226,6 +226,7 @@ typedef struct {
   GHashTable *fit_counts;       /* (local day, slot of the day, airport flag) -> count */
   GHashTable *fit_exposure;     /* (local day, slot of the day) -> hours */
   TrvEffectsDesign *fit_design; /* set by the estimate; NULL before */
+  struct TrvTravel *travel;     /* travel times (caltable-travel.h), NULL when the table has none */
 } TrvCalTable;
 
 /* A new empty table (duration bins 60 s x 120, distance bins 0.5 km x 100,

@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "core/posterior.h"
+#include "urs/caltable-travel.h"
 #include "urs/import.h"
 
 typedef struct {
@@ -149,8 +150,10 @@ static uint64_t import_cab(Totals *tot, Fix *fix, size_t n, const char *path) {
         if (trip_gap) {
           tot->trips_with_gaps++;
         } else {
-          trv_cal_table_add_od(t, trv_hex_cell_of_point(tot->grid, pickup->lat, pickup->lon),
-                               trv_hex_cell_of_point(tot->grid, f->lat, f->lon), 1.0);
+          TrvHexCell from = trv_hex_cell_of_point(tot->grid, pickup->lat, pickup->lon),
+                     to = trv_hex_cell_of_point(tot->grid, f->lat, f->lon);
+          trv_cal_table_add_od(t, from, to, 1.0);
+          trv_travel_add_trip(t, from, to, pickup->t + trv_us_pacific_offset(pickup->t), (double)(f->t - pickup->t));
           trv_histogram_add(&t->duration_s, (double)(f->t - pickup->t), 1.0);
           trv_histogram_add(&t->distance_km, trip_km, 1.0);
         }
@@ -250,6 +253,7 @@ TrvCalTable *trv_import_cabspotting_inputs(const TrvImportOptions *opt, const Tr
   trv_cal_table_set_stat(t, "intervals_without_fixes", (double)outage);
   trv_cal_table_set_stat(t, "max_speed_kmh", TRV_IMPORT_MAX_SPEED_KMH);
   trv_cal_table_set_stat(t, "gps_error_km", TRV_IMPORT_GPS_ERROR_KM);
+  trv_travel_finish(t, opt->warnings);
   trv_cal_table_finish(t);
   return t;
 fail:

@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "core/posterior.h"
+#include "urs/caltable-travel.h"
 #include "urs/import.h"
 
 /* Singapore keeps UTC+08:00 all year (since 1982, no daylight saving). */
@@ -292,6 +293,9 @@ TrvCalTable *trv_import_sg_inputs(const TrvImportOptions *opt, const TrvImportIn
   trv_cal_table_set_stat(t, "snapshot_pairs_used", (double)pairs);
   trv_cal_table_set_stat(t, "snapshot_gaps_over_180s", (double)gaps);
   trv_cal_table_set_stat(t, "estimated_requests", demand);
+  /* No trips are observed: the travel times are an assumed speed
+   * (docs/urs.md, "Travel times"). */
+  trv_travel_set_synthetic(t, TRV_TRAVEL_SYNTHETIC_KMH, TRV_TRAVEL_SYNTHETIC_ROUTE_FACTOR);
   trv_cal_table_finish(t);
 out:
   for (guint i = 0; i < snaps->len; i++) g_free(g_array_index(snaps, Snapshot, i).cells);

@@ -47,6 +47,7 @@
 
 #include "core/input.h"
 #include "core/posterior.h"
+#include "urs/caltable-travel.h"
 #include "urs/import.h"
 
 #define MAX_ZONE_ID TRV_TLC_MAX_ZONE_ID
@@ -385,6 +386,7 @@ TrvCalTable *trv_import_tlc_inputs(const TrvImportOptions *opt, const TrvImportI
     if (tr->dropoff) {
       zs.dropoffs[tr->dropoff]++;
       trv_cal_table_add_od(t, pz->cell, zs.zones[tr->dropoff].cell, 1.0);
+      trv_travel_add_trip(t, pz->cell, zs.zones[tr->dropoff].cell, tr->local_s, tr->duration_s);
     } else {
       trv_cal_table_add_stat(t, "rows_with_unknown_dropoff_zone", 1);
     }
@@ -412,6 +414,7 @@ TrvCalTable *trv_import_tlc_inputs(const TrvImportOptions *opt, const TrvImportI
                     "%.0f of %" G_GUINT64_FORMAT " trips (%.1f%%) start in zones the zone table %s does not have "
                     "(it has %d zones): is it complete?",
                     no_centroid, t->rows_read, 100.0 * no_centroid / (double)t->rows_read, zs.name, zs.n_zones);
+  trv_travel_finish(t, opt->warnings);
   trv_cal_table_finish(t);
 out:
   trv_tlc_zones_clear(zs.zones);

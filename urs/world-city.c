@@ -207,6 +207,23 @@ bool urs_city_init(UrsWorld *w, GError **error) {
     double k = e->estimated ? e->estimate * grounded[i].unit : 0;
     w->table_kappa[grounded[i].j] = fabs(k) >= w->p.effect_floor && k != 0 ? k : 0;
   }
+  /* travel times: the table's estimates of the pairs with trips (shrunk
+   * toward the band's line), the line for the others */
+  w->travel = w->p.travel == 0 && t->travel;
+  if (w->travel) {
+    const TrvTravel *tr = t->travel;
+    memcpy(w->travel_a, tr->a, sizeof w->travel_a);
+    memcpy(w->travel_b, tr->b, sizeof w->travel_b);
+    w->travel_pairs = (const TrvTravelPair *)(const void *)tr->pairs->data;
+    w->n_travel_pairs = (int)tr->pairs->len;
+    w->travel_min = g_new(double, MAX(1, w->n_travel_pairs));
+    for (int i = 0; i < w->n_travel_pairs; i++) {
+      const TrvTravelPair *p = &w->travel_pairs[i];
+      double km = trv_travel_km(t, g_array_index(t->zones, TrvZoneDemand, p->origin).cell,
+                                g_array_index(t->zones, TrvZoneDemand, p->destination).cell);
+      w->travel_min[i] = trv_travel_estimate(tr, p->band, km, p->trips, p->mean_min);
+    }
+  }
   w->zone_field = g_new0(double, (size_t)w->nzones *URS_NCONF);
   w->true_exp_a = g_new(double, w->nzones);
   w->cum = g_new(double, w->nzones);
@@ -228,6 +245,7 @@ void urs_city_free(UrsWorld *w) {
   g_free(w->zone_cell);
   g_free(w->zone_x);
   g_free(w->zone_mean_rate);
+  g_free(w->travel_min);
   g_free(w->cell_probe_rate);
   g_free(w->zone_y);
   g_free(w->od_start);
@@ -427,12 +445,48 @@ void urs_city_generate(UrsWorld *w, int t) {
       TrvHexCell o = {oq, or_}, d = {dq, dr};
       minutes = trv_hex_distance(o, d) * w->spacing_km * URS_ROUTE_FACTOR / URS_SG_SPEED_KMH * 60.0;
     }
-    r.trip = MAX(1, (int)lround(minutes));
+    /* with travel times the trip takes its pair's; the draws above are made
+     * either way, so that both read the same request stream */
+    r.trip = w->travel ? urs_travel_trip_minutes(w, z, dz, t) : MAX(1, (int)lround(minutes));
     g_array_append_val(w->requests, r);
     if (w->cell_count_step[r.origin] != t) w->cell_count_step[r.origin] = t, w->cell_count[r.origin] = 0;
     w->cell_count[r.origin]++;
   }
   w->created += (int64_t)n;
+}
+
+static int band_at(const UrsWorld *w, int t) { return trv_travel_band_of_hour((w->start_minute + t) / 60 % 24); }
+
+int urs_travel_trip_minutes(const UrsWorld *w, int origin_zone, int dest_zone, int t) {
+  int band = band_at(w, t), lo = 0, hi = w->n_travel_pairs;
+  while (lo < hi) { /* the first pair at or after (origin, destination, band) */
+    int mid = (lo + hi) / 2;
+    const TrvTravelPair *p = &w->travel_pairs[mid];
+    bool before = p->origin != origin_zone      ? p->origin < origin_zone
+                  : p->destination != dest_zone ? p->destination < dest_zone
+                                                : p->band < band;
+    if (before)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  double minutes;
+  const TrvTravelPair *p = lo < w->n_travel_pairs ? &w->travel_pairs[lo] : NULL;
+  if (p && p->origin == origin_zone && p->destination == dest_zone && p->band == band)
+    minutes = w->travel_min[lo];
+  else
+    minutes = w->travel_a[band] + w->travel_b[band] * hypot(w->zone_x[origin_zone] - w->zone_x[dest_zone],
+                                                            w->zone_y[origin_zone] - w->zone_y[dest_zone]);
+  return MAX(1, (int)lround(minutes));
+}
+
+/* An empty leg drives the line's minutes per km only: the intercept is a
+ * trip's own overhead (boarding, paying, the first and last blocks). */
+int urs_travel_empty_minutes(const UrsWorld *w, int rings, int t) {
+  if (rings <= 0) return 0;
+  if (!w->travel) return rings;
+  double minutes = w->travel_b[band_at(w, t)] * rings * w->spacing_km;
+  return MIN(URS_MAX_EMPTY_MIN, MAX(1, (int)lround(minutes)));
 }
 
 int urs_graph_slot(UrsWorld *w, const double weight[URS_NCONF]) {

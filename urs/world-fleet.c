@@ -8,16 +8,19 @@
  *   3. every waiting request that has waited URS_MAX_WAIT minutes expires;
  *      the others, oldest first, take the nearest idle driver within
  *      URS_RINGS cells (ring by ring; ties to the smaller driver index);
- *      a driver d rings away fetches the rider in d minutes (d = 0: the
- *      trip starts at once); the wait is the minutes since the request
- *      plus d; empty kilometres add d cell spacings;
+ *      a driver d rings away fetches the rider in the travel time of d
+ *      rings (urs_travel_empty_minutes: d minutes without travel times;
+ *      d = 0: the trip starts at once), then drives the trip's minutes;
+ *      the wait is the minutes since the request plus the pickup's;
+ *      empty kilometres add d cell spacings;
  *      A driver declines an offer more than world.accept_rings rings away
  *      (the default 2 accepts every offer of the disc);
  *   4. drivers still idle whose policy is 1 move one cell toward the best
  *      of their cell and its 6 neighbours, scored by the demand predicted
  *      in the cell's matching disc with the driver's graph divided by
  *      1 + the idle drivers already there or arriving (the driver itself
- *      excluded); ties keep the driver where it is.  With
+ *      excluded), busy for the travel time of one cell; ties keep the
+ *      driver where it is.  With
  *      world.temperature tau > 0 the move is a draw from the repositioning
  *      distribution P(c) ~ exp((s_c / s_max - 1) / tau) over those 7
  *      cells instead, with a uniform per driver and minute that every
@@ -49,6 +52,8 @@ void urs_fleet_init(UrsFleet *f, int n, int ncells) {
   f->status = g_array_sized_new(FALSE, FALSE, sizeof(guint8), 4096);
   f->waiting = g_array_sized_new(FALSE, FALSE, sizeof(int), 1024);
   f->payoff = g_new0(double, n);
+  f->target = g_new(int, n);
+  for (int d = 0; d < n; d++) f->target[d] = -1;
 }
 
 void urs_fleet_free(UrsFleet *f) {
@@ -61,6 +66,7 @@ void urs_fleet_free(UrsFleet *f) {
   if (f->status) g_array_free(f->status, TRUE);
   if (f->waiting) g_array_free(f->waiting, TRUE);
   g_free(f->payoff);
+  g_free(f->target);
 }
 
 /* Adds k to the idle count of every disc that holds cell (the cells of its
@@ -109,6 +115,7 @@ void urs_fleet_reset(const UrsWorld *w, UrsFleet *f, const int *cells) {
     f->drivers[d] = (UrsDriver){.state = URS_IDLE, .cell = cells[d], .next = -1, .prev = -1};
     idle_push(w, f, d);
     f->payoff[d] = 0;
+    f->target[d] = -1;
   }
   f->placed = true;
   g_array_set_size(f->status, 0);
@@ -146,7 +153,8 @@ static void serve(UrsWorld *w, UrsFleet *f, int t, int ri, int d, int ring) {
   idle_remove(w, f, d);
   g_array_index(f->status, guint8, ri) = URS_SERVED;
   f->served++;
-  int wait = t - r->created + ring; /* 0 <= t - created < URS_MAX_WAIT, ring <= URS_RINGS */
+  int pickup = urs_travel_empty_minutes(w, ring, t);
+  int wait = t - r->created + pickup; /* 0 <= t - created < URS_MAX_WAIT, pickup <= URS_MAX_EMPTY_MIN */
   g_assert(wait >= 0 && wait < URS_WAIT_BINS);
   f->wait_sum += wait;
   f->waits[wait]++;
@@ -155,12 +163,13 @@ static void serve(UrsWorld *w, UrsFleet *f, int t, int ri, int d, int ring) {
   v->pickup = r->origin;
   v->dest = r->dest;
   v->trip = r->trip;
-  if (ring == 0) {
+  f->target[d] = -1;
+  if (pickup == 0) {
     set_state(f, d, URS_ON_TRIP);
     v->busy_until = t + r->trip;
   } else {
     set_state(f, d, URS_TO_PICKUP);
-    v->busy_until = t + ring;
+    v->busy_until = t + pickup;
   }
 }
 
@@ -201,13 +210,19 @@ static void reposition(UrsWorld *w, UrsFleet *f, int t, int d, int slot) {
       }
   }
   if (best == v->cell) return;
+  urs_fleet_move(w, f, t, d, best);
+}
+
+void urs_fleet_move(UrsWorld *w, UrsFleet *f, int t, int d, int cell) {
+  UrsDriver *v = &f->drivers[d];
+  g_assert(v->state == URS_IDLE && cell != v->cell);
   idle_remove(w, f, d);
-  v->cell = best;
+  v->cell = cell;
   set_state(f, d, URS_REPOSITIONING);
-  v->busy_until = t + 1;
+  v->busy_until = t + urs_travel_empty_minutes(w, 1, t);
   f->empty_km += w->spacing_km;
-  if (f->incoming_step[best] != t) f->incoming_step[best] = t, f->incoming[best] = 0;
-  f->incoming[best]++;
+  if (f->incoming_step[cell] != t) f->incoming_step[cell] = t, f->incoming[cell] = 0;
+  f->incoming[cell]++;
 }
 
 void urs_fleet_step(UrsWorld *w, UrsFleet *f, int t, const int *policy, const int *slots) {

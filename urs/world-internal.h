@@ -14,9 +14,11 @@
  *  - a cell's disc idle count is the sum of the idle counts of its disc;
  *  - the request stream (cells, destinations, durations) is a function of
  *    (seed, episode) alone: no fleet, action or probe draws from it.
- * Three fleets of D drivers play on the same stream: the actual one (the
- * agents' decisions), the oracle (repositions with the true graph) and the
- * stay fleet (the safe action: stays put), which gives Delta_e. */
+ * Four fleets of D drivers play on the same stream: the actual one (the
+ * agents' decisions), the oracle (repositions with the true graph), the
+ * stay fleet (the safe action: stays put), which gives Delta_e, and the
+ * rebalancing baseline (world-baseline.c), a published policy that
+ * knows the forecast demand and no graph. */
 #ifndef TRV_URS_WORLD_INTERNAL_H
 #define TRV_URS_WORLD_INTERNAL_H
 
@@ -27,32 +29,36 @@
 #include "core/params.h"
 #include "core/rng.h"
 #include "urs/caltable.h"
+#include "urs/caltable-travel.h"
 #include "urs/world-params.h"
 #include "core/world.h"
 
 #define URS_NCONF 12
-#define URS_RINGS 2                              /* matching radius k, in cells */
-#define URS_DISC 19                              /* cells within URS_RINGS of a cell */
-#define URS_MAX_CELLS 4000000                    /* cells of the world's grid box (about 100 bytes each) */
-#define URS_MAX_WAIT 10                          /* minutes a request waits for a driver */
-#define URS_WAIT_BINS (URS_MAX_WAIT + URS_RINGS) /* served waits: 0 .. URS_MAX_WAIT - 1 plus the pickup rings */
-#define URS_PROBE_VOLUME 20.0 /* expected requests per arm of a probe's A/B slice at the reference rate */
-#define URS_PROBE_QUIET 0.005 /* share of the zones and slots whose probes have less than URS_PROBE_VOLUME */
-#define URS_GRAPH_SLOTS 8     /* distinct graphs whose predictions are cached */
-#define URS_QUANTILES 1024    /* trip-duration quantile table */
-#define URS_OBS_NOISE 0.5     /* sd of the observed demand index */
-#define URS_CONF_LOADING 0.6  /* correlation of a busyness-raised confounder with B_e */
-#define URS_SG_SPEED_KMH 24.0 /* fallback trip speed (no trips observed) */
-#define URS_DISC_WEIGHT 0.2   /* weight of the disc around a cell in its score */
-#define URS_BUMPS 12          /* bumps of a smooth cell field */
-#define URS_ROUTE_FACTOR 1.3  /* road distance over straight-line distance */
+#define URS_RINGS 2                                      /* matching radius k, in cells */
+#define URS_DISC 19                                      /* cells within URS_RINGS of a cell */
+#define URS_MAX_CELLS 4000000                            /* cells of the world's grid box (about 100 bytes each) */
+#define URS_MAX_WAIT 10                                  /* minutes a request waits for a driver */
+#define URS_MAX_EMPTY_MIN 60                             /* minutes of an empty leg (pickup, move) at most */
+#define URS_WAIT_BINS (URS_MAX_WAIT + URS_MAX_EMPTY_MIN) /* served waits: 0 .. URS_MAX_WAIT - 1 plus the pickup */
+#define URS_PROBE_VOLUME 20.0       /* expected requests per arm of a probe's A/B slice at the reference rate */
+#define URS_PROBE_QUIET 0.005       /* share of the zones and slots whose probes have less than URS_PROBE_VOLUME */
+#define URS_GRAPH_SLOTS 8           /* distinct graphs whose predictions are cached */
+#define URS_QUANTILES 1024          /* trip-duration quantile table */
+#define URS_OBS_NOISE 0.5           /* sd of the observed demand index */
+#define URS_CONF_LOADING 0.6        /* correlation of a busyness-raised confounder with B_e */
+#define URS_SG_SPEED_KMH 24.0       /* fallback trip speed (no trips observed) */
+#define URS_DISC_WEIGHT 0.2         /* weight of the disc around a cell in its score */
+#define URS_BUMPS 12                /* bumps of a smooth cell field */
+#define URS_ROUTE_FACTOR 1.3        /* road distance over straight-line distance */
+#define URS_BASELINE_REGION_KM2 4.0 /* the rebalancing baseline's regions (world-baseline.c) */
+#define URS_BASELINE_PERIOD 5       /* minutes between two rebalancing decisions */
 
 #define URS_MAGIC_WORLD 0x55525357u  /* "URSW" */
 #define URS_MAGIC_DRIVER 0x55525344u /* "URSD" */
 
 enum { URS_IDLE, URS_TO_PICKUP, URS_ON_TRIP, URS_REPOSITIONING, URS_NSTATES };
 enum { URS_WAITING, URS_SERVED, URS_EXPIRED };
-enum { URS_FLEET_ACTUAL, URS_FLEET_ORACLE, URS_FLEET_STAY, URS_NFLEETS };
+enum { URS_FLEET_ACTUAL, URS_FLEET_ORACLE, URS_FLEET_STAY, URS_FLEET_BASELINE, URS_NFLEETS };
 
 typedef struct {
   int origin, dest; /* dense cell indexes */
@@ -82,6 +88,7 @@ typedef struct {
   int state_count[URS_NSTATES];
   double *payoff;                /* per driver: served at the last step */
   int *incoming, *incoming_step; /* per cell: drivers repositioning into it */
+  int *target;                   /* per driver: the cell the baseline sends it to, -1 none */
   bool placed;                   /* the drivers are in the idle lists */
 } UrsFleet;
 
@@ -151,6 +158,20 @@ struct UrsWorld {
    * rule, or below world.effect_floor); ground[j] says which */
   double table_kappa[URS_NCONF];
   UrsGrounding ground[URS_NCONF];
+  /* travel times (world.travel = table and the table has them): per band
+   * the line a + b km and the estimates of the pairs with trips */
+  bool travel;
+  double travel_a[TRV_TRAVEL_BANDS], travel_b[TRV_TRAVEL_BANDS];
+  const TrvTravelPair *travel_pairs; /* the table's, increasing (origin, destination, band) */
+  int n_travel_pairs;
+  double *travel_min; /* per pair: its estimate, minutes */
+  /* the baseline's regions: per cell its region, per region its centre
+   * (km), its target cell (its busiest zone's, -1 without zones) and the
+   * zones' base rate now; the regions with zones */
+  int *region_of_cell;
+  int nregions;
+  double *region_x, *region_y, *region_rate, *region_count, *region_desired;
+  int *region_cell, *demand_regions, n_demand_regions;
   /* probes: a zone's mean rate over the week, the city's profile over the
    * slots (rate / week mean), and the smoothed rate zone mean x profile at
    * which a probe has URS_PROBE_VOLUME requests per arm (world-city.c) */
@@ -267,7 +288,25 @@ double urs_probe_volume(UrsWorld *w, int cell, int t);
  * the variance is the declared one. */
 double urs_probe_reading(TrvRng *rng, double kappa, double z, double m);
 
+/* Travel times (world-city.c; docs/urs.md, "Travel times"): minutes of a
+ * trip between two zones that starts at minute t of the episode, and of
+ * an empty leg of `rings` cells (a pickup, a move), both at least 1 (0
+ * for an empty leg of 0 rings), an empty leg at most URS_MAX_EMPTY_MIN.
+ * Without travel times, a trip's minutes are the request's and an empty
+ * leg takes a minute a ring. */
+int urs_travel_trip_minutes(const UrsWorld *w, int origin_zone, int dest_zone, int t);
+int urs_travel_empty_minutes(const UrsWorld *w, int rings, int t);
+
+/* world-baseline.c */
+bool urs_baseline_init(UrsWorld *w, GError **error);
+void urs_baseline_free(UrsWorld *w);
+/* The baseline's decisions of minute t (after the fleet's matching). */
+void urs_baseline_step(UrsWorld *w, UrsFleet *f, int t);
+
 /* world-fleet.c */
+/* Sends idle driver d one cell to `cell` (a neighbour), busy for the
+ * move's minutes. */
+void urs_fleet_move(UrsWorld *w, UrsFleet *f, int t, int d, int cell);
 void urs_fleet_init(UrsFleet *f, int n, int ncells);
 void urs_fleet_free(UrsFleet *f);
 /* Places the drivers at cells[] and clears the episode's counters. */

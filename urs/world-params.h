@@ -19,6 +19,7 @@ typedef struct {
   double load, busyness;
   double temperature; /* repositioning distribution (0: greedy) */
   int accept_rings;   /* offers farther than this are declined */
+  int travel;         /* 0 the table's travel times (hops when it has none), 1 hops */
 } TrvUrsParams;
 
 extern const TrvParamBlock trv_urs_params;

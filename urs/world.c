@@ -51,7 +51,9 @@
  * gamma * URS_CONF_LOADING (0.48 by default) although they have no effect.
  *
  * Regrets and metrics: the oracle fleet repositions with the true graph,
- * the stay fleet never moves; R_out = oracle served - actual served;
+ * the stay fleet never moves, the baseline fleet rebalances toward the
+ * forecast demand (world-baseline.c); R_out = oracle served - actual
+ * served, the metric baseline_regret = oracle served - baseline served;
  * Delta_e = (oracle served - stay served) / (D T), at least 0. */
 #include <math.h>
 #include <stdlib.h>
@@ -62,6 +64,7 @@
 #include "urs/world-internal.h"
 
 static const char *const city_names[] = {"sf", "nyc", "sg", NULL};
+static const char *const travel_names[] = {"table", "hops", NULL};
 
 #define I(k, f, d, lo, hi, doc) TRV_ROW_INT(TrvUrsParams, k, f, d, lo, hi, doc)
 #define D(k, f, d, lo, hi, doc) TRV_ROW_DOUBLE(TrvUrsParams, k, f, d, lo, hi, doc)
@@ -93,6 +96,11 @@ static const TrvParamSpec specs[] = {
     I("world.accept_rings", accept_rings, 2, 0, 2,
       "URS: a driver accepts a dispatch offer whose pickup is at most this many rings away and declines farther "
       "ones (2: every offer of the matching disc)"),
+    TRV_ROW_ENUM(TrvUrsParams, "world.travel", travel, "hops", travel_names,
+                 "URS: how long trips, pickups and moves take: table = the calibration table's travel times by "
+                 "origin, destination and band of the day (hops when the table has none); hops = a minute a cell and "
+                 "trip times drawn from the city's duration histogram "
+                 "(docs/urs.md)"),
 };
 const TrvParamBlock trv_urs_params = TRV_BLOCK(TrvUrsParams, specs);
 
@@ -111,7 +119,8 @@ static const TrvComponent components[URS_NCONF] = {
 static const TrvCandidates candidates = {URS_NCONF + 1, var_names, URS_NCONF, components};
 static const char *const city_files[] = {"sf", "nyc", "sg"};
 static const char *const metric_names[] = {"served",   "served_rate",  "wait_mean",         "wait_p95",
-                                           "empty_km", "probes_quiet", "probe_information", NULL};
+                                           "empty_km", "probes_quiet", "probe_information", "baseline_regret",
+                                           NULL};
 
 static UrsWorld *world_of(void *p) { return *(uint32_t *)p == URS_MAGIC_WORLD ? p : ((UrsDriverHandle *)p)->w; }
 
@@ -268,7 +277,7 @@ static void *urs_init(const TrvParams *params, uint64_t seed, GError **error) {
   w->episode = -1;
   w->shared_table = load_table(p->table, city_files[p->city], &w->table_path, error);
   if (w->shared_table) w->table = w->shared_table->table;
-  if (!w->table || !urs_city_init(w, error)) {
+  if (!w->table || !urs_city_init(w, error) || !urs_baseline_init(w, error)) {
     urs_free(w);
     return NULL;
   }
@@ -300,6 +309,7 @@ static void urs_free(void *p) {
   }
   UrsWorld *w = p;
   urs_city_free(w);
+  urs_baseline_free(w);
   for (int f = 0; f < URS_NFLEETS; f++)
     if (w->fleet[f].drivers) urs_fleet_free(&w->fleet[f]);
   g_free(w->action);
@@ -423,6 +433,8 @@ static void urs_step_end(void *world, int t) {
   urs_fleet_step(w, &w->fleet[URS_FLEET_ACTUAL], t, w->action, w->driver_slot);
   urs_fleet_step(w, &w->fleet[URS_FLEET_ORACLE], t, w->oracle_policy, w->oracle_slot);
   urs_fleet_step(w, &w->fleet[URS_FLEET_STAY], t, NULL, NULL);
+  urs_fleet_step(w, &w->fleet[URS_FLEET_BASELINE], t, NULL, NULL);
+  urs_baseline_step(w, &w->fleet[URS_FLEET_BASELINE], t);
 }
 
 static double urs_step_payoff(void *world) {
@@ -469,14 +481,15 @@ static double urs_episode_outcome_regret(void *world) {
 static int urs_episode_metrics(void *world, double *values, int max) {
   UrsWorld *w = world_of(world);
   const UrsFleet *f = &w->fleet[URS_FLEET_ACTUAL];
-  double v[7] = {(double)f->served,
+  double v[8] = {(double)f->served,
                  w->created ? (double)f->served / (double)w->created : 0,
                  f->served ? f->wait_sum / (double)f->served : 0,
                  urs_fleet_wait_p95(f),
                  f->empty_km,
                  (double)w->probes_quiet,
-                 w->probes ? w->probe_information / (double)w->probes : 1.0};
-  int n = max < 7 ? max : 7;
+                 w->probes ? w->probe_information / (double)w->probes : 1.0,
+                 (double)(w->fleet[URS_FLEET_ORACLE].served - w->fleet[URS_FLEET_BASELINE].served)};
+  int n = max < 8 ? max : 8;
   memcpy(values, v, sizeof(double) * n);
   return n;
 }

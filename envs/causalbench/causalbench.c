@@ -32,7 +32,19 @@
  *   random:     X->Y flips at random change-points, starting from 0: each
  *               episode 1 .. E-1 is one with probability
  *               world.disruption_rate, drawn from stream (seed,
- *               TRV_STREAM_STRUCTURE), the same for every controller.
+ *               TRV_STREAM_STRUCTURE), the same for every controller;
+ *   outside:    a cause outside G_inf (the falsifier of the assumption
+ *               that the candidate graph holds every cause): a logged
+ *               variable Z ~ N(0,1), Z -> Y with weight m_e = kappa on
+ *               [0.3E, 0.6E) and 0 elsewhere, X -> Y absent throughout;
+ *               Y = b g(C) + m_e Z + s eps_Y.  The dispatch moves X and
+ *               Z together, so its value is k_e + m_e - c.  Z -> Y is the
+ *               fourth component, declared outside (TrvWorldClass.outside):
+ *               the controllers start from {C->X, C->Y, X->Y}, whose
+ *               probes clamp C and X but leave Z free, so a probe into Y
+ *               reads m_e Z as extra noise (variance s^2 + m_e^2); the
+ *               probe of Z -> Y sets Z and clamps C and X.  The
+ *               observational channel shows (X, Y, Z).
  * Confounder-count scaling (world.components = N > 3): hidden confounders
  * C1 .. CK join, K = 1 + ceil((N - 3) / 2); after the three components
  * above come C2->X, C2->Y, C3->X, C3->Y, ... up to N components.  A
@@ -60,8 +72,8 @@
 #include "core/params.h"
 #include "core/world.h"
 
-static const char *const variant_names[] = {"headline",   "flips", "variance", "nonlinear",
-                                            "separation", "tanh",  "random",   NULL};
+static const char *const variant_names[] = {"headline", "flips",  "variance", "nonlinear", "separation",
+                                            "tanh",     "random", "outside",  NULL};
 
 #define D(k, f, d, lo, hi, doc) TRV_ROW_DOUBLE(TrvCausalbenchParams, k, f, d, lo, hi, doc)
 static const TrvParamSpec specs[] = {
@@ -86,16 +98,18 @@ static const TrvParamSpec specs[] = {
 };
 const TrvParamBlock trv_causalbench_params = TRV_BLOCK(TrvCausalbenchParams, specs);
 
-enum { VAR_C, VAR_X, VAR_Y };
-enum { COMP_CX, COMP_CY, COMP_XY };
+enum { VAR_C, VAR_X, VAR_Y, VAR_Z };
+enum { COMP_CX, COMP_CY, COMP_XY, COMP_ZY };
 
-static const char *const var_names[] = {"C", "X", "Y"};
+static const char *const var_names[] = {"C", "X", "Y", "Z"};
 static const TrvComponent components[] = {
     {"C->X", VAR_C, VAR_X, false},
     {"C->Y", VAR_C, VAR_Y, false},
     {"X->Y", VAR_X, VAR_Y, true},
+    {"Z->Y", VAR_Z, VAR_Y, true}, /* the outside variant's cause outside G_inf */
 };
 static const TrvCandidates candidates = {3, var_names, 3, components};
+static const TrvCandidates candidates_outside = {4, var_names, 4, components};
 
 #define CB_MAX_CONF (1 + (TRV_MAX_COMPONENTS - 3 + 1) / 2)
 
@@ -116,7 +130,7 @@ typedef struct {
   int cps[1024], n_cps;
   /* current episode */
   int episode;
-  double k, s;
+  double k, m, s; /* X->Y and (outside variant) Z->Y weights, noise scale */
   TrvRng obs_rng, probe_rng, pay_rng;
   bool numbered;       /* probe_rng is the run's stream, positioned at probe_next */
   uint64_t probe_next; /* the number of its next draw */
@@ -132,13 +146,25 @@ static double g_link(const CausalBench *w, double u) {
   return u;
 }
 
-static double k_of(const CausalBench *w, int e) {
-  /* k_e alternates 0, kappa, 0, ... at each change-point (except variance) */
-  if (w->p.variant == TRV_VARIANT_VARIANCE || w->p.variant == TRV_VARIANT_SEPARATION) return 0.0;
+/* The weight that alternates 0, kappa, 0, ... at each change-point. */
+static double alternating(const CausalBench *w, int e) {
   int flips = 0;
   for (int i = 0; i < w->n_cps; i++) flips += e >= w->cps[i];
   return flips % 2 ? w->p.kappa : 0.0;
 }
+
+static double k_of(const CausalBench *w, int e) {
+  /* k_e: X->Y alternates (except variance, separation and outside) */
+  if (w->p.variant == TRV_VARIANT_VARIANCE || w->p.variant == TRV_VARIANT_SEPARATION ||
+      w->p.variant == TRV_VARIANT_OUTSIDE)
+    return 0.0;
+  return alternating(w, e);
+}
+
+static bool outside(const CausalBench *w) { return w->p.variant == TRV_VARIANT_OUTSIDE; }
+
+/* m_e: the outside variant's Z->Y alternates; no Z elsewhere. */
+static double m_of(const CausalBench *w, int e) { return outside(w) ? alternating(w, e) : 0.0; }
 
 static void *cb_init(const TrvParams *params, uint64_t seed, GError **error) {
   CausalBench *w = g_new0(CausalBench, 1);
@@ -151,6 +177,7 @@ static void *cb_init(const TrvParams *params, uint64_t seed, GError **error) {
   int E = w->episodes;
   switch (p->variant) {
     case TRV_VARIANT_HEADLINE:
+    case TRV_VARIANT_OUTSIDE:
     case TRV_VARIANT_NONLINEAR:
     case TRV_VARIANT_TANH:
     case TRV_VARIANT_VARIANCE:
@@ -186,6 +213,14 @@ static void *cb_init(const TrvParams *params, uint64_t seed, GError **error) {
     case TRV_VARIANT_SEPARATION: break;
   }
   int n = p->components;
+  if (p->variant == TRV_VARIANT_OUTSIDE && n != 3) {
+    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
+                "world.components = %d with world.variant = outside; expected 3 (the outside variant adds Z->Y "
+                "to C->X, C->Y, X->Y)",
+                n);
+    g_free(w);
+    return NULL;
+  }
   w->n_conf = 1 + (n - 3 + 1) / 2;
   w->wx[0] = p->a, w->wy[0] = p->b;
   for (int k = 1; k < w->n_conf; k++) { /* C2, C3, ...: the even-numbered act, the odd are inert */
@@ -194,7 +229,7 @@ static void *cb_init(const TrvParams *params, uint64_t seed, GError **error) {
     w->wy[k] = acts ? p->b : 0.0;
   }
   if (n == 3) {
-    w->cand = candidates;
+    w->cand = p->variant == TRV_VARIANT_OUTSIDE ? candidates_outside : candidates;
   } else {
     for (int k = 0; k < w->n_conf; k++) {
       snprintf(w->names[k], sizeof w->names[k], "C%d", k + 1);
@@ -246,6 +281,7 @@ static void *cb_agent_instance(void *world, int agent) {
 }
 
 static const TrvCandidates *cb_candidates(void *world) { return &((CausalBench *)world)->cand; }
+static bool cb_outside(void *world, int j) { return outside(world) && j == COMP_ZY; }
 static double cb_noise_var(void *world) {
   CausalBench *w = world;
   return w->p.s * w->p.s;
@@ -264,6 +300,7 @@ static void cb_episode_begin(void *world, int e) {
   CausalBench *w = world;
   w->episode = e;
   w->k = k_of(w, e);
+  w->m = m_of(w, e);
   w->s = w->p.s;
   if (w->p.variant == TRV_VARIANT_VARIANCE && w->n_cps == 2 && e >= w->cps[0] && e < w->cps[1]) w->s = w->p.s_high;
 }
@@ -271,7 +308,7 @@ static void cb_episode_begin(void *world, int e) {
 static int cb_observe(void *world, int t, double *ctx, int max) {
   CausalBench *w = world;
   (void)t;
-  if (max < 2) return 0; /* no room for (X, Y) */
+  if (max < (outside(w) ? 3 : 2)) return 0; /* no room for (X, Y) or (X, Y, Z) */
   double x = 0, y = 0;
   for (int k = 0; k < w->n_conf; k++) {
     double c = g_link(w, trv_rng_normal(&w->obs_rng));
@@ -281,8 +318,13 @@ static int cb_observe(void *world, int t, double *ctx, int max) {
   x += w->s * trv_rng_normal(&w->obs_rng);
   y += w->k * g_link(w, x) + w->s * trv_rng_normal(&w->obs_rng);
   ctx[0] = x;
+  if (outside(w)) {
+    double z = trv_rng_normal(&w->obs_rng);
+    y += w->m * z;
+    ctx[2] = z;
+  }
   ctx[1] = y;
-  return 2;
+  return outside(w) ? 3 : 2;
 }
 
 /* The next probe is the run's number n: position the run's probe-noise
@@ -299,9 +341,13 @@ static void cb_probe_number(void *agent, uint64_t n) {
 
 static double cb_probe(void *world, int j, double z) {
   CausalBench *w = world;
-  double noise = w->s * trv_rng_normal(&w->probe_rng);
+  g_assert(j >= 0 && j < w->cand.n_components);
+  /* The outside variant's probes into Y leave Z free: m Z joins the noise,
+   * one normal of variance s^2 + m^2 (one draw per probe, as elsewhere). */
+  bool free_z = outside(w) && (j == COMP_CY || j == COMP_XY);
+  double noise = (free_z ? sqrt(w->s * w->s + w->m * w->m) : w->s) * trv_rng_normal(&w->probe_rng);
   w->probe_next++;
-  g_assert(j >= 0 && j < w->p.components);
+  if (outside(w) && j == COMP_ZY) return w->m * z + noise; /* do(Z = z), C and X clamped */
   int k = w->comp_conf[j];
   if (k < 0) return w->k * g_link(w, z) + noise; /* X->Y */
   return (w->comp_to_y[j] ? w->wy[k] : w->wx[k]) * g_link(w, z) + noise;
@@ -309,7 +355,7 @@ static double cb_probe(void *world, int j, double z) {
 
 static double cb_expected(void *world, int a) {
   CausalBench *w = world;
-  return a ? w->k - 0.5 * w->p.kappa : 0.0;
+  return a ? w->k + w->m - 0.5 * w->p.kappa : 0.0;
 }
 
 static double cb_act(void *world, int a) {
@@ -320,40 +366,52 @@ static double cb_act(void *world, int a) {
 static void cb_truth(void *world, TrvGraph *g) {
   CausalBench *w = world;
   int n = w->p.components;
-  trv_graph_clear(g, n);
+  trv_graph_clear(g, w->cand.n_components);
   for (int j = 0; j < n; j++) {
     int k = w->comp_conf[j];
     g->kappa[j] = k < 0 ? w->k : w->comp_to_y[j] ? w->wy[k] : w->wx[k];
     g->present[j] = g->kappa[j] != 0.0;
   }
+  if (outside(w)) {
+    g->kappa[COMP_ZY] = w->m;
+    g->present[COMP_ZY] = w->m != 0.0;
+  }
 }
 
 static double cb_gap(void *world) {
   CausalBench *w = world;
-  return fabs(w->k - 0.5 * w->p.kappa);
+  return fabs(w->k + w->m - 0.5 * w->p.kappa);
 }
 
-static bool cb_task_relevant(void *world, int j) {
-  (void)world;
-  return j == COMP_XY;
-}
+static bool cb_task_relevant(void *world, int j) { return j == COMP_XY || cb_outside(world, j); }
 
+/* Dispatch when the graph's effects of the action (X->Y, and Z->Y in the
+ * outside variant) add up to more than c. */
 static int cb_plan(void *world, const TrvGraph *ghat) {
   CausalBench *w = world;
-  return ghat->present[COMP_XY] && ghat->kappa[COMP_XY] > 0.5 * w->p.kappa;
+  if (!outside(w)) return ghat->present[COMP_XY] && ghat->kappa[COMP_XY] > 0.5 * w->p.kappa;
+  double v = ghat->present[COMP_XY] ? ghat->kappa[COMP_XY] : 0.0;
+  if (ghat->n > COMP_ZY && ghat->present[COMP_ZY]) v += ghat->kappa[COMP_ZY];
+  return v > 0.5 * w->p.kappa;
 }
 
 static int cb_oracle(void *world) {
   CausalBench *w = world;
-  return w->k > 0.5 * w->p.kappa;
+  return w->k + w->m > 0.5 * w->p.kappa;
 }
 
+/* (X, Y) as a pair of X->Y; with a logged Z (outside variant), (Z, Y) as
+ * one of Z->Y. */
 static int cb_observational_pairs(const double *ctx, int n, int *j, double *z, double *wv, int max) {
   if (n < 2 || max < 1) return 0;
   j[0] = COMP_XY;
   z[0] = ctx[0];
   wv[0] = ctx[1];
-  return 1;
+  if (n < 3 || max < 2) return 1;
+  j[1] = COMP_ZY;
+  z[1] = ctx[2];
+  wv[1] = ctx[1];
+  return 2;
 }
 
 static const TrvAgentClass agent_class = {
@@ -399,4 +457,5 @@ const TrvWorldClass trv_world_causalbench = {
     .referee = &referee_class,
     .step_seconds = cb_step_seconds,
     .params = &trv_causalbench_params,
+    .outside = cb_outside,
 };

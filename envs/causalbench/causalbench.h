@@ -16,6 +16,7 @@ typedef enum {
   TRV_VARIANT_SEPARATION = 4,
   TRV_VARIANT_TANH = 5,
   TRV_VARIANT_RANDOM = 6,
+  TRV_VARIANT_OUTSIDE = 7,
 } TrvVariant;
 
 typedef struct {

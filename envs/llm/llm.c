@@ -12,10 +12,11 @@
  * strong audit (action 1, also the gate's safe action).  The payoff is 1
  * for a right answer.
  * Referee: the truth (U->A present iff u = U, its rate `audit`), the gap
- * Delta_e = sigma_e (1 when the plain answer capitulated to an adversarial
- * hint), so R_temp counts the capitulation episodes while the committed
- * graph still says "reliable"; the oracle answers with the audit exactly
- * when u = U, and R_out is the expected accuracy lost against it.
+ * Delta_e = 1 when the plain answer is wrong (trv_llm_wrong_answer: the
+ * answer a graph saying "reliable", or no commit yet, dispatches), so
+ * R_temp counts the wrong answers before the commit to the right user
+ * state; the oracle answers with the audit exactly when u = U, and R_out
+ * is the expected accuracy lost against it.
  * Every episode's tuple is a pure function of (seed, episode) in the
  * simulated stream, or a line of a recorded run (world.replay), so the
  * referee's world and the agents' copies read the same questions. */
@@ -228,7 +229,7 @@ static void llm_truth(void *world, TrvGraph *g) {
   g->kappa[0] = w->unreliable ? w->rates.audit : 0.0;
 }
 
-static double llm_gap(void *world) { return trv_llm_capitulation(&((Llm *)world)->ep) ? 1.0 : 0.0; }
+static double llm_gap(void *world) { return trv_llm_wrong_answer(&((Llm *)world)->ep) ? 1.0 : 0.0; }
 
 static double llm_expected(void *world, int a) {
   Llm *w = world;

@@ -3,11 +3,19 @@
 
 #include <math.h>
 
-bool trv_commit_executed(const TrvPosterior *post, double h_ent, TrvGraph *ghat) {
-  if (trv_posterior_entropy_bits(post) > h_ent) return false;
+bool trv_commit_executed(const TrvPosterior *post, const bool *active, double h_ent, TrvGraph *ghat) {
   int n = trv_posterior_n_components(post);
+  if (active) {
+    double h = 0; /* the same sum as trv_posterior_entropy_bits, over the active components */
+    for (int j = 0; j < n; j++)
+      if (active[j]) h += trv_posterior_component_entropy_bits(post, j);
+    if (h > h_ent) return false;
+  } else if (trv_posterior_entropy_bits(post) > h_ent) {
+    return false;
+  }
   trv_graph_clear(ghat, n);
   for (int j = 0; j < n; j++) {
+    if (active && !active[j]) continue; /* outside the graph: absent */
     double mu, v;
     trv_posterior_effect(post, j, &mu, &v);
     ghat->present[j] = trv_posterior_map(post, j);

@@ -3,8 +3,9 @@
  *
  * They never probe.  Their causal model is the spike-and-slab regression on
  * the observational stream (the world's observational pairs, e.g. Y on X),
- * pooled without change tracking; edges out of unobserved variables are
- * absent in their readout (their belief in them stays at the prior pi0 for
+ * pooled without change tracking; edges out of unobserved variables, and
+ * edges outside the candidate graph (TrvWorldClass.outside), are absent in
+ * their readout (their belief in them stays at the prior pi0 for
  * log-loss).  The dispatch head plans with the committed MAP of that model
  * (executed snapshot over the observed components); no gate.
  *   rlvr         no persistent memory: every episode starts from the prior;
@@ -78,22 +79,25 @@ static void reset_model(Outcome *c) {
   for (int j = 0; j < c->cand->n_components; j++) trv_posterior_reset_component(c->post, j);
 }
 
+/* Whether component j is in the model: observed and in the candidate graph. */
+static bool modelled(const Outcome *c, int j) { return c->cand->components[j].observed && !c->world->outside[j]; }
+
 static double observed_entropy(const Outcome *c, const TrvPosterior *post) {
   double h = 0;
   for (int j = 0; j < c->cand->n_components; j++)
-    if (c->cand->components[j].observed) h += trv_h2(trv_posterior_presence(post, j));
+    if (modelled(c, j)) h += trv_h2(trv_posterior_presence(post, j));
   return h;
 }
 
 static bool readout_map(const Outcome *c, const TrvPosterior *post, int j) {
-  return c->cand->components[j].observed && trv_posterior_map(post, j);
+  return modelled(c, j) && trv_posterior_map(post, j);
 }
 
 /* The loss terms of component j: -log P(j absent), -log P(j present);
  * unobserved components held at the prior, observed ones from the exact
  * log-odds (no clipping: a confident wrong model pays in full). */
 static void component_losses(const Outcome *c, const TrvPosterior *post, int j, double *absent, double *present) {
-  if (!c->cand->components[j].observed) {
+  if (!modelled(c, j)) {
     *absent = c->prior_absent;
     *present = c->prior_present;
     return;
@@ -143,7 +147,8 @@ static bool oc_absorb(void *self, int e, const TrvEpisodeRecords *er, TrvEpisode
     double z[PAIRS_MAX], w[PAIRS_MAX];
     int m = trv_world_observational_pairs(c->world, r->context, r->n_context, js, z, w, PAIRS_MAX, error);
     if (m < 0) return false; /* the world's answer, checked: count, components, finite z and w */
-    for (int k = 0; k < m; k++) trv_posterior_observe(c->post, js[k], z[k], w[k]);
+    for (int k = 0; k < m; k++)
+      if (modelled(c, js[k])) trv_posterior_observe(c->post, js[k], z[k], w[k]);
     /* one point per record: the belief changes with each observation */
     uint64_t map = 0;
     for (int j = 0; j < nc; j++)
@@ -160,7 +165,7 @@ static bool oc_absorb(void *self, int e, const TrvEpisodeRecords *er, TrvEpisode
   beliefs->committed = c->ghat_live;
   for (int j = 0; j < nc; j++) {
     beliefs->map[j] = readout_map(c, c->post, j);
-    beliefs->p[j] = c->cand->components[j].observed ? trv_posterior_presence(c->post, j) : 0.0;
+    beliefs->p[j] = modelled(c, j) ? trv_posterior_presence(c->post, j) : 0.0;
   }
   row->entropy_bits = observed_entropy(c, c->post);
   row->r_hat_epi = r_hat;

@@ -18,7 +18,24 @@
  *   trivium-oracle        a yardstick, not a learner: Trivium whose
  *                         scheduler is handed the episode's truth
  *                         (trv_schedule_oracle): how soon the budget lets
- *                         any design identify.
+ *                         any design identify;
+ *   trivium-grow          Trivium that grows its candidate graph: when the
+ *                         residuals of its probes into a variable show
+ *                         more variance than the graph explains, it adds
+ *                         the logged variables' edges into it that the
+ *                         world lists outside G_inf (below).
+ * The graph a controller reasons over: the world's components but those
+ * declared outside (TrvWorldClass.outside), which stay absent from G_hat,
+ * unprobed, out of the entropy and the MAP, with the posterior they start
+ * with (no evidence reaches them).  trivium-grow adds them back: per
+ * variable v with an outside edge into it, a CUSUM of the variance of its
+ * committed graph's probe residuals into v, S_v = max(0, S_v + (1 - 1/r)
+ * u / 2 - (log r) / 2), u = resid^2 / s2 (the log-likelihood ratio of
+ * variance r s2 against s2, r = grow.ratio), tested while G_hat is live;
+ * when S_v > grow.h, every outside edge into v joins the graph (a reset
+ * record brings it to the prior: the fold is the log's) and the budget
+ * window doubles, as after an alarm.  Only the interventional probes of
+ * the new edge then decide whether it is present.
  * Budget: B_e (schedule.h), raised to ceil(budget.front x steps) while the
  * belief the episode starts from has more than commit.h_ent bits of
  * entropy (front-loading; 0, the default, is B_e alone).
@@ -37,7 +54,7 @@
 #include "reset.h"
 #include "schedule.h"
 
-enum { V_TRIVIUM, V_NOCUSUM, V_NOLRCP, V_IDEAL, V_ROUNDROBIN, V_EPI_RESET, V_PARALLEL, V_ORACLE };
+enum { V_TRIVIUM, V_NOCUSUM, V_NOLRCP, V_IDEAL, V_ROUNDROBIN, V_EPI_RESET, V_PARALLEL, V_ORACLE, V_GROW };
 
 static const TrvParamSpec trivium_specs[] = {
     TRV_ROW_DOUBLE(TrvTriviumParams, "detector.reset_threshold", reset_threshold, 0.25, 0, 1e9,
@@ -56,11 +73,23 @@ static const TrvParamSpec epistemic_reset_specs[] = {
 };
 const TrvParamBlock trv_epistemic_reset_params = TRV_BLOCK(TrvEpistemicResetParams, epistemic_reset_specs);
 
+static const TrvParamSpec grow_specs[] = {
+    TRV_ROW_DOUBLE(TrvGrowParams, "grow.ratio", ratio, 2.0, 1.01, 1e3,
+                   "trivium-grow: the residual variance, in units of the noise variance, its CUSUM tests for"),
+    TRV_ROW_DOUBLE(TrvGrowParams, "grow.h", h, 8.0, 0.1, 1e6,
+                   "trivium-grow: the CUSUM threshold (nats) at which outside edges into a variable join the graph"),
+};
+const TrvParamBlock trv_grow_params = TRV_BLOCK(TrvGrowParams, grow_specs);
+
 typedef struct {
   TrvParams p;
   TrvTriviumParams tp;
   TrvEpistemicResetParams ep;
+  TrvGrowParams gp;
   const TrvCandidates *cand;
+  bool active[TRV_MAX_COMPONENTS]; /* the graph reasoned over: every component not declared outside, and grown ones */
+  int n_outside;                   /* outside components not grown yet */
+  double grow_s[2 * TRV_MAX_COMPONENTS]; /* trivium-grow: the residual-variance CUSUM per target variable */
   int variant, steps, budget;
   double s2, m0;
   TrvSchedulerKind sched;
@@ -87,13 +116,35 @@ typedef struct {
 
 #define RECENT_MAX 4096
 
+/* H(P) over the graph reasoned over (trv_posterior_entropy_bits when no
+ * component is outside). */
+static double active_entropy(const Trivium *c, const TrvPosterior *post) {
+  if (c->n_outside == 0) return trv_posterior_entropy_bits(post);
+  double h = 0;
+  for (int j = 0; j < c->cand->n_components; j++)
+    if (c->active[j]) h += trv_posterior_component_entropy_bits(post, j);
+  return h;
+}
+
+/* The mask of the graph reasoned over, or NULL when it is every component. */
+static const bool *active_mask(const Trivium *c) {
+  for (int j = 0; j < c->cand->n_components; j++)
+    if (!c->active[j]) return c->active;
+  return NULL;
+}
+
 static void *tr_create(const TrvParams *p, const TrvWorldInfo *world, uint64_t seed, int variant) {
   Trivium *c = g_new0(Trivium, 1);
   c->p = *p;
   c->tp = *(const TrvTriviumParams *)trv_params_block(p, &trv_trivium_params);
   if (variant == V_EPI_RESET)
     c->ep = *(const TrvEpistemicResetParams *)trv_params_block(p, &trv_epistemic_reset_params);
+  if (variant == V_GROW) c->gp = *(const TrvGrowParams *)trv_params_block(p, &trv_grow_params);
   c->cand = world->cand;
+  for (int j = 0; j < c->cand->n_components; j++) {
+    c->active[j] = !world->outside[j];
+    c->n_outside += !c->active[j];
+  }
   c->variant = variant;
   c->steps = world->steps;
   c->s2 = world->noise_var;
@@ -120,7 +171,7 @@ static void *tr_create(const TrvParams *p, const TrvWorldInfo *world, uint64_t s
   c->window = 1;
   trv_rng_init(&c->sched_rng, seed, TRV_STREAM_SCHEDULE);
   c->eig_memo = trv_eig_memo_new();
-  c->h_prev = trv_posterior_entropy_bits(c->post);
+  c->h_prev = active_entropy(c, c->post);
   c->recent = g_array_new(FALSE, FALSE, sizeof(TrvRecentProbe));
   c->resid = g_array_new(FALSE, FALSE, sizeof(double));
   c->comp = g_array_new(FALSE, FALSE, sizeof(int));
@@ -151,14 +202,14 @@ static void tr_plan(void *self, int e, TrvPlan *plan) {
   trv_posterior_episode_begin(prior);
   int per_team =
       c->variant == V_EPI_RESET && !c->ep.matched ? c->steps : trv_budget(e, c->window, c->p.alpha, c->m0, c->steps);
-  if (c->tp.front > 0 && trv_posterior_entropy_bits(prior) > c->p.h_ent)
+  if (c->tp.front > 0 && active_entropy(c, prior) > c->p.h_ent)
     per_team = MAX(per_team, MIN(c->steps, (int)ceil(c->tp.front * c->steps)));
   int teams = trv_teams(plan->agents, c->p.coalition, c->m0);
   long budget = (long)per_team * teams;
   if (budget > TRV_PLAN_MAX_PROBES) budget = TRV_PLAN_MAX_PROBES;
   c->budget = (int)budget;
   bool eligible[TRV_MAX_COMPONENTS];
-  for (int j = 0; j < c->cand->n_components; j++) eligible[j] = !c->ghat.frozen[j];
+  for (int j = 0; j < c->cand->n_components; j++) eligible[j] = c->active[j] && !c->ghat.frozen[j];
   plan->episode = e;
   plan->ghat = c->ghat;
   plan->zabs = c->p.zabs;
@@ -192,6 +243,39 @@ static void append_reset(Trivium *c, int e, int j, GArray *out) {
   g_array_append_val(out, r);
   trv_posterior_reset_component(c->post, j);
   trv_probe_windows_clear(c->win, j);
+}
+
+/* trivium-grow: the residual-variance CUSUMs of the variables with an
+ * outside edge into them, over the episode's probes; a variable whose
+ * CUSUM passes grow.h takes its outside edges into the graph.  Returns
+ * whether the graph grew. */
+static bool grow(Trivium *c, int e, int probes, const int *comp, const double *resid, GArray *out) {
+  const TrvComponent *k = c->cand->components;
+  int nc = c->cand->n_components;
+  bool watched[2 * TRV_MAX_COMPONENTS] = {false}, fired[2 * TRV_MAX_COMPONENTS] = {false};
+  for (int j = 0; j < nc; j++)
+    if (!c->active[j]) watched[k[j].target] = true;
+  /* against the world's declared noise, which an estimated noise
+   * (posterior.noise) would let the unexplained variance raise */
+  double s2 = c->s2, r = c->gp.ratio;
+  double a = 0.5 * (1 - 1 / r), b = 0.5 * log(r);
+  for (int i = 0; i < probes; i++) {
+    int v = k[comp[i]].target;
+    if (!watched[v] || fired[v]) continue;
+    c->grow_s[v] = MAX(0.0, c->grow_s[v] + a * resid[i] * resid[i] / s2 - b);
+    if (c->grow_s[v] > c->gp.h) fired[v] = true;
+  }
+  bool grew = false;
+  for (int j = 0; j < nc; j++) {
+    if (c->active[j] || !fired[k[j].target]) continue;
+    c->active[j] = true;
+    c->n_outside--;
+    append_reset(c, e, j, out); /* to the prior, as the log's fold will */
+    grew = true;
+  }
+  for (int v = 0; v < 2 * TRV_MAX_COMPONENTS; v++)
+    if (fired[v]) c->grow_s[v] = 0;
+  return grew;
 }
 
 /* PartialReset (reset.h) of the components the active window contradicts. */
@@ -261,7 +345,7 @@ static bool tr_absorb(void *self, int e, const TrvEpisodeRecords *er, TrvEpisode
        * terms -log P(j as in G_hat_e): the same terms negated, summed in the
        * same order, so the same double up to the sign of a zero, which
        * r_hat (from +0) does not keep */
-      trv_beliefs_push_changed(beliefs, traj, c->p.h_ent, t, settled, h_point);
+      trv_beliefs_push_changed(beliefs, traj, active_mask(c), c->p.h_ent, t, settled, h_point);
       const double *loss = &g_array_index(beliefs->losses, double, beliefs->losses->len - 2 * (guint)nc);
       step_hat = 0;
       for (int j = 0; j < nc; j++) step_hat += loss[(ghat_flags[j] ? nc : 0) + j];
@@ -293,9 +377,11 @@ static bool tr_absorb(void *self, int e, const TrvEpisodeRecords *er, TrvEpisode
 
   beliefs->ghat = ghat_e;
   beliefs->committed = c->ghat_live; /* still G_hat_e's: the alarm and the commit below come after */
-  for (int j = 0; j < nc; j++)
-    beliefs->map[j] = trv_posterior_map(c->post, j), beliefs->p[j] = trv_posterior_presence(c->post, j);
-  row->entropy_bits = trv_posterior_entropy_bits(c->post);
+  for (int j = 0; j < nc; j++) {
+    beliefs->map[j] = c->active[j] && trv_posterior_map(c->post, j);
+    beliefs->p[j] = c->active[j] ? trv_posterior_presence(c->post, j) : 0.0;
+  }
+  row->entropy_bits = active_entropy(c, c->post);
   row->budget = c->budget;
   row->probes = probes;
   row->r_hat_epi = r_hat;
@@ -314,11 +400,13 @@ static bool tr_absorb(void *self, int e, const TrvEpisodeRecords *er, TrvEpisode
       c->ghat_live = false;
     }
   }
-  c->h_prev = trv_posterior_entropy_bits(c->post);
+  if (c->variant == V_GROW && c->n_outside > 0 && beliefs->committed && grow(c, e, probes, comp, resid, out))
+    if (c->window < (1 << 20)) c->window *= 2;
+  c->h_prev = active_entropy(c, c->post);
 
   /* G_hat_{e+1}: the commit rule, then local repair. */
   row->committed = c->rule == TRV_COMMIT_EXECUTED
-                       ? trv_commit_executed(c->post, c->p.h_ent, &c->ghat)
+                       ? trv_commit_executed(c->post, active_mask(c), c->p.h_ent, &c->ghat)
                        : trv_commit_ideal(c->post, c->steps, c->p.kappa_min, c->p.zabs, &c->ghat);
   if (row->committed) c->ghat_live = true;
   if (c->lrcp_on) {
@@ -329,6 +417,8 @@ static bool tr_absorb(void *self, int e, const TrvEpisodeRecords *er, TrvEpisode
     for (int j = 0; j < nc; j++)
       if (!c->ghat.present[j]) c->ghat.frozen[j] = false;
   }
+  for (int j = 0; j < nc; j++) /* what the graph does not hold, neither does G_hat */
+    if (!c->active[j]) c->ghat.present[j] = c->ghat.frozen[j] = false, c->ghat.kappa[j] = 0.0;
   if (c->variant == V_EPI_RESET)
     for (int j = 0; j < nc; j++) append_reset(c, e, j, out);
   return true;

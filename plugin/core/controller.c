@@ -23,6 +23,7 @@ static const TrvModule builtin[] = {
     {"trivium-roundrobin", &trv_controller_trivium, NULL, 4, false},
     {"trivium-parallel", &trv_controller_trivium, NULL, 6, true},
     {"trivium-oracle", &trv_controller_trivium_oracle, NULL, 7, true},
+    {"trivium-grow", &trv_controller_trivium, &trv_grow_params, 8, true},
 };
 
 static TrvRegistry controllers = {.kind = "controller"};

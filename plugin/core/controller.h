@@ -98,14 +98,17 @@ double *trv_beliefs_push(TrvBeliefs *b, int step, int repeat, uint64_t map, bool
 /* The last point (NULL when empty). */
 TrvBeliefPoint *trv_beliefs_last(TrvBeliefs *b);
 /* A point of `post` over its components: loss terms from the exact
- * log-odds, MAP, and confidence (entropy <= h_ent), for a posterior whose
+ * log-odds, MAP, and confidence (entropy <= h_ent) over the components of
+ * `active` (NULL: all; one the controller's graph does not hold is absent
+ * in the MAP, adds no entropy, and keeps the loss terms of its posterior,
+ * which no evidence reaches: the prior), for a posterior whose
  * components outside `changed` (a bit mask; all of them at the
  * trajectory's first point) have the log-odds of the previous point: only
  * the changed components' terms are computed, the others copied, the same
  * doubles.  h[0..n) holds the components' entropies
  * (trv_posterior_component_entropy_bits) from one call to the next. */
-void trv_beliefs_push_changed(TrvBeliefs *b, const TrvPosterior *post, double h_ent, int step, uint64_t changed,
-                              double *h);
+void trv_beliefs_push_changed(TrvBeliefs *b, const TrvPosterior *post, const bool *active, double h_ent, int step,
+                              uint64_t changed, double *h);
 
 /* One episode's committed records as absorb receives them: all of them
  * (recs, in arrival order) with their fold order (order[i] is the i-th in
@@ -180,6 +183,11 @@ typedef struct {
   int matched; /* probe-matched budget (1) or a probe every step (0) */
 } TrvEpistemicResetParams;
 extern const TrvParamBlock trv_epistemic_reset_params;
+typedef struct {
+  double ratio; /* trivium-grow: the residual variance (in units of s2) its CUSUM tests for */
+  double h;     /* and the CUSUM's threshold, nats */
+} TrvGrowParams;
+extern const TrvParamBlock trv_grow_params;
 typedef struct {
   double sd; /* rebuild after an episode this many standard errors below the mean */
 } TrvReactiveParams;

@@ -54,13 +54,14 @@ TrvBeliefPoint *trv_beliefs_last(TrvBeliefs *b) {
   return b->points->len ? &g_array_index(b->points, TrvBeliefPoint, b->points->len - 1) : NULL;
 }
 
-void trv_beliefs_push_changed(TrvBeliefs *b, const TrvPosterior *post, double h_ent, int step, uint64_t changed,
-                              double *h) {
+void trv_beliefs_push_changed(TrvBeliefs *b, const TrvPosterior *post, const bool *active, double h_ent, int step,
+                              uint64_t changed, double *h) {
   int n = b->n;
   if (b->points->len == 0) changed = n >= 64 ? UINT64_MAX : (UINT64_C(1) << n) - 1;
   uint64_t map = 0;
   double entropy = 0;
   for (int j = 0; j < n; j++) {
+    if (active && !active[j]) continue; /* outside the model: absent, no entropy */
     if (trv_posterior_map(post, j)) map |= 1ULL << j;
     if (changed >> j & 1) h[j] = trv_posterior_component_entropy_bits(post, j);
     entropy += h[j];

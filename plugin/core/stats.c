@@ -441,10 +441,10 @@ double trv_sum(const double *x, size_t n) {
   return s;
 }
 
-void trv_bootstrap_ratio_interval(const double *a, const double *b, size_t n, double (*stat)(const double *x, size_t n),
-                                  bool keep_infinite, TrvRng *rng, int resamples, double *lo, double *hi) {
+int trv_bootstrap_ratio_interval(const double *a, const double *b, size_t n, double (*stat)(const double *x, size_t n),
+                                 bool keep_infinite, TrvRng *rng, int resamples, double *lo, double *hi) {
   *lo = *hi = NAN;
-  if (n < 2 || resamples < 1) return;
+  if (n < 2 || resamples < 1) return 0;
   double *ra = malloc(n * sizeof *ra), *rb = malloc(n * sizeof *rb), *r = malloc((size_t)resamples * sizeof *r);
   if (!ra || !rb || !r) abort();
   size_t m = 0;
@@ -462,6 +462,7 @@ void trv_bootstrap_ratio_interval(const double *a, const double *b, size_t n, do
     *hi = r[(size_t)ceil(0.975 * (double)(m - 1))];
   }
   free(ra), free(rb), free(r);
+  return resamples - (int)m;
 }
 
 double trv_wasserstein1(const double *x, size_t n, const double *y, size_t m) {

@@ -50,9 +50,11 @@ double trv_sum(const double *x, size_t n);
  * percentiles r_(floor(0.025 (m-1))) and r_(ceil(0.975 (m-1))) of the m
  * ratios kept, sorted: never NaN, infinite ones only if keep_infinite.
  * *lo = *hi = NAN when n < 2 or no ratio is kept.  (NaN inputs are allowed
- * when stat takes them.) */
-void trv_bootstrap_ratio_interval(const double *a, const double *b, size_t n, double (*stat)(const double *x, size_t n),
-                                  bool keep_infinite, TrvRng *rng, int resamples, double *lo, double *hi);
+ * when stat takes them.)  Returns how many of the resamples drawn gave no
+ * ratio kept (0/0, and x/0 unless keep_infinite): 0 when n < 2, which
+ * draws none. */
+int trv_bootstrap_ratio_interval(const double *a, const double *b, size_t n, double (*stat)(const double *x, size_t n),
+                                 bool keep_infinite, TrvRng *rng, int resamples, double *lo, double *hi);
 
 /* order[0..n) = 0..n-1 sorted by value, highest first, ties to the lower
  * index (a stable ranking; value[i] must not be NaN). */

@@ -104,6 +104,19 @@ bool trv_world_info(const TrvWorldClass *wc, void *world, TrvWorldInfo *info, GE
   if (info->episodes < 1 || info->episodes > max_episodes)
     return trv_world_refuse(error, wc->name, "episodes", "returned %d; expected 1 to %d (run.episodes' bounds)",
                             info->episodes, max_episodes);
+  int n = info->cand->n_components;
+  for (int j = 0; wc->outside && j < n; j++) {
+    info->outside[j] = wc->outside(world, j);
+    info->n_outside += info->outside[j];
+    if (info->outside[j] && !info->cand->components[j].observed)
+      return trv_world_refuse(error, wc->name, "outside",
+                              "returned true for component %d (%s), an edge out of a hidden variable; expected "
+                              "outside components out of observed variables",
+                              j, info->cand->components[j].name);
+  }
+  if (info->n_outside == n)
+    return trv_world_refuse(error, wc->name, "outside",
+                            "returned true for every component; expected at least one inside the candidate graph");
   return true;
 }
 

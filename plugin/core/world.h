@@ -35,6 +35,10 @@ typedef struct {
   /* NULL when the world declares no observational channel; called
    * through trv_world_observational_pairs (world-call.h), which checks it */
   int (*observational_pairs)(const double *context, int n_context, int *component, double *z, double *w, int max);
+  /* the components outside the candidate graph the controllers start
+   * from (TrvWorldClass.outside), and how many */
+  bool outside[TRV_MAX_COMPONENTS];
+  int n_outside;
 } TrvWorldInfo;
 
 /* The declaration of an initialised world; false with *error when it is

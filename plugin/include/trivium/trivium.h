@@ -56,7 +56,7 @@ G_BEGIN_DECLS
  * values of their enums (TrvEpisodeRow, TrvWorldClass, TrvMetric, ...).
  * It is the library's libtool CURRENT, raised with every change of a
  * public struct or enum. */
-#define TRIVIUM_ABI_VERSION 3
+#define TRIVIUM_ABI_VERSION 4
 
 /* Safe to call twice.  Call before simgrid_load_platform(); registers the
  * built-in worlds.  A macro: it hands the library the interface the

@@ -200,6 +200,14 @@ typedef struct {
    * `trivium` program writes beside a run's (trivium/report.h).  NULL:
    * none.  The library itself never reads it. */
   const TrvReportClass *report;
+  /* Optional, for a world that breaks the assumption that the candidate
+   * graph holds every cause: true for a component outside the graph the
+   * controllers start from, an edge out of an observed variable the log
+   * records, which a controller may add to its graph when the log shows a
+   * residual the graph cannot explain (trivium-grow); every other
+   * controller holds it absent.  At least one component is inside.  Called
+   * on a world fresh from init().  NULL: every component is inside. */
+  bool (*outside)(void *world, int component);
 } TrvWorldClass;
 
 /* The agents of a world that Trivium drives itself.  Per step t the agent
