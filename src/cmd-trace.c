@@ -51,13 +51,24 @@ static void print_report(const TrvCalTable *t, const char *out, double seconds) 
     const TrvStat *s = &g_array_index(t->stats, TrvStat, i);
     printf("  %-32s %.6g\n", s->name, s->value);
   }
-  printf("effects on log zone demand (Poisson regression, se from the inverse Fisher information):\n");
+  printf("effects on log zone demand (Poisson regression, se from the inverse Fisher information; %g%% day-block "
+         "bootstrap interval over %d resamples; monthly fits; robust: usable as a grounded truth):\n",
+         100 * t->estimator.level, t->estimator.resamples);
   for (int k = 0; k < TRV_EFFECT_COUNT; k++) {
     const TrvEffect *e = &t->effects[k];
-    if (e->estimated)
-      printf("  %-12s %+9.4f  se %.4f  %s\n", trv_effect_names[k], e->estimate, e->se, e->note);
-    else
+    if (!e->estimated) {
       printf("  %-12s not identifiable: %s\n", trv_effect_names[k], e->note);
+      continue;
+    }
+    const char *why = NULL;
+    bool robust = trv_cal_effect_robust(e, &why);
+    printf("  %-12s %+9.4f  se %.4f  %d day%s", trv_effect_names[k], e->estimate, e->se, e->days,
+           e->days == 1 ? "" : "s");
+    if (e->method >= TRV_EFFECT_METHOD_BOOTSTRAP) printf("  interval %+.4f .. %+.4f", e->lo, e->hi);
+    if (e->months)
+      printf("  %d months: sd %.4f, %+.4f .. %+.4f, %d of its sign", e->months, e->month_sd, e->month_min, e->month_max,
+             e->months_same_sign);
+    printf("  %s%s\n    %s\n", robust ? "robust" : "not robust: ", robust ? "" : why, e->note);
   }
 }
 

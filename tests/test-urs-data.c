@@ -238,9 +238,26 @@ static void committed_tables_hold_finite_effects_with_positive_se(void) {
   }
 }
 
+/* Attaches the station's two NOAA files, as the documented import does. */
+static void attach_noaa(TrvCalTable *t, const char *station) {
+  const char *kinds[] = {"temperature", "precipitation"};
+  for (int k = 0; k < 2; k++) {
+    GError *err = NULL;
+    char *rel = g_strdup_printf("weather/%s_daily_%s.csv", station, kinds[k]);
+    char *path = shared(rel);
+    g_assert_true(trv_weather_attach(t, path, &err));
+    g_assert_no_error(err);
+    g_free(path);
+    g_free(rel);
+  }
+}
+
 /* The committed effects are what the import computes from the traces and
- * the weather: SF and NYC imported again give the same estimates and
- * standard errors, to the bit. */
+ * the weather: SF and NYC imported again give the same estimates,
+ * standard errors, bootstrap intervals and monthly figures, to the bit,
+ * the same estimator and the same source files (names, sizes, SHA-256);
+ * and the bootstrap is deterministic: estimating again on the same counts
+ * writes the same bytes. */
 static void effects_regenerate_from_the_traces(void) {
   static const struct {
     const char *format, *city, *dir, *station, *file;
@@ -249,34 +266,92 @@ static void effects_regenerate_from_the_traces(void) {
   for (size_t i = 0; i < G_N_ELEMENTS(runs); i++) {
     TrvCalTable *t = import_shared(runs[i].format, runs[i].city, runs[i].dir);
     if (!t) return;
-    GError *err = NULL;
-    const char *kinds[] = {"temperature", "precipitation"};
-    for (int k = 0; k < 2; k++) {
-      char *rel = g_strdup_printf("weather/%s_daily_%s.csv", runs[i].station, kinds[k]);
-      char *path = shared(rel);
-      g_assert_true(trv_weather_attach(t, path, &err));
-      g_assert_no_error(err);
-      g_free(path);
-      g_free(rel);
-    }
+    attach_noaa(t, runs[i].station);
+    gint64 t0 = g_get_monotonic_time();
     trv_effects_estimate(t);
+    g_test_message("%s: effects, %d resamples and the monthly fits in %.2f s", runs[i].file, t->estimator.resamples,
+                   (double)(g_get_monotonic_time() - t0) / 1e6);
     char *path = g_build_filename(TRV_URS_TABLES, runs[i].file, NULL);
+    GError *err = NULL;
     TrvCalTable *committed = trv_cal_table_read(path, &err);
     g_assert_no_error(err);
-    for (int k = 0; k < TRV_EFFECT_COUNT; k++) {
-      const TrvEffect *a = &t->effects[k], *b = &committed->effects[k];
-      g_assert_cmpint(a->estimated, ==, b->estimated);
-      g_assert_cmpstr(a->note, ==, b->note);
-      if (a->estimated) {
-        g_assert_cmpfloat(a->estimate, ==, b->estimate);
-        g_assert_cmpfloat(a->se, ==, b->se);
-      }
-    }
-    g_test_message("%s: the %d effects equal the committed table's", runs[i].file, TRV_EFFECT_COUNT);
+    g_assert_true(trv_cal_effects_equal(t, committed)); /* effects, estimator and sources */
+    g_assert_cmpuint(t->sources->len, ==, committed->sources->len);
+    g_test_message("%s: the %d effects with their spread, the estimator and the %u sources equal the committed "
+                   "table's",
+                   runs[i].file, TRV_EFFECT_COUNT, t->sources->len);
+    char *once = trv_cal_table_to_string(t);
+    trv_effects_estimate(t);
+    char *twice = trv_cal_table_to_string(t);
+    g_assert_cmpuint(strlen(once), ==, strlen(twice));
+    g_assert_true(!strcmp(once, twice));
+    g_free(once);
+    g_free(twice);
     trv_cal_table_free(committed);
     trv_cal_table_free(t);
     g_free(path);
   }
+}
+
+/* The coefficient of effect k in a design's fit, refitted on days pick. */
+static double refit(const TrvEffectsDesign *d, const int *pick, int n, int k) {
+  double beta[TRV_EFFECT_COUNT];
+  g_assert_true(trv_effects_fit_days(d, pick, n, beta));
+  for (int c = 0; c < d->p; c++)
+    if (d->cols[c] == k) return beta[c];
+  g_assert_not_reached();
+}
+
+/* SF's airport effect on the shipped week: its interval covers what the
+ * method gives on other days.  Independently of the import's resamples:
+ * (1) the design's fit on all 7 days is the table's estimate (the pooled
+ * rows change nothing); (2) each of the 7 fits leaving one day out falls
+ * inside the interval; (3) 400 day-block resamples drawn with another
+ * generator fall inside it about 95% of the time (between 90% and 99%),
+ * while the Poisson interval, estimate +- 1.96 se, holds a minority of
+ * them: the spread between days is what the Poisson error misses. */
+static void sf_airport_interval_covers_refits_on_other_days(void) {
+  TrvCalTable *t = import_shared("cabspotting", "sf", "urs/sf-cabspotting");
+  if (!t) return;
+  attach_noaa(t, "USW00023234");
+  trv_effects_estimate(t);
+  const TrvEffectsDesign *d = t->fit_design;
+  const TrvEffect *e = &t->effects[TRV_EFFECT_AIRPORT];
+  g_assert_nonnull(d);
+  g_assert_cmpint(d->n_days, ==, 7);
+  g_assert_cmpint(e->method, ==, TRV_EFFECT_METHOD_BOOTSTRAP);
+  g_test_message("SF airport %.4f (se %.4f), interval %.4f .. %.4f over %d resamples of %d days", e->estimate, e->se,
+                 e->lo, e->hi, e->resamples, e->days);
+  int all[7] = {0, 1, 2, 3, 4, 5, 6};
+  g_assert_cmpfloat(fabs(refit(d, all, 7, TRV_EFFECT_AIRPORT) - e->estimate), <, 1e-8);
+  for (int out = 0; out < 7; out++) {
+    int pick[6], n = 0;
+    for (int i = 0; i < 7; i++)
+      if (i != out) pick[n++] = i;
+    double b = refit(d, pick, 6, TRV_EFFECT_AIRPORT);
+    GDate *date = g_date_new_dmy(1, G_DATE_JANUARY, 1970);
+    g_date_add_days(date, (guint)d->days[out].day);
+    g_test_message("without day %d (%04d-%02d-%02d): %.4f", out, g_date_get_year(date), g_date_get_month(date),
+                   g_date_get_day(date), b);
+    g_date_free(date);
+    g_assert_cmpfloat(b, >=, e->lo);
+    g_assert_cmpfloat(b, <=, e->hi);
+  }
+  GRand *rand = g_rand_new_with_seed(4242);
+  int inside = 0, poisson = 0, B = 400;
+  for (int r = 0; r < B; r++) {
+    int pick[7];
+    for (int i = 0; i < 7; i++) pick[i] = g_rand_int_range(rand, 0, 7);
+    double b = refit(d, pick, 7, TRV_EFFECT_AIRPORT);
+    inside += b >= e->lo && b <= e->hi;
+    poisson += fabs(b - e->estimate) <= 1.96 * e->se;
+  }
+  g_rand_free(rand);
+  g_test_message("%d of %d resamples inside the bootstrap interval, %d inside estimate +- 1.96 se", inside, B, poisson);
+  g_assert_cmpint(inside, >=, 90 * B / 100);
+  g_assert_cmpint(inside, <=, 99 * B / 100);
+  g_assert_cmpint(poisson, <, B / 2);
+  trv_cal_table_free(t);
 }
 
 int main(int argc, char **argv) {
@@ -284,6 +359,8 @@ int main(int argc, char **argv) {
   g_test_add_func("/urs/data/committed_tables_hold_finite_effects_with_positive_se",
                   committed_tables_hold_finite_effects_with_positive_se);
   g_test_add_func("/urs/data/effects_regenerate_from_the_traces", effects_regenerate_from_the_traces);
+  g_test_add_func("/urs/data/sf_airport_interval_covers_refits_on_other_days",
+                  sf_airport_interval_covers_refits_on_other_days);
   g_test_add_func("/urs/data/sf_pickups_follow_a_daily_cycle", sf_pickups_follow_a_daily_cycle);
   g_test_add_func("/urs/data/nyc_pickups_concentrate_in_manhattan_and_airports",
                   nyc_pickups_concentrate_in_manhattan_and_airports);

@@ -142,8 +142,8 @@ static int line_of(const char *text, const char *needle) {
 static void reader_refuses_damaged_tables_with_file_and_line(void) {
   TrvCalTable *t = sf_table_with_weather();
   char *text = trv_cal_table_to_string(t);
-  assert_refused(text, "trivium-urs-calibration 2", "trivium-urs-calibration 9", 1, "version 9");
-  assert_refused(text, "trivium-urs-calibration 2", "hello", 1, "not a Trivium URS calibration table");
+  assert_refused(text, "trivium-urs-calibration 3", "trivium-urs-calibration 9", 1, "version 9");
+  assert_refused(text, "trivium-urs-calibration 3", "hello", 1, "not a Trivium URS calibration table");
   assert_refused(text, "cell_km2=0.1", "cell_km2=0", line_of(text, "[report]"), "cell area");
   assert_refused(text, "rows_used=6", "rows_used=six", line_of(text, "rows_used="), "not a non-negative integer");
   assert_refused(text, "[stats]", "[zones]", line_of(text, "[stats]"), "expected [stats]");
@@ -224,9 +224,11 @@ static void effects_rows_are_validated_and_version_1_still_reads(void) {
   assert_refused(text, row, "time_of_day\testimated\t0.625\t0.0125\t\t", at, "TAB-separated fields");
   assert_refused(text, "per SD of the band index\n", "\n", at, "note is empty");
   char *long_note = g_strnfill(201, 'n');
-  char *long_row = g_strconcat(row, long_note, "\n", NULL);
-  assert_refused(text, "time_of_day\testimated\t0.625\t0.0125\tper SD of the band index\n", long_row, at,
-                 "over 200 bytes");
+  char *long_row = g_strconcat(row, "poisson\t0\t0\tNA\tNA\t0\tNA\tNA\tNA\t0\t", long_note, "\n", NULL);
+  assert_refused(text,
+                 "time_of_day\testimated\t0.625\t0.0125\tpoisson\t0\t0\tNA\tNA\t0\tNA\tNA\tNA\t0\tper SD of "
+                 "the band index\n",
+                 long_row, at, "over 200 bytes");
   g_free(long_row);
   g_free(long_note);
   /* a row missing: found at the next section */
@@ -236,10 +238,10 @@ static void effects_rows_are_validated_and_version_1_still_reads(void) {
   assert_refused(text, missing, "", line_of(text, strstr(text, "[travel]") ? "[travel]" : "[end]") - 1,
                  "[effects] has 5 rows, expected 6");
   g_free(missing);
-  /* version 1: no [effects] section */
-  const char *eff = strstr(text, "[effects]\n"), *end = strstr(text, "[end]\n");
+  /* version 1: no [sources], [estimator] nor [effects] */
+  const char *eff = strstr(text, "[sources]\n"), *end = strstr(text, "[end]\n");
   GString *v1 = g_string_new("trivium-urs-calibration 1");
-  g_string_append_len(v1, text + strlen("trivium-urs-calibration 2"), eff - text - strlen("trivium-urs-calibration 2"));
+  g_string_append_len(v1, text + strlen("trivium-urs-calibration 3"), eff - text - strlen("trivium-urs-calibration 3"));
   g_string_append(v1, end);
   TrvCalTable *old = trv_cal_table_parse(v1->str, v1->len, "v1.cal", &err);
   g_assert_no_error(err);
@@ -248,7 +250,7 @@ static void effects_rows_are_validated_and_version_1_still_reads(void) {
   trv_cal_table_free(old);
   /* and a version 1 table holding [effects] is refused at that line */
   GString *v1e = g_string_new("trivium-urs-calibration 1");
-  g_string_append(v1e, text + strlen("trivium-urs-calibration 2"));
+  g_string_append(v1e, text + strlen("trivium-urs-calibration 3"));
   g_assert_null(trv_cal_table_parse(v1e->str, v1e->len, "v1.cal", &err));
   g_assert_error(err, TRV_ERROR, TRV_ERROR_INPUT);
   g_assert_nonnull(strstr(err->message, "expected [end]"));
@@ -352,6 +354,167 @@ static void table_file_over_its_limit_or_a_device_is_refused_before_reading(void
   g_free(dir);
 }
 
+/* Format 3's new fields: an effect's spread (method, days, resamples,
+ * interval, months) is checked against its method, the [sources] rows
+ * against their syntax, the [estimator] keys against their ranges; each
+ * bad field is refused with its line.  A format 2 table still reads, its
+ * effects with no interval, so that none of them is robust. */
+static void effect_spread_sources_and_estimator_are_validated(void) {
+  TrvCalTable *t = sf_table_with_weather();
+  trv_cal_table_set_effect(t, TRV_EFFECT_AIRPORT, true, 0.25, 0.01, "log ratio");
+  TrvEffect *e = &t->effects[TRV_EFFECT_AIRPORT];
+  e->method = TRV_EFFECT_METHOD_MONTHS, e->days = 365, e->resamples = 1000, e->lo = 0.125, e->hi = 0.375;
+  e->months = 12, e->month_sd = 0.0625, e->month_min = -0.125, e->month_max = 0.5, e->months_same_sign = 10;
+  trv_cal_table_add_source(t, "/any/dir/trips.csv", "a,b\n", 4);
+  g_assert_true(trv_cal_effect_robust(e, NULL)); /* interval above 0, 10 of 12 months positive */
+  char *text = trv_cal_table_to_string(t);
+  GError *err = NULL;
+  TrvCalTable *back = trv_cal_table_parse(text, strlen(text), "x.cal", &err);
+  g_assert_no_error(err);
+  g_assert_true(trv_cal_table_equal(t, back));
+  const TrvSource *src = &g_array_index(back->sources, TrvSource, back->sources->len - 1);
+  g_assert_cmpstr(src->name, ==, "trips.csv"); /* the name without its directory */
+  g_assert_cmpuint(src->bytes, ==, 4);
+  char *sum = g_compute_checksum_for_string(G_CHECKSUM_SHA256, "a,b\n", 4);
+  g_assert_cmpstr(src->sha256, ==, sum);
+  g_assert_cmpint(back->estimator.resamples, ==, TRV_EFFECTS_BOOTSTRAP_RESAMPLES);
+  trv_cal_table_free(back);
+  const char *row =
+      "airport\testimated\t0.25\t0.01\tpoisson+day-bootstrap+months\t365\t1000\t0.125\t0.375\t12\t0.0625\t"
+      "-0.125\t0.5\t10\tlog ratio\n";
+  int at = line_of(text, row);
+  const struct {
+    const char *to, *what;
+  } bad[] = {
+      {"airport\testimated\t0.25\t0.01\tjackknife\t365\t1000\t0.125\t0.375\t12\t0.0625\t-0.125\t0.5\t10\tlog ratio\n",
+       "method 'jackknife'"},
+      {"airport\testimated\t0.25\t0.01\tpoisson+day-bootstrap+months\t365\t1000\t0.375\t0.125\t12\t0.0625\t-0.125\t0."
+       "5\t10\t"
+       "log ratio\n",
+       "expected lo <= hi"},
+      {"airport\testimated\t0.25\t0.01\tpoisson+day-bootstrap+months\t365\t0\t0.125\t0.375\t12\t0.0625\t-0.125\t0."
+       "5\t10\t"
+       "log ratio\n",
+       "0 resamples with method"},
+      {"airport\testimated\t0.25\t0.01\tpoisson+day-bootstrap+months\t365\t1000\t0.125\t0.375\t1\t0.0625\t-0.125\t0."
+       "5\t1\t"
+       "log ratio\n",
+       "1 months with method"},
+      {"airport\testimated\t0.25\t0.01\tpoisson+day-bootstrap+months\t365\t1000\t0.125\t0.375\t12\t0.0625\t-0.125\t0."
+       "5\t13\t"
+       "log ratio\n",
+       "13 months of the same sign"},
+      {"airport\testimated\t0.25\t0.01\tpoisson+day-bootstrap+months\t365\t1000\t0.125\t0.375\t12\t0.9\t-0.125\t0."
+       "5\t10\t"
+       "log ratio\n",
+       "monthly sd 0.9"},
+      {"airport\testimated\t0.25\t0.01\tpoisson\t365\t1000\t0.125\t0.375\t12\t0.0625\t-0.125\t0.5\t10\tlog ratio\n",
+       "an interval with method poisson"},
+      {"airport\testimated\t0.25\t0.01\tpoisson+day-bootstrap\t365\t1000\t0.125\t0.375\t12\t0.0625\t-0.125\t0.5\t10\t"
+       "log ratio\n",
+       "monthly figures with method poisson+day-bootstrap"},
+      {"airport\testimated\t0.25\t0.01\tpoisson+day-bootstrap+months\t-3\t1000\t0.125\t0.375\t12\t0.0625\t-0.125\t0."
+       "5\t10\t"
+       "log ratio\n",
+       "expected whole numbers"},
+      {"airport\testimated\t0.25\t0.01\tpoisson+day-bootstrap+months\t365\t1000\t0.125\tinf\t12\t0.0625\t-0.125\t0."
+       "5\t10\t"
+       "log ratio\n",
+       "expected numbers or NA"},
+      {"airport\testimated\t0.25\t0.01\tpoisson+day-bootstrap+months\t365\t1000\t0.125\t0.375\t12\t0.0625\t-0.125\t0."
+       "5\t10\n",
+       "14 TAB-separated fields, expected 15"},
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) assert_refused(text, row, bad[i].to, at, bad[i].what);
+  char *hash_row = g_strdup_printf("%s\t4\ttrips.csv\n", sum);
+  int hash_at = line_of(text, hash_row);
+  char *upper = g_ascii_strup(hash_row, -1);
+  assert_refused(text, hash_row, upper, hash_at, "expected 64 lower-case hex digits");
+  assert_refused(text, hash_row + 1, "\t4\ttrips.csv\n", hash_at, "expected 64 lower-case hex digits");
+  char *no_size = g_strdup_printf("%s\tfour\ttrips.csv\n", sum);
+  assert_refused(text, hash_row, no_size, hash_at, "expected a byte count");
+  assert_refused(text, "level=0.95\n", "level=1.5\n", line_of(text, "level=0.95"), "expected a number in (0, 1)");
+  assert_refused(text, "resamples=1000\n", "resamples=1000000\n", line_of(text, "resamples=1000"),
+                 "expected 0 to 100000");
+  assert_refused(text, "seed=", "seeds=", line_of(text, "seed="),
+                 "expected name=, version=, resamples=, seed= or level=");
+  assert_refused(text, "level=0.95\n", "", line_of(text, "[effects]") - 1, "[estimator] is incomplete");
+  /* format 2: [sources] and [estimator] absent, effect rows of 5 fields */
+  GString *v2 = g_string_new("trivium-urs-calibration 2");
+  const char *src_at = strstr(text, "[sources]\n"), *eff_at = strstr(text, "[effects]\n");
+  g_string_append_len(v2, text + strlen("trivium-urs-calibration 3"),
+                      src_at - text - strlen("trivium-urs-calibration 3"));
+  g_string_append(v2, "[effects]\n");
+  for (int k = 0; k < TRV_EFFECT_COUNT; k++)
+    g_string_append_printf(v2, "%s\t%s\n", trv_effect_names[k],
+                           k == TRV_EFFECT_AIRPORT ? "estimated\t0.25\t0.01\tlog ratio"
+                                                   : "not-identifiable\tNA\tNA\tx");
+  g_string_append(v2, "[end]\n");
+  (void)eff_at;
+  TrvCalTable *old = trv_cal_table_parse(v2->str, v2->len, "v2.cal", &err);
+  g_assert_no_error(err);
+  g_assert_true(old->effects[TRV_EFFECT_AIRPORT].estimated);
+  g_assert_cmpfloat(old->effects[TRV_EFFECT_AIRPORT].estimate, ==, 0.25);
+  g_assert_true(isnan(old->effects[TRV_EFFECT_AIRPORT].lo));
+  const char *why = NULL;
+  g_assert_false(trv_cal_effect_robust(&old->effects[TRV_EFFECT_AIRPORT], &why));
+  g_assert_nonnull(strstr(why, "no bootstrap interval"));
+  g_assert_cmpuint(old->sources->len, ==, 0);
+  g_assert_cmpint(old->estimator.version, ==, 0);
+  /* what a format 2 table reads as writes and reads back as format 3 */
+  char *again = trv_cal_table_to_string(old);
+  TrvCalTable *three = trv_cal_table_parse(again, strlen(again), "v3.cal", &err);
+  g_assert_no_error(err);
+  g_assert_true(trv_cal_table_equal(old, three));
+  trv_cal_table_free(three);
+  g_free(again);
+  trv_cal_table_free(old);
+  g_string_free(v2, TRUE);
+  g_free(no_size);
+  g_free(upper);
+  g_free(hash_row);
+  g_free(sum);
+  g_free(text);
+  trv_cal_table_free(t);
+}
+
+/* The grounding rule at its edges: an interval touching 0 is not robust,
+ * nor 9 of 12 months of the estimate's sign (10 are), nor an interval
+ * excluding 0 on the other side of the estimate. */
+static void robust_rule_at_its_edges(void) {
+  TrvEffect e = {.estimated = true,
+                 .estimate = 0.2,
+                 .se = 0.01,
+                 .method = TRV_EFFECT_METHOD_BOOTSTRAP,
+                 .days = 7,
+                 .resamples = 1000,
+                 .lo = 0.01,
+                 .hi = 0.3,
+                 .month_sd = NAN,
+                 .month_min = NAN,
+                 .month_max = NAN,
+                 .note = (char *)"x"};
+  const char *why;
+  g_assert_true(trv_cal_effect_robust(&e, &why));
+  g_assert_null(why);
+  e.lo = 0;
+  g_assert_false(trv_cal_effect_robust(&e, &why));
+  g_assert_nonnull(strstr(why, "interval holds 0"));
+  e.lo = -0.3, e.hi = -0.01; /* excludes 0, but below it while the estimate is above */
+  g_assert_false(trv_cal_effect_robust(&e, NULL));
+  e.lo = 0.01, e.hi = 0.3;
+  e.method = TRV_EFFECT_METHOD_MONTHS, e.months = 12, e.months_same_sign = 10;
+  e.month_sd = 0.1, e.month_min = -0.1, e.month_max = 0.4;
+  g_assert_true(trv_cal_effect_robust(&e, NULL));
+  e.months_same_sign = 9;
+  g_assert_false(trv_cal_effect_robust(&e, &why));
+  g_assert_nonnull(strstr(why, "sign changes"));
+  e.estimate = -0.2, e.lo = -0.3, e.hi = -0.01, e.months_same_sign = 12;
+  g_assert_true(trv_cal_effect_robust(&e, NULL));
+  e.method = TRV_EFFECT_METHOD_POISSON, e.lo = e.hi = NAN;
+  g_assert_false(trv_cal_effect_robust(&e, NULL));
+}
+
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/urs/table/round_trips_exactly", table_round_trips_exactly);
@@ -361,6 +524,9 @@ int main(int argc, char **argv) {
   g_test_add_func("/urs/table/text_that_is_not_utf8_is_refused_on_write_and_read",
                   table_text_that_is_not_utf8_is_refused_on_write_and_read);
   g_test_add_func("/urs/table/rejected_lines_are_quoted_as_utf8_text", rejected_lines_are_quoted_as_utf8_text);
+  g_test_add_func("/urs/table/effect_spread_sources_and_estimator_are_validated",
+                  effect_spread_sources_and_estimator_are_validated);
+  g_test_add_func("/urs/table/robust_rule_at_its_edges", robust_rule_at_its_edges);
   g_test_add_func("/urs/table/effects_rows_are_validated_and_version_1_still_reads",
                   effects_rows_are_validated_and_version_1_still_reads);
   g_test_add_func("/urs/table/file_over_its_limit_or_a_device_is_refused_before_reading",

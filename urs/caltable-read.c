@@ -13,8 +13,12 @@
  * pairs, bins, reasons and statistics counted before each is added;
  * rejections adding up to rows_rejected; the effects in their fixed
  * order, each estimated with a finite estimate and a positive standard
- * error or not identifiable with NA (caleffects.c); a version 1 table,
- * which has no [effects], reads with every effect not identifiable.  What
+ * error or not identifiable with NA, its spread (interval, months) as its
+ * method says (caleffects.c); sources with a 64-digit SHA-256, counted
+ * before each is added; the estimator's five keys; a version 1 table,
+ * which has no [effects], reads with every effect not identifiable, and a
+ * version 1 or 2 table, which has no [sources] nor [estimator], with none
+ * and the estimator not recorded.  What
  * it accepts is exactly what the writer would write back: rates rounded to
  * 6 digits and above 0.  The first problem stops the read:
  * TRV_ERROR_INPUT, "FILE:LINE: what was found; what was expected". */
@@ -32,10 +36,13 @@
 #define Q TRV_CAL_Q /* a quoted field: takes trv_cal_clip(s), s */
 
 static const char *const SECTIONS[] = {
-    "city", "grid",       "report",      "rejections",   "stats",   "exposure", "zones",  "demand",
-    "od",   "duration_s", "distance_km", "source_zones", "weather", "effects",  "travel", "end",
+    "city",       "grid",        "report",       "rejections", "stats",   "exposure",  "zones",   "demand", "od",
+    "duration_s", "distance_km", "source_zones", "weather",    "sources", "estimator", "effects", "travel", "end",
 };
 enum { N_SECTIONS = sizeof SECTIONS / sizeof *SECTIONS };
+/* The sections a format version added: [effects] in 2, [sources] and
+ * [estimator] in 3; [travel] is optional in 2 and 3. */
+enum { SECTION_SOURCES = 13, SECTION_ESTIMATOR = 14, SECTION_EFFECTS = 15, SECTION_TRAVEL = 16 };
 
 typedef struct {
   TrvCalTable *t;
@@ -47,7 +54,7 @@ typedef struct {
   uint64_t rows_rejected, rejected_sum;
   double grid_values[5];
   TrvHistogram *hist;
-  int version; /* of the header: 1 has no [effects] */
+  int version; /* of the header: 1 has no [effects], 1 and 2 no [sources] nor [estimator] */
 } Reader;
 
 static bool key_value(Reader *r, const char *line, const char *const *keys, int n_keys, int *which,
@@ -112,11 +119,20 @@ static bool close_section(Reader *r) {
       if (r->next_row != TRV_SLOTS_PER_WEEK)
         return trv_cal_fail(c, "[exposure] has %d rows, expected %d", r->next_row, TRV_SLOTS_PER_WEEK);
       break;
-    case 13:
+    case SECTION_ESTIMATOR: {
+      char *why = trv_cal_estimator_close(t, r->seen_keys);
+      if (why) {
+        trv_cal_fail(c, "%s", why);
+        g_free(why);
+        return false;
+      }
+      break;
+    }
+    case SECTION_EFFECTS:
       if (r->next_row != TRV_EFFECT_COUNT)
         return trv_cal_fail(c, "[effects] has %d rows, expected %d", r->next_row, TRV_EFFECT_COUNT);
       break;
-    case 14: { /* [travel] (caltable-travel.c) */
+    case SECTION_TRAVEL: { /* [travel] (caltable-travel.c) */
       char *why = trv_travel_close(t, r->next_row);
       if (why) {
         trv_cal_fail(c, "%s", why);
@@ -327,9 +343,23 @@ static bool data_line(Reader *r, char *line) {
     case 10: return histogram_line(r, line);
     case 11: return trv_cal_fields(&r->ctx, line, f, 8) && source_zone_line(r, f);
     case 12: return trv_cal_fields(&r->ctx, line, f, 4) && weather_line(r, f);
-    case 13: {
-      if (!trv_cal_fields(&r->ctx, line, f, 5)) return false;
-      char *why = trv_cal_effect_parse(t, r->next_row, f);
+    case SECTION_SOURCES:
+    case SECTION_ESTIMATOR: {
+      if (r->section == SECTION_SOURCES && !trv_cal_fields(&r->ctx, line, f, 3)) return false;
+      char *why = r->section == SECTION_ESTIMATOR ? trv_cal_estimator_parse(t, line, &r->seen_keys)
+                                                  : trv_cal_source_parse(t, f);
+      if (why) {
+        trv_cal_fail(c, "%s", why);
+        g_free(why);
+        return false;
+      }
+      return true;
+    }
+    case SECTION_EFFECTS: {
+      char *fe[TRV_CAL_EFFECT_FIELDS];
+      if (!trv_cal_fields(&r->ctx, line, fe, r->version < 3 ? TRV_CAL_EFFECT_FIELDS_V2 : TRV_CAL_EFFECT_FIELDS))
+        return false;
+      char *why = trv_cal_effect_parse(t, r->version, r->next_row, fe);
       if (why) {
         trv_cal_fail(c, "%s", why);
         g_free(why);
@@ -338,7 +368,7 @@ static bool data_line(Reader *r, char *line) {
       r->next_row++;
       return true;
     }
-    case 14: {
+    case SECTION_TRAVEL: {
       char *why = trv_travel_parse_line(t, line, &r->next_row);
       if (why) {
         trv_cal_fail(c, "%s", why);
@@ -380,11 +410,15 @@ TrvCalTable *trv_cal_table_parse(const char *text, size_t len, const char *name,
       if (sscanf(line, "trivium-urs-calibration %d%c", &v, &tail) != 1)
         ok = trv_cal_fail(&r.ctx, "not a Trivium URS calibration table (expected 'trivium-urs-calibration %d')",
                           TRV_CAL_FORMAT_VERSION);
-      else if (v != TRV_CAL_FORMAT_VERSION && v != 1)
-        ok = trv_cal_fail(&r.ctx, "format version %d, this build reads versions 1 and %d", v, TRV_CAL_FORMAT_VERSION);
-      else if (v == 1)
-        for (int k = 0; k < TRV_EFFECT_COUNT; k++)
+      else if (v < 1 || v > TRV_CAL_FORMAT_VERSION)
+        ok = trv_cal_fail(&r.ctx, "format version %d, this build reads versions 1 to %d", v, TRV_CAL_FORMAT_VERSION);
+      else if (v < 3) {
+        for (int k = 0; v == 1 && k < TRV_EFFECT_COUNT; k++)
           trv_cal_table_set_effect(r.t, k, false, NAN, NAN, "a table of format version 1 holds no effects");
+        g_free(r.t->estimator.name);
+        r.t->estimator = (TrvEstimator){.name = g_strdup("not recorded (a table of format version 1 or 2)"),
+                                        .level = TRV_EFFECTS_BOOTSTRAP_LEVEL};
+      }
       r.version = v;
       header = true;
       continue;
@@ -392,8 +426,9 @@ TrvCalTable *trv_cal_table_parse(const char *text, size_t len, const char *name,
     if (line[0] == '#' || (line[0] == '\0' && r.section != 3 && r.section != 4)) continue;
     if (line[0] == '[') {
       int want = r.section + 1;
-      if (want == 13 && r.version == 1) want += 2;      /* version 1 has no [effects] nor [travel] */
-      if (want == 14 && !strcmp(line, "[end]")) want++; /* [travel] is optional: older tables have none */
+      if (want == SECTION_SOURCES && r.version < 3) want += 2;      /* versions 1 and 2: no [sources], [estimator] */
+      if (want == SECTION_EFFECTS && r.version == 1) want += 2;     /* version 1: no [effects] nor [travel] */
+      if (want == SECTION_TRAVEL && !strcmp(line, "[end]")) want++; /* [travel] is optional: older tables have none */
       if (want >= N_SECTIONS) {
         ok = trv_cal_fail(&r.ctx, "text after [end]");
         break;

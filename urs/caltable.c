@@ -58,6 +58,12 @@ TrvCalTable *trv_cal_table_new(const char *city, const char *source, const TrvHe
   t->stats = g_array_new(FALSE, TRUE, sizeof(TrvStat));
   t->source_zones = g_array_new(FALSE, TRUE, sizeof(TrvSourceZone));
   for (int k = 0; k < TRV_EFFECT_COUNT; k++) trv_cal_table_set_effect(t, k, false, NAN, NAN, "not estimated");
+  t->estimator = (TrvEstimator){.version = TRV_EFFECTS_ESTIMATOR_VERSION,
+                                .name = g_strdup(TRV_EFFECTS_ESTIMATOR),
+                                .resamples = TRV_EFFECTS_BOOTSTRAP_RESAMPLES,
+                                .seed = TRV_EFFECTS_BOOTSTRAP_SEED,
+                                .level = TRV_EFFECTS_BOOTSTRAP_LEVEL};
+  t->sources = g_array_new(FALSE, TRUE, sizeof(TrvSource));
   return t;
 }
 
@@ -77,8 +83,12 @@ void trv_cal_table_free(TrvCalTable *t) {
   g_free(t->distance_km.counts);
   g_array_free(t->weather, TRUE);
   for (int k = 0; k < TRV_EFFECT_COUNT; k++) g_free(t->effects[k].note);
+  g_free(t->estimator.name);
+  for (guint i = 0; i < t->sources->len; i++) g_free(g_array_index(t->sources, TrvSource, i).name);
+  g_array_free(t->sources, TRUE);
   if (t->fit_counts) g_hash_table_destroy(t->fit_counts);
   if (t->fit_exposure) g_hash_table_destroy(t->fit_exposure);
+  if (t->fit_design) g_free(t->fit_design->days), g_free(t->fit_design);
   trv_travel_free(t->travel);
   for (guint i = 0; i < t->rejections->len; i++) {
     TrvRejection *r = &g_array_index(t->rejections, TrvRejection, i);
@@ -403,6 +413,8 @@ char *trv_cal_table_to_string(const TrvCalTable *t) {
     trv_caltable_put_double(s, w->tmin_c);
     g_string_append_c(s, '\n');
   }
+  trv_cal_sources_write(t, s);
+  trv_cal_estimator_write(t, s);
   trv_cal_effects_write(t, s);
   trv_travel_write(t, s);
   g_string_append(s, "[end]\n");

@@ -11,9 +11,13 @@
  * a per-day weather table; the effects on zone demand of the time of day,
  * airports, weekends, rain and temperature estimated from the trace by a
  * Poisson regression (urs/effects.c), with their standard errors or the
- * reason they could not be estimated.  The text format is documented in
+ * reason they could not be estimated, and how far each moves when the
+ * trace's days are resampled and, when the trace spans months, from month
+ * to month (urs/effects-spread.c); the estimator that made them; the
+ * SHA-256 of every input file.  The text format is documented in
  * docs/urs.md and versioned (TRV_CAL_FORMAT_VERSION; version 1 tables,
- * which hold no effects, still read).
+ * which hold no effects, and version 2 tables, whose effects have no
+ * interval, still read).
  *
  * Invariants (kept by the builders, checked by the reader and, before a
  * byte is written, by the writer): every zone appears once and lies in the
@@ -33,7 +37,7 @@
 
 #include "urs/hexgrid.h"
 
-#define TRV_CAL_FORMAT_VERSION 2
+#define TRV_CAL_FORMAT_VERSION 3
 #define TRV_SLOTS_PER_WEEK 672
 #define TRV_SLOTS_PER_DAY 96
 
@@ -47,6 +51,7 @@
 #define TRV_CAL_MAX_BINS 100000
 #define TRV_CAL_MAX_REASONS 1000
 #define TRV_CAL_MAX_STATS 1000
+#define TRV_CAL_MAX_SOURCES 100000 /* input files hashed ([sources]); a directory of cab files is 516 */
 #define TRV_CAL_MAX_TEXT 200       /* bytes of a rejection's quoted line */
 #define TRV_CAL_MAX_RATE 1e12      /* requests per hour of one zone and slot */
 #define TRV_CAL_MAX_EXPOSURE_H 1e6 /* hours behind one slot (a century is 1,300) */
@@ -120,12 +125,78 @@ extern const char *const trv_effect_names[TRV_EFFECT_COUNT];
 #define TRV_CAL_MAX_EFFECT_SE 1e6
 #define TRV_URS_AIRPORT_KM 3.0 /* a zone this close to an airport is an airport zone */
 
+/* How an effect's spread was measured (the [effects] method field). */
+typedef enum {
+  TRV_EFFECT_METHOD_NONE,      /* not identifiable: nothing estimated */
+  TRV_EFFECT_METHOD_POISSON,   /* the fit alone: no interval (fewer than TRV_EFFECTS_BOOTSTRAP_MIN_DAYS days) */
+  TRV_EFFECT_METHOD_BOOTSTRAP, /* the fit and a day-block bootstrap interval */
+  TRV_EFFECT_METHOD_MONTHS,    /* the fit, the bootstrap interval and one fit per month */
+  TRV_EFFECT_METHOD_COUNT
+} TrvEffectMethod;
+extern const char *const trv_effect_method_names[TRV_EFFECT_METHOD_COUNT];
+#define TRV_CAL_MAX_RESAMPLES 100000
+#define TRV_CAL_MAX_MONTHS 1200 /* a century of months */
+
 typedef struct {
   bool estimated; /* false: not identifiable from this trace; estimate and se are NAN */
   double estimate, se;
-  char *note; /* the unit, or why it is not identifiable: UTF-8 text, no control characters */
+  TrvEffectMethod method;
+  int days;             /* local days behind the fit (0 when not estimated) */
+  int resamples;        /* bootstrap fits that converged (0 without an interval) */
+  double lo, hi;        /* percentile interval over the resamples; NAN without one */
+  int months;           /* months fitted on their own (0: none) */
+  double month_sd;      /* sd of the monthly estimates (n - 1); NAN without months */
+  double month_min;     /* smallest and largest monthly estimate; NAN without months */
+  double month_max;     /* */
+  int months_same_sign; /* monthly estimates of the estimate's sign */
+  char *note;           /* the unit, or why it is not identifiable: UTF-8 text, no control characters */
 } TrvEffect;
 
+/* An input file of the import ([sources]): its name (no directory), size
+ * and SHA-256 (64 lower-case hex digits). */
+typedef struct {
+  char *name;
+  uint64_t bytes;
+  char sha256[65];
+} TrvSource;
+
+/* The estimator behind the effects ([estimator]): its version (bumped when
+ * the same trace would give other numbers), the bootstrap's resample count
+ * and seed, and the interval's level. */
+#define TRV_EFFECTS_ESTIMATOR "poisson-log-link; day-block bootstrap, percentile interval; monthly refits"
+#define TRV_EFFECTS_ESTIMATOR_VERSION 2
+#define TRV_EFFECTS_BOOTSTRAP_RESAMPLES 1000
+#define TRV_EFFECTS_BOOTSTRAP_SEED UINT64_C(20080518) /* fixed: the same trace gives the same table */
+#define TRV_EFFECTS_BOOTSTRAP_LEVEL 0.95
+#define TRV_CAL_MAX_DAYS 100000 /* local days behind an effect */
+typedef struct {
+  int version; /* 0: the table holds no [estimator] (format 1 and 2) */
+  char *name;
+  int resamples;
+  uint64_t seed;
+  double level;
+} TrvEstimator;
+
+/* The design of the effects fit, kept by the import for the spread of
+ * its estimates (effects.c, effects-spread.c): the requests of the fit's
+ * rows summed per local day, time-of-day band value and airport flag. */
+#define TRV_EFFECTS_MAX_BANDS 24
+typedef struct {
+  int64_t day;                            /* local days since 1970-01-01 */
+  int month;                              /* year * 12 + month - 1 */
+  double weekend, rain, temp;             /* the day's covariates (as in the fit) */
+  double count[TRV_EFFECTS_MAX_BANDS][2]; /* requests by band and airport flag */
+  double hours[TRV_EFFECTS_MAX_BANDS];    /* exposure hours by band */
+} TrvEffectsDay;
+typedef struct {
+  int p, cols[TRV_EFFECT_COUNT]; /* the fit's covariates (effect indexes), the intercept first */
+  bool split;                    /* airport zones apart (else one row pooled over every zone) */
+  double zones[2];               /* zones without and with the airport flag */
+  int n_bands;
+  double band_value[TRV_EFFECTS_MAX_BANDS]; /* the distinct time-of-day index values */
+  int n_days;
+  TrvEffectsDay *days; /* the fit's days, in order */
+} TrvEffectsDesign;
 typedef struct {
   int version;
   char *city;
@@ -148,11 +219,14 @@ typedef struct {
   GArray *stats;        /* TrvStat, in first-set order */
   GArray *source_zones; /* TrvSourceZone (NYC), sorted by id */
   TrvEffect effects[TRV_EFFECT_COUNT];
+  TrvEstimator estimator;
+  GArray *sources; /* TrvSource, in the order the import read them */
   /* What the importers collect for the effect estimates (urs/effects.c);
    * not written: NULL until the first count. */
-  GHashTable *fit_counts;   /* (local day, slot of the day, airport flag) -> count */
-  GHashTable *fit_exposure; /* (local day, slot of the day) -> hours */
-  struct TrvTravel *travel; /* travel times (caltable-travel.h), NULL when the table has none */
+  GHashTable *fit_counts;       /* (local day, slot of the day, airport flag) -> count */
+  GHashTable *fit_exposure;     /* (local day, slot of the day) -> hours */
+  TrvEffectsDesign *fit_design; /* set by the estimate; NULL before */
+  struct TrvTravel *travel;     /* travel times (caltable-travel.h), NULL when the table has none */
 } TrvCalTable;
 
 /* A new empty table (duration bins 60 s x 120, distance bins 0.5 km x 100,
@@ -242,15 +316,39 @@ bool trv_cal_table_airport_cell(const TrvCalTable *table, TrvHexCell cell);
  * sd 0 when fewer than two days do. */
 void trv_cal_weather_index(const TrvCalTable *table, double *rain_mean, double *rain_sd, double *temp_mean,
                            double *temp_sd);
-/* Sets an effect (copying the note). */
+/* Sets an effect (copying the note), with no interval and no months
+ * (method poisson when estimated, none otherwise). */
 void trv_cal_table_set_effect(TrvCalTable *table, int which, bool estimated, double estimate, double se,
                               const char *note);
+/* Records an input file: its name without the directory (quoted as
+ * trv_cal_text quotes), size and the SHA-256 of its bytes. */
+void trv_cal_table_add_source(TrvCalTable *table, const char *path, const char *data, size_t len);
+
+/* The grounding rule (docs/urs.md, "Truth grounded in the city's data"):
+ * true when the effect is estimated, its bootstrap interval excludes 0 on
+ * the side of the estimate and, when months were fitted, at least 5/6 of
+ * them (10 of 12) have the estimate's sign.  Else false, and *why (when
+ * not NULL) says which condition failed (a static string). */
+#define TRV_EFFECTS_SIGN_SHARE_NUM 5
+#define TRV_EFFECTS_SIGN_SHARE_DEN 6
+bool trv_cal_effect_robust(const TrvEffect *effect, const char **why);
 /* The effects' part of the writer, checker, reader and equality. */
 void trv_cal_effects_write(const TrvCalTable *table, GString *s);
 bool trv_cal_effects_check(const TrvCalTable *table, GError **error);
-/* Parses one [effects] row (5 TAB-split fields) as row `row`; NULL if it
- * is fine, else the message (to be freed). */
-char *trv_cal_effect_parse(TrvCalTable *table, int row, char **fields);
+/* The fields of an [effects] row in a table of format version 2 (5) and
+ * 3 (15). */
+#define TRV_CAL_EFFECT_FIELDS_V2 5
+#define TRV_CAL_EFFECT_FIELDS 15
+/* Parses one [effects] row (TAB-split fields, as many as its version has)
+ * as row `row`; NULL if it is fine, else the message (to be freed). */
+char *trv_cal_effect_parse(TrvCalTable *table, int version, int row, char **fields);
+/* The [sources] and [estimator] sections: writer, parser of one line
+ * (NULL if fine, else the message), checks when the section ends. */
+void trv_cal_sources_write(const TrvCalTable *table, GString *s);
+char *trv_cal_source_parse(TrvCalTable *table, char **fields);
+void trv_cal_estimator_write(const TrvCalTable *table, GString *s);
+char *trv_cal_estimator_parse(TrvCalTable *table, const char *line, unsigned *seen);
+char *trv_cal_estimator_close(const TrvCalTable *table, unsigned seen);
 bool trv_cal_effects_equal(const TrvCalTable *a, const TrvCalTable *b);
 
 /* Field-by-field equality (doubles compared exactly). */

@@ -29,7 +29,10 @@
  * need weather on those days, varying; airports need demand both in
  * airport zones and elsewhere.  A covariate that turns out collinear with
  * the others is dropped and said so.  Deterministic: rows are built in
- * key order, not hash order. */
+ * key order, not hash order.  Once the fit stands, the requests of its
+ * rows summed per day, band and airport flag (the design, import.h) go to
+ * effects-spread.c, which measures how far each estimate moves with the
+ * days behind it. */
 #include <config.h>
 
 #include <math.h>
@@ -80,6 +83,56 @@ typedef struct {
 } Day;
 
 enum { K = TRV_EFFECT_COUNT }; /* covariates: one per effect, the intercept first */
+
+/* year * 12 + month - 1 of a count of days since 1970-01-01 (proleptic
+ * Gregorian; the inverse of trv_days_from_civil). */
+static int month_of_day(int64_t z) {
+  z += 719468;
+  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  int64_t doe = z - era * 146097;
+  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  int64_t mp = (5 * doy + 2) / 153;
+  int64_t m = mp < 10 ? mp + 3 : mp - 9;
+  int64_t y = yoe + era * 400 + (m <= 2);
+  return (int)(y * 12 + m - 1);
+}
+
+/* The design of the fit (import.h): its days with their requests summed
+ * per band and airport flag, over the rows the fit used. */
+static void build_design(const TrvCalTable *t, const int64_t *keys, guint n, const GArray *days, const bool *use,
+                         const int *cols, int p, const int zones[2], TrvEffectsDesign *d) {
+  memset(d, 0, sizeof *d);
+  d->p = p;
+  memcpy(d->cols, cols, sizeof(int) * p);
+  d->split = use[TRV_EFFECT_AIRPORT];
+  d->zones[0] = zones[0], d->zones[1] = zones[1];
+  for (int h = 0; h < 24; h++) {
+    double v = trv_urs_time_of_day_index(h);
+    int b = 0;
+    while (b < d->n_bands && d->band_value[b] != v) b++;
+    if (b == d->n_bands) d->band_value[d->n_bands++] = v;
+  }
+  d->days = g_new0(TrvEffectsDay, days->len);
+  guint di = 0;
+  for (guint i = 0; i < n; i++) {
+    int64_t day = floor_div(keys[i], TRV_SLOTS_PER_DAY);
+    while (g_array_index(days, Day, di).day != day) di++;
+    const Day *dd = &g_array_index(days, Day, di);
+    if ((use[TRV_EFFECT_RAIN] && isnan(dd->rain)) || (use[TRV_EFFECT_TEMPERATURE] && isnan(dd->temp))) continue;
+    if (!d->n_days || d->days[d->n_days - 1].day != day)
+      d->days[d->n_days++] = (TrvEffectsDay){
+          .day = day, .month = month_of_day(day), .weekend = dd->weekend, .rain = dd->rain, .temp = dd->temp};
+    TrvEffectsDay *e = &d->days[d->n_days - 1];
+    int b = trv_effects_band(d, (int)(keys[i] % TRV_SLOTS_PER_DAY / 4));
+    e->hours[b] += *(double *)g_hash_table_lookup(t->fit_exposure, &keys[i]);
+    for (int h = 0; h < 2; h++) {
+      gint64 ck = (keys[i] << 1) | h;
+      double *c = g_hash_table_lookup(t->fit_counts, &ck);
+      e->count[b][h] += c ? *c : 0;
+    }
+  }
+}
 
 void trv_effects_estimate(TrvCalTable *t) {
   for (int k = 0; k < K; k++) trv_cal_table_set_effect(t, k, false, NAN, NAN, "no demand counted");
@@ -239,6 +292,10 @@ void trv_effects_estimate(TrvCalTable *t) {
     trv_cal_table_set_stat(t, "effects_airport_zones", zones[1]);
     trv_cal_table_set_stat(t, "effects_pearson_dispersion", fit.pearson);
     trv_cal_table_set_stat(t, "effects_iterations", fit.iterations);
+    if (t->fit_design) g_free(t->fit_design->days), g_free(t->fit_design);
+    t->fit_design = g_new(TrvEffectsDesign, 1);
+    build_design(t, keys, n, days, use, cols, p, zones, t->fit_design);
+    trv_effects_spread(t, t->fit_design);
   } else {
     char *fail = g_strdup_printf("the Poisson fit failed: %s", trv_poisson_status_text(status));
     for (int k = 0; k < K; k++)

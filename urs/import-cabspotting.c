@@ -188,6 +188,7 @@ TrvCalTable *trv_import_cabspotting_inputs(const TrvImportOptions *opt, const Tr
     const char *path = in[k].name;
     TrvLineReader rd;
     if (!trv_line_reader_open(&rd, &in[k], TRV_IMPORT_MAX_TRACE_BYTES, "cabspotting trace file", error)) goto fail;
+    trv_cal_table_add_source(t, path, rd.data, rd.len);
     g_array_set_size(fixes, 0);
     char *line;
     size_t len;

@@ -210,6 +210,7 @@ TrvCalTable *trv_import_sg_inputs(const TrvImportOptions *opt, const TrvImportIn
       ok = false;
       break;
     }
+    trv_cal_table_add_source(t, path, rd.data, rd.len);
     t->files++;
     uint64_t read = 0, used = 0;
     char *line;

@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/input.h"
 #include "core/posterior.h"
 #include "urs/caltable-travel.h"
 #include "urs/import.h"
@@ -100,6 +101,20 @@ static char *zone_path(const TrvImportOptions *opt, const TrvImportInput *in, si
   return NULL;
 }
 
+/* Records the zone table among the sources (read again: the zone reader
+ * keeps no copy; it is 15 kB). */
+static bool add_zone_source(TrvCalTable *t, const TrvImportInput *in, GError **error) {
+  if (in->data) return trv_cal_table_add_source(t, in->name, in->data, in->len), true;
+  char *text;
+  size_t len;
+  if (!trv_input_read(in->name, TRV_IMPORT_MAX_ZONE_TABLE_BYTES, "zone table file", TRV_INPUT_PIPE_OK, &text, &len,
+                      error))
+    return false;
+  trv_cal_table_add_source(t, in->name, text, len);
+  g_free(text);
+  return true;
+}
+
 static const char *const UNKNOWN_KINDS[] = {"264", "265", "missing", "no_centroid"};
 
 /* Classifies a zone field: its id, or 0 when unknown, counted in the stat
@@ -151,6 +166,7 @@ static bool read_trips(TrvCalTable *t, const TrvImportInput *in, guint file_inde
   TrvLineReader rd;
   const char *path = in->name;
   if (!trv_line_reader_open(&rd, in, TRV_IMPORT_MAX_TRACE_BYTES, "TLC trip file", error)) return false;
+  trv_cal_table_add_source(t, path, rd.data, rd.len);
   enum { MAXF = 64 };
   char *f[MAXF], *line;
   size_t len;
@@ -338,7 +354,8 @@ TrvCalTable *trv_import_tlc_inputs(const TrvImportOptions *opt, const TrvImportI
       trv_cal_table_set_stat(t, name, 0);
     }
   trv_cal_table_set_stat(t, "rows_with_unknown_dropoff_zone", 0);
-  bool ok = trv_tlc_zones_read(opt->zones ? opt->zones : &zin, &grid, zs.zones, &zs.n_zones, error);
+  bool ok = trv_tlc_zones_read(opt->zones ? opt->zones : &zin, &grid, zs.zones, &zs.n_zones, error) &&
+            add_zone_source(t, opt->zones ? opt->zones : &zin, error);
   for (size_t k = 0; ok && k < n_in; k++, t->files++) ok = read_trips(t, &in[k], (guint)k, &zs, trips, months, error);
   if (!ok) goto out;
   g_free(t->timezone);

@@ -143,6 +143,33 @@ void trv_effects_add_demand(TrvCalTable *table, TrvHexCell cell, int64_t local_s
 void trv_effects_add_exposure(TrvCalTable *table, int64_t local_seconds, double hours);
 void trv_effects_estimate(TrvCalTable *table);
 
+/* How far each estimate moves with the days behind it (effects-spread.c).
+ * The requests of the fit's rows summed per local day, time-of-day band
+ * value and airport flag (the day's covariates are constant within it, so
+ * the sums are Poisson with the same coefficients): the data a day-block
+ * resample draws whole days of (TrvEffectsDesign, caltable.h). */
+#define TRV_EFFECTS_BOOTSTRAP_MIN_DAYS 7     /* a day-block interval needs a week: each weekday once */
+#define TRV_EFFECTS_MONTH_MIN_DAYS 28        /* a month is fitted alone when it has this many days of the fit */
+#define TRV_EFFECTS_BOOTSTRAP_MIN_SHARE 0.95 /* of the resamples must fit, else no interval */
+/* The band of an hour in the design (its index among band_value). */
+int trv_effects_band(const TrvEffectsDesign *design, int hour);
+/* Fits the design on the days pick[0..n-1] (repeats allowed: a day drawn
+ * twice counts twice).  Rows are pooled over days when no day-level
+ * covariate is in the fit.  beta[c] is the coefficient of cols[c]; false
+ * when the fit fails (singular, no convergence). */
+bool trv_effects_fit_days(const TrvEffectsDesign *design, const int *pick, int n, double beta[TRV_EFFECT_COUNT]);
+/* Sets the spread of every effect of the fit: days, the day-block
+ * bootstrap interval (TRV_EFFECTS_BOOTSTRAP_RESAMPLES resamples of
+ * n_days days drawn with replacement, seeded with
+ * TRV_EFFECTS_BOOTSTRAP_SEED; the TRV_EFFECTS_BOOTSTRAP_LEVEL percentile
+ * interval, linear between order statistics) when the fit has at least
+ * TRV_EFFECTS_BOOTSTRAP_MIN_DAYS days, and the monthly fits when at least
+ * two calendar months hold TRV_EFFECTS_MONTH_MIN_DAYS days of the fit. */
+void trv_effects_spread(TrvCalTable *table, const TrvEffectsDesign *design);
+/* The q-quantile (0..1) of n sorted values, linear between order
+ * statistics (the definition of R's type 7). */
+double trv_effects_quantile(const double *sorted, int n, double q);
+
 /* Slot of the week (Monday 00:00 = 0) of a local wall-clock time. */
 int trv_slot_of_week(int weekday_monday0, int hour, int minute);
 /* Slot of the week of a local time given as seconds since 1970-01-01 00:00

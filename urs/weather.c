@@ -293,12 +293,15 @@ bool trv_weather_attach_input(TrvCalTable *t, const TrvImportInput *in, GError *
       glued += ok && file.rows->len == before + 2;
     }
   }
-  trv_line_reader_close(&rd);
   if (ok && file.layout < 0) {
     w.line = 1;
     ok = fail(&w, "empty weather file; expected a header and one row per day");
   }
-  if (ok) merge(t, &file, glued);
+  if (ok) {
+    merge(t, &file, glued);
+    trv_cal_table_add_source(t, in->name, rd.data, rd.len);
+  }
+  trv_line_reader_close(&rd);
   g_free(file.station);
   g_array_free(file.rows, TRUE);
   g_hash_table_destroy(file.seen);

@@ -113,6 +113,17 @@ typedef struct {
 
 typedef struct UrsSharedTable UrsSharedTable; /* world.c */
 
+/* Where the effect of a confounder, when informative, comes from
+ * (docs/urs.md, "Truth grounded in the city's data"). */
+typedef enum {
+  URS_EFFECT_SYNTHETIC,        /* world.effect: the scenario's setting */
+  URS_EFFECT_UNGROUNDED,       /* a data-backed confounder with world.grounded = 0: world.effect */
+  URS_EFFECT_GROUNDED,         /* the table's estimate: its interval excludes 0 robustly */
+  URS_EFFECT_NOT_IDENTIFIABLE, /* 0: the trace cannot identify it */
+  URS_EFFECT_NOT_ROBUST,       /* 0: the grounding rule refuses it */
+  URS_EFFECT_BELOW_FLOOR,      /* 0: robust, but below world.effect_floor */
+} UrsGrounding;
+
 struct UrsWorld {
   uint32_t magic;
   TrvUrsParams p; /* world.* */
@@ -143,8 +154,10 @@ struct UrsWorld {
   double *weather_z;
   GArray *weather_by_weekday[7];
   /* the effects of confounders 2, 3, 10 the city's table estimated, in
-   * the world's units (0: not identifiable or below world.effect_floor) */
+   * the world's units (0: not identifiable, not robust by the grounding
+   * rule, or below world.effect_floor); ground[j] says which */
   double table_kappa[URS_NCONF];
+  UrsGrounding ground[URS_NCONF];
   /* travel times (world.travel = table and the table has them): per band
    * the line a + b km and the estimates of the pairs with trips */
   bool travel;
@@ -207,6 +220,19 @@ struct UrsWorld {
 
 /* world-city.c */
 bool urs_city_init(UrsWorld *w, GError **error);
+/* The table effect behind confounder j (2 rain, 3 time of day, 10
+ * airport), or -1 for a confounder with none. */
+int urs_table_effect(int j);
+/* Applies the grounding rule (trv_cal_effect_robust) to the effects
+ * urs_city_init took from the table, and records for each confounder
+ * where its effect comes from (world.c; called once, after
+ * urs_city_init). */
+void urs_ground_effects(UrsWorld *w);
+/* The world's report: where each confounder's effect comes from
+ * (world-report.c). */
+typedef struct TrvReportClass TrvReportClass;
+extern const TrvReportClass trv_urs_report;
+extern const TrvWorldClass trv_world_urs; /* world.c; also declared for the program in envs/worlds.h */
 void urs_city_free(UrsWorld *w);
 int urs_cell_index(const UrsWorld *w, int q, int r); /* -1 outside */
 void urs_cell_qr(const UrsWorld *w, int idx, int *q, int *r);

@@ -6,9 +6,11 @@
  * kappa_j for the informative confounders (world.informative,
  * world.informative_after from episode world.change_at on), 0 otherwise:
  * for weather (2), time of day (3) and airport (10) the effect the city's
- * table estimated from its trace (0 where the trace cannot identify it or
- * it is below world.effect_floor; world.grounded=0 turns this off), for
- * the others world.effect.
+ * table estimated from its trace (0 where the trace cannot identify it,
+ * where its spread over the trace's days or months does not exclude 0
+ * robustly (urs_ground_effects), or where it is below world.effect_floor;
+ * world.grounded=0 turns this off), for the others world.effect: the
+ * report (world-report.c) says which is which.
  * The agents are the drivers and share one city: agent_instance() returns
  * a handle on driver a (passing the world itself plays driver 0); act()
  * records the driver's decision (0 stay, 1 reposition with the graph given
@@ -81,7 +83,7 @@ static const TrvParamSpec specs[] = {
       "URS: log-demand effect kappa of an informative confounder (per standard deviation)"),
     I("world.grounded", grounded, 1, 0, 1,
       "URS: 1 = the effects of weather (2), time of day (3) and airport (10), when informative, are the calibration "
-      "table's estimates (docs/urs.md); 0 = world.effect like the others"),
+      "table's estimates whose interval excludes 0 robustly, else 0 (docs/urs.md); 0 = world.effect like the others"),
     D("world.effect_floor", effect_floor, 0.1, 0, 1e3,
       "URS: a table estimate smaller than this in absolute value (per standard deviation) counts as no effect"),
     D("world.load", load, 3.0, 1e-3, 1e3,
@@ -230,6 +232,38 @@ static UrsSharedTable *load_table(const char *file, const char *city, char **fou
 
 static void urs_free(void *p);
 
+int urs_table_effect(int j) {
+  return j == 2 ? TRV_EFFECT_RAIN : j == 3 ? TRV_EFFECT_TIME_OF_DAY : j == 10 ? TRV_EFFECT_AIRPORT : -1;
+}
+
+/* urs_city_init converted the table's estimates to the world's units and
+ * dropped those below world.effect_floor; here an estimate whose spread
+ * does not exclude 0 robustly (a bootstrap interval over the trace's days
+ * holding 0, a sign that changes between months, or no interval at all)
+ * is dropped too, so that a grounded truth claims no effect the data
+ * cannot tell from none. */
+void urs_ground_effects(UrsWorld *w) {
+  for (int j = 0; j < URS_NCONF; j++) {
+    int k = urs_table_effect(j);
+    if (k < 0) {
+      w->ground[j] = URS_EFFECT_SYNTHETIC;
+      continue;
+    }
+    const TrvEffect *e = &w->table->effects[k];
+    if (!w->p.grounded)
+      w->ground[j] = URS_EFFECT_UNGROUNDED;
+    else if (!e->estimated)
+      w->ground[j] = URS_EFFECT_NOT_IDENTIFIABLE;
+    else if (!trv_cal_effect_robust(e, NULL))
+      w->ground[j] = URS_EFFECT_NOT_ROBUST;
+    else if (w->table_kappa[j] == 0)
+      w->ground[j] = URS_EFFECT_BELOW_FLOOR;
+    else
+      w->ground[j] = URS_EFFECT_GROUNDED;
+    if (w->ground[j] != URS_EFFECT_GROUNDED) w->table_kappa[j] = 0;
+  }
+}
+
 static void *urs_init(const TrvParams *params, uint64_t seed, GError **error) {
   UrsWorld *w = g_new0(UrsWorld, 1);
   w->magic = URS_MAGIC_WORLD;
@@ -247,6 +281,7 @@ static void *urs_init(const TrvParams *params, uint64_t seed, GError **error) {
     urs_free(w);
     return NULL;
   }
+  urs_ground_effects(w);
   for (int f = 0; f < URS_NFLEETS; f++) urs_fleet_init(&w->fleet[f], w->n_drivers, w->ncells);
   w->action = g_new0(int, w->n_drivers);
   w->driver_weight = g_new0(double, (size_t)w->n_drivers *URS_NCONF);
@@ -318,8 +353,8 @@ static void urs_episode_begin(void *world, int e) {
   w->t = 0;
   w->informative = (uint32_t)(w->p.change_at > 0 && e >= w->p.change_at ? w->p.informative_after : w->p.informative);
   for (int j = 0; j < URS_NCONF; j++) {
-    bool from_table = w->p.grounded && (j == 2 || j == 3 || j == 10);
-    double k = from_table ? w->table_kappa[j] : w->p.effect;
+    bool synthetic = w->ground[j] == URS_EFFECT_SYNTHETIC || w->ground[j] == URS_EFFECT_UNGROUNDED;
+    double k = synthetic ? w->p.effect : w->table_kappa[j];
     w->truth_weight[j] = w->kappa[j] = (w->informative >> j & 1) ? k : 0;
   }
   urs_city_episode(w);
@@ -530,4 +565,5 @@ const TrvWorldClass trv_world_urs = {
     .probe_value = urs_probe_value,
     .step_seconds = urs_step_seconds,
     .params = &trv_urs_params,
+    .report = &trv_urs_report,
 };
