@@ -87,20 +87,26 @@ void trv_cal_weather_index(const TrvCalTable *t, double *rain_mean, double *rain
 const char *const trv_effect_method_names[TRV_EFFECT_METHOD_COUNT] = {"none", "poisson", "poisson+day-bootstrap",
                                                                       "poisson+day-bootstrap+months"};
 
+/* An effect as the fit alone gives it (method poisson, or none when not
+ * estimated): no interval, no months. */
+static TrvEffect effect_without_spread(bool estimated, char *note) {
+  return (TrvEffect){.estimated = estimated,
+                     .method = estimated ? TRV_EFFECT_METHOD_POISSON : TRV_EFFECT_METHOD_NONE,
+                     .lo = NAN,
+                     .hi = NAN,
+                     .month_sd = NAN,
+                     .month_min = NAN,
+                     .month_max = NAN,
+                     .note = note};
+}
+
 void trv_cal_table_set_effect(TrvCalTable *t, int which, bool estimated, double estimate, double se, const char *note) {
   g_assert(which >= 0 && which < TRV_EFFECT_COUNT);
   TrvEffect *e = &t->effects[which];
   char *old = e->note;
-  *e = (TrvEffect){.estimated = estimated,
-                   .estimate = estimated ? estimate : NAN,
-                   .se = estimated ? se : NAN,
-                   .method = estimated ? TRV_EFFECT_METHOD_POISSON : TRV_EFFECT_METHOD_NONE,
-                   .lo = NAN,
-                   .hi = NAN,
-                   .month_sd = NAN,
-                   .month_min = NAN,
-                   .month_max = NAN,
-                   .note = g_strdup(note)};
+  *e = effect_without_spread(estimated, g_strdup(note));
+  e->estimate = estimated ? estimate : NAN;
+  e->se = estimated ? se : NAN;
   g_free(old);
 }
 
@@ -289,14 +295,7 @@ char *trv_cal_effect_parse(TrvCalTable *t, int version, int row, char **f) {
   if (!estimated && strcmp(f[1], "not-identifiable"))
     return g_strdup_printf("status '%.60s'; expected estimated or not-identifiable", f[1]);
   const char *note = version < 3 ? f[TRV_CAL_EFFECT_FIELDS_V2 - 1] : f[TRV_CAL_EFFECT_FIELDS - 1];
-  TrvEffect e = {.estimated = estimated,
-                 .method = estimated ? TRV_EFFECT_METHOD_POISSON : TRV_EFFECT_METHOD_NONE,
-                 .lo = NAN,
-                 .hi = NAN,
-                 .month_sd = NAN,
-                 .month_min = NAN,
-                 .month_max = NAN,
-                 .note = (char *)note};
+  TrvEffect e = effect_without_spread(estimated, (char *)note);
   if (!parse_number(f[2], &e.estimate) || !parse_number(f[3], &e.se))
     return g_strdup_printf("'%.60s' '%.60s'; expected two numbers or NA", f[2], f[3]);
   if (estimated && (isnan(e.estimate) || isnan(e.se))) return g_strdup("an estimated effect with NA; expected numbers");
