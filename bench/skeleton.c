@@ -1,0 +1,825 @@
+/* skeleton.c - Trivium's episode protocol over SimGrid 3.32 with nothing
+ * else: no world, no posterior, no records beyond message sizes, no output
+ * files.  `trivium run`'s CPU time over this program's, for the same
+ * simulated work, is what Trivium costs on top of the engine
+ * (docs/simgrid-plugin.md, "Cost over the engine's floor";
+ * bench/skeleton-ratio.sh measures it).
+ *
+ * The rule: for the same probes per agent and episode, the simulated time at
+ * which every episode closes equals `trivium run`'s (episodes.csv, column
+ * sim_time; -v prints them), because every SimGrid call that takes simulated
+ * time is the one plugin/sim/ makes, in the same order, on the same hosts,
+ * with the same sizes:
+ *  - actors: the log replicas, the agents (daemons, auto-restart), then the
+ *    controller, placed as cell-sim.c places them (trivium.role host
+ *    properties, or host-name globs; round-robin over the hosts);
+ *  - a replica is its mailbox's permanent receiver (log-actor.c): one
+ *    receive at a time, no ring of posted receives;
+ *  - the controller (controller-actor.c): plans to every agent at once
+ *    (PLAN, 64 + 4 probes + 96 components bytes), the DONE reports taken
+ *    with one receive posted per agent awaited, until the failure
+ *    detector's deadline; CLOSE on the replicas until a majority answered
+ *    (CLOSED, 64 + 128 per record held); DECIDE to every replica (64 + 128
+ *    per record decided: the agents', the controller's own, the end
+ *    marker) and its ACK;
+ *  - an agent (agent-actor.c) on the world's clock: per step, its work
+ *    (sim.step_flops, plus sim.probe_flops on a probe step), then a sleep
+ *    to the step's end; in a shared city, the step's barrier, sized to the
+ *    agents the plans reached (a new one per round); then the commit to
+ *    every replica at once (64 + 128 T bytes) with its acknowledgements
+ *    (64, detached), and DONE (64);
+ *  - one process per cell (fork, as `trivium run`), up to --jobs at once.
+ *
+ * The probes come from a schedule (--schedule FILE, written from the CTL
+ * files of a `trivium run --ctl DIR` by --schedule-from-ctl): which steps
+ * each agent probed in each episode, and how many records the controller
+ * added.  On the world's clock a probe step lasts longer than a plain one
+ * only when its work outlasts the step (scenarios/multi-agent.xml), and the
+ * plan's size counts the agent's probes, so both are needed to match
+ * Trivium's times.  Without a schedule: the budget rule ceil(3 ln(e + 1))
+ * (capped at T) over the first min(M, K) agents, at their first steps.
+ *
+ * usage: skeleton [--platform F] [--episodes E] [--steps T] [--agents M]
+ *                 [--agent-hosts GLOBS] [--replicas N] [--ncomp K]
+ *                 [--schedule FILE] [--barrier] [--step-seconds S]
+ *                 [--step-flops F] [--probe-flops F] [--cells C] [--jobs J] [-v]
+ *        skeleton --schedule-from-ctl CTL... > FILE
+ * -v: each cell prints "cell C episode E sim_time X" (%.9g, as episodes.csv)
+ * per episode, and its end time, on stdout. */
+#include <fnmatch.h>
+#include <math.h>
+#include <simgrid/actor.h>
+#include <simgrid/barrier.h>
+#include <simgrid/comm.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/mailbox.h>
+#include <simgrid/semaphore.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "log/ctl.h"
+
+#define RECORD_BYTES 128 /* sizeof(TrvRecord), checked below */
+#define HEADER_BYTES 64
+#define DETECTOR_MEMORY 15
+#define PLAN_FIRST_WAIT 1.0
+#define DONE_RETRY_PAUSE 0.5
+#define LOG_OUTAGE_MAX 600.0
+_Static_assert(sizeof(TrvRecord) == RECORD_BYTES, "a record's simulated size is Trivium's");
+
+typedef enum { PLAN, DONE, COMMIT, ACK, NACK, CLOSE, CLOSED, DECIDE, STOP } Kind;
+
+typedef struct {
+  Kind kind;
+  int episode, agent, tag;
+  long bytes;
+  long n; /* COMMIT: records carried; CLOSED: records held */
+  double until;
+  sg_mailbox_t reply;
+} Msg;
+
+static struct {
+  const char *platform, *agent_hosts, *schedule;
+  int episodes, steps, agents, replicas, ncomp, cells, jobs, barrier, verbose, retries;
+  double step_seconds, step_flops, probe_flops, commit_timeout, episode_timeout, detector_factor;
+} P = {"platforms/causalbench.xml", NULL, NULL, 500, 50, 1, 1, 3, 1, 1, 0, 0, 3, 1.0, 1e6, 2e7, 5.0, 60.0, 3.0};
+
+/* The cell's schedule: per episode, the controller's own records (end
+ * marker included) and each agent's probe steps (probe_at[e][a] .. [a+1]
+ * in steps[e]). */
+static int *own;
+static int **probe_at, **probe_steps;
+
+/* ---- the schedule ------------------------------------------------------- */
+
+static void die(const char *what) {
+  fprintf(stderr, "skeleton: %s\n", what);
+  exit(2);
+}
+
+/* (agent, step) pairs, by agent then step */
+static int cmp_pair(const void *a, const void *b) {
+  const int *x = a, *y = b;
+  return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* One block per CTL file: "cell K EPISODES", then per episode
+ * "OWN a:s,s a:s ..." (agents with probes only). */
+static int schedule_from_ctl(int n, char **files) {
+  for (int f = 0; f < n; f++) {
+    GError *err = NULL;
+    TrvCtlView *v = trv_ctl_view_open(files[f], false, &err);
+    if (!v) {
+      fprintf(stderr, "skeleton: %s: %s\n", files[f], err->message);
+      return 2;
+    }
+    uint32_t first, ne = trv_ctl_view_episodes(v, &first);
+    printf("cell %u %u\n", trv_ctl_view_header(v)->n_components, ne);
+    for (uint32_t e = first; e < first + ne; e++) {
+      size_t nr;
+      const TrvRecord *r = trv_ctl_view_episode_records(v, e, &nr);
+      int controller = 0, *pairs = malloc(2 * (nr + 1) * sizeof *pairs), np = 0;
+      for (size_t i = 0; i < nr; i++) {
+        if (r[i].agent == TRV_AGENT_CONTROLLER)
+          controller++;
+        else if (r[i].kind == TRV_RECORD_STEP && r[i].a_int >= 0)
+          pairs[2 * np] = (int)r[i].agent, pairs[2 * np + 1] = (int)r[i].step, np++;
+      }
+      qsort(pairs, np, 2 * sizeof *pairs, cmp_pair);
+      printf("%d", controller);
+      for (int i = 0; i < np; i++)
+        if (i && pairs[2 * i] == pairs[2 * i - 2])
+          printf(",%d", pairs[2 * i + 1]);
+        else
+          printf(" %d:%d", pairs[2 * i], pairs[2 * i + 1]);
+      printf("\n");
+      free(pairs);
+    }
+    trv_ctl_view_free(v);
+  }
+  return 0;
+}
+
+static void schedule_alloc(void) {
+  own = calloc(P.episodes, sizeof *own);
+  probe_at = calloc(P.episodes, sizeof *probe_at);
+  probe_steps = calloc(P.episodes, sizeof *probe_steps);
+  for (int e = 0; e < P.episodes; e++) {
+    probe_at[e] = calloc(P.agents + 1, sizeof **probe_at);
+    own[e] = 1;
+  }
+}
+
+/* The budget rule, without a schedule: evenly over min(M, K) agents. */
+static void schedule_default(void) {
+  int users = P.agents < P.ncomp ? P.agents : P.ncomp;
+  for (int e = 0; e < P.episodes; e++) {
+    double b = ceil(3.0 * log((e > 1 ? e : 1) + 1.0));
+    int p = b > P.steps * users ? P.steps * users : (int)b, k = 0;
+    probe_steps[e] = malloc((p + 1) * sizeof **probe_steps);
+    for (int a = 0; a < P.agents; a++) {
+      probe_at[e][a] = k;
+      int mine = a < users ? p / users + (a < p % users) : 0;
+      for (int s = 0; s < mine; s++) probe_steps[e][k++] = s;
+    }
+    probe_at[e][P.agents] = k;
+  }
+}
+
+static void schedule_load(int cell) {
+  FILE *f = fopen(P.schedule, "r");
+  if (!f) die("cannot read the schedule");
+  char *line = NULL;
+  size_t cap = 0;
+  int blocks = 0, found = 0;
+  while (!found && getline(&line, &cap, f) > 0)
+    if (!strncmp(line, "cell ", 5)) found = blocks++ == cell;
+  if (!found) { /* fewer blocks than cells: cycle */
+    if (!blocks) die("the schedule holds no cell");
+    fclose(f);
+    free(line);
+    schedule_load(cell % blocks);
+    return;
+  }
+  int k, ne;
+  if (sscanf(line + 5, "%d %d", &k, &ne) != 2) die("bad cell line in the schedule");
+  P.ncomp = k;
+  if (ne < P.episodes) P.episodes = ne;
+  for (int e = 0; e < P.episodes; e++) {
+    if (getline(&line, &cap, f) <= 0) die("the schedule ends within a cell");
+    char *p = line, *end;
+    own[e] = (int)strtol(p, &end, 10);
+    int n = 0;
+    for (char *c = end; *c; c++) n += *c == ':' || *c == ',';
+    probe_steps[e] = malloc((n + 1) * sizeof **probe_steps);
+    int *count = calloc(P.agents, sizeof *count), m = 0;
+    p = end;
+    while (*p) {
+      long a = strtol(p, &end, 10);
+      if (end == p) break;
+      p = end;
+      if (*p != ':') die("bad agent entry in the schedule");
+      do {
+        long s = strtol(p + 1, &end, 10);
+        if (a < P.agents) probe_steps[e][m++] = (int)s, count[a]++;
+        p = end;
+      } while (*p == ',');
+    }
+    /* the entries come by agent: offsets from the counts */
+    for (int a = 0, at = 0; a <= P.agents; a++) {
+      probe_at[e][a] = at;
+      if (a < P.agents) at += count[a];
+    }
+    free(count);
+  }
+  free(line);
+  fclose(f);
+}
+
+static int probes_of(int a, int e) { return probe_at[e][a + 1] - probe_at[e][a]; }
+
+/* ---- messages ----------------------------------------------------------- */
+
+static sg_mailbox_t *agent_mb, *agent_ack, *log_mb, ctrl_mb, ctrl_reply;
+
+static Msg *msg_new(Kind k, int e) {
+  Msg *m = calloc(1, sizeof *m);
+  m->kind = k;
+  m->episode = e;
+  m->agent = -1;
+  m->bytes = HEADER_BYTES;
+  return m;
+}
+static void msg_free(void *m) { free(m); }
+
+static int msg_send(sg_mailbox_t mb, Msg *m, double timeout) {
+  if (timeout <= 0) {
+    free(m);
+    return 0;
+  }
+  if (sg_comm_wait_for(sg_mailbox_put_async(mb, m, m->bytes), timeout) != SG_OK) {
+    free(m);
+    return 0;
+  }
+  return 1;
+}
+static sg_comm_t msg_post(sg_mailbox_t mb, Msg *m) { return sg_mailbox_put_async(mb, m, m->bytes); }
+static void msg_reply(sg_mailbox_t mb, Msg *m) { sg_comm_detach(sg_mailbox_put_init(mb, m, m->bytes), msg_free); }
+static int msg_finish(sg_comm_t c, Msg *m, double timeout) {
+  if (sg_comm_wait_for(c, timeout > 0 ? timeout : 0) != SG_OK) {
+    free(m);
+    return 0;
+  }
+  return 1;
+}
+static Msg *msg_wait(sg_mailbox_t mb) {
+  for (;;) {
+    void *d = NULL;
+    if (sg_comm_wait(sg_mailbox_get_async(mb, &d)) == SG_OK) return d;
+  }
+}
+static Msg *msg_recv(sg_mailbox_t mb, double timeout) {
+  if (timeout <= 0) return NULL;
+  void *d = NULL;
+  sg_comm_t c = sg_mailbox_get_async(mb, &d);
+  return sg_comm_wait_for(c, timeout) == SG_OK ? d : NULL;
+}
+/* n receives posted at once, waited for in order until the deadline. */
+static int msg_recv_many(sg_mailbox_t mb, int n, double timeout, Msg **out, double *at) {
+  if (n <= 0 || timeout <= 0) return 0;
+  void **d = calloc(n, sizeof *d);
+  sg_comm_t *c = malloc(n * sizeof *c);
+  for (int i = 0; i < n; i++) c[i] = sg_mailbox_get_async(mb, &d[i]);
+  double deadline = simgrid_get_clock() + timeout;
+  int got = 0;
+  for (int i = 0; i < n; i++) {
+    double left = deadline - simgrid_get_clock();
+    if (sg_comm_wait_for(c[i], left > 0 ? left : 0) != SG_OK) continue;
+    if (at) at[got] = simgrid_get_clock();
+    out[got++] = d[i];
+  }
+  free(d);
+  free(c);
+  return got;
+}
+
+/* ---- the log replicas --------------------------------------------------- */
+
+typedef struct {
+  int closed_upto;
+  long *held;        /* per episode: records held */
+  int *last_episode; /* per agent: the last episode whose commit is held (retries are not held twice) */
+} Replica;
+static Replica *replicas;
+
+static void replica_actor(int argc, char **argv) {
+  (void)argc;
+  Replica *r = &replicas[atoi(argv[1])];
+  int index = atoi(argv[1]);
+  sg_actor_daemonize(sg_actor_self());
+  sg_mailbox_set_receiver(sg_mailbox_get_name(log_mb[index]));
+  for (;;) {
+    void *d = NULL;
+    Msg *m = sg_comm_wait(sg_mailbox_get_async(log_mb[index], &d)) == SG_OK ? d : NULL;
+    if (!m) continue;
+    Msg *rep = NULL;
+    switch (m->kind) {
+      case COMMIT:
+        if (m->episode < r->closed_upto) {
+          rep = msg_new(NACK, m->episode);
+        } else {
+          if (r->last_episode[m->agent] != m->episode) r->held[m->episode] += m->n;
+          r->last_episode[m->agent] = m->episode;
+          rep = msg_new(ACK, m->episode);
+        }
+        rep->tag = m->tag;
+        break;
+      case CLOSE:
+        if (r->closed_upto < m->episode + 1) r->closed_upto = m->episode + 1;
+        rep = msg_new(CLOSED, m->episode);
+        rep->n = r->held[m->episode];
+        rep->bytes += rep->n * RECORD_BYTES;
+        break;
+      case DECIDE: rep = msg_new(ACK, m->episode); break;
+      default: break;
+    }
+    if (rep) {
+      rep->agent = index;
+      msg_reply(m->reply, rep);
+    }
+    free(m);
+  }
+}
+
+/* ---- a shared city's round ---------------------------------------------- */
+
+static struct {
+  int episode, tag, fixed, members, arrivals;
+  char *member;
+  int *next_step, *waiting;
+  sg_sem_t *sem;
+  sg_bar_t bar;
+  double start, deadline, last;
+} R = {.episode = -1};
+
+static void round_fix(void) {
+  R.fixed = 1;
+  R.members = R.arrivals = 0;
+  for (int i = 0; i < P.agents; i++) R.members += R.member[i];
+  if (R.bar) sg_barrier_destroy(R.bar);
+  R.bar = R.members > 0 ? sg_barrier_init((unsigned)R.members) : NULL;
+  for (int i = 0; i < P.agents; i++)
+    if (R.waiting[i]) {
+      R.waiting[i] = 0;
+      sg_sem_release(R.sem[i]);
+    }
+}
+
+static void step_barrier(int a, int e, int tag, int step) {
+  while (!R.fixed && R.episode == e && R.tag == tag) {
+    R.waiting[a] = 1;
+    sg_sem_acquire(R.sem[a]);
+    R.waiting[a] = 0;
+  }
+  if (R.episode == e && R.tag == tag && R.member[a] && R.next_step[a] == step) {
+    R.next_step[a] = step + 1;
+    if (++R.arrivals == R.members) R.arrivals = 0; /* the last one would move the city here */
+    sg_barrier_wait(R.bar);
+  }
+}
+
+/* ---- the agents --------------------------------------------------------- */
+
+static int commit(int a, int e, long records) {
+  int n = P.replicas, need = n / 2 + 1;
+  for (int attempt = 0; attempt <= P.retries; attempt++) {
+    int sent = 0, acks = 0, nacks = 0;
+    char *acked = calloc(n, 1);
+    sg_comm_t *comms = malloc(n * sizeof *comms);
+    Msg **msgs = malloc(n * sizeof *msgs);
+    for (int r = 0; r < n; r++) {
+      Msg *m = msgs[r] = msg_new(COMMIT, e);
+      m->agent = a;
+      m->tag = attempt;
+      m->n = records;
+      m->bytes += records * RECORD_BYTES;
+      m->reply = agent_ack[a];
+      comms[r] = msg_post(log_mb[r], m);
+    }
+    double deadline = simgrid_get_clock() + P.commit_timeout;
+    for (int r = 0; r < n; r++) sent += msg_finish(comms[r], msgs[r], deadline - simgrid_get_clock());
+    free(comms);
+    Msg **reps = malloc(n * sizeof *reps);
+    while (acks < need && acks + nacks < sent && simgrid_get_clock() < deadline) {
+      int got = msg_recv_many(agent_ack[a], sent - acks - nacks, deadline - simgrid_get_clock(), reps, NULL);
+      if (got == 0) break;
+      for (int i = 0; i < got; i++) {
+        Msg *rep = reps[i];
+        if (rep->episode == e && rep->tag == attempt && rep->agent >= 0 && rep->agent < n && !acked[rep->agent]) {
+          acked[rep->agent] = 1;
+          acks += rep->kind == ACK;
+          nacks += rep->kind == NACK;
+        }
+        free(rep);
+      }
+    }
+    free(reps);
+    free(msgs);
+    free(acked);
+    if (acks >= need) return 1;
+    if (nacks > n - need) return 0;
+    sg_actor_sleep_for(0.5 * (attempt + 1));
+  }
+  return 0;
+}
+
+static void report_done(int a, int e, int tag, double until) {
+  char name[64];
+  snprintf(name, sizeof name, "trivium/agent/%d", a);
+  for (int first = 1;; first = 0) {
+    double left = until - simgrid_get_clock();
+    if (!first && (left <= 0 || sg_mailbox_listen(name))) break;
+    Msg *done = msg_new(DONE, e);
+    done->agent = a;
+    done->tag = tag;
+    if (msg_send(ctrl_mb, done, first ? P.commit_timeout : fmin(P.commit_timeout, left))) break;
+    left = until - simgrid_get_clock();
+    if (left <= 0) break;
+    sg_actor_sleep_for(fmin(DONE_RETRY_PAUSE, left));
+  }
+}
+
+/* T steps: on the world's clock (agent-actor.c, clock_step), or, with
+ * --step-seconds 0, steps that last their work (one execution). */
+static void play(int a, int e, int tag) {
+  const int *probe = probe_steps[e] + probe_at[e][a], *probe_end = probe_steps[e] + probe_at[e][a + 1];
+  if (P.step_seconds <= 0) {
+    if (P.barrier)
+      for (int t = 0; t < P.steps; t++) step_barrier(a, e, tag, t);
+    sg_actor_execute(P.steps * P.step_flops + probes_of(a, e) * P.probe_flops);
+    return;
+  }
+  int shared = P.barrier && R.episode == e && R.tag == tag;
+  double start = shared ? R.start : simgrid_get_clock();
+  for (int t = 0; t < P.steps; t++) {
+    int probing = probe < probe_end && *probe == t;
+    probe += probing;
+    double flops = P.step_flops + (probing ? P.probe_flops : 0.0);
+    if (flops > 0) sg_actor_execute(flops);
+    double end = start + P.step_seconds;
+    if (!(simgrid_get_clock() > end)) sg_actor_sleep_until(end);
+    if (P.barrier) step_barrier(a, e, tag, t);
+    start = simgrid_get_clock();
+  }
+}
+
+static void agent_actor(int argc, char **argv) {
+  (void)argc;
+  int a = atoi(argv[1]);
+  sg_actor_daemonize(sg_actor_self());
+  for (;;) {
+    Msg *m = msg_wait(agent_mb[a]);
+    Kind k = m->kind;
+    int e = m->episode, tag = m->tag;
+    double until = m->until;
+    free(m);
+    if (k == STOP) break;
+    if (k != PLAN) continue;
+    play(a, e, tag);
+    commit(a, e, P.steps);
+    report_done(a, e, tag, until);
+  }
+}
+
+/* ---- the controller ----------------------------------------------------- */
+
+static double healthy[DETECTOR_MEMORY], *close_time;
+static int n_healthy;
+static long *decided; /* per episode: records decided */
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+static double nominal(void) { return P.steps * P.step_seconds; }
+static double detector_timeout(void) {
+  int n = n_healthy < DETECTOR_MEMORY ? n_healthy : DETECTOR_MEMORY;
+  if (n == 0) return nominal() + P.episode_timeout;
+  double d[DETECTOR_MEMORY];
+  memcpy(d, healthy, sizeof(double) * n);
+  qsort(d, n, sizeof *d, cmp_double);
+  double median = n % 2 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2]);
+  return nominal() + fmin(P.episode_timeout, P.detector_factor * median + P.commit_timeout);
+}
+static void detector_account(double start, double last, int missing) {
+  if (missing == 0) healthy[n_healthy++ % DETECTOR_MEMORY] = fmax(0.0, last - start - nominal());
+}
+
+static Msg *plan_msg(int a, int e, int tag, double until) {
+  Msg *m = msg_new(PLAN, e);
+  m->tag = tag;
+  m->until = until;
+  m->bytes += 4L * probes_of(a, e) + 96L * P.ncomp;
+  return m;
+}
+
+/* Independent agents (controller-actor.c, dispatch_and_wait). */
+static void dispatch_and_wait(int e) {
+  int n = P.agents, n_sent = 0, reported = 0;
+  double start = simgrid_get_clock(), deadline = start + detector_timeout();
+  char *sent = calloc(n, 1), *posted = calloc(n, 1);
+  sg_comm_t *comms = malloc(n * sizeof *comms);
+  Msg **msgs = malloc(n * sizeof *msgs), **done = malloc(n * sizeof *done);
+  double *at = malloc(n * sizeof *at);
+  for (int a = 0; a < n; a++) comms[a] = msg_post(agent_mb[a], msgs[a] = plan_msg(a, e, 1, deadline));
+  double by = fmin(start + fmin(P.commit_timeout, PLAN_FIRST_WAIT), deadline);
+  for (int a = 0; a < n; a++)
+    if (msg_finish(comms[a], msgs[a], by - simgrid_get_clock())) sent[a] = 1, n_sent++;
+  double last = simgrid_get_clock();
+  while (reported < n && simgrid_get_clock() < deadline) {
+    double before = simgrid_get_clock();
+    int retry = n_sent < n;
+    for (int a = 0; retry && a < n; a++)
+      if ((posted[a] = !sent[a])) comms[a] = msg_post(agent_mb[a], msgs[a] = plan_msg(a, e, 1, deadline));
+    double slice = retry ? fmin(1.0, deadline - before) : deadline - before;
+    int expect = n_sent - reported, got = 0;
+    if (expect > 0)
+      got = msg_recv_many(ctrl_mb, expect, slice, done, at);
+    else
+      sg_actor_sleep_for(slice);
+    for (int i = 0; i < got; i++) {
+      if (done[i]->kind == DONE && done[i]->episode == e) reported++, last = at[i];
+      free(done[i]);
+    }
+    for (int a = 0; retry && a < n; a++)
+      if (posted[a] && msg_finish(comms[a], msgs[a], 0)) sent[a] = 1, n_sent++;
+    if (expect > 0 && got == 0 && simgrid_get_clock() == before) sg_actor_sleep_for(fmin(0.1, deadline - before));
+  }
+  free(sent);
+  free(posted);
+  free(comms);
+  free(msgs);
+  free(done);
+  free(at);
+  detector_account(start, last, n - reported);
+}
+
+/* A shared city (controller-actor.c, dispatch_shared). */
+static void dispatch_shared(int e) {
+  int n = P.agents;
+  R.episode = e;
+  R.tag = 1;
+  R.fixed = 0;
+  for (int a = 0; a < n; a++) R.member[a] = 0, R.next_step[a] = 0;
+  R.start = simgrid_get_clock();
+  R.deadline = R.start + detector_timeout();
+  sg_comm_t *comms = malloc(n * sizeof *comms);
+  Msg **msgs = malloc(n * sizeof *msgs);
+  for (int a = 0; a < n; a++) comms[a] = msg_post(agent_mb[a], msgs[a] = plan_msg(a, e, R.tag, R.deadline));
+  double by = fmin(simgrid_get_clock() + P.commit_timeout, R.deadline);
+  for (int a = 0; a < n; a++)
+    if (msg_finish(comms[a], msgs[a], by - simgrid_get_clock())) R.member[a] = 1;
+  free(comms);
+  free(msgs);
+  round_fix();
+  R.last = simgrid_get_clock();
+  if (R.members == 0) {
+    double end = R.start + nominal();
+    if (end > simgrid_get_clock()) sg_actor_sleep_until(end);
+    return;
+  }
+  int waiting = R.members;
+  char *got_done = calloc(n, 1);
+  Msg **done = malloc(waiting * sizeof *done);
+  double *at = malloc(waiting * sizeof *at);
+  while (waiting > 0 && simgrid_get_clock() < R.deadline) {
+    double before = simgrid_get_clock();
+    int got = msg_recv_many(ctrl_mb, waiting, R.deadline - simgrid_get_clock(), done, at);
+    if (got == 0) {
+      if (simgrid_get_clock() == before) sg_actor_sleep_for(fmin(0.1, R.deadline - before));
+      continue;
+    }
+    for (int i = 0; i < got; i++) {
+      Msg *d = done[i];
+      if (d->kind == DONE && d->episode == e && d->agent >= 0 && d->agent < n && R.member[d->agent] &&
+          !got_done[d->agent])
+        got_done[d->agent] = 1, waiting--, R.last = at[i];
+      free(d);
+    }
+  }
+  free(got_done);
+  free(done);
+  free(at);
+  detector_account(R.start, R.last, waiting);
+}
+
+/* CLOSE until a majority answered: the records of the episode. */
+static long close_episode(int e) {
+  int n = P.replicas, need = n / 2 + 1, answered = 0;
+  char *got = calloc(n, 1);
+  long records = 0;
+  double deadline = simgrid_get_clock() + LOG_OUTAGE_MAX;
+  while (answered < need && simgrid_get_clock() < deadline) {
+    for (int r = 0; r < n && answered < need && simgrid_get_clock() < deadline; r++) {
+      if (got[r]) continue;
+      Msg *m = msg_new(CLOSE, e);
+      m->reply = ctrl_reply;
+      if (!msg_send(log_mb[r], m, fmin(P.commit_timeout, deadline - simgrid_get_clock()))) continue;
+      Msg *rep = msg_recv(ctrl_reply, fmin(P.commit_timeout, deadline - simgrid_get_clock()));
+      if (rep && rep->kind == CLOSED && rep->episode == e && rep->agent == r) {
+        got[r] = 1;
+        answered++;
+        if (rep->n > records) records = rep->n; /* the union of identical sets */
+      }
+      free(rep);
+    }
+    if (answered < need && simgrid_get_clock() < deadline)
+      sg_actor_sleep_for(fmin(1.0, deadline - simgrid_get_clock()));
+  }
+  free(got);
+  return records;
+}
+
+static int *replica_acked;
+
+static int decide_round(int upto) {
+  int all = 1;
+  for (int r = 0; r < P.replicas; r++) {
+    if (replica_acked[r] > upto) continue;
+    Msg *m = msg_new(DECIDE, upto);
+    m->reply = ctrl_reply;
+    for (int e = replica_acked[r]; e <= upto; e++) m->bytes += decided[e] * RECORD_BYTES;
+    if (msg_send(log_mb[r], m, P.commit_timeout)) {
+      Msg *rep = msg_recv(ctrl_reply, P.commit_timeout);
+      if (rep && rep->kind == ACK && rep->agent == r && rep->episode == upto) replica_acked[r] = upto + 1;
+      free(rep);
+    }
+    all = all && replica_acked[r] > upto;
+  }
+  return all;
+}
+
+static void controller_actor(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  for (int e = 0; e < P.episodes; e++) {
+    if (P.barrier)
+      dispatch_shared(e);
+    else
+      dispatch_and_wait(e);
+    decided[e] = close_episode(e) + own[e];
+    close_time[e] = simgrid_get_clock();
+    decide_round(e);
+  }
+  for (int round = 0; round < 120 && P.episodes > 0; round++) {
+    if (decide_round(P.episodes - 1)) break;
+    sg_actor_sleep_for(1.0);
+  }
+}
+
+/* ---- set-up ------------------------------------------------------------- */
+
+static sg_host_t *hosts_of(const char *role, const char *globs, int *n) {
+  sg_host_t *all = sg_host_list();
+  size_t count = sg_host_count();
+  sg_host_t *out = malloc((count + 1) * sizeof *out);
+  *n = 0;
+  for (size_t i = 0; i < count; i++) {
+    int hit = 0;
+    if (!globs) {
+      const char *r = sg_host_get_property_value(all[i], "trivium.role");
+      hit = r && !strcmp(r, role);
+    } else {
+      char *copy = strdup(globs), *save = NULL;
+      for (char *g = strtok_r(copy, ",", &save); g && !hit; g = strtok_r(NULL, ",", &save))
+        hit = fnmatch(g, sg_host_get_name(all[i]), 0) == 0;
+      free(copy);
+    }
+    if (hit) out[(*n)++] = all[i];
+  }
+  free(all);
+  return out;
+}
+
+static void launch(const char *name, sg_host_t h, void (*code)(int, char **), int index) {
+  char s[16];
+  snprintf(s, sizeof s, "%d", index);
+  char *argv[] = {(char *)name, s, NULL};
+  sg_actor_t a = sg_actor_init(name, h);
+  sg_actor_start(a, code, 2, argv);
+  sg_actor_set_auto_restart(a, 1);
+}
+
+static int run_cell(int cell) {
+  schedule_alloc();
+  if (P.schedule)
+    schedule_load(cell);
+  else
+    schedule_default();
+  int argc = 1;
+  char *argv[] = {"skeleton", NULL};
+  simgrid_init(&argc, argv);
+  simgrid_load_platform(P.platform);
+  int nc, nr, na;
+  sg_host_t *ch = hosts_of("controller", NULL, &nc), *rh = hosts_of("ctl", NULL, &nr),
+            *ah = hosts_of("agent", P.agent_hosts, &na);
+  if (!nc || !nr || !na) die("the platform lacks a role");
+  ctrl_mb = sg_mailbox_by_name("trivium/controller");
+  ctrl_reply = sg_mailbox_by_name("trivium/controller/reply");
+  agent_mb = malloc(P.agents * sizeof *agent_mb);
+  agent_ack = malloc(P.agents * sizeof *agent_ack);
+  log_mb = malloc(P.replicas * sizeof *log_mb);
+  replicas = calloc(P.replicas, sizeof *replicas);
+  replica_acked = calloc(P.replicas, sizeof *replica_acked);
+  decided = calloc(P.episodes, sizeof *decided);
+  close_time = calloc(P.episodes, sizeof *close_time);
+  char name[64];
+  for (int a = 0; a < P.agents; a++) {
+    snprintf(name, sizeof name, "trivium/agent/%d", a);
+    agent_mb[a] = sg_mailbox_by_name(name);
+    snprintf(name, sizeof name, "trivium/agent/%d/ack", a);
+    agent_ack[a] = sg_mailbox_by_name(name);
+  }
+  if (P.barrier) {
+    R.member = calloc(P.agents, 1);
+    R.next_step = calloc(P.agents, sizeof *R.next_step);
+    R.waiting = calloc(P.agents, sizeof *R.waiting);
+    R.sem = malloc(P.agents * sizeof *R.sem);
+    for (int a = 0; a < P.agents; a++) R.sem[a] = sg_sem_init(0);
+  }
+  for (int r = 0; r < P.replicas; r++) {
+    snprintf(name, sizeof name, "trivium/log/%d", r);
+    log_mb[r] = sg_mailbox_by_name(name);
+    replicas[r].held = calloc(P.episodes, sizeof *replicas[r].held);
+    replicas[r].last_episode = malloc(P.agents * sizeof *replicas[r].last_episode);
+    for (int a = 0; a < P.agents; a++) replicas[r].last_episode[a] = -1;
+  }
+  for (int r = 0; r < P.replicas; r++) {
+    snprintf(name, sizeof name, "trivium-log-%d", r);
+    launch(name, rh[r % nr], replica_actor, r);
+  }
+  for (int a = 0; a < P.agents; a++) {
+    snprintf(name, sizeof name, "trivium-agent-%d", a);
+    launch(name, ah[a % na], agent_actor, a);
+  }
+  launch("trivium-controller", ch[0], controller_actor, 0);
+  simgrid_run();
+  if (P.verbose) {
+    for (int e = 0; e < P.episodes; e++) printf("cell %d episode %d sim_time %.9g\n", cell, e, close_time[e]);
+    printf("cell %d end %.9g\n", cell, simgrid_get_clock());
+  }
+  free(ch);
+  free(rh);
+  free(ah);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "--schedule-from-ctl")) return schedule_from_ctl(argc - 2, argv + 2);
+  for (int i = 1; i < argc; i++) {
+    const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(o, "--barrier"))
+      P.barrier = 1;
+    else if (!strcmp(o, "-v"))
+      P.verbose = 1;
+    else if (!v)
+      die("an option lacks its value (see the usage at the top of bench/skeleton.c)");
+    else if (!strcmp(o, "--platform"))
+      P.platform = v, i++;
+    else if (!strcmp(o, "--agent-hosts"))
+      P.agent_hosts = v, i++;
+    else if (!strcmp(o, "--schedule") || !strcmp(o, "--probes"))
+      P.schedule = v, i++;
+    else if (!strcmp(o, "--episodes"))
+      P.episodes = atoi(v), i++;
+    else if (!strcmp(o, "--steps"))
+      P.steps = atoi(v), i++;
+    else if (!strcmp(o, "--agents"))
+      P.agents = atoi(v), i++;
+    else if (!strcmp(o, "--replicas"))
+      P.replicas = atoi(v), i++;
+    else if (!strcmp(o, "--ncomp"))
+      P.ncomp = atoi(v), i++;
+    else if (!strcmp(o, "--cells"))
+      P.cells = atoi(v), i++;
+    else if (!strcmp(o, "--jobs"))
+      P.jobs = atoi(v), i++;
+    else if (!strcmp(o, "--step-seconds"))
+      P.step_seconds = atof(v), i++;
+    else if (!strcmp(o, "--step-flops"))
+      P.step_flops = atof(v), i++;
+    else if (!strcmp(o, "--probe-flops"))
+      P.probe_flops = atof(v), i++;
+    else {
+      fprintf(stderr, "skeleton: unknown option %s\n", o);
+      return 2;
+    }
+  }
+  if (P.agents < 1 || P.replicas < 1 || P.episodes < 0 || P.steps < 1 || P.cells < 1 || P.jobs < 1)
+    die("agents, replicas, steps, cells and jobs must be at least 1");
+  int next = 0, running = 0, finished = 0, code = 0;
+  fflush(NULL);
+  while (finished < P.cells) {
+    while (running < P.jobs && next < P.cells) {
+      pid_t pid = fork();
+      if (pid < 0) return 1;
+      if (pid == 0) {
+        int c = run_cell(next);
+        fflush(NULL);
+        _exit(c);
+      }
+      next++;
+      running++;
+    }
+    int st;
+    if (wait(&st) < 0) break;
+    running--;
+    finished++;
+    if (!WIFEXITED(st) || WEXITSTATUS(st)) code = 1;
+  }
+  return code;
+}

@@ -1,0 +1,61 @@
+#!/bin/sh
+# The project's skeleton of its protocol (bench/skeleton.c) does the same
+# simulated work as `trivium run`: fed the schedule of a run's logs, the
+# simulated time at which it closes every episode equals the run's
+# (episodes.csv, sim_time), on a cell of the default world, with three log
+# replicas, and with 8 independent agents whose probe steps outlast their
+# step (scenarios/multi-agent.xml); and the check notices a skeleton that
+# places the probes by the budget rule instead of the run's schedule.  No
+# timing: bench/skeleton-ratio.sh measures.  TAP.
+set -u
+top=$(cd "${srcdir:-..}" && pwd)
+T=${TRIVIUM:-./trivium}
+S=${TRV_BUILDDIR:-.}/bench/skeleton
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "1..4"
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); echo "not ok $n - $1"; [ -f "$tmp/err" ] && sed 's/^/# /' "$tmp/err"; }
+cd "$top" || exit 1
+
+# run NAME SKELETON-ARGS -- TRIVIUM-ARGS: the run with its logs, the
+# schedule, the skeleton's times; leaves $tmp/NAME.csv and $tmp/NAME.skel
+run() {
+  name=$1; shift
+  sargs=
+  while [ "$1" != -- ]; do sargs="$sargs $1"; shift; done
+  shift
+  "$T" run "$@" --figures none -j 1 -q -o "$tmp/$name" --ctl "$tmp/$name-ctl" >/dev/null 2>"$tmp/err" &&
+    csv=$(find "$tmp/$name" -name episodes.csv | head -1) && cp "$csv" "$tmp/$name.csv" &&
+    "$S" --schedule-from-ctl $(find "$tmp/$name-ctl" -name '*.ctl') > "$tmp/$name.schedule" 2>>"$tmp/err" &&
+    "$S" $sargs --schedule "$tmp/$name.schedule" -v > "$tmp/$name.skel" 2>>"$tmp/err"
+}
+# the sim_time column against the skeleton's times, row by row
+agree() {
+  python3 - "$tmp/$1.csv" "$tmp/$1.skel" 2>>"$tmp/err" <<'PY'
+import csv, sys
+want = [r['sim_time'] for r in csv.DictReader(open(sys.argv[1]))]
+got = [l.split()[5] for l in open(sys.argv[2]) if ' episode ' in l]
+bad = [(i, a, b) for i, (a, b) in enumerate(zip(want, got)) if a != b]
+if len(want) != len(got) or bad or not want:
+    sys.exit(f"{len(want)} episodes, {len(got)} in the skeleton; first differences: {bad[:3]}")
+PY
+}
+
+run cell --episodes 40 -- -c trivium --set run.seeds=1 --set run.episodes=40 && agree cell &&
+  ok "one cell of the default world, 40 episodes: every episode closes at the run's simulated time" ||
+  notok "one cell of the default world: the skeleton's simulated times differ from the run's"
+
+run replicas --episodes 20 --replicas 3 -- -c trivium --set run.seeds=1 --set run.episodes=20 --set ctl.replicas=3 &&
+  agree replicas && ok "three log replicas (a majority closes): the run's simulated times" ||
+  notok "three log replicas: the skeleton's simulated times differ from the run's"
+
+margs="--platform platforms/causalbench-multi.xml --agent-hosts agent-* --agents 8 --episodes 4 --step-seconds 0.01 --probe-flops 1e9"
+run multi $margs -- scenarios/multi-agent.xml -c trivium --set run.seeds=1 --set run.episodes=4 --sweep=agents.count=8 &&
+  agree multi && ok "8 agents, probe steps longer than a step: the run's simulated times" ||
+  notok "8 agents: the skeleton's simulated times differ from the run's"
+
+"$S" $margs -v > "$tmp/multi.skel" 2>"$tmp/err" && ! agree multi 2>/dev/null &&
+  ok "the same skeleton without the run's schedule (probes by the budget rule) closes at other times" ||
+  notok "a skeleton without the run's probe schedule still agrees: the check is blind to where probes go"
