@@ -37,11 +37,14 @@
  * only when its work outlasts the step (scenarios/multi-agent.xml), and the
  * plan's size counts the agent's probes, so both are needed to match
  * Trivium's times.  Without a schedule: the budget rule ceil(3 ln(e + 1))
- * (capped at T) over the first min(M, K) agents, at their first steps.
+ * (capped at T) over the first min(M, K) agents, at their first steps;
+ * --probes FILE takes the shared skeleton's file of probes per episode
+ * instead (the same split), which is exact only when the split and the
+ * steps do not matter (one agent whose probe steps fit in their step).
  *
  * usage: skeleton [--platform F] [--episodes E] [--steps T] [--agents M]
  *                 [--agent-hosts GLOBS] [--replicas N] [--ncomp K]
- *                 [--schedule FILE] [--barrier] [--step-seconds S]
+ *                 [--schedule FILE | --probes FILE] [--barrier] [--step-seconds S]
  *                 [--step-flops F] [--probe-flops F] [--cells C] [--jobs J] [-v]
  *        skeleton --schedule-from-ctl CTL... > FILE
  * -v: each cell prints "cell C episode E sim_time X" (%.9g, as episodes.csv)
@@ -83,10 +86,10 @@ typedef struct {
 } Msg;
 
 static struct {
-  const char *platform, *agent_hosts, *schedule;
+  const char *platform, *agent_hosts, *schedule, *probes;
   int episodes, steps, agents, replicas, ncomp, cells, jobs, barrier, verbose, retries;
   double step_seconds, step_flops, probe_flops, commit_timeout, episode_timeout, detector_factor;
-} P = {"platforms/causalbench.xml", NULL, NULL, 500, 50, 1, 1, 3, 1, 1, 0, 0, 3, 1.0, 1e6, 2e7, 5.0, 60.0, 3.0};
+} P = {"platforms/causalbench.xml", NULL, NULL, NULL, 500, 50, 1, 1, 3, 1, 1, 0, 0, 3, 1.0, 1e6, 2e7, 5.0, 60.0, 3.0};
 
 /* The cell's schedule: per episode, the controller's own records (end
  * marker included) and each agent's probe steps (probe_at[e][a] .. [a+1]
@@ -154,20 +157,47 @@ static void schedule_alloc(void) {
   }
 }
 
-/* The budget rule, without a schedule: evenly over min(M, K) agents. */
-static void schedule_default(void) {
-  int users = P.agents < P.ncomp ? P.agents : P.ncomp;
-  for (int e = 0; e < P.episodes; e++) {
-    double b = ceil(3.0 * log((e > 1 ? e : 1) + 1.0));
-    int p = b > P.steps * users ? P.steps * users : (int)b, k = 0;
-    probe_steps[e] = malloc((p + 1) * sizeof **probe_steps);
-    for (int a = 0; a < P.agents; a++) {
-      probe_at[e][a] = k;
-      int mine = a < users ? p / users + (a < p % users) : 0;
-      for (int s = 0; s < mine; s++) probe_steps[e][k++] = s;
-    }
-    probe_at[e][P.agents] = k;
+/* Episode e's p probes evenly over the first min(M, K) agents, at their
+ * first steps: what a plan disjoint by component gives when nothing says
+ * which components carry the probes. */
+static void schedule_split(int e, int p) {
+  int users = P.agents < P.ncomp ? P.agents : P.ncomp, k = 0;
+  if (p > P.steps * users) p = P.steps * users;
+  probe_steps[e] = malloc((p + 1) * sizeof **probe_steps);
+  for (int a = 0; a < P.agents; a++) {
+    probe_at[e][a] = k;
+    int mine = a < users ? p / users + (a < p % users) : 0;
+    for (int s = 0; s < mine; s++) probe_steps[e][k++] = s;
   }
+  probe_at[e][P.agents] = k;
+}
+
+/* Without a schedule: the budget rule ceil(3 ln(max(e, 1) + 1)). */
+static void schedule_default(void) {
+  for (int e = 0; e < P.episodes; e++) schedule_split(e, (int)ceil(3.0 * log((e > 1 ? e : 1) + 1.0)));
+}
+
+/* The shared skeleton's --probes FILE: one line per cell (cycled),
+ * "p_0 .. p_{E-1} | own_0 .. own_{E-1}" (probes and the controller's reset
+ * records per episode, from episodes.csv); the end marker is added. */
+static void probes_load(int cell) {
+  FILE *f = fopen(P.probes, "r");
+  if (!f) die("cannot read the probes file");
+  char *line = NULL;
+  size_t cap = 0;
+  int lines = 0;
+  while (getline(&line, &cap, f) > 0) lines++;
+  if (!lines) die("the probes file is empty");
+  rewind(f);
+  for (int i = 0; i <= cell % lines; i++)
+    if (getline(&line, &cap, f) <= 0) die("cannot read the probes file");
+  char *p = line, *end;
+  for (int e = 0; e < P.episodes; e++, p = end) schedule_split(e, (int)strtol(p, &end, 10));
+  while (*p && *p != '|') p++;
+  if (*p == '|') p++;
+  for (int e = 0; e < P.episodes; e++, p = end) own[e] = 1 + (int)strtol(p, &end, 10);
+  free(line);
+  fclose(f);
 }
 
 static void schedule_load(int cell) {
@@ -698,6 +728,8 @@ static int run_cell(int cell) {
   schedule_alloc();
   if (P.schedule)
     schedule_load(cell);
+  else if (P.probes)
+    probes_load(cell);
   else
     schedule_default();
   int argc = 1;
@@ -772,8 +804,10 @@ int main(int argc, char **argv) {
       P.platform = v, i++;
     else if (!strcmp(o, "--agent-hosts"))
       P.agent_hosts = v, i++;
-    else if (!strcmp(o, "--schedule") || !strcmp(o, "--probes"))
+    else if (!strcmp(o, "--schedule"))
       P.schedule = v, i++;
+    else if (!strcmp(o, "--probes"))
+      P.probes = v, i++;
     else if (!strcmp(o, "--episodes"))
       P.episodes = atoi(v), i++;
     else if (!strcmp(o, "--steps"))
