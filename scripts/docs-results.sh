@@ -1,12 +1,14 @@
 #!/bin/sh
-# docs-results.sh - regenerates the numbers docs/experiments/ quotes, on
-# the seeds each table uses and on held-out seeds 101-200, in one command
-# (`make docs-results` runs it on the built program).
+# docs-results.sh - regenerates the numbers docs/experiments/ and
+# docs/urs.md quote, on the seeds each table uses and on held-out seeds
+# 101-200, in one command (`make docs-results` runs it on the built
+# program).
 #
 #   scripts/docs-results.sh [-j JOBS] [-o OUT] [-t TRIVIUM] [-l] [PAGE...]
 #
 # PAGE is a page of docs/experiments/ (identification, detection, probing,
-# robustness, dispatch, faults-and-agents); none: every page.  For each
+# robustness, dispatch, faults-and-agents) or urs (docs/urs.md, the city
+# scenarios); none: every page.  For each
 # page, every experiment the page quotes is run as shipped into
 # OUT/PAGE/NAME/seeds-shipped and with --set run.seed_base=101 --set
 # run.seeds=100 into OUT/PAGE/NAME/seeds-101-200; the faults-and-agents
@@ -21,7 +23,8 @@
 # each: PAGE, NAME, and the trivium run options or the script).
 #
 # tests/docs-results.sh checks that every `trivium run -e NAME` and every
-# script docs/experiments/ names is in this list.
+# script docs/experiments/ names is in this list, and every scenario
+# docs/urs.md runs in the urs page's.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 J=2
@@ -38,11 +41,11 @@ while getopts j:o:t:l opt; do
   esac
 done
 shift $((OPTIND - 1))
-pages=${*:-identification detection probing robustness dispatch faults-and-agents}
+pages=${*:-identification detection probing robustness dispatch faults-and-agents urs}
 for p in $pages; do
   case $p in
-    identification | detection | probing | robustness | dispatch | faults-and-agents) ;;
-    *) echo "$0: unknown page '$p'; expected identification, detection, probing, robustness, dispatch or faults-and-agents" >&2; exit 2 ;;
+    identification | detection | probing | robustness | dispatch | faults-and-agents | urs) ;;
+    *) echo "$0: unknown page '$p'; expected identification, detection, probing, robustness, dispatch, faults-and-agents or urs" >&2; exit 2 ;;
   esac
 done
 
@@ -101,6 +104,21 @@ experiments() {
         --set run.seeds=3 --set budget.coalition=1 --sweep agents.count=1,16,64
       speedup multi-agent-speedup
       study faults-and-agents
+      ;;
+    urs)
+      # docs/urs.md, "Measured": the four controllers on the fleet with
+      # travel times (the default), and the table's episodes to identify
+      for c in sf nyc sg; do run urs-$c urs-$c -c trivium,rlvr,rlvr-memory,reactive; done
+      # the figures urs.md (and controller.md) quote as measured on the
+      # minute-a-cell fleet (world.travel = hops), with the options given
+      for c in sf nyc sg; do run urs-$c-20-seeds urs-$c -c trivium --set run.seeds=20 --set world.travel=hops; done
+      run urs-sf-drivers urs-sf --set world.temperature=0.2 --set world.accept_rings=1 --set world.travel=hops
+      for c in sf nyc sg; do
+        run urs-$c-one-team urs-$c -c trivium --set budget.coalition=1 --set world.travel=hops
+        run urs-$c-first-minutes urs-$c -c trivium --set budget.probe_value=0 --set world.travel=hops
+        run urs-$c-redraw urs-$c -c trivium --set posterior.redraw=0.1 --set world.travel=hops
+        run urs-$c-noise urs-$c -c trivium --set posterior.noise=estimated --set world.travel=hops
+      done
       ;;
   esac
 }
@@ -184,7 +202,7 @@ study() {
 }
 for page in $pages; do experiments "$page"; done
 {
-  echo "# docs/experiments/ regenerated"
+  echo "# docs/experiments/ and docs/urs.md regenerated"
   echo
   echo "By \`scripts/docs-results.sh\` with $("$T" --version 2>/dev/null | head -1), $J jobs."
   echo "Each run's tables are its summary.md (sweep.md for a sweep); a script's are its .md."

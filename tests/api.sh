@@ -56,6 +56,7 @@ fi
 if compare urs "$top/platforms/urs-sf.xml" "$top/scenarios/urs-smoke.xml" trivium,rlvr 1 \
     --cfg=trivium/world:urs --cfg=trivium/world.city:sf --cfg=trivium/world.informative:15 \
     --cfg=trivium/world.informative_after:240 --cfg=trivium/world.effect:0.5 --cfg=trivium/world.effect_floor:0.3 --cfg=trivium/world.change_at:10 \
+    --cfg=trivium/world.travel:hops \
     --cfg=trivium/posterior.kappa_min:0.3 --cfg=trivium/posterior.noise:known --cfg=trivium/posterior.redraw:1 \
     --cfg=trivium/detector.ll_delta:0.3 --cfg=trivium/run.episodes:20 \
     --cfg=trivium/run.steps:30 --cfg=trivium/agents.count:8 --cfg=trivium/role.agent:tower-*; then

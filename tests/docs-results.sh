@@ -2,7 +2,9 @@
 # scripts/docs-results.sh covers docs/experiments/: every experiment a page
 # runs with `trivium run -e NAME` and every script it names is in the
 # script's list for that page (so a number added to a page without its
-# regeneration fails here), and it refuses an unknown page and a missing
+# regeneration fails here), every city scenario docs/urs.md runs
+# (`trivium run scenarios/urs-CITY.xml`, CITY standing for sf, nyc and
+# sg) is in its urs page, and it refuses an unknown page and a missing
 # program with exit 2.  TAP.
 set -u
 top=$(cd "${srcdir:-..}" && pwd)
@@ -24,14 +26,18 @@ for f in "$top"/docs/experiments/*.md; do
     grep -q "^$page .* $s\( \|$\)" "$tmp/list" || missing="$missing $page:$s"
   done
 done
+for n in $(tr '\n' ' ' <"$top/docs/urs.md" | grep -o 'trivium run scenarios/urs-[A-Za-z-]*\.xml' | sed 's|.*/||; s|\.xml$||' |
+  sed 's/^urs-CITY$/urs-sf urs-nyc urs-sg/' | tr ' ' '\n' | sort -u); do
+  grep -q "^urs [^ ]* -e $n\( \|$\)" "$tmp/list" || missing="$missing urs:-e:$n"
+done
 if [ "$rc" -eq 0 ] && [ -s "$tmp/list" ] && [ -z "$missing" ]; then
-  echo "ok 1 - docs-results lists every experiment and script of docs/experiments/ ($(wc -l <"$tmp/list") entries)"
+  echo "ok 1 - docs-results lists every experiment and script of docs/experiments/ and docs/urs.md ($(wc -l <"$tmp/list") entries)"
 else
   echo "not ok 1 - exit $rc; missing from scripts/docs-results.sh:$missing"
 fi
-# the pages it knows are the pages there are
+# the pages it knows are the pages there are (and urs.md)
 pages=$(cut -d' ' -f1 "$tmp/list" | sort -u | tr '\n' ' ')
-files=$(for f in "$top"/docs/experiments/*.md; do basename "$f" .md; done | sort | tr '\n' ' ')
+files=$({ for f in "$top"/docs/experiments/*.md; do basename "$f" .md; done; echo urs; } | sort | tr '\n' ' ')
 if [ "$pages" = "$files" ]; then echo "ok 2 - one list per page of docs/experiments/ ($pages)"
 else echo "not ok 2 - pages listed: $pages; pages there are: $files"; fi
 sh "$top/scripts/docs-results.sh" -l nosuch >/dev/null 2>"$tmp/err"

@@ -96,7 +96,7 @@ static const TrvParamSpec specs[] = {
     I("world.accept_rings", accept_rings, 2, 0, 2,
       "URS: a driver accepts a dispatch offer whose pickup is at most this many rings away and declines farther "
       "ones (2: every offer of the matching disc)"),
-    TRV_ROW_ENUM(TrvUrsParams, "world.travel", travel, "hops", travel_names,
+    TRV_ROW_ENUM(TrvUrsParams, "world.travel", travel, "table", travel_names,
                  "URS: how long trips, pickups and moves take: table = the calibration table's travel times by "
                  "origin, destination and band of the day (hops when the table has none); hops = a minute a cell and "
                  "trip times drawn from the city's duration histogram "
