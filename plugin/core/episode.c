@@ -40,6 +40,7 @@ struct TrvEpisode {
   double lp_ghat; /* log P(G_hat) under the snapshot, valid while lp_valid */
   bool lp_valid;  /* the snapshot has not changed since lp_ghat */
   int gated;
+  int planned; /* the action the agent's plan chose (trv_agent_play_begin) */
   TrvEpisodeSink sink;
 };
 
@@ -277,33 +278,46 @@ static bool place_by_value(const TrvWorldClass *wc, void *aw, TrvEpisode *ep, GE
   return ok;
 }
 
-bool trv_agent_play(const TrvWorldClass *wc, void *aw, TrvEpisode *ep, const TrvStepSync *sync, GError **error) {
+bool trv_agent_play_begin(const TrvWorldClass *wc, void *aw, TrvEpisode *ep, GError **error) {
+  ep->planned = wc->agent->plan(aw, &ep->plan->ghat);
+  return !(ep->plan->place_probes && wc->agent->probe_value_at && ep->plan->n_probes > 0) ||
+         place_by_value(wc, aw, ep, error);
+}
+
+bool trv_agent_play_act(const TrvWorldClass *wc, void *aw, TrvEpisode *ep, int t, GError **error) {
   const TrvAgentClass *ac = wc->agent;
   const char *world = wc->name;
-  int planned = ac->plan(aw, &ep->plan->ghat);
-  if (ep->plan->place_probes && ac->probe_value_at && ep->plan->n_probes > 0 && !place_by_value(wc, aw, ep, error))
-    return false;
+  double context[TRV_RECORD_CONTEXT_MAX];
+  int n = ac->observe(aw, t, context, TRV_RECORD_CONTEXT_MAX);
+  if (!trv_world_check_count(world, "agent.observe", n, TRV_RECORD_CONTEXT_MAX, error)) return false;
+  int j;
+  double z;
+  if (trivium_episode_probe(ep, t, &j, &z)) {
+    if (ep->plan->numbers && ac->probe_number) ac->probe_number(aw, ep->number_at[t]);
+    double outcome = ac->probe(aw, j, z);
+    if (!trv_world_check_number(world, "agent.probe", outcome, -INFINITY, INFINITY, error)) return false;
+    trivium_episode_record_probe(ep, t, outcome);
+  }
+  int a = trivium_episode_gate(ep, t) ? ep->safe_action : ep->planned;
+  double reward = ac->act(aw, a);
+  if (!trv_world_check_number(world, "agent.act", reward, -INFINITY, INFINITY, error)) return false;
+  trivium_episode_record_step(ep, t, a, reward, context, n);
+  return true;
+}
+
+bool trv_agent_play_payoff(const TrvWorldClass *wc, void *aw, TrvEpisode *ep, int t, GError **error) {
+  double reward = wc->agent->step_payoff(aw);
+  if (!trv_world_check_number(wc->name, "agent.step_payoff", reward, -INFINITY, INFINITY, error)) return false;
+  ep->recs[t].reward = reward;
+  return true;
+}
+
+bool trv_agent_play(const TrvWorldClass *wc, void *aw, TrvEpisode *ep, const TrvStepSync *sync, GError **error) {
+  if (!trv_agent_play_begin(wc, aw, ep, error)) return false;
   for (int t = 0; t < ep->steps; t++) {
-    double context[TRV_RECORD_CONTEXT_MAX];
-    int n = ac->observe(aw, t, context, TRV_RECORD_CONTEXT_MAX);
-    if (!trv_world_check_count(world, "agent.observe", n, TRV_RECORD_CONTEXT_MAX, error)) return false;
-    int j;
-    double z;
-    if (trivium_episode_probe(ep, t, &j, &z)) {
-      if (ep->plan->numbers && ac->probe_number) ac->probe_number(aw, ep->number_at[t]);
-      double outcome = ac->probe(aw, j, z);
-      if (!trv_world_check_number(world, "agent.probe", outcome, -INFINITY, INFINITY, error)) return false;
-      trivium_episode_record_probe(ep, t, outcome);
-    }
-    int a = trivium_episode_gate(ep, t) ? ep->safe_action : planned;
-    double reward = ac->act(aw, a);
-    if (!trv_world_check_number(world, "agent.act", reward, -INFINITY, INFINITY, error)) return false;
+    if (!trv_agent_play_act(wc, aw, ep, t, error)) return false;
     if (sync) sync->wait(sync->ctx, t); /* the step's end: a shared city moves once every agent acted */
-    if (sync && ac->step_end) {
-      reward = ac->step_payoff(aw);
-      if (!trv_world_check_number(world, "agent.step_payoff", reward, -INFINITY, INFINITY, error)) return false;
-    }
-    trivium_episode_record_step(ep, t, a, reward, context, n);
+    if (sync && wc->agent->step_end && !trv_agent_play_payoff(wc, aw, ep, t, error)) return false;
   }
   return true;
 }

@@ -173,5 +173,14 @@ typedef struct {
 } TrvStepSync;
 bool trv_agent_play(const TrvWorldClass *wc, void *agent_world, TrvEpisode *ep, const TrvStepSync *sync,
                     GError **error);
+/* trv_agent_play in parts, for a caller that steps many agents together
+ * (a shared city's agents on one host, sim/agent-actor.c): begin (the
+ * agent's plan, the probes placed), then per step act (observe, probe,
+ * gate, act: the step recorded with the act's reward) and, once the city
+ * moved, payoff (the step's reward read again: step_payoff).  The same
+ * world calls in the same order as trv_agent_play for one agent. */
+bool trv_agent_play_begin(const TrvWorldClass *wc, void *agent_world, TrvEpisode *ep, GError **error);
+bool trv_agent_play_act(const TrvWorldClass *wc, void *agent_world, TrvEpisode *ep, int step, GError **error);
+bool trv_agent_play_payoff(const TrvWorldClass *wc, void *agent_world, TrvEpisode *ep, int step, GError **error);
 
 #endif

@@ -92,105 +92,6 @@ static void send_telemetry(Cell *cell, AgentState *a, int e, GArray *recs) {
   trv_msg_send(cell->replicas[0].mb, outcomes, cell->opt->commit_timeout);
 }
 
-/* Shared-city worlds (Round in sim-internal.h).  Actors are cooperative,
- * so the counts are exact between simcalls; SimGrid 3.32's C barrier does
- * not tell who arrived last (it returns 0 to every actor), the count does. */
-static bool in_round(const Round *R, const AgentState *a) {
-  return R->episode == a->plan_episode && R->tag == a->plan_tag && R->member[a->index];
-}
-
-void trv_sim_round_fix(Cell *cell) {
-  Round *R = &cell->round;
-  R->fixed = true;
-  R->members = R->arrivals = 0;
-  for (int i = 0; i < cell->n_agents; i++) R->members += R->member[i];
-  if (R->bar) sg_barrier_destroy(R->bar); /* every participant of the previous round is past it */
-  R->bar = R->members > 0 ? sg_barrier_init((unsigned)R->members) : NULL;
-  for (int i = 0; i < cell->n_agents; i++)
-    if (R->waiting[i]) {
-      R->waiting[i] = false;
-      sg_sem_release(R->sem[i]);
-    }
-}
-
-/* Participant `who` arrives at `step`: the last of the step moves the
- * city; then the barrier. */
-static void round_arrive(Cell *cell, int who, int step) {
-  Round *R = &cell->round;
-  R->next_step[who] = step + 1;
-  if (++R->arrivals == R->members) {
-    R->arrivals = 0;
-    cell->wc->agent->step_end(trv_session_world(cell->session), step);
-  }
-  sg_barrier_wait(R->bar);
-}
-
-static void step_barrier(void *ctx, int step) {
-  AgentState *a = ctx;
-  Cell *cell = trv_sim_cell;
-  Round *R = &cell->round;
-  while (!R->fixed && R->episode == a->plan_episode && R->tag == a->plan_tag) { /* deliveries still under way */
-    R->waiting[a->index] = true;
-    sg_sem_acquire(R->sem[a->index]);
-    R->waiting[a->index] = false;
-  }
-  if (in_round(R, a) && R->next_step[a->index] == step) round_arrive(cell, a->index, step);
-}
-
-/* A participant that died: arrives in its place at the steps it had not
- * reached, so that the round's barrier keeps its size. */
-typedef struct {
-  int who, from, episode, tag;
-} StandIn;
-
-static void stand_in_actor(int argc, char **argv) {
-  (void)argc;
-  (void)argv;
-  StandIn *si = sg_actor_self_get_data();
-  Cell *cell = trv_sim_cell;
-  Round *R = &cell->round;
-  for (int step = si->from; step < cell->info->steps && R->episode == si->episode && R->tag == si->tag; step++)
-    round_arrive(cell, si->who, step);
-  g_free(si);
-}
-
-void trv_sim_round_stand_ins(Cell *cell) {
-  Round *R = &cell->round;
-  for (int i = 0; i < cell->n_agents; i++) {
-    if (!R->stand_in[i]) continue;
-    R->stand_in[i] = false;
-    sg_host_t *hosts = sg_host_list(), host = NULL;
-    for (size_t k = 0; k < sg_host_count() && !host; k++)
-      if (sg_host_is_on(hosts[k])) host = hosts[k];
-    g_free(hosts);
-    if (!host) continue; /* nothing runs any more */
-    StandIn *si = g_new(StandIn, 1);
-    *si = (StandIn){i, R->next_step[i], R->episode, R->tag};
-    char name[48];
-    snprintf(name, sizeof name, "trivium-stand-in-%d", i);
-    sg_actor_t actor = sg_actor_init(name, host);
-    sg_actor_set_data(actor, si);
-    sg_actor_start(actor, stand_in_actor, 0, NULL);
-  }
-}
-
-/* An agent's actor ended (its host crashed, or the run is over): before
- * the round is fixed it is no participant; after, if it had steps left, a
- * stand-in is due (the fault driver starts it: no simcall from a dying
- * actor). */
-static void agent_exit(int failed, void *data) {
-  (void)failed;
-  AgentState *a = data;
-  Cell *cell = trv_sim_cell;
-  if (!cell || !cell->shared_city) return;
-  Round *R = &cell->round;
-  if (a->plan_episode != R->episode || a->plan_tag != R->tag || !R->member[a->index]) return;
-  if (!R->fixed)
-    R->member[a->index] = false;
-  else if (R->next_step[a->index] < cell->info->steps)
-    R->stand_in[a->index] = true;
-}
-
 #define DONE_RETRY_PAUSE 0.5 /* simulated seconds between two attempts to deliver DONE */
 
 /* Reports episode e to the controller: delivered once the controller took
@@ -277,7 +178,7 @@ TrvEpisode *trv_sim_agent_next(AgentState *a) {
     a->plan_until = m->until;
     if (cell->shared_city && a->hooked != sg_actor_self()) { /* once per actor (a restarted one is another) */
       a->hooked = sg_actor_self();
-      sg_actor_on_exit(agent_exit, a);
+      sg_actor_on_exit(trv_sim_round_agent_exit, a);
     }
     TrvEpisodeSink sink = {sim_close, a};
     a->open = trv_episode_new_taking(m->plan, a->index, cell->info->steps, cell->info->safe_action, &a->seq,
@@ -463,7 +364,7 @@ static void clock_step(void *ctx, int step) {
   bool late = simgrid_get_clock() > end;
   if (!late) sg_actor_sleep_until(end);
   if (cell->wc->agent->step_end) {
-    step_barrier(c->a, step);
+    trv_sim_round_step_barrier(c->a, step);
     late = late || simgrid_get_clock() > end + 1e-9 * fmax(1.0, end);
   }
   if (late)
@@ -473,22 +374,14 @@ static void clock_step(void *ctx, int step) {
   c->start = simgrid_get_clock();
 }
 
-/* Plays the episode with the agent's instance of the world, then its work
- * and operations on the platform; false with *error when the world
- * answered out of bounds.  *late: the steps that outlasted their duration
- * on the world's clock. */
-static bool play(Cell *cell, AgentState *a, TrvEpisode *ep, int *late, GError **error) {
+/* What follows an agent's steps: the world's work for the episode (or,
+ * off the world's clock, the steps' and probes' flops), then its
+ * operations on the platform's machines; false with *error when the world
+ * answered out of bounds. */
+static bool play_after(Cell *cell, AgentState *a, TrvEpisode *ep, GError **error) {
   const TrvWorldClass *wc = cell->wc;
   const TrvAgentClass *ac = wc->agent;
-  TrvStepSync sync = {step_barrier, a};
-  /* a shared city's steps end together: its clock starts when the plans went out */
-  bool shared = ac->step_end && cell->round.episode == a->plan_episode && cell->round.tag == a->plan_tag;
-  StepClock clock = {cell, a, ep, shared ? cell->round.start : simgrid_get_clock(), 0};
-  TrvStepSync ticks = {clock_step, &clock};
   bool on_clock = cell->step_seconds > 0;
-  bool ok = trv_agent_play(wc, a->world, ep, on_clock ? &ticks : ac->step_end ? &sync : NULL, error);
-  *late = clock.late;
-  if (!ok) return false;
   double flops =
       ac->work   ? ac->work(a->world)
       : on_clock ? 0.0 /* run inside the steps */
@@ -502,6 +395,24 @@ static bool play(Cell *cell, AgentState *a, TrvEpisode *ep, int *late, GError **
     if (n > 0) run_operations(cell, a, trivium_episode_index(ep), ops, n);
   }
   return true;
+}
+
+/* Plays the episode with the agent's instance of the world, then its work
+ * and operations on the platform; false with *error when the world
+ * answered out of bounds.  *late: the steps that outlasted their duration
+ * on the world's clock. */
+static bool play(Cell *cell, AgentState *a, TrvEpisode *ep, int *late, GError **error) {
+  const TrvWorldClass *wc = cell->wc;
+  const TrvAgentClass *ac = wc->agent;
+  TrvStepSync sync = {trv_sim_round_step_barrier, a};
+  /* a shared city's steps end together: its clock starts when the plans went out */
+  bool shared = ac->step_end && cell->round.episode == a->plan_episode && cell->round.tag == a->plan_tag;
+  StepClock clock = {cell, a, ep, shared ? cell->round.start : simgrid_get_clock(), 0};
+  TrvStepSync ticks = {clock_step, &clock};
+  bool on_clock = cell->step_seconds > 0;
+  bool ok = trv_agent_play(wc, a->world, ep, on_clock ? &ticks : ac->step_end ? &sync : NULL, error);
+  *late = clock.late;
+  return ok && play_after(cell, a, ep, error);
 }
 
 bool trivium_episode_play(TrvEpisode *ep) {
@@ -519,10 +430,17 @@ bool trivium_episode_play(TrvEpisode *ep) {
 void trv_sim_agent_actor(int argc, char **argv) {
   g_assert(argc == 2);
   sg_actor_daemonize(sg_actor_self());
-  AgentState *a = &trv_sim_cell->agents[atoi(argv[1])];
+  Cell *cell = trv_sim_cell;
+  AgentState *a = &cell->agents[atoi(argv[1])];
   TrvEpisode *ep;
   while ((ep = trv_sim_agent_next(a)) != NULL) {
-    trivium_episode_play(ep);
+    GError *err = NULL;
+    if (cell->shared_city && trv_sim_round_play_hosted(cell, a, ep, &err)) { /* its host played the steps */
+      if (!err) play_after(cell, a, ep, &err);
+      if (err) trv_sim_cell_fail(cell, err);
+    } else {
+      trivium_episode_play(ep);
+    }
     trivium_episode_close(ep, NULL);
   }
 }

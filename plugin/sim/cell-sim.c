@@ -258,7 +258,10 @@ static void free_cell(Cell *cell) {
     for (int a = 0; a < cell->n_agents; a++) sg_sem_destroy(R->sem[a]);
     g_free(R->sem);
     g_free(R->waiting);
-    if (R->bar) sg_barrier_destroy(R->bar);
+    trv_sim_round_hosts_free(R);
+    g_ptr_array_free(R->hosts, TRUE);
+    g_ptr_array_free(R->waiters, TRUE);
+    g_free(R->host_of);
     g_free(R->member);
     g_free(R->done);
     g_free(R->stand_in);
@@ -396,6 +399,9 @@ bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {
       R->waiting = g_new0(bool, cell->n_agents);
       R->sem = g_new(sg_sem_t, cell->n_agents);
       for (int a = 0; a < cell->n_agents; a++) R->sem[a] = sg_sem_init(0);
+      R->waiters = g_ptr_array_new();
+      R->hosts = g_ptr_array_new();
+      R->host_of = g_new0(HostRound *, cell->n_agents);
     }
     cell->n_replicas = opt->best_effort ? 1 : opt->replicas;
     cell->replicas = g_new0(ReplicaState, cell->n_replicas);

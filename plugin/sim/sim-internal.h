@@ -76,13 +76,14 @@ typedef struct {
   TrvProbeSigns probe_signs;
   uint64_t seq;
   sg_mailbox_t mb, mb_ack;
-  int plan_tag;      /* the incarnation of the controller whose plan is open */
-  int plan_episode;  /* the episode of that plan */
-  double plan_until; /* its failure detector's deadline: DONE is retried until then */
-  sg_actor_t hooked; /* the actor whose exit leaves the round (see Round) */
-  TrvEpisode *open;  /* the episode handed to the agent and not yet closed */
-  bool stopped;      /* the run is over for this agent */
-  int late;          /* steps of the open episode that outlasted their duration (world clock) */
+  int plan_tag;         /* the incarnation of the controller whose plan is open */
+  int plan_episode;     /* the episode of that plan */
+  double plan_until;    /* its failure detector's deadline: DONE is retried until then */
+  sg_actor_t hooked;    /* the actor whose exit leaves the round (see Round) */
+  TrvEpisode *open;     /* the episode handed to the agent and not yet closed */
+  bool stopped;         /* the run is over for this agent */
+  int late;             /* steps of the open episode that outlasted their duration (world clock) */
+  GError *hosted_error; /* a shared city: what the world answered out of bounds while its host played the steps */
   /* a program's own agent (agent-life.c): its actor while present, the
    * watcher that joins it or answers for it, the actor's name (a restart
    * keeps it), and whether it is absent (away or left) or left */
@@ -117,15 +118,22 @@ typedef struct {
  * The participants are fixed when the plans are delivered (once, each
  * within commit_timeout; an agent not reached, or dead by then, sits the
  * episode out and its commit counts as failed).  At every step each
- * participant arrives; the last to arrive moves the city (step_end); all
- * meet at a SimGrid barrier sized to the participants, so nobody reads its
- * payoff before the city moved.  A participant whose actor dies within the
- * round (its host crashed) is replaced for the steps it had not reached by
- * a stand-in actor that only arrives (spawned by the fault driver; an exit
- * callback runs in the dying actor and may only record what is needed).  A
- * restarted controller takes the round as it stands rather than planning
- * the episode again; a restarted agent joins at the next episode.  Before
- * the round is fixed an agent waits on a semaphore of its own. */
+ * participant arrives; the last to arrive moves the city (step_end) and
+ * lets the others go on, so nobody reads its payoff before the city moved.
+ * Built-in agents do not step in their own actors: one actor per host
+ * (HostRound) plays the steps of the participants on that host together
+ * and arrives for all of them, so that a step costs the engine a switch
+ * per host, not per agent; each agent's actor hands its episode over,
+ * waits, and then closes the episode itself (commit, DONE).  A program's
+ * own agents step in their actors and arrive one by one.  A participant
+ * whose actor dies within the round (its host crashed) is replaced for the
+ * steps it had not reached by a stand-in actor that only arrives (spawned
+ * by the fault driver; an exit callback runs in the dying actor and may
+ * only record what is needed).  A restarted controller takes the round as
+ * it stands rather than planning the episode again; a restarted agent
+ * joins at the next episode.  Before the round is fixed an agent waits on
+ * a semaphore of its own. */
+typedef struct HostRound HostRound;
 typedef struct {
   int episode;    /* -1: no round yet */
   int tag;        /* the controller incarnation that planned it */
@@ -137,9 +145,11 @@ typedef struct {
   bool *waiting;  /* per agent: blocked on its semaphore until the round is fixed */
   sg_sem_t *sem;  /* per agent */
   int members, arrivals;
-  sg_bar_t bar;       /* sized to the participants; NULL with none */
-  double deadline;    /* the end of the wait for DONE: the failure detector's */
-  double start, last; /* when the plans went out; when the last DONE (or the plans' delivery) came */
+  GPtrArray *waiters;  /* sg_sem_t: who arrived at the current step and waits for the city to move */
+  GPtrArray *hosts;    /* HostRound*: the round's hosts (built-in agents) */
+  HostRound **host_of; /* per agent: its host's HostRound in this round, or NULL */
+  double deadline;     /* the end of the wait for DONE: the failure detector's */
+  double start, last;  /* when the plans went out; when the last DONE (or the plans' delivery) came */
 } Round;
 
 /* An episode the controller decided, kept until every replica holds it. */
@@ -209,6 +219,18 @@ void trv_sim_round_fix(Cell *cell);
 /* After a host crash: a stand-in for every participant that died within
  * the round before its last step. */
 void trv_sim_round_stand_ins(Cell *cell);
+/* The end of a step for an agent stepping in its own actor (a program's
+ * own, or one outside the round): TrvStepSync.wait with the AgentState. */
+void trv_sim_round_step_barrier(void *agent_state, int step);
+/* A built-in agent's episode in a shared city, played by its host's actor
+ * (city-round.c); returns once the steps are over, false (nothing played)
+ * when the agent is no participant.  *error: what the world answered out
+ * of bounds. */
+bool trv_sim_round_play_hosted(Cell *cell, AgentState *a, TrvEpisode *ep, GError **error);
+/* sg_actor_on_exit callback of an agent's actor (data: its AgentState). */
+void trv_sim_round_agent_exit(int failed, void *data);
+/* Lets go of the round's hosts (at the next round, and at the end). */
+void trv_sim_round_hosts_free(Round *R);
 
 /* Set-up steps shared by trv_sim_run_cell and the plugin (plugin.c).
  * agent_hosts: the hosts of a program's own agent actors, or NULL to place
