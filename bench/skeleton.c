@@ -21,7 +21,9 @@
  *    detector's deadline; CLOSE on the replicas until a majority answered
  *    (CLOSED, 64 + 128 per record held); DECIDE to every replica (64 + 128
  *    per record decided: the agents', the controller's own, the end
- *    marker) and its ACK;
+ *    marker) and its ACK; above 256 comms at once (a shared city's plans,
+ *    the DONE receives) helper actors on its host start and wait for 256
+ *    each (cell-sim.c, trv_msg_recv_many);
  *  - an agent (agent-actor.c) on the world's clock: per step, its work
  *    (sim.step_flops, plus sim.probe_flops on a probe step), then a sleep
  *    to the step's end; in a shared city, one actor per host steps the
@@ -135,12 +137,10 @@ static Msg *msg_recv(sg_mailbox_t mb, double timeout) {
   return sg_comm_wait_for(c, timeout) == SG_OK ? d : NULL;
 }
 /* n receives posted at once, waited for in order until the deadline. */
-static int msg_recv_many(sg_mailbox_t mb, int n, double timeout, Msg **out, double *at) {
-  if (n <= 0 || timeout <= 0) return 0;
+static int recv_slice(sg_mailbox_t mb, int n, double deadline, Msg **out, double *at) {
   void **d = calloc(n, sizeof *d);
   sg_comm_t *c = malloc(n * sizeof *c);
   for (int i = 0; i < n; i++) c[i] = sg_mailbox_get_async(mb, &d[i]);
-  double deadline = simgrid_get_clock() + timeout;
   int got = 0;
   for (int i = 0; i < n; i++) {
     double left = deadline - simgrid_get_clock();
@@ -151,6 +151,84 @@ static int msg_recv_many(sg_mailbox_t mb, int n, double timeout, Msg **out, doub
   free(d);
   free(c);
   return got;
+}
+
+/* n messages started at once, each waited for in order until the deadline. */
+static void send_slice(sg_mailbox_t *mbs, Msg **msgs, int n, double deadline, char *delivered) {
+  sg_comm_t *c = malloc(n * sizeof *c);
+  for (int i = 0; i < n; i++) c[i] = msg_post(mbs[i], msgs[i]);
+  for (int i = 0; i < n; i++) delivered[i] = (char)msg_finish(c[i], msgs[i], deadline - simgrid_get_clock());
+  free(c);
+}
+
+/* Above COURIER_SLICE comms, helper actors on the caller's host start and
+ * wait for COURIER_SLICE each (cell-sim.c: SimGrid scans an actor's list
+ * of activities on every completion). */
+#define COURIER_SLICE 256
+typedef struct {
+  sg_sem_t over;
+  sg_mailbox_t mb, *mbs;
+  Msg **msgs;
+  double *at, deadline;
+  char *delivered;
+  int *got;
+} Gather;
+
+static void courier_actor(int argc, char **argv) {
+  Gather *g = sg_actor_self_get_data();
+  int i = atoi(argv[1]), first = i * COURIER_SLICE, n = atoi(argv[2]);
+  (void)argc;
+  if (g->mb)
+    g->got[i] = recv_slice(g->mb, n, g->deadline, g->msgs + first, g->at ? g->at + first : NULL);
+  else
+    send_slice(g->mbs + first, g->msgs + first, n, g->deadline, g->delivered + first);
+  sg_sem_release(g->over);
+}
+
+static int run_couriers(Gather *g, int n) {
+  int k = (n + COURIER_SLICE - 1) / COURIER_SLICE;
+  g->over = sg_sem_init(0);
+  g->got = calloc(k, sizeof *g->got);
+  for (int i = 0; i < k; i++) {
+    char idx[16], cnt[16];
+    snprintf(idx, sizeof idx, "%d", i);
+    snprintf(cnt, sizeof cnt, "%d", n - i * COURIER_SLICE < COURIER_SLICE ? n - i * COURIER_SLICE : COURIER_SLICE);
+    char *argv[] = {"trivium-courier", idx, cnt, NULL};
+    sg_actor_t a = sg_actor_init("trivium-courier", sg_host_self());
+    sg_actor_set_data(a, g);
+    sg_actor_start(a, courier_actor, 3, argv);
+  }
+  for (int i = 0; i < k; i++) sg_sem_acquire(g->over);
+  sg_sem_destroy(g->over);
+  return k;
+}
+
+static int msg_recv_many(sg_mailbox_t mb, int n, double timeout, Msg **out, double *at) {
+  if (n <= 0 || timeout <= 0) return 0;
+  double deadline = simgrid_get_clock() + timeout;
+  if (n <= COURIER_SLICE) return recv_slice(mb, n, deadline, out, at);
+  Gather g = {
+      .mb = mb, .msgs = malloc(n * sizeof(Msg *)), .at = at ? malloc(n * sizeof(double)) : NULL, .deadline = deadline};
+  int k = run_couriers(&g, n), got = 0;
+  for (int i = 0; i < k; i++)
+    for (int j = 0; j < g.got[i]; j++) {
+      if (at) at[got] = g.at[i * COURIER_SLICE + j];
+      out[got++] = g.msgs[i * COURIER_SLICE + j];
+    }
+  free(g.msgs);
+  free(g.at);
+  free(g.got);
+  return got;
+}
+
+static void msg_send_many(sg_mailbox_t *mbs, Msg **msgs, int n, double deadline, char *delivered) {
+  if (n <= COURIER_SLICE) {
+    send_slice(mbs, msgs, n, deadline, delivered);
+    return;
+  }
+  Gather g = {.mbs = mbs, .msgs = msgs, .delivered = delivered, .deadline = deadline};
+  run_couriers(&g, n);
+  free(g.got);
 }
 
 /* ---- the log replicas --------------------------------------------------- */
@@ -526,13 +604,10 @@ static void dispatch_shared(int e) {
   for (int a = 0; a < n; a++) R.member[a] = 0;
   R.start = simgrid_get_clock();
   R.deadline = R.start + detector_timeout();
-  sg_comm_t *comms = malloc(n * sizeof *comms);
   Msg **msgs = malloc(n * sizeof *msgs);
-  for (int a = 0; a < n; a++) comms[a] = msg_post(agent_mb[a], msgs[a] = plan_msg(a, e, R.tag, R.deadline));
+  for (int a = 0; a < n; a++) msgs[a] = plan_msg(a, e, R.tag, R.deadline);
   double by = fmin(simgrid_get_clock() + P.commit_timeout, R.deadline);
-  for (int a = 0; a < n; a++)
-    if (msg_finish(comms[a], msgs[a], by - simgrid_get_clock())) R.member[a] = 1;
-  free(comms);
+  msg_send_many(agent_mb, msgs, n, by, R.member);
   free(msgs);
   round_fix();
   R.last = simgrid_get_clock();

@@ -3,8 +3,11 @@
 # simulated work as `trivium run`: fed the schedule of a run's logs, the
 # simulated time at which it closes every episode equals the run's
 # (episodes.csv, sim_time), on a cell of the default world, with three log
-# replicas, and with 8 independent agents whose probe steps outlast their
-# step (scenarios/multi-agent.xml); and the check notices a skeleton that
+# replicas, with 8 independent agents whose probe steps outlast their
+# step (scenarios/multi-agent.xml), and in a city of 300 drivers (one
+# actor per tower steps its drivers; more than 256 plans and reports go
+# through helper actors), where every driver's commit is also counted
+# once and none fails; and the check notices a skeleton that
 # places the probes by the budget rule instead of the run's schedule.  No
 # timing: bench/skeleton-ratio.sh measures.  TAP.
 set -u
@@ -13,7 +16,7 @@ T=${TRIVIUM:-./trivium}
 S=${TRV_BUILDDIR:-.}/bench/skeleton
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..4"
+echo "1..5"
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); echo "not ok $n - $1"; [ -f "$tmp/err" ] && sed 's/^/# /' "$tmp/err"; }
@@ -59,3 +62,10 @@ run multi $margs -- scenarios/multi-agent.xml -c trivium --set run.seeds=1 --set
 "$S" $margs -v > "$tmp/multi.skel" 2>"$tmp/err" && ! agree multi 2>/dev/null &&
   ok "the same skeleton without the run's schedule (probes by the budget rule) closes at other times" ||
   notok "a skeleton without the run's probe schedule still agrees: the check is blind to where probes go"
+
+cargs="--platform platforms/urs-sf.xml --agent-hosts tower-* --agents 300 --steps 30 --episodes 3 --barrier --step-seconds 60"
+run city $cargs -- scenarios/urs-smoke.xml -c trivium --set run.episodes=3 --set agents.count=300 && agree city &&
+  awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) {if ($i == "commits") c = i; if ($i == "commit_failures") f = i}; next}
+           $c != 300 || $f != 0 {bad++} END {exit bad || NR != 4}' "$tmp/city.csv" &&
+  ok "a city of 300 drivers on 16 towers: the run's simulated times, 300 commits an episode, none failed" ||
+  notok "a city of 300 drivers: the skeleton's simulated times differ from the run's, or commits were lost"

@@ -118,12 +118,53 @@ Msg *trv_msg_wait(sg_mailbox_t mb) {
   }
 }
 
-int trv_msg_recv_many(sg_mailbox_t mb, int n, double timeout, Msg **out, double *at) {
-  if (n <= 0 || timeout <= 0) return 0;
+/* Many comms at once are spread over helper actors ("couriers") on the
+ * caller's host, TRV_COURIER_SLICE each: SimGrid 3.32 keeps an actor's
+ * activities in a list that it scans on every completion, so one actor
+ * holding M comms pays O(M) per message, O(M^2) per episode.  A courier
+ * starts its slice's comms and waits for them as the caller would have;
+ * the comms are the same (same hosts, mailboxes, sizes, deadline), so they
+ * match, transfer and complete at the same simulated times.  The caller
+ * waits for its couriers on a semaphore.  Couriers live on the caller's
+ * host and die with it, as the caller does. */
+typedef struct {
+  int refs; /* the caller's, and each courier's while it runs */
+  sg_sem_t over;
+  sg_mailbox_t mb;   /* receiving: the mailbox */
+  sg_mailbox_t *mbs; /* sending: per message */
+  Msg **msgs;        /* received into (first..first+n of each courier), or sent */
+  double *at;        /* receiving: when each was collected */
+  bool *delivered;   /* sending: per message */
+  int *got;          /* receiving: per courier */
+  double deadline;
+} Gather;
+
+typedef struct {
+  Gather *g;
+  int index, first, n;
+} Courier;
+
+static void gather_unref(Gather *g) {
+  if (--g->refs > 0) return;
+  sg_sem_destroy(g->over);
+  g_free(g->at);
+  g_free(g->got);
+  g_free(g);
+}
+
+static void courier_exit(int failed, void *data) {
+  (void)failed;
+  Courier *c = data;
+  gather_unref(c->g);
+  g_free(c);
+}
+
+/* n receives posted at once on mb, waited for in order until the
+ * deadline; what arrived goes to out[0..], returns how many. */
+static int recv_slice(sg_mailbox_t mb, int n, double deadline, Msg **out, double *at) {
   void **data = g_new0(void *, n);
   sg_comm_t *comms = g_new(sg_comm_t, n);
   for (int i = 0; i < n; i++) comms[i] = sg_mailbox_get_async(mb, &data[i]);
-  double deadline = simgrid_get_clock() + timeout;
   int got = 0;
   for (int i = 0; i < n; i++) {
     /* past the deadline, a zero wait still collects what already arrived and
@@ -137,6 +178,85 @@ int trv_msg_recv_many(sg_mailbox_t mb, int n, double timeout, Msg **out, double 
   g_free(data);
   g_free(comms);
   return got;
+}
+
+/* msgs[i] (NULL: none) to mbs[i], all started, then each waited for in
+ * order until the deadline; delivered[i] says which were taken. */
+static void send_slice(sg_mailbox_t *mbs, Msg **msgs, int n, double deadline, bool *delivered) {
+  sg_comm_t *comms = g_new(sg_comm_t, n);
+  for (int i = 0; i < n; i++)
+    if (msgs[i]) comms[i] = trv_msg_post(mbs[i], msgs[i]);
+  for (int i = 0; i < n; i++)
+    delivered[i] = msgs[i] && trv_msg_finish(comms[i], msgs[i], deadline - simgrid_get_clock());
+  g_free(comms);
+}
+
+static void courier_actor(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  Courier *c = sg_actor_self_get_data();
+  Gather *g = c->g;
+  g->refs++;
+  sg_actor_on_exit(courier_exit, c);
+  if (g->mb)
+    g->got[c->index] = recv_slice(g->mb, c->n, g->deadline, g->msgs + c->first, g->at ? g->at + c->first : NULL);
+  else
+    send_slice(g->mbs + c->first, g->msgs + c->first, c->n, g->deadline, g->delivered + c->first);
+  sg_sem_release(g->over);
+}
+
+/* Runs g's n comms in couriers of TRV_COURIER_SLICE; returns their count
+ * once every one is over. */
+static int run_couriers(Gather *g, int n) {
+  int k = (n + TRV_COURIER_SLICE - 1) / TRV_COURIER_SLICE;
+  g->refs = 1;
+  g->over = sg_sem_init(0);
+  g->got = g_new0(int, k);
+  for (int i = 0; i < k; i++) {
+    Courier *c = g_new(Courier, 1);
+    *c = (Courier){g, i, i * TRV_COURIER_SLICE, MIN(TRV_COURIER_SLICE, n - i * TRV_COURIER_SLICE)};
+    sg_actor_t actor = sg_actor_init("trivium-courier", sg_host_self());
+    sg_actor_set_data(actor, c);
+    sg_actor_start(actor, courier_actor, 0, NULL);
+  }
+  for (int i = 0; i < k; i++) sg_sem_acquire(g->over);
+  return k;
+}
+
+int trv_msg_recv_many(sg_mailbox_t mb, int n, double timeout, Msg **out, double *at) {
+  if (n <= 0 || timeout <= 0) return 0;
+  double deadline = simgrid_get_clock() + timeout;
+  if (n <= TRV_COURIER_SLICE) return recv_slice(mb, n, deadline, out, at);
+  Gather *g = g_new0(Gather, 1);
+  g->mb = mb;
+  g->msgs = g_new(Msg *, n);
+  g->at = at ? g_new(double, n) : NULL;
+  g->deadline = deadline;
+  int k = run_couriers(g, n), got = 0;
+  /* the couriers posted their receives in order, so the first slice took
+   * the first arrivals: their slices, in order, are the arrival order */
+  for (int i = 0; i < k; i++)
+    for (int j = 0; j < g->got[i]; j++) {
+      if (at) at[got] = g->at[i * TRV_COURIER_SLICE + j];
+      out[got++] = g->msgs[i * TRV_COURIER_SLICE + j];
+    }
+  g_free(g->msgs);
+  gather_unref(g);
+  return got;
+}
+
+void trv_msg_send_many(sg_mailbox_t *mbs, Msg **msgs, int n, double deadline, bool *delivered) {
+  if (n <= TRV_COURIER_SLICE) {
+    send_slice(mbs, msgs, n, deadline, delivered);
+    return;
+  }
+  Gather *g = g_new0(Gather, 1);
+  g->mbs = mbs;
+  g->msgs = msgs;
+  g->delivered = delivered;
+  g->deadline = deadline;
+  run_couriers(g, n);
+  gather_unref(g);
 }
 
 Msg *trv_msg_recv(sg_mailbox_t mb, double timeout) {

@@ -212,27 +212,20 @@ static void dispatch_shared(Cell *cell, int e, TrvEpisodeCounts *counts) {
     }
     R->start = simgrid_get_clock();
     R->deadline = R->start + detector_timeout(cell);
-    sg_comm_t *comms = g_new(sg_comm_t, cell->n_agents);
+    sg_mailbox_t *mbs = g_new(sg_mailbox_t, cell->n_agents);
     Msg **msgs = g_new0(Msg *, cell->n_agents);
-    /* an agent of the program's own that left plays no more: not offered
-     * a plan (its delivery would wait out ctl.timeout every episode) */
-    for (int a = 0; a < cell->n_agents; a++) {
-      if (cell->agents[a].left) continue;
-      Msg *m = msgs[a] = trv_msg_new(MSG_PLAN, e);
-      m->plan = trv_plan_copy(parts[a]);
-      m->tag = R->tag;
-      m->until = R->deadline;
-      comms[a] = trv_msg_post(cell->agents[a].mb, m);
-    }
+    bool *delivered = g_new(bool, cell->n_agents);
+    for (int a = 0; a < cell->n_agents; a++) mbs[a] = cell->agents[a].mb;
     double by = fmin(simgrid_get_clock() + cell->opt->commit_timeout, R->deadline);
     int members = 0;
-    for (int a = 0; a < cell->n_agents; a++)
-      if (msgs[a] && trv_msg_finish(comms[a], msgs[a], by - simgrid_get_clock())) R->member[a] = true, members++;
-    /* no agent reached (every link down fails a send at once): nobody has
+    /* an agent of the program's own that left plays no more: not offered
+     * a plan (its delivery would wait out ctl.timeout every episode).  No
+     * agent reached (every link down fails a send at once): nobody has
      * started, so retry every second until the commit timeout rather than
      * let the episode pass in no simulated time */
-    while (members == 0 && simgrid_get_clock() < by && !trv_sim_agents_gone(cell)) {
-      sg_actor_sleep_for(fmin(1.0, by - simgrid_get_clock()));
+    for (bool first = true; first || (members == 0 && simgrid_get_clock() < by && !trv_sim_agents_gone(cell));
+         first = false) {
+      if (!first) sg_actor_sleep_for(fmin(1.0, by - simgrid_get_clock()));
       for (int a = 0; a < cell->n_agents; a++) {
         msgs[a] = NULL;
         if (cell->agents[a].left) continue;
@@ -240,14 +233,14 @@ static void dispatch_shared(Cell *cell, int e, TrvEpisodeCounts *counts) {
         m->plan = trv_plan_copy(parts[a]);
         m->tag = R->tag;
         m->until = R->deadline;
-        comms[a] = trv_msg_post(cell->agents[a].mb, m);
       }
+      trv_msg_send_many(mbs, msgs, cell->n_agents, by, delivered);
       for (int a = 0; a < cell->n_agents; a++)
-        if (msgs[a] && trv_msg_finish(comms[a], msgs[a], fmax(0.0, by - simgrid_get_clock())))
-          R->member[a] = true, members++;
+        if (delivered[a]) R->member[a] = true, members++;
     }
     trv_session_parts_free(parts, cell->n_agents);
-    g_free(comms);
+    g_free(mbs);
+    g_free(delivered);
     g_free(msgs);
     g_free(parts);
   }

@@ -277,6 +277,13 @@ Msg *trv_msg_wait(sg_mailbox_t mb); /* blocks until a message arrives; survives 
  * collected in at: the receives match messages in the order they come,
  * so that is when it arrived, not when the wait ended; returns how many. */
 int trv_msg_recv_many(sg_mailbox_t mb, int n, double timeout, Msg **out, double *at);
+/* Sends msgs[i] (NULL: nothing) to mbs[i], all started at once, then
+ * waits for each in order until `deadline` (an absolute simulated time);
+ * delivered[i]: taken in time (a message not delivered is freed). */
+void trv_msg_send_many(sg_mailbox_t *mbs, Msg **msgs, int n, double deadline, bool *delivered);
+/* Above this many comms, trv_msg_recv_many and trv_msg_send_many spread
+ * them over helper actors (cell-sim.c) */
+#define TRV_COURIER_SLICE 256
 
 /* actors */
 void trv_sim_controller_actor(int argc, char **argv);
