@@ -21,9 +21,9 @@
  *    detector's deadline; CLOSE on the replicas until a majority answered
  *    (CLOSED, 64 + 128 per record held); DECIDE to every replica (64 + 128
  *    per record decided: the agents', the controller's own, the end
- *    marker) and its ACK; above 256 comms at once (a shared city's plans,
- *    the DONE receives) helper actors on its host start and wait for 256
- *    each (cell-sim.c, trv_msg_recv_many);
+ *    marker) and its ACK; above 256 comms at once (the first delivery of
+ *    the plans, the DONE receives) helper actors on its host start and
+ *    wait for 256 each (cell-sim.c, trv_msg_recv_many);
  *  - an agent (agent-actor.c) on the world's clock: per step, its work
  *    (sim.step_flops, plus sim.probe_flops on a probe step), then a sleep
  *    to the step's end; in a shared city, one actor per host steps the
@@ -562,10 +562,10 @@ static void dispatch_and_wait(int e) {
   sg_comm_t *comms = malloc(n * sizeof *comms);
   Msg **msgs = malloc(n * sizeof *msgs), **done = malloc(n * sizeof *done);
   double *at = malloc(n * sizeof *at);
-  for (int a = 0; a < n; a++) comms[a] = msg_post(agent_mb[a], msgs[a] = plan_msg(a, e, 1, deadline));
+  for (int a = 0; a < n; a++) msgs[a] = plan_msg(a, e, 1, deadline);
   double by = fmin(start + fmin(P.commit_timeout, PLAN_FIRST_WAIT), deadline);
-  for (int a = 0; a < n; a++)
-    if (msg_finish(comms[a], msgs[a], by - simgrid_get_clock())) sent[a] = 1, n_sent++;
+  msg_send_many(agent_mb, msgs, n, by, sent);
+  for (int a = 0; a < n; a++) n_sent += sent[a];
   double last = simgrid_get_clock();
   while (reported < n && simgrid_get_clock() < deadline) {
     double before = simgrid_get_clock();

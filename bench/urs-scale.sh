@@ -39,7 +39,7 @@ for d in $drivers; do
     END {
       ep = (t3 - t1) / 2; sk = (s3 - s1) / 2
       printf "| %d | %.2f | %.2f | %.0f | %d | %d | %.2f | %.2fx |\n", d, ep, ep / (d * 120) * 1e6, rss / 1024, fail, late,
-        sk, sk > 0 ? ep / sk : 0
+        sk, (sk > 0 ? ep / sk : 0)
     }' "$w/r$d-3/episodes.csv"
 done
 echo

@@ -52,11 +52,15 @@ int trv_cli_main(int argc, char **argv) {
    * a few MB, grown by doubling) are allocated and freed every episode.
    * Above glibc's mmap threshold each is a fresh mapping, and freed heap
    * above its trim threshold goes back to the kernel: page faults on every
-   * episode (a tenth of the URS cell's CPU time).  Fixed thresholds of
-   * 32 MB keep that memory in the heap (the largest cell's max RSS grows
-   * by about 1 MB).  Set here, so every forked cell inherits them; the
-   * library leaves its callers' malloc alone. */
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+   * episode (a tenth of the URS cell's CPU time).  A fixed trim threshold
+   * of 32 MB and an mmap threshold of 8 MB keep that memory in the heap
+   * (the largest cell's max RSS grows by about 1 MB), while SimGrid's
+   * actor stacks (8 MB each by default) stay mappings of their own: an
+   * actor started every episode (a city's host actor, the controller's
+   * helpers) would otherwise leave the stack pages it touched in the heap,
+   * a new place every time.  Set here, so every forked cell inherits them;
+   * the library leaves its callers' malloc alone. */
+  mallopt(M_MMAP_THRESHOLD, 8 << 20);
   mallopt(M_TRIM_THRESHOLD, 32 << 20);
 #endif
   if (argc < 2) {

@@ -109,13 +109,19 @@ static bool plan(Cell *cell, int e, TrvPlan **parts) {
   return true;
 }
 
-/* Posts episode e's plan to agent a (sending it with trv_msg_finish). */
-static sg_comm_t post_plan(Cell *cell, int e, int a, const TrvPlan *part, double deadline, Msg **msg) {
-  Msg *m = *msg = trv_msg_new(MSG_PLAN, e);
+/* Episode e's plan message for the agent whose share is part. */
+static Msg *plan_msg(Cell *cell, int e, const TrvPlan *part, double deadline) {
+  Msg *m = trv_msg_new(MSG_PLAN, e);
   m->plan = trv_plan_copy(part);
   m->tag = cell->incarnation;
   m->until = deadline;
-  return trv_msg_post(cell->agents[a].mb, m);
+  return m;
+}
+
+/* Posts episode e's plan to agent a (sending it with trv_msg_finish). */
+static sg_comm_t post_plan(Cell *cell, int e, int a, const TrvPlan *part, double deadline, Msg **msg) {
+  *msg = plan_msg(cell, e, part, deadline);
+  return trv_msg_post(cell->agents[a].mb, *msg);
 }
 
 /* Independent agents: deliver every agent its plan, to all at once (each
@@ -138,14 +144,19 @@ static void dispatch_and_wait(Cell *cell, int e, TrvEpisodeCounts *counts) {
   bool *sent = g_new0(bool, n), *posted = g_new0(bool, n);
   sg_comm_t *comms = g_new(sg_comm_t, n);
   Msg **msgs = g_new0(Msg *, n);
-  for (int a = 0; a < n; a++) comms[a] = post_plan(cell, e, a, parts[a], deadline, &msgs[a]);
+  sg_mailbox_t *mbs = g_new(sg_mailbox_t, n);
+  for (int a = 0; a < n; a++) {
+    msgs[a] = plan_msg(cell, e, parts[a], deadline);
+    mbs[a] = cell->agents[a].mb;
+  }
   /* a second for the first delivery: an agent not yet listening (a
    * program's agent busy with work of its own, one still in its previous
    * episode) is offered its plan again below while the others' reports
    * are taken, instead of holding them up for ctl.timeout */
   double by = fmin(start + fmin(cell->opt->commit_timeout, PLAN_FIRST_WAIT), deadline);
-  for (int a = 0; a < n; a++)
-    if (trv_msg_finish(comms[a], msgs[a], by - simgrid_get_clock())) sent[a] = true, n_sent++;
+  trv_msg_send_many(mbs, msgs, n, by, sent);
+  g_free(mbs);
+  for (int a = 0; a < n; a++) n_sent += sent[a];
   double last = simgrid_get_clock();
   Msg **done = g_new(Msg *, n);
   double *at = g_new(double, n);
