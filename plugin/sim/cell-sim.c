@@ -5,7 +5,8 @@
  * scenario, or else by the hosts' `trivium.role` property (controller, ctl,
  * agent).  M agents go round-robin over the agent hosts, N log replicas over
  * the ctl hosts; the controller runs on the first controller host.  The
- * actors are in controller-actor.c, agent-actor.c and log-actor.c; fault
+ * actors are in controller-actor.c, agent-actor.c, city-round.c (a shared
+ * city's rounds, one actor per host) and log-actor.c; fault
  * processes in faults.c; the public plugin in plugin.c.  A run that ends before the controller
  * finished (simgrid_run() returns after logging a deadlock) is an error.
  * One simulation per process (SimGrid initialises once); the run command
