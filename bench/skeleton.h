@@ -1,11 +1,15 @@
-/* skeleton.h - what the skeleton's simulation (skeleton.c) and its probe
- * schedule (skeleton-schedule.c, the only part that reads Trivium's CTL
- * files) share: the options and, per episode, the controller's own records
- * and each agent's probe steps. */
+/* skeleton.h - what the skeleton's simulation (skeleton.c), its messages
+ * (skeleton-msg.c) and its probe schedule (skeleton-schedule.c, the only
+ * part that reads Trivium's CTL files) share: the options, the messages
+ * and, per episode, the controller's own records and each agent's probe
+ * steps. */
 #ifndef TRIVIUM_BENCH_SKELETON_H
 #define TRIVIUM_BENCH_SKELETON_H
 
+#include <simgrid/forward.h>
+
 #define RECORD_BYTES 128 /* sizeof(TrvRecord), checked in skeleton-schedule.c */
+#define HEADER_BYTES 64
 
 typedef struct {
   const char *platform, *agent_hosts, *schedule, *probes;
@@ -26,6 +30,28 @@ void schedule_alloc(void);
 void schedule_default(void);
 void probes_load(int cell);
 void schedule_load(int cell);
+
+/* Messages (skeleton-msg.c): the sizes Trivium's have on the wire. */
+typedef enum { PLAN, DONE, COMMIT, ACK, NACK, CLOSE, CLOSED, DECIDE, STOP } Kind;
+
+typedef struct {
+  Kind kind;
+  int episode, agent, tag;
+  long bytes;
+  long n; /* COMMIT: records carried; CLOSED: records held */
+  double until;
+  sg_mailbox_t reply;
+} Msg;
+Msg *msg_new(Kind k, int e);
+void msg_free(void *m);
+int msg_send(sg_mailbox_t mb, Msg *m, double timeout); /* frees m when not delivered */
+sg_comm_t msg_post(sg_mailbox_t mb, Msg *m);
+void msg_reply(sg_mailbox_t mb, Msg *m); /* detached */
+int msg_finish(sg_comm_t c, Msg *m, double timeout);
+Msg *msg_wait(sg_mailbox_t mb);
+Msg *msg_recv(sg_mailbox_t mb, double timeout);
+int msg_recv_many(sg_mailbox_t mb, int n, double timeout, Msg **out, double *at);
+void msg_send_many(sg_mailbox_t *mbs, Msg **msgs, int n, double deadline, char *delivered);
 
 static inline int probes_of(int a, int e) { return probe_at[e][a + 1] - probe_at[e][a]; }
 

@@ -76,15 +76,20 @@ static void round_arrive(Cell *cell, const int *who, int n, int step, sg_sem_t s
   sg_sem_acquire(sem);
 }
 
-void trv_sim_round_step_barrier(void *ctx, int step) {
-  AgentState *a = ctx;
-  Cell *cell = trv_sim_cell;
-  Round *R = &cell->round;
-  while (!R->fixed && round_current(R, a->plan_episode, a->plan_tag)) { /* deliveries still under way */
+/* Until the round of a's plan is fixed (its deliveries still under way). */
+static void wait_for_fix(Round *R, const AgentState *a) {
+  while (!R->fixed && round_current(R, a->plan_episode, a->plan_tag)) {
     R->waiting[a->index] = true;
     sg_sem_acquire(R->sem[a->index]);
     R->waiting[a->index] = false;
   }
+}
+
+void trv_sim_round_step_barrier(void *ctx, int step) {
+  AgentState *a = ctx;
+  Cell *cell = trv_sim_cell;
+  Round *R = &cell->round;
+  wait_for_fix(R, a);
   if (in_round(R, a) && R->next_step[a->index] == step) round_arrive(cell, &a->index, 1, step, R->sem[a->index]);
 }
 
@@ -232,11 +237,7 @@ static void start_host_rounds(Cell *cell) {
 
 bool trv_sim_round_play_hosted(Cell *cell, AgentState *a, TrvEpisode *ep, GError **error) {
   Round *R = &cell->round;
-  while (!R->fixed && round_current(R, a->plan_episode, a->plan_tag)) {
-    R->waiting[a->index] = true;
-    sg_sem_acquire(R->sem[a->index]);
-    R->waiting[a->index] = false;
-  }
+  wait_for_fix(R, a);
   HostRound *h = in_round(R, a) ? R->host_of[a->index] : NULL;
   if (!h) return false;
   int i = 0;
