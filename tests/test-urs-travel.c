@@ -287,6 +287,11 @@ static void test_hostile_travel_rows_are_refused_at_their_line(void) {
   assert_pair_refused(text, "0\t0\t7\t3\t12", "band 7");
   assert_pair_refused(text, "0\t99999\t2\t3\t12", "expected zones 0..");
   assert_pair_refused(text, "0\t0\t2\t3", "expected pair TAB");
+  /* the refused line is quoted whole, the fields after the bad one too */
+  assert_pair_refused(text, "0\t0\t2\tx\t12", "12'; expected pair TAB");
+  assert_pair_refused(text, "0\t0\t2\t3\t12\t977", "977'; expected pair TAB");
+  assert_pair_refused(text, "0\t0\t2\t3\t12\t977\t5\t6", "6'; expected pair TAB");
+  assert_pair_refused(text, "0\t-1\t2\t3\t12", "expected pair TAB");
   /* a band's line out of bounds, and a missing band row */
   const char *band = strstr(text, "\nband\t1\t") + 1, *eol = strchr(band, '\n');
   char *bad = g_strdup_printf("%.*sband\t1\t-3\t2\t1\t10%s", (int)(band - text), text, eol);

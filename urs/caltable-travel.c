@@ -24,6 +24,7 @@
 #include <config.h>
 
 #include "urs/caltable-travel.h"
+#include "core/decimal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -292,8 +293,10 @@ bool trv_travel_equal(const TrvCalTable *a, const TrvCalTable *b) {
   return true;
 }
 
-/* A whole field as a double (no NA), or false. */
+/* A whole field as a double (no NA), or false.  A plain decimal of at most
+ * 15 digits is read exactly without the C library (core/decimal.h). */
 static bool number(const char *s, double *out) {
+  if (trv_decimal_double(s, out)) return true;
   char *end;
   if (!*s || g_ascii_isspace(*s)) return false;
   *out = g_ascii_strtod(s, &end);
@@ -301,11 +304,39 @@ static bool number(const char *s, double *out) {
 }
 
 static bool integer(const char *s, int lo, int hi, int *out) {
+  long v;
+  if (trv_decimal_int(s, &v)) { /* digits only: what the writer prints */
+    if (v < lo || v > hi || (v == 0 && *s == '-')) return false;
+    *out = (int)v;
+    return true;
+  }
   double x;
   if (!number(s, &x) || x != floor(x) || x < lo || x > hi || strchr(s, '.') || strchr(s, 'e') || strchr(s, 'E'))
     return false;
   *out = (int)x;
   return true;
+}
+
+static void unsplit(char **f, int n) {
+  for (int i = 1; i < n; i++) f[i][-1] = '\t';
+}
+
+/* Splits line at its tabs in place into at most max fields and returns
+ * their count; a line of more fields is left whole, and max + 1 returned.
+ * unsplit() puts the tabs back. */
+static int split_tabs(char *line, char **f, int max) {
+  int n = 0;
+  for (char *p = line;;) {
+    char *tab = strchr(p, '\t');
+    f[n++] = p;
+    if (!tab) return n;
+    if (n == max) {
+      unsplit(f, n);
+      return max + 1;
+    }
+    *tab = '\0';
+    p = tab + 1;
+  }
 }
 
 char *trv_travel_parse_line(TrvCalTable *t, char *line, int *row) {
@@ -317,17 +348,18 @@ char *trv_travel_parse_line(TrvCalTable *t, char *line, int *row) {
     return NULL;
   }
   TrvTravel *tr = t->travel;
-  gchar **f = g_strsplit(line, "\t", 8);
-  guint n = g_strv_length(f);
+  char *f[6];
+  int n = split_tabs(line, f, 6);
   char *why = NULL;
   bool band_row = *row <= TRV_TRAVEL_BANDS;
   if (band_row) {
     int band;
     double a, b, k, trips;
     if (n != 6 || strcmp(f[0], "band") || !integer(f[1], 0, TRV_TRAVEL_BANDS - 1, &band) || !number(f[2], &a) ||
-        !number(f[3], &b) || !number(f[4], &k) || !number(f[5], &trips))
+        !number(f[3], &b) || !number(f[4], &k) || !number(f[5], &trips)) {
+      if (n <= 6) unsplit(f, n);
       why = g_strdup_printf("'%.60s'; expected band TAB %d TAB a TAB b TAB k TAB trips", line, *row - 1);
-    else if (band != *row - 1)
+    } else if (band != *row - 1)
       why = g_strdup_printf("band %d out of order; expected %d", band, *row - 1);
     else {
       tr->a[band] = a, tr->b[band] = b, tr->prior[band] = k, tr->band_trips[band] = trips;
@@ -339,14 +371,14 @@ char *trv_travel_parse_line(TrvCalTable *t, char *line, int *row) {
       why = g_strdup_printf("more than %d pairs", TRV_CAL_MAX_OD * TRV_TRAVEL_BANDS);
     else if (n != 6 || strcmp(f[0], "pair") || !integer(f[1], 0, G_MAXINT - 1, &p.origin) ||
              !integer(f[2], 0, G_MAXINT - 1, &p.destination) || !integer(f[3], 0, G_MAXINT - 1, &p.band) ||
-             !number(f[4], &p.trips) || !number(f[5], &p.mean_min))
+             !number(f[4], &p.trips) || !number(f[5], &p.mean_min)) {
+      if (n <= 6) unsplit(f, n);
       why = g_strdup_printf("'%.60s'; expected pair TAB origin TAB destination TAB band TAB trips TAB minutes", line);
-    else {
+    } else {
       why = pair_problem(t, &p, tr->pairs->len ? &g_array_index(tr->pairs, TrvTravelPair, tr->pairs->len - 1) : NULL);
       if (!why) g_array_append_val(tr->pairs, p);
     }
   }
-  g_strfreev(f);
   if (!why) (*row)++;
   return why;
 }
