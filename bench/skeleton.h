@@ -53,6 +53,16 @@ Msg *msg_recv(sg_mailbox_t mb, double timeout);
 int msg_recv_many(sg_mailbox_t mb, int n, double timeout, Msg **out, double *at);
 void msg_send_many(sg_mailbox_t *mbs, Msg **msgs, int n, double deadline, char *delivered);
 
+/* A shared city's round (skeleton-city.c, as plugin/sim/city-round.c):
+ * city_alloc once (agent a on hosts[a % n_hosts]); per episode city_open
+ * (the member flags it returns are filled by the plans' delivery), then
+ * city_fix, which starts the host actors and returns the participants;
+ * play_hosted is an agent's episode in the round, 0 when it is none. */
+void city_alloc(const sg_host_t *hosts, int n_hosts);
+char *city_open(int e, int tag, double start);
+int city_fix(void);
+int play_hosted(int a, int e, int tag);
+
 static inline int probes_of(int a, int e) { return probe_at[e][a + 1] - probe_at[e][a]; }
 
 #endif
