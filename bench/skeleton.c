@@ -243,17 +243,32 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 static double nominal(void) { return P.steps * P.step_seconds; }
+/* D (cell-sim.c, steps_duration): a step lasts step_seconds, or the busiest
+ * agent host's share of its agents' step work. */
+static double steps_duration;
+static double detector_duration(void) { return steps_duration; }
+static void steps_duration_set(sg_host_t *ah, int na) {
+  double step = P.step_seconds;
+  for (int k = 0; P.step_seconds > 0 && P.step_flops > 0 && k < na; k++) {
+    int n = 0, cores = sg_host_core_count(ah[k]);
+    for (int a = 0; a < P.agents; a++) n += ah[a % na] == ah[k];
+    cores = cores < 1 ? 1 : cores;
+    double speed = sg_host_get_speed(ah[k]), work = (n + cores - 1) / cores * P.step_flops / speed;
+    if (speed > 0 && work > step) step = work;
+  }
+  steps_duration = P.steps * step;
+}
 static double detector_timeout(void) {
   int n = n_healthy < DETECTOR_MEMORY ? n_healthy : DETECTOR_MEMORY;
-  if (n == 0) return nominal() + P.episode_timeout;
+  if (n == 0) return detector_duration() + P.episode_timeout;
   double d[DETECTOR_MEMORY];
   memcpy(d, healthy, sizeof(double) * n);
   qsort(d, n, sizeof *d, cmp_double);
   double median = n % 2 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2]);
-  return nominal() + fmin(P.episode_timeout, P.detector_factor * median + P.commit_timeout);
+  return detector_duration() + fmin(P.episode_timeout, P.detector_factor * median + P.commit_timeout);
 }
 static void detector_account(double start, double last, int missing) {
-  if (missing == 0) healthy[n_healthy++ % DETECTOR_MEMORY] = fmax(0.0, last - start - nominal());
+  if (missing == 0) healthy[n_healthy++ % DETECTOR_MEMORY] = fmax(0.0, last - start - detector_duration());
 }
 
 static Msg *plan_msg(int a, int e, int tag, double until) {
@@ -476,6 +491,7 @@ static int run_cell(int cell) {
     agent_ack[a] = sg_mailbox_by_name(name);
   }
   if (P.barrier) city_alloc(ah, na);
+  steps_duration_set(ah, na);
   for (int r = 0; r < P.replicas; r++) {
     snprintf(name, sizeof name, "trivium/log/%d", r);
     log_mb[r] = sg_mailbox_by_name(name);

@@ -128,6 +128,22 @@ static void missing_role_is_an_input_error(void) {
   g_array_free(rows, TRUE);
 }
 
+/* Guard pages take two mappings an agent: at Linux's default limit a cell
+ * keeps them up to about 28,000 agents (the docs' figure), and a known
+ * limit decides; an unknown one (not Linux) keeps them. */
+static void guard_pages_follow_the_mapping_limit(void) {
+  int largest = 0;
+  for (int m = 1; m <= TRV_SIM_MAX_AGENTS; m++)
+    if (trv_sim_guard_pages_fit(m, 65530)) largest = m;
+  g_assert_cmpint(largest, >=, 27000);
+  g_assert_cmpint(largest, <, 29000);
+  g_assert_false(trv_sim_guard_pages_fit(largest + 1, 65530));
+  g_assert_true(trv_sim_guard_pages_fit(16384, 65530));
+  g_assert_false(trv_sim_guard_pages_fit(100000, 65530));
+  g_assert_true(trv_sim_guard_pages_fit(100000, 262144)); /* sysctl vm.max_map_count=262144 */
+  g_assert_true(trv_sim_guard_pages_fit(TRV_SIM_MAX_AGENTS, 0));
+}
+
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   trv_modules_register_builtin();
@@ -137,5 +153,6 @@ int main(int argc, char **argv) {
   g_test_add_func("/sim/simgrid_cell_equals_reference_loop/epistemic-reset",
                   simgrid_cell_equals_reference_loop_epistemic_reset);
   g_test_add_func("/sim/missing_platform_is_an_input_error", missing_role_is_an_input_error);
+  g_test_add_func("/sim/guard_pages_follow_the_mapping_limit", guard_pages_follow_the_mapping_limit);
   return g_test_run();
 }

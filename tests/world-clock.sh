@@ -5,14 +5,16 @@
 # the world's units) is down for exactly 10 of its driver's steps; a
 # CausalBench-Seq step is a nominal second, and a probe that costs more
 # than a step makes that step late (steps_late), one per probe; sim.clock
-# compute gives back steps that last their work alone.  TAP.
+# compute gives back steps that last their work alone; agents that crowd
+# their hosts make steps as long as their work, and the failure detector
+# waits for that, not for the clock alone.  TAP.
 set -u
 top=$(cd "${srcdir:-..}" && pwd)
 T=${TRIVIUM:-./trivium}
 T=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..6"
+echo "1..7"
 n=0
 . "$top/tests/columns.sh"
 
@@ -96,3 +98,20 @@ n=$((n + 1))
 if [ "$mismatch" = 0 ] && [ "${probes%.*}" -gt 0 ]; then
   echo "ok $n - probes of 1 s in steps of 1 s: every episode has one late step per probe ($probes probes)"
 else echo "not ok $n - $mismatch episodes where steps_late differs from probes"; fi
+
+# 7. 64 agents on 16 one-core hosts of 1 Gflop/s, 4e8 flops a step: each
+# step lasts 4 x 0.4 s, an episode's 50 steps 80 s, more than the clock's
+# 0.5 s plus sim.episode_timeout (60 s).  D follows the hosts' work:
+# the first deadline is 80 + 60 s, and no commit fails (with D from the
+# clock alone every episode closed at 60.5 s, all 64 commits failed).
+"$T" run "$top/scenarios/multi-agent.xml" -q -j1 -c trivium --set run.seeds=1 --set run.episodes=3 \
+  --sweep=agents.count=64 --set sim.step_flops=4e8 --figures none -o "$tmp/crowd" 2> /dev/null
+d="$tmp/crowd/agents.count=64"
+first=$(col "$d" detector_timeout | head -1)
+failed=$(col "$d" commit_failures | awk '{ k += $1 } END { print k + 0 }')
+closed=$(col "$d" detector_closed | awk '{ k += $1 } END { print k + 0 }')
+long=$(col "$d" sim_time | awk 'BEGIN { p = 0 } { if ($1 - p >= 80) k++; p = $1 } END { print k + 0 }')
+n=$((n + 1))
+if [ "$first" = 140 ] && [ "$failed" = 0 ] && [ "$closed" = 0 ] && [ "$long" = 3 ]; then
+  echo "ok $n - 4 agents a host, 0.4 s of work each a step: episodes of 80 s, a first deadline of 140 s, no commit failed"
+else echo "not ok $n - first deadline '$first', $failed commits failed, $closed episodes closed by the detector, $long of 80 s or more"; fi

@@ -444,6 +444,35 @@ static void set_agent_costs(Cell *cell) {
   g_free(cost);
 }
 
+/* The steps' duration on the world's clock, the failure detector's D:
+ * each step lasts sim.step_seconds, or longer on a host whose built-in
+ * agents' step work outlasts it (sim.step_flops each, run together: a
+ * share of the host's cores, as its city's step deals it round them); the
+ * longest over the agents' hosts.  Probes are left to the detector's
+ * margin.  Agents that do their own work (a world's work or operations, a
+ * program's agents): the steps alone. */
+static double steps_duration(const Cell *cell, bool built_in) {
+  double step = cell->step_seconds;
+  const TrvAgentClass *ac = cell->wc->agent;
+  if (step > 0 && built_in && ac && !ac->work && !ac->operations && cell->opt->step_flops > 0) {
+    GHashTable *count = g_hash_table_new(NULL, NULL);
+    for (int a = 0; a < cell->n_agents; a++) {
+      sg_host_t h = cell->agents[a].host;
+      g_hash_table_insert(count, h, GINT_TO_POINTER(GPOINTER_TO_INT(g_hash_table_lookup(count, h)) + 1));
+    }
+    GHashTableIter it;
+    gpointer h, n;
+    g_hash_table_iter_init(&it, count);
+    while (g_hash_table_iter_next(&it, &h, &n)) {
+      double speed = sg_host_get_speed(h);
+      int cores = MAX(1, sg_host_core_count(h)), per_core = (GPOINTER_TO_INT(n) + cores - 1) / cores;
+      if (speed > 0) step = fmax(step, per_core * cell->opt->step_flops / speed);
+    }
+    g_hash_table_destroy(count);
+  }
+  return cell->info->steps * step;
+}
+
 /* Builds the cell on the loaded platform: world, controller, agents and
  * replicas placed by role (agents on agent_hosts when given: the plugin's
  * registered actors), the CTL file, the fault driver.  On error the cell
@@ -509,6 +538,7 @@ bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {
       as->mb_ack = sg_mailbox_by_name(name);
     }
     if (ok && !agent_hosts) set_agent_costs(cell);
+    cell->steps_duration = steps_duration(cell, !agent_hosts);
     if (cell->wc->agent && cell->wc->agent->step_end) { /* a shared city: the agents step together */
       Round *R = &cell->round;
       cell->shared_city = true;
@@ -629,6 +659,37 @@ bool trv_sim_cell_finish(Cell *cell, GError **error) {
   return ok;
 }
 
+bool trv_sim_guard_pages_fit(int agents, long long max_map_count) {
+  return max_map_count <= 0 || 2LL * (agents + agents / 64) + 8192 <= max_map_count;
+}
+
+/* vm.max_map_count, or 0 where it cannot be read (not Linux). */
+static long long max_map_count(void) {
+  char *text = NULL, *end;
+  if (!g_file_get_contents("/proc/sys/vm/max_map_count", &text, NULL, NULL)) return 0;
+  errno = 0;
+  long long limit = g_ascii_strtoll(text, &end, 10);
+  bool known = end != text && errno == 0 && limit > 0;
+  g_free(text);
+  return known ? limit : 0;
+}
+
+/* The cell's SimGrid arguments: the run's, and contexts/guard-size:0 when
+ * the agents would not fit in the mappings with guard pages and the run
+ * did not set guard pages itself (SimGrid logs the change). */
+static char **cell_simgrid_argv(const TrvSimOptions *opt, int *argc) {
+  bool guard_set = false;
+  for (size_t i = 0; i < opt->n_simgrid_args; i++)
+    guard_set |= g_str_has_prefix(opt->simgrid_args[i], "--cfg=contexts/guard-size:");
+  bool unguard = !guard_set && !trv_sim_guard_pages_fit(opt->agents, max_map_count());
+  *argc = 1 + (int)opt->n_simgrid_args + unguard;
+  char **argv = g_new0(char *, *argc + 1);
+  argv[0] = g_strdup("trivium");
+  for (size_t i = 0; i < opt->n_simgrid_args; i++) argv[i + 1] = g_strdup(opt->simgrid_args[i]);
+  if (unguard) argv[*argc - 1] = g_strdup("--cfg=contexts/guard-size:0");
+  return argv;
+}
+
 bool trv_sim_run_cell(const TrvSimCellSpec *spec, const TrvSimOptions *opt, GArray *rows, GArray *log,
                       TrvSimReport *report, GError **error) {
   TrvSimReport scratch;
@@ -641,10 +702,8 @@ bool trv_sim_run_cell(const TrvSimCellSpec *spec, const TrvSimOptions *opt, GArr
                 TRV_SIM_MAX_AGENTS, opt->agents, opt->replicas);
     return false;
   }
-  int argc = 1 + (int)opt->n_simgrid_args;
-  char **argv = g_new0(char *, argc + 1);
-  argv[0] = g_strdup("trivium");
-  for (size_t i = 0; i < opt->n_simgrid_args; i++) argv[i + 1] = g_strdup(opt->simgrid_args[i]);
+  int argc;
+  char **argv = cell_simgrid_argv(opt, &argc);
   simgrid_init(&argc, argv);
   trv_sim_log_defaults();
   trv_sim_trace_setup(opt->trace_file, opt->trace_suffix);

@@ -51,8 +51,10 @@ static void log_plan(Cell *cell, int e, const TrvGraph *ghat) {
 
 /* The failure detector: how long the controller waits for an episode's
  * DONE reports.  An episode lasts its steps on the world's clock, D =
- * steps x step duration (0 when steps last their work), and then its
- * commits and reports: the detector waits D plus a margin.  Until an
+ * steps x step duration (0 when steps last their work; a step lasts
+ * sim.step_seconds, or its work where a host's agents' step work outlasts
+ * it: cell-sim.c, steps_duration), and then its commits and reports: the
+ * detector waits D plus a margin.  Until an
  * episode has closed with every report in, the margin is
  * sim.episode_timeout; then sim.detector_factor times the median margin
  * that the last TRV_DETECTOR_MEMORY such ("healthy") episodes took beyond
@@ -68,17 +70,20 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* The steps alone on the world's clock (an episode nobody plays), and D,
+ * which counts the agents' step work where it outlasts a step. */
 static double nominal_duration(const Cell *cell) { return cell->info->steps * cell->step_seconds; }
+static double detector_duration(const Cell *cell) { return cell->steps_duration; }
 
 static double detector_timeout(const Cell *cell) {
   const TrvSimOptions *o = cell->opt;
   int n = MIN(cell->n_healthy, TRV_DETECTOR_MEMORY);
-  if (n == 0) return nominal_duration(cell) + o->episode_timeout;
+  if (n == 0) return detector_duration(cell) + o->episode_timeout;
   double d[TRV_DETECTOR_MEMORY];
   memcpy(d, cell->healthy, sizeof(double) * (size_t)n);
   qsort(d, (size_t)n, sizeof *d, cmp_double);
   double median = n % 2 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2]);
-  return nominal_duration(cell) + fmin(o->episode_timeout, o->detector_factor * median + o->commit_timeout);
+  return detector_duration(cell) + fmin(o->episode_timeout, o->detector_factor * median + o->commit_timeout);
 }
 
 /* The wait for an episode's reports is over: an episode with every report
@@ -89,7 +94,7 @@ static void detector_account(Cell *cell, TrvEpisodeCounts *counts, double start,
                              double timeout) {
   counts->detector_timeout = timeout;
   if (missing == 0) {
-    cell->healthy[cell->n_healthy++ % TRV_DETECTOR_MEMORY] = fmax(0.0, last - start - nominal_duration(cell));
+    cell->healthy[cell->n_healthy++ % TRV_DETECTOR_MEMORY] = fmax(0.0, last - start - detector_duration(cell));
     return;
   }
   counts->detector_closed = 1;

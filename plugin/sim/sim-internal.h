@@ -172,6 +172,10 @@ typedef struct {
    * else the world's own), 0 when steps last their work (sim.clock =
    * compute, or a world with no clock of its own) */
   double step_seconds;
+  /* The failure detector's D (controller-actor.c): the steps' duration on
+   * the world's clock, longer than steps x step_seconds where a host's
+   * agents' step work outlasts a step (cell-sim.c, steps_duration) */
+  double steps_duration;
   AgentState *agents;
   int n_agents;
   ReplicaState *replicas;

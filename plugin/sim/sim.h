@@ -119,4 +119,15 @@ void trv_sim_trace_discard(void);
 #define TRV_SIM_MIN_STACK_KIB 64
 bool trv_sim_check_contexts(GError **error);
 
+/* Whether a cell of `agents` agents fits in a process's memory mappings
+ * with SimGrid's stack guard pages, under Linux's vm.max_map_count (65,530
+ * by default; <= 0: not known, taken to fit).  Each actor's stack is then
+ * two mappings (the stack, its guard page), and SimGrid aborts when one
+ * cannot be made.  Counted: every agent, the helper actors (one per 256
+ * comms, and more), and 8,192 for the rest (the other actors, libraries,
+ * the heap): past about 28,000 agents at the default limit.
+ * trv_sim_run_cell turns guard pages off (contexts/guard-size:0) for a
+ * cell that does not fit, unless its SimGrid arguments set them. */
+bool trv_sim_guard_pages_fit(int agents, long long max_map_count);
+
 #endif
