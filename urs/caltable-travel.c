@@ -306,7 +306,7 @@ static bool number(const char *s, double *out) {
 static bool integer(const char *s, int lo, int hi, int *out) {
   long v;
   if (trv_decimal_int(s, &v)) { /* digits only: what the writer prints */
-    if (v < lo || v > hi || (v == 0 && *s == '-')) return false;
+    if (v < lo || v > hi) return false;
     *out = (int)v;
     return true;
   }

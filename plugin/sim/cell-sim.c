@@ -6,9 +6,10 @@
  * agent).  M agents go round-robin over the agent hosts, N log replicas over
  * the ctl hosts; the controller runs on the first controller host.  The
  * actors are in controller-actor.c, agent-actor.c, city-round.c (a shared
- * city's rounds, one actor per host) and log-actor.c; fault
- * processes in faults.c; the public plugin in plugin.c.  A run that ends before the controller
- * finished (simgrid_run() returns after logging a deadlock) is an error.
+ * city's rounds, one actor per host) and log-actor.c; SimGrid's context
+ * settings in contexts.c; fault processes in faults.c; the public plugin in
+ * plugin.c.  A run that ends before the controller finished (simgrid_run()
+ * returns after logging a deadlock) is an error.
  * One simulation per process (SimGrid initialises once); the run command
  * forks a process per cell (docs/simgrid-plugin.md, "Memory"). */
 #include <errno.h>
@@ -399,26 +400,6 @@ static void free_cell(Cell *cell) {
   cell->session = NULL;
 }
 
-bool trv_sim_check_contexts(GError **error) {
-  int threads, stack_kib;
-  trv_sim_context_settings(&threads, &stack_kib);
-  if (threads > 1) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-                "contexts/nthreads is %d: Trivium's actors share their state (the world, the log, the rounds) and "
-                "run one at a time; expected contexts/nthreads:1 (SimGrid's default)",
-                threads);
-    return false;
-  }
-  if (stack_kib < TRV_SIM_MIN_STACK_KIB) {
-    g_set_error(error, TRV_ERROR, TRV_ERROR_INPUT,
-                "contexts/stack-size is %d KiB: Trivium's actors need a larger stack; "
-                "expected at least %d KiB (SimGrid's default: 8192)",
-                stack_kib, TRV_SIM_MIN_STACK_KIB);
-    return false;
-  }
-  return true;
-}
-
 /* What each built-in agent's episode costs on its host (TrvAgentCost), for
  * the schedulers that plan by time: the steps as the agent plays them
  * (agent-actor.c, clock_step), each lasting the step duration or its work
@@ -659,37 +640,6 @@ bool trv_sim_cell_finish(Cell *cell, GError **error) {
   return ok;
 }
 
-bool trv_sim_guard_pages_fit(int agents, long long max_map_count) {
-  return max_map_count <= 0 || 2LL * (agents + agents / 64) + 8192 <= max_map_count;
-}
-
-/* vm.max_map_count, or 0 where it cannot be read (not Linux). */
-static long long max_map_count(void) {
-  char *text = NULL, *end;
-  if (!g_file_get_contents("/proc/sys/vm/max_map_count", &text, NULL, NULL)) return 0;
-  errno = 0;
-  long long limit = g_ascii_strtoll(text, &end, 10);
-  bool known = end != text && errno == 0 && limit > 0;
-  g_free(text);
-  return known ? limit : 0;
-}
-
-/* The cell's SimGrid arguments: the run's, and contexts/guard-size:0 when
- * the agents would not fit in the mappings with guard pages and the run
- * did not set guard pages itself (SimGrid logs the change). */
-static char **cell_simgrid_argv(const TrvSimOptions *opt, int *argc) {
-  bool guard_set = false;
-  for (size_t i = 0; i < opt->n_simgrid_args; i++)
-    guard_set |= g_str_has_prefix(opt->simgrid_args[i], "--cfg=contexts/guard-size:");
-  bool unguard = !guard_set && !trv_sim_guard_pages_fit(opt->agents, max_map_count());
-  *argc = 1 + (int)opt->n_simgrid_args + unguard;
-  char **argv = g_new0(char *, *argc + 1);
-  argv[0] = g_strdup("trivium");
-  for (size_t i = 0; i < opt->n_simgrid_args; i++) argv[i + 1] = g_strdup(opt->simgrid_args[i]);
-  if (unguard) argv[*argc - 1] = g_strdup("--cfg=contexts/guard-size:0");
-  return argv;
-}
-
 bool trv_sim_run_cell(const TrvSimCellSpec *spec, const TrvSimOptions *opt, GArray *rows, GArray *log,
                       TrvSimReport *report, GError **error) {
   TrvSimReport scratch;
@@ -703,7 +653,7 @@ bool trv_sim_run_cell(const TrvSimCellSpec *spec, const TrvSimOptions *opt, GArr
     return false;
   }
   int argc;
-  char **argv = cell_simgrid_argv(opt, &argc);
+  char **argv = trv_sim_cell_argv(opt, &argc);
   simgrid_init(&argc, argv);
   trv_sim_log_defaults();
   trv_sim_trace_setup(opt->trace_file, opt->trace_suffix);

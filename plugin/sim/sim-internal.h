@@ -353,6 +353,12 @@ size_t trv_sim_mailbox_queued(const_sg_mailbox_t mb);
 /* SimGrid's contexts/nthreads (more than 1 runs actors in parallel) and
  * contexts/stack-size (KiB of each actor's stack). */
 void trv_sim_context_settings(int *threads, int *stack_kib);
+
+/* The cell's SimGrid arguments (a NULL-terminated copy, *argc of them):
+ * the run's, and contexts/guard-size:0 when its agents would not fit in the
+ * mappings with guard pages (trv_sim_guard_pages_fit) and the run did not
+ * set guard pages itself (SimGrid logs the change).  contexts.c */
+char **trv_sim_cell_argv(const TrvSimOptions *opt, int *argc);
 void trv_sim_actor_ext_init(void);
 void trv_sim_actor_set_agent(sg_actor_t actor, int index);
 int trv_sim_actor_agent(const_sg_actor_t actor); /* -1: not an agent */
