@@ -32,6 +32,11 @@
  *    the agents waiting on semaphores); then the commit to
  *    every replica at once (64 + 128 T bytes) with its acknowledgements
  *    (64, detached), and DONE (64);
+ *  - the waits that follow the load on the platform (transfer.c, measured
+ *    once per cell on its routes: skeleton-transfer.c): a commit attempt,
+ *    the plans' first delivery, their retry slice and the detector's
+ *    deadline (D and the plans' crowd beyond ctl.timeout), CLOSED's receive
+ *    and DECIDE's send wait ctl.timeout or longer where the links need it;
  *  - one process per cell (fork, as `trivium run`), up to --jobs at once.
  *
  * The probes come from a schedule (--schedule FILE, written from the CTL
@@ -148,7 +153,7 @@ static int commit(int a, int e, long records) {
       m->reply = agent_ack[a];
       comms[r] = msg_post(log_mb[r], m);
     }
-    double deadline = simgrid_get_clock() + P.commit_timeout;
+    double deadline = simgrid_get_clock() + commit_wait(msgs[0]->bytes);
     for (int r = 0; r < n; r++) sent += msg_finish(comms[r], msgs[r], deadline - simgrid_get_clock());
     free(comms);
     Msg **reps = malloc(n * sizeof *reps);
@@ -244,9 +249,12 @@ static int cmp_double(const void *a, const void *b) {
 }
 static double nominal(void) { return P.steps * P.step_seconds; }
 /* D (cell-sim.c, steps_duration): a step lasts step_seconds, or the busiest
- * agent host's share of its agents' step work. */
+ * agent host's share of its agents' step work; plus a commit attempt's wait
+ * beyond ctl.timeout (controller-actor.c, detector_duration). */
 static double steps_duration;
-static double detector_duration(void) { return steps_duration; }
+static double detector_duration(void) {
+  return steps_duration + (commit_wait(HEADER_BYTES + P.steps * RECORD_BYTES) - P.commit_timeout);
+}
 static void steps_duration_set(sg_host_t *ah, int na) {
   double step = P.step_seconds;
   for (int k = 0; P.step_seconds > 0 && P.step_flops > 0 && k < na; k++) {
@@ -279,16 +287,25 @@ static Msg *plan_msg(int a, int e, int tag, double until) {
   return m;
 }
 
+/* Every agent's plan at once, by the largest (controller-actor.c, plans_crowd). */
+static double plans_crowd(int e) {
+  long most = 0;
+  for (int a = 0; a < P.agents; a++)
+    if (4L * probes_of(a, e) + 96L * P.ncomp > most) most = 4L * probes_of(a, e) + 96L * P.ncomp;
+  return plan_crowd(HEADER_BYTES + most);
+}
+
 /* Independent agents (controller-actor.c, dispatch_and_wait). */
 static void dispatch_and_wait(int e) {
   int n = P.agents, n_sent = 0, reported = 0;
-  double start = simgrid_get_clock(), deadline = start + detector_timeout();
+  double first = fmin(P.commit_timeout, PLAN_FIRST_WAIT), crowd = plans_crowd(e);
+  double start = simgrid_get_clock(), deadline = start + detector_timeout() + fmax(0.0, crowd - first);
   char *sent = calloc(n, 1), *posted = calloc(n, 1);
   sg_comm_t *comms = malloc(n * sizeof *comms);
   Msg **msgs = malloc(n * sizeof *msgs), **done = malloc(n * sizeof *done);
   double *at = malloc(n * sizeof *at);
   for (int a = 0; a < n; a++) msgs[a] = plan_msg(a, e, 1, deadline);
-  double by = fmin(start + fmin(P.commit_timeout, PLAN_FIRST_WAIT), deadline);
+  double by = fmin(start + fmax(first, crowd), deadline);
   msg_send_many(agent_mb, msgs, n, by, sent);
   for (int a = 0; a < n; a++) n_sent += sent[a];
   double last = simgrid_get_clock();
@@ -297,7 +314,7 @@ static void dispatch_and_wait(int e) {
     int retry = n_sent < n;
     for (int a = 0; retry && a < n; a++)
       if ((posted[a] = !sent[a])) comms[a] = msg_post(agent_mb[a], msgs[a] = plan_msg(a, e, 1, deadline));
-    double slice = retry ? fmin(1.0, deadline - before) : deadline - before;
+    double slice = retry ? fmin(fmax(1.0, crowd), deadline - before) : deadline - before;
     int expect = n_sent - reported, got = 0;
     if (expect > 0)
       got = msg_recv_many(ctrl_mb, expect, slice, done, at);
@@ -323,11 +340,12 @@ static void dispatch_and_wait(int e) {
 /* A shared city (controller-actor.c, dispatch_shared). */
 static void dispatch_shared(int e) {
   int n = P.agents, tag = 1;
-  double start = simgrid_get_clock(), deadline = start + detector_timeout();
+  double crowd = plans_crowd(e);
+  double start = simgrid_get_clock(), deadline = start + detector_timeout() + fmax(0.0, crowd - P.commit_timeout);
   char *member = city_open(e, tag, start);
   Msg **msgs = malloc(n * sizeof *msgs);
   for (int a = 0; a < n; a++) msgs[a] = plan_msg(a, e, tag, deadline);
-  double by = fmin(simgrid_get_clock() + P.commit_timeout, deadline);
+  double by = fmin(simgrid_get_clock() + fmax(P.commit_timeout, crowd), deadline);
   msg_send_many(agent_mb, msgs, n, by, member);
   free(msgs);
   int waiting = city_fix();
@@ -373,7 +391,8 @@ static long close_episode(int e) {
       Msg *m = msg_new(CLOSE, e);
       m->reply = ctrl_reply;
       if (!msg_send(log_mb[r], m, fmin(P.commit_timeout, deadline - simgrid_get_clock()))) continue;
-      Msg *rep = msg_recv(ctrl_reply, fmin(P.commit_timeout, deadline - simgrid_get_clock()));
+      double wait = control_wait(HEADER_BYTES + (long)P.agents * P.steps * RECORD_BYTES);
+      Msg *rep = msg_recv(ctrl_reply, fmin(wait, deadline - simgrid_get_clock()));
       if (rep && rep->kind == CLOSED && rep->episode == e && rep->agent == r) {
         got[r] = 1;
         answered++;
@@ -397,7 +416,7 @@ static int decide_round(int upto) {
     Msg *m = msg_new(DECIDE, upto);
     m->reply = ctrl_reply;
     for (int e = replica_acked[r]; e <= upto; e++) m->bytes += decided[e] * RECORD_BYTES;
-    if (msg_send(log_mb[r], m, P.commit_timeout)) {
+    if (msg_send(log_mb[r], m, control_wait(m->bytes))) {
       Msg *rep = msg_recv(ctrl_reply, P.commit_timeout);
       if (rep && rep->kind == ACK && rep->agent == r && rep->episode == upto) replica_acked[r] = upto + 1;
       free(rep);
@@ -492,6 +511,7 @@ static int run_cell(int cell) {
   }
   if (P.barrier) city_alloc(ah, na);
   steps_duration_set(ah, na);
+  transfer_rates(ah, na, rh, nr, ch[0]);
   for (int r = 0; r < P.replicas; r++) {
     snprintf(name, sizeof name, "trivium/log/%d", r);
     log_mb[r] = sg_mailbox_by_name(name);

@@ -63,6 +63,17 @@ char *city_open(int e, int tag, double start);
 int city_fix(void);
 int play_hosted(int a, int e, int tag);
 
+/* How long a transfer may take (skeleton-transfer.c, as
+ * plugin/sim/transfer.c): transfer_rates once the cell is placed (agent a
+ * on ah[a % na], replica r on rh[r % nr], the controller on ch), then
+ * ctl.timeout or the platform's time for the transfer when longer: one
+ * commit attempt (every agent committing as much at once), every agent's
+ * plan at once (no floor), the controller's to or from a replica. */
+void transfer_rates(const sg_host_t *ah, int na, const sg_host_t *rh, int nr, sg_host_t ch);
+double commit_wait(long bytes);
+double plan_crowd(long bytes);
+double control_wait(long bytes);
+
 static inline int probes_of(int a, int e) { return probe_at[e][a + 1] - probe_at[e][a]; }
 
 #endif

@@ -7,8 +7,10 @@
 # step (scenarios/multi-agent.xml), and in a city of 300 drivers (one
 # actor per tower steps its drivers; more than 256 plans and reports go
 # through helper actors), where every driver's commit is also counted
-# once and none fails; and the check notices a skeleton that
-# places the probes by the budget rule instead of the run's schedule.  No
+# once and none fails; with 64 agents whose commits and plans crowd a
+# 30 kB/s centre LAN (the waits that follow the load on the platform,
+# plugin/sim/transfer.c), every commit still in; and the check notices a
+# skeleton that places the probes by the budget rule instead of the run's schedule.  No
 # timing: bench/skeleton-ratio.sh measures.  TAP.
 set -u
 top=$(cd "${srcdir:-..}" && pwd)
@@ -16,7 +18,7 @@ T=${TRIVIUM:-./trivium}
 S=${TRV_BUILDDIR:-.}/bench/skeleton
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..5"
+echo "1..6"
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); echo "not ok $n - $1"; [ -f "$tmp/err" ] && sed 's/^/# /' "$tmp/err"; }
@@ -69,3 +71,16 @@ run city $cargs -- scenarios/urs-smoke.xml -c trivium --set run.episodes=3 --set
            $c != 300 || $f != 0 {bad++} END {exit bad || NR != 4}' "$tmp/city.csv" &&
   ok "a city of 300 drivers on 16 towers: the run's simulated times, 300 commits an episode, none failed" ||
   notok "a city of 300 drivers: the skeleton's simulated times differ from the run's, or commits were lost"
+
+# the centre's LAN at 30 kB/s: the commits and plans of 64 agents take
+# longer than ctl.timeout, and every wait that follows the load does so in both
+sed 's/id="centre-lan" bandwidth="125MBps"/id="centre-lan" bandwidth="30kBps"/' platforms/causalbench-multi.xml \
+  > "$tmp/slow.xml"
+slargs="--platform $tmp/slow.xml --agent-hosts agent-* --agents 64 --episodes 3 --step-seconds 0.01 --probe-flops 1e9"
+grep -q 'id="centre-lan" bandwidth="30kBps"' "$tmp/slow.xml" &&
+  run slow $slargs -- scenarios/multi-agent.xml -c trivium --set run.seeds=1 --set run.episodes=3 \
+    --sweep=agents.count=64 --platform "$tmp/slow.xml" && agree slow &&
+  awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) {if ($i == "commits") c = i; if ($i == "commit_failures") f = i}; next}
+           $c != 64 || $f != 0 {bad++} END {exit bad || NR != 4}' "$tmp/slow.csv" &&
+  ok "64 agents on a 30 kB/s LAN (waits longer than ctl.timeout): the run's simulated times, every commit in" ||
+  notok "64 agents on a slow LAN: the skeleton's simulated times differ from the run's, or commits were lost"

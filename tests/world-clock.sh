@@ -7,14 +7,15 @@
 # than a step makes that step late (steps_late), one per probe; sim.clock
 # compute gives back steps that last their work alone; agents that crowd
 # their hosts make steps as long as their work, and the failure detector
-# waits for that, not for the clock alone.  TAP.
+# waits for that, not for the clock alone; a fleet that crowds its network
+# is given the time its plans and commits take.  TAP.
 set -u
 top=$(cd "${srcdir:-..}" && pwd)
 T=${TRIVIUM:-./trivium}
 T=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..7"
+echo "1..8"
 n=0
 . "$top/tests/columns.sh"
 
@@ -115,3 +116,27 @@ n=$((n + 1))
 if [ "$first" = 140 ] && [ "$failed" = 0 ] && [ "$closed" = 0 ] && [ "$long" = 3 ]; then
   echo "ok $n - 4 agents a host, 0.4 s of work each a step: episodes of 80 s, a first deadline of 140 s, no commit failed"
 else echo "not ok $n - first deadline '$first', $failed commits failed, $closed episodes closed by the detector, $long of 80 s or more"; fi
+
+# 8. The same 64 agents (no step work) with the centre LAN at 30 kBps: their
+# 64 commits of 64 + 50 x 128 bytes share it, 13.8 s together, and the
+# plans about 0.8 s.  A commit attempt waits twice the crowd's time
+# (27.6 s, not ctl.timeout), the plans' first delivery likewise, and the
+# detector adds what is waited beyond ctl.timeout and the plans' second:
+# no commit fails, no retry, no episode closed by the detector.  (With
+# waits fixed at ctl.timeout and the second, no plan arrived and every
+# episode closed at 60.5 s.)
+sed 's/id="centre-lan" bandwidth="125MBps"/id="centre-lan" bandwidth="30kBps"/' \
+  "$top/platforms/causalbench-multi.xml" > "$tmp/slow-lan.xml"
+"$T" run "$top/scenarios/multi-agent.xml" -q -j1 -c trivium --set run.seeds=1 --set run.episodes=3 \
+  --sweep=agents.count=64 --platform "$tmp/slow-lan.xml" --figures none -o "$tmp/lan" 2> /dev/null
+d="$tmp/lan/agents.count=64"
+first=$(col "$d" detector_timeout | head -1)
+failed=$(col "$d" commit_failures | awk '{ k += $1 } END { print k + 0 }')
+tries=$(col "$d" commit_attempts | awk '{ k += $1 } END { print k + 0 }')
+closed=$(col "$d" detector_closed | awk '{ k += $1 } END { print k + 0 }')
+n=$((n + 1))
+# D = 0.5 s of steps + 27.58 - 5 s of the commit's wait; margin 60 s; plans' extra > 0
+if [ "$failed" = 0 ] && [ "$tries" = 192 ] && [ "$closed" = 0 ] &&
+  awk -v f="$first" 'BEGIN { exit !(f > 0.5 + 22.58 + 60 && f < 0.5 + 22.59 + 60 + 2) }'; then
+  echo "ok $n - 64 agents on a 30 kBps LAN: first deadline $first s, 192 commits in one attempt each, none failed"
+else echo "not ok $n - 30 kBps LAN: first deadline '$first', $failed commits failed, $tries attempts, $closed episodes closed by the detector"; fi

@@ -11,7 +11,8 @@ static const TrvParamSpec specs[] = {
     TRV_ROW_INT(TrvCtlParams, "ctl.replicas", replicas, 1, 1, 15,
                 "CTL replicas; a record is committed when a majority acknowledges"),
     TRV_ROW_DOUBLE(TrvCtlParams, "ctl.timeout", timeout, 5.0, 1e-9, 1e9,
-                   "commit timeout per attempt (simulated seconds)"),
+                   "commit timeout per attempt (simulated seconds), longer where the agents' commits together take "
+                   "longer on the platform (twice their time over the busiest link)"),
     TRV_ROW_INT(TrvCtlParams, "ctl.retries", retries, 3, 0, 1000, "commit retries after a timeout or network error"),
     TRV_ROW_ENUM(TrvCtlParams, "ctl.fsync", fsync, "none", fsync_names,
                  "log fsync policy: always (one fdatasync per record), group (one per 64 records or 10 ms), none (only "

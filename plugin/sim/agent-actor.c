@@ -11,8 +11,9 @@
  * episode, so that the controller is not left waiting.  Closing the
  * episode then
  *  - atomic mode: commit the episode's records in one message to every
- *    replica and wait for acknowledgements; committed once a majority
- *    acknowledged; otherwise retry (same record ids: replicas drop repeats)
+ *    replica and wait for acknowledgements (ctl.timeout, or longer where
+ *    the agents' commits together need longer: transfer.c); committed
+ *    once a majority acknowledged; otherwise retry (same record ids: replicas drop repeats)
  *    up to commit_retries times with a growing pause; a NACK means the
  *    episode was closed and retrying is useless;
  *  - best-effort mode: send the probe intents and then the records to
@@ -49,7 +50,7 @@ static bool commit_atomic(Cell *cell, AgentState *a, int e, GArray *recs, int *a
       m->reply = a->mb_ack;
       comms[r] = trv_msg_post(cell->replicas[r].mb, m);
     }
-    double deadline = simgrid_get_clock() + opt->commit_timeout;
+    double deadline = simgrid_get_clock() + trv_sim_commit_wait(cell, trv_msg_bytes(msgs[0]));
     for (int r = 0; r < n; r++) sent += trv_msg_finish(comms[r], msgs[r], deadline - simgrid_get_clock());
     g_free(comms);
     Msg **reps = g_new(Msg *, n);
@@ -88,8 +89,9 @@ static void send_telemetry(Cell *cell, AgentState *a, int e, GArray *recs) {
   outcomes->agent = a->index;
   outcomes->records = g_array_ref(recs);
   rep->telemetry_sent += recs->len;
-  trv_msg_send(cell->replicas[0].mb, intents, cell->opt->commit_timeout);
-  trv_msg_send(cell->replicas[0].mb, outcomes, cell->opt->commit_timeout);
+  double wait = trv_sim_commit_wait(cell, trv_msg_bytes(outcomes));
+  trv_msg_send(cell->replicas[0].mb, intents, wait);
+  trv_msg_send(cell->replicas[0].mb, outcomes, wait);
 }
 
 #define DONE_RETRY_PAUSE 0.5 /* simulated seconds between two attempts to deliver DONE */

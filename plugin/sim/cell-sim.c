@@ -73,7 +73,7 @@ void trv_msg_free(Msg *m) {
   g_free(m);
 }
 
-static long msg_bytes(const Msg *m) {
+long trv_msg_bytes(const Msg *m) {
   long b = 64 + (long)m->n_carried * (long)sizeof(TrvRecord);
   if (m->records) b += (long)m->records->len * (long)sizeof(TrvRecord);
   if (m->plan) b += trv_plan_wire_bytes(m->plan);
@@ -85,7 +85,7 @@ bool trv_msg_send(sg_mailbox_t mb, Msg *m, double timeout) {
     trv_msg_free(m);
     return false;
   }
-  sg_comm_t c = sg_mailbox_put_async(mb, m, msg_bytes(m));
+  sg_comm_t c = sg_mailbox_put_async(mb, m, trv_msg_bytes(m));
   if (sg_comm_wait_for(c, timeout) != SG_OK) { /* not delivered: ours to free */
     trv_msg_free(m);
     return false;
@@ -98,10 +98,10 @@ static void free_payload(void *m) { trv_msg_free(m); }
 void trv_msg_reply(sg_mailbox_t mb, Msg *m) {
   /* A reply must not block its sender (a replica serving many agents); a
    * reply nobody takes is freed by SimGrid through free_payload. */
-  sg_comm_detach(sg_mailbox_put_init(mb, m, msg_bytes(m)), free_payload);
+  sg_comm_detach(sg_mailbox_put_init(mb, m, trv_msg_bytes(m)), free_payload);
 }
 
-sg_comm_t trv_msg_post(sg_mailbox_t mb, Msg *m) { return sg_mailbox_put_async(mb, m, msg_bytes(m)); }
+sg_comm_t trv_msg_post(sg_mailbox_t mb, Msg *m) { return sg_mailbox_put_async(mb, m, trv_msg_bytes(m)); }
 
 bool trv_msg_finish(sg_comm_t c, Msg *m, double timeout) {
   if (sg_comm_wait_for(c, timeout > 0 ? timeout : 0) != SG_OK) {
@@ -563,6 +563,7 @@ bool trv_sim_cell_build(Cell *cell, GPtrArray *agent_hosts, GError **error) {
       ok = cell->replicas[0].ctl != NULL;
     }
   }
+  if (ok) trv_sim_transfer_rates(cell);
   if (ok) ok = trv_sim_install_faults(cell, error);
   for (int k = 0; k < TRV_N_ROLES; k++) g_ptr_array_free(role_hosts[k], TRUE);
   if (!ok) free_cell(cell);

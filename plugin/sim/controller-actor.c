@@ -54,7 +54,9 @@ static void log_plan(Cell *cell, int e, const TrvGraph *ghat) {
  * steps x step duration (0 when steps last their work; a step lasts
  * sim.step_seconds, or its work where a host's agents' step work outlasts
  * it: cell-sim.c, steps_duration), and then its commits and reports: the
- * detector waits D plus a margin.  Until an
+ * detector waits D plus a margin.  D also counts the part of a commit
+ * attempt's wait beyond ctl.timeout (where the agents' commits together
+ * take longer: transfer.c).  Until an
  * episode has closed with every report in, the margin is
  * sim.episode_timeout; then sim.detector_factor times the median margin
  * that the last TRV_DETECTOR_MEMORY such ("healthy") episodes took beyond
@@ -73,7 +75,9 @@ static int cmp_double(const void *a, const void *b) {
 /* The steps alone on the world's clock (an episode nobody plays), and D,
  * which counts the agents' step work where it outlasts a step. */
 static double nominal_duration(const Cell *cell) { return cell->info->steps * cell->step_seconds; }
-static double detector_duration(const Cell *cell) { return cell->steps_duration; }
+static double detector_duration(const Cell *cell) {
+  return cell->steps_duration + (trv_sim_commit_wait(cell, trv_sim_episode_bytes(cell, 1)) - cell->opt->commit_timeout);
+}
 
 static double detector_timeout(const Cell *cell) {
   const TrvSimOptions *o = cell->opt;
@@ -137,6 +141,14 @@ static sg_comm_t post_plan(Cell *cell, int e, int a, const TrvPlan *part, double
  * not keep the controller from hearing the rest. */
 #define PLAN_FIRST_WAIT 1.0 /* simulated seconds */
 
+/* The time every agent's plan takes at once, by the largest (transfer.c). */
+static double plans_crowd(const Cell *cell, TrvPlan *const *parts) {
+  long most = 0;
+  for (int a = 0; a < cell->n_agents; a++)
+    if (parts[a]) most = MAX(most, trv_plan_wire_bytes(parts[a]));
+  return trv_sim_plan_crowd(cell, 64 + most);
+}
+
 static void dispatch_and_wait(Cell *cell, int e, TrvEpisodeCounts *counts) {
   int n = cell->n_agents;
   TrvPlan **parts = g_new(TrvPlan *, n);
@@ -144,7 +156,11 @@ static void dispatch_and_wait(Cell *cell, int e, TrvEpisodeCounts *counts) {
     g_free(parts);
     return;
   }
-  double start = simgrid_get_clock(), timeout = detector_timeout(cell), deadline = start + timeout;
+  /* a second for the first delivery (below), or what the plans together
+   * take when longer (transfer.c); the detector waits that much longer */
+  double first = fmin(cell->opt->commit_timeout, PLAN_FIRST_WAIT), crowd = plans_crowd(cell, parts);
+  double start = simgrid_get_clock(), timeout = detector_timeout(cell) + fmax(0.0, crowd - first),
+         deadline = start + timeout;
   int n_sent = 0, reported = 0;
   bool *sent = g_new0(bool, n), *posted = g_new0(bool, n);
   sg_comm_t *comms = g_new(sg_comm_t, n);
@@ -158,7 +174,7 @@ static void dispatch_and_wait(Cell *cell, int e, TrvEpisodeCounts *counts) {
    * program's agent busy with work of its own, one still in its previous
    * episode) is offered its plan again below while the others' reports
    * are taken, instead of holding them up for ctl.timeout */
-  double by = fmin(start + fmin(cell->opt->commit_timeout, PLAN_FIRST_WAIT), deadline);
+  double by = fmin(start + fmax(first, crowd), deadline);
   trv_msg_send_many(mbs, msgs, n, by, sent);
   g_free(mbs);
   for (int a = 0; a < n; a++) n_sent += sent[a];
@@ -171,7 +187,7 @@ static void dispatch_and_wait(Cell *cell, int e, TrvEpisodeCounts *counts) {
     bool retry = n_sent < n;
     for (int a = 0; retry && a < n; a++)
       if ((posted[a] = !sent[a])) comms[a] = post_plan(cell, e, a, parts[a], deadline, &msgs[a]);
-    double slice = retry ? fmin(1.0, deadline - before) : deadline - before;
+    double slice = retry ? fmin(fmax(1.0, crowd), deadline - before) : deadline - before;
     int expect = n_sent - reported, got = 0;
     if (expect > 0)
       got = trv_msg_recv_many(cell->mb_controller, expect, slice, done, at);
@@ -226,13 +242,14 @@ static void dispatch_shared(Cell *cell, int e, TrvEpisodeCounts *counts) {
       R->member[a] = R->done[a] = R->stand_in[a] = false;
       R->next_step[a] = 0;
     }
+    double crowd = plans_crowd(cell, parts);
     R->start = simgrid_get_clock();
-    R->deadline = R->start + detector_timeout(cell);
+    R->deadline = R->start + detector_timeout(cell) + fmax(0.0, crowd - cell->opt->commit_timeout);
     sg_mailbox_t *mbs = g_new(sg_mailbox_t, cell->n_agents);
     Msg **msgs = g_new0(Msg *, cell->n_agents);
     bool *delivered = g_new(bool, cell->n_agents);
     for (int a = 0; a < cell->n_agents; a++) mbs[a] = cell->agents[a].mb;
-    double by = fmin(simgrid_get_clock() + cell->opt->commit_timeout, R->deadline);
+    double by = fmin(simgrid_get_clock() + fmax(cell->opt->commit_timeout, crowd), R->deadline);
     int members = 0;
     /* an agent of the program's own that left plays no more: not offered
      * a plan (its delivery would wait out ctl.timeout every episode).  No
@@ -359,7 +376,8 @@ static GArray *close_episode(Cell *cell, int e, int *intents) {
       m->reply = cell->mb_controller_reply;
       double wait = fmin(cell->opt->commit_timeout, deadline - simgrid_get_clock());
       if (!trv_msg_send(cell->replicas[r].mb, m, wait)) continue;
-      wait = fmin(cell->opt->commit_timeout, deadline - simgrid_get_clock());
+      wait =
+          fmin(trv_sim_control_wait(cell, trv_sim_episode_bytes(cell, cell->n_agents)), deadline - simgrid_get_clock());
       Msg *rep = trv_msg_recv(cell->mb_controller_reply, wait);
       if (rep && rep->kind == MSG_CLOSED && rep->episode == e && rep->agent == r) {
         got[r] = true;
@@ -391,7 +409,7 @@ static bool decide_round(Cell *cell, int upto) {
     m->first = cell->replica_acked[r];
     m->reply = cell->mb_controller_reply;
     for (int e = m->first; e <= upto; e++) m->n_carried += trv_sim_decided(cell, e)->records->len;
-    if (trv_msg_send(cell->replicas[r].mb, m, cell->opt->commit_timeout)) {
+    if (trv_msg_send(cell->replicas[r].mb, m, trv_sim_control_wait(cell, trv_msg_bytes(m)))) {
       Msg *rep = trv_msg_recv(cell->mb_controller_reply, cell->opt->commit_timeout);
       if (rep && rep->kind == MSG_ACK && rep->agent == r && rep->episode == upto) cell->replica_acked[r] = upto + 1;
       trv_msg_free(rep);

@@ -176,6 +176,10 @@ typedef struct {
    * the world's clock, longer than steps x step_seconds where a host's
    * agents' step work outlasts a step (cell-sim.c, steps_duration) */
   double steps_duration;
+  /* Seconds per byte of the cell's transfers (transfer.c): the agents'
+   * commits together over their busiest link, the plans likewise, the
+   * controller's over its slowest link to a replica */
+  double commit_spb, plan_spb, control_spb;
   AgentState *agents;
   int n_agents;
   ReplicaState *replicas;
@@ -338,6 +342,23 @@ typedef struct {
  * creating dir; false with *error (TRV_ERROR_INPUT for a directory that
  * cannot be used: a link below it, a run of trivium run). */
 bool trv_sim_program_dir_write(const TrvProgramRun *run, const char *dir, GError **error);
+
+/* How long a transfer may take (transfer.c): ctl.timeout, or
+ * TRV_TRANSFER_MARGIN times what the platform needs for it when longer.
+ * trv_sim_transfer_rates measures the cell's routes once it is placed. */
+#define TRV_TRANSFER_MARGIN 2.0
+void trv_sim_transfer_rates(Cell *cell);
+/* One commit attempt of `bytes`, every agent committing as much at once. */
+double trv_sim_commit_wait(const Cell *cell, long bytes);
+/* Every agent's plan of `bytes` at once: the margin times their time (no
+ * ctl.timeout floor: the caller has its own). */
+double trv_sim_plan_crowd(const Cell *cell, long bytes);
+/* One of the controller's transfers to or from a replica. */
+double trv_sim_control_wait(const Cell *cell, long bytes);
+/* The bytes of the records `agents` agents commit in an episode (one a step). */
+long trv_sim_episode_bytes(const Cell *cell, long agents);
+/* A message's size on the network. */
+long trv_msg_bytes(const Msg *m);
 
 /* faults (faults.c) and the C++ wrappers (s4u.cpp) */
 /* After the platform loads: the fault processes and their driver. */
