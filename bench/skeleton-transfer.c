@@ -15,7 +15,8 @@
 #include "skeleton.h"
 
 #define TRANSFER_MARGIN 2.0
-#define ROUTE_MAX 256 /* links of a route counted, as transfer.c */
+#define TRANSFER_WAIT_MAX 1e9 /* as transfer.c */
+#define ROUTE_MAX 256         /* links of a route counted, as transfer.c */
 
 static double commit_spb, plan_spb, control_spb;
 
@@ -85,6 +86,9 @@ void transfer_rates(const sg_host_t *ah, int na, const sg_host_t *rh, int nr, sg
   free(logs);
 }
 
-double commit_wait(long bytes) { return fmax(P.commit_timeout, TRANSFER_MARGIN * commit_spb * (double)bytes); }
-double plan_crowd(long bytes) { return TRANSFER_MARGIN * plan_spb * (double)bytes; }
-double control_wait(long bytes) { return fmax(P.commit_timeout, TRANSFER_MARGIN * control_spb * (double)bytes); }
+static double crowd_time(double spb, long bytes) {
+  return fmin(TRANSFER_WAIT_MAX, TRANSFER_MARGIN * spb * (double)bytes);
+}
+double commit_wait(long bytes) { return fmax(P.commit_timeout, crowd_time(commit_spb, bytes)); }
+double plan_crowd(long bytes) { return crowd_time(plan_spb, bytes); }
+double control_wait(long bytes) { return fmax(P.commit_timeout, crowd_time(control_spb, bytes)); }

@@ -347,6 +347,7 @@ bool trv_sim_program_dir_write(const TrvProgramRun *run, const char *dir, GError
  * TRV_TRANSFER_MARGIN times what the platform needs for it when longer.
  * trv_sim_transfer_rates measures the cell's routes once it is placed. */
 #define TRV_TRANSFER_MARGIN 2.0
+#define TRV_TRANSFER_WAIT_MAX 1e9 /* simulated seconds, as ctl.timeout's largest */
 void trv_sim_transfer_rates(Cell *cell);
 /* One commit attempt of `bytes`, every agent committing as much at once. */
 double trv_sim_commit_wait(const Cell *cell, long bytes);

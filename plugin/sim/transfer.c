@@ -14,14 +14,16 @@
  * them late.  The controller's plans go out to every agent at once as
  * well: their first delivery waits a second (ctl.timeout if less), or the
  * margin times the plans' crowd time over the busiest link from the
- * controller to the agents when that is longer, and the failure detector
- * adds what it waits beyond that second.  The controller's own transfers
+ * controller to the agents when that is longer (a shared city's plans:
+ * ctl.timeout, or that time), and the failure detector adds what they
+ * wait beyond their fixed wait.  The controller's own transfers
  * to and from the replicas (a
  * CLOSE's answer, which carries the episode's records, and DECIDE, which
  * carries the decided ones) go one at a time, over the slowest link of
  * the routes between its host and the replicas'.  Where the crowd's time
  * stays within ctl.timeout, every wait is ctl.timeout, as it always was.
- * Bandwidths are the platform's as the cell starts. */
+ * Bandwidths are the platform's as the cell starts; a wait is at most
+ * TRV_TRANSFER_WAIT_MAX, however slow a link a platform declares. */
 #include <math.h>
 
 #include "sim-internal.h"
@@ -92,14 +94,19 @@ void trv_sim_transfer_rates(Cell *cell) {
   cell->control_spb = control_seconds_per_byte(cell);
 }
 
-double trv_sim_commit_wait(const Cell *cell, long bytes) {
-  return fmax(cell->opt->commit_timeout, TRV_TRANSFER_MARGIN * cell->commit_spb * (double)bytes);
+/* The margin times the time of `bytes` at spb seconds a byte, bounded. */
+static double crowd_time(double spb, long bytes) {
+  return fmin(TRV_TRANSFER_WAIT_MAX, TRV_TRANSFER_MARGIN * spb * (double)bytes);
 }
 
-double trv_sim_plan_crowd(const Cell *cell, long bytes) { return TRV_TRANSFER_MARGIN * cell->plan_spb * (double)bytes; }
+double trv_sim_commit_wait(const Cell *cell, long bytes) {
+  return fmax(cell->opt->commit_timeout, crowd_time(cell->commit_spb, bytes));
+}
+
+double trv_sim_plan_crowd(const Cell *cell, long bytes) { return crowd_time(cell->plan_spb, bytes); }
 
 double trv_sim_control_wait(const Cell *cell, long bytes) {
-  return fmax(cell->opt->commit_timeout, TRV_TRANSFER_MARGIN * cell->control_spb * (double)bytes);
+  return fmax(cell->opt->commit_timeout, crowd_time(cell->control_spb, bytes));
 }
 
 long trv_sim_episode_bytes(const Cell *cell, long agents) {
