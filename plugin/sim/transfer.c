@@ -16,13 +16,12 @@
  * margin times the plans' crowd time over the busiest link from the
  * controller to the agents when that is longer (a shared city's plans:
  * ctl.timeout, or that time), and the failure detector adds what they
- * wait beyond their fixed wait.  The controller's own transfers
- * to and from the replicas (a
- * CLOSE's answer, which carries the episode's records, and DECIDE, which
- * carries the decided ones) go one at a time, over the slowest link of
- * the routes between its host and the replicas'.  Where the crowd's time
- * stays within ctl.timeout, every wait is ctl.timeout, as it always was.
- * Bandwidths are the platform's as the cell starts; a wait is at most
+ * wait beyond their fixed wait.  The controller's own transfers to and
+ * from the replicas (a CLOSE's answer, which carries the episode's
+ * records, and DECIDE, which carries the decided ones) go one at a time,
+ * over the slowest link of the routes between its host and the
+ * replicas'.  Where the crowd's time stays within the fixed waits, every
+ * wait is its fixed value.  Bandwidths are the platform's as the cell starts; a wait is at most
  * TRV_TRANSFER_WAIT_MAX, however slow a link a platform declares. */
 #include <math.h>
 
